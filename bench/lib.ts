@@ -1,0 +1,166 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+
+/** One measured figure. `baseline` names another result of the same suite to compute a ratio against. */
+export interface BenchResult {
+  name: string;
+  value: number;
+  unit: string;
+  /** Name of the result in the same suite this one is compared with. */
+  baseline?: string;
+  /** The figure to reach: a minimum ratio to the baseline, or an absolute bound on the value. */
+  target?: { minRatio?: number; min?: number; max?: number };
+  note?: string;
+}
+
+export interface BenchSuite {
+  name: string;
+  description: string;
+  run(): Promise<BenchResult[]>;
+}
+
+export interface LoadOptions {
+  connections?: number;
+  durationSeconds?: number;
+  warmupSeconds?: number;
+  pipelining?: number;
+  headers?: Record<string, string>;
+  /** Request paths to cycle through; defaults to the URL's own path. */
+  paths?: string[];
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function autocannonRun(url: string, options: LoadOptions, durationSeconds: number): Promise<autocannon.Result> {
+  const base = new URL(url);
+  const requests = options.paths?.map((path) => ({ method: 'GET' as const, path }));
+  return autocannon({
+    url: base.toString(),
+    connections: options.connections ?? 32,
+    duration: durationSeconds,
+    pipelining: options.pipelining ?? 1,
+    headers: options.headers ?? {},
+    ...(requests === undefined ? {} : { requests }),
+  });
+}
+
+/** Drives `url` with autocannon from this process after a warm-up run, and returns throughput and latency. */
+export async function load(url: string, options: LoadOptions = {}): Promise<LoadResult> {
+  await autocannonRun(url, options, options.warmupSeconds ?? 1);
+  const result = await autocannonRun(url, options, options.durationSeconds ?? 5);
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `script` (a TypeScript file under bench/servers) in its own Node process, so the server under test and the
+ * load generator do not share an event loop. The script prints `listening <url>` on stdout once it accepts requests.
+ */
+export async function spawnServer(script: string, args: string[] = [], env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production', ...env },
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before listening`)));
+    lines.on('line', (line) => {
+      const match = /^listening (\S+)/.exec(line);
+      if (match?.[1] !== undefined) resolve(match[1]);
+    });
+  });
+  return {
+    url,
+    child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** Runs `fn` `iterations` times and returns the per-call latency percentiles in milliseconds. */
+export function timeCalls(iterations: number, fn: (i: number) => void): { p50: number; p99: number; mean: number } {
+  const samples = new Float64Array(iterations);
+  for (let i = 0; i < iterations; i++) {
+    const start = process.hrtime.bigint();
+    fn(i);
+    samples[i] = Number(process.hrtime.bigint() - start) / 1e6;
+  }
+  const sorted = Array.from(samples).sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  return { p50: at(0.5), p99: at(0.99), mean: sorted.reduce((a, b) => a + b, 0) / sorted.length };
+}
+
+function format(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (Math.abs(value) >= 100) return Math.round(value).toLocaleString('en-US');
+  if (Math.abs(value) >= 1) return value.toFixed(2);
+  return value.toPrecision(3);
+}
+
+export interface Verdict {
+  ratio: number | undefined;
+  pass: boolean | undefined;
+}
+
+export function judge(result: BenchResult, all: BenchResult[]): Verdict {
+  const baseline = result.baseline === undefined ? undefined : all.find((r) => r.name === result.baseline);
+  const ratio = baseline === undefined ? undefined : result.value / baseline.value;
+  const target = result.target;
+  if (target === undefined) return { ratio, pass: undefined };
+  const checks: boolean[] = [];
+  if (target.minRatio !== undefined) checks.push(ratio !== undefined && ratio >= target.minRatio);
+  if (target.min !== undefined) checks.push(result.value >= target.min);
+  if (target.max !== undefined) checks.push(result.value <= target.max);
+  return { ratio, pass: checks.every(Boolean) };
+}
+
+function describeTarget(result: BenchResult): string {
+  const target = result.target;
+  if (target === undefined) return '';
+  const parts: string[] = [];
+  if (target.minRatio !== undefined) parts.push(`≥ ${target.minRatio}× ${result.baseline ?? ''}`.trim());
+  if (target.min !== undefined) parts.push(`≥ ${format(target.min)}`);
+  if (target.max !== undefined) parts.push(`≤ ${format(target.max)}`);
+  return parts.join(', ');
+}
+
+/** Renders the results of one suite as a Markdown table. */
+export function renderTable(suite: string, results: BenchResult[]): string {
+  const rows = results.map((result) => {
+    const verdict = judge(result, results);
+    return [
+      result.name,
+      `${format(result.value)} ${result.unit}`,
+      verdict.ratio === undefined ? '' : `${verdict.ratio.toFixed(2)}×`,
+      describeTarget(result),
+      verdict.pass === undefined ? '' : verdict.pass ? 'ok' : 'MISSED',
+      result.note ?? '',
+    ];
+  });
+  const header = ['measure', 'value', 'ratio', 'target', 'result', 'note'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  return [`### ${suite}`, '', line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}

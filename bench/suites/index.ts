@@ -1,0 +1,4 @@
+import type { BenchSuite } from '../lib.js';
+
+/** Every benchmark suite, in the order `npm run bench` runs them. */
+export const suites: BenchSuite[] = [];

@@ -1,0 +1,63 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadConfig, parseRateLimit } from './config.js';
+import { ConfigError } from './errors.js';
+
+describe('loadConfig', () => {
+  it('returns the documented defaults when the environment is empty', () => {
+    const config = loadConfig({}, '/srv/site');
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.port, 3000);
+    assert.equal(config.originPort, 4000);
+    assert.equal(config.edgePort, 8080);
+    assert.equal(config.dataDir, '/srv/site/data');
+    assert.equal(config.apiBase, 'http://127.0.0.1:4000');
+    assert.deepEqual(config.purgeUrls, ['http://127.0.0.1:3000/__purge__']);
+    assert.deepEqual(config.allowedHosts, ['localhost', '127.0.0.1']);
+    assert.equal(config.cacheKey, 'url');
+    assert.equal(config.cacheMaxEntries, 1000);
+    assert.equal(config.cacheMaxBytes, undefined);
+    assert.equal(config.searchUrl, 'sqlite:/srv/site/data/search.sqlite');
+    assert.equal(config.searchPrefix, 'site_docs');
+    assert.deepEqual(config.searchRateLimit, { max: 25, windowMs: 60_000 });
+    assert.equal(config.purgeSecret, undefined);
+  });
+
+  it('names the variable and the value when a port is not a number', () => {
+    assert.throws(() => loadConfig({ PORT: 'abc' }), {
+      name: 'ConfigError',
+      message: "expected PORT to be a port number, got 'abc'",
+    });
+    assert.throws(() => loadConfig({ ORIGIN_PORT: '70000' }), ConfigError);
+  });
+
+  it('rejects an unknown cache key policy when CACHE_KEY is misspelt', () => {
+    assert.throws(() => loadConfig({ CACHE_KEY: 'urls' }), /expected CACHE_KEY to be one of url, path/);
+  });
+
+  it('rejects a list entry that is not a URL when PURGE_URLS is malformed', () => {
+    assert.throws(() => loadConfig({ PURGE_URLS: 'http://a:3000/__purge__, ftp://b' }), /PURGE_URLS/);
+    assert.deepEqual(loadConfig({ PURGE_URLS: 'http://a:3000/__purge__, http://b:3000/__purge__ ,' }).purgeUrls, [
+      'http://a:3000/__purge__',
+      'http://b:3000/__purge__',
+    ]);
+  });
+
+  it('accepts an Elasticsearch address when SEARCH_URL is http(s)', () => {
+    assert.equal(loadConfig({ SEARCH_URL: 'https://u:p@es:9200' }).searchUrl, 'https://u:p@es:9200');
+    assert.throws(() => loadConfig({ SEARCH_URL: 'es:9200' }), /SEARCH_URL/);
+  });
+});
+
+describe('parseRateLimit', () => {
+  it('parses count per window when given second, minute or hour', () => {
+    assert.deepEqual(parseRateLimit('R', '5/second'), { max: 5, windowMs: 1000 });
+    assert.deepEqual(parseRateLimit('R', '100 / hour'), { max: 100, windowMs: 3_600_000 });
+  });
+
+  it('throws a clear message when the rate is malformed', () => {
+    for (const bad of ['0/minute', '25', 'ten/minute', '25/day', '']) {
+      assert.throws(() => parseRateLimit('R', bad), /expected R to be a rate such as '25\/minute'/);
+    }
+  });
+});

@@ -1,0 +1,135 @@
+import { resolve } from 'node:path';
+import { ConfigError } from './errors.js';
+
+/** Everything sitestack reads from the environment, parsed and checked once at start-up. */
+export interface Config {
+  host: string;
+  port: number;
+  originPort: number;
+  edgePort: number;
+  dataDir: string;
+  apiBase: string;
+  originAdminToken: string | undefined;
+  purgeSecret: string | undefined;
+  purgeUrls: string[];
+  cdnBaseUrl: string | undefined;
+  allowedHosts: string[];
+  cacheKey: CacheKeyName;
+  cacheMaxEntries: number;
+  cacheMaxBytes: number | undefined;
+  searchUrl: string;
+  searchPrefix: string;
+  searchRateLimit: RateLimit;
+  logLevel: LogLevel;
+}
+
+export const CACHE_KEY_NAMES = ['url', 'path', 'path+variant', 'search-query'] as const;
+export type CacheKeyName = (typeof CACHE_KEY_NAMES)[number];
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface RateLimit {
+  max: number;
+  windowMs: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads the environment variable `name`, treating an empty value as unset. */
+function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+export function parsePort(name: string, value: string): number {
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`expected ${name} to be a port number, got '${value}'`);
+  }
+  return port;
+}
+
+export function parsePositiveInt(name: string, value: string): number {
+  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number) || number < 1) {
+    throw new ConfigError(`expected ${name} to be a positive integer, got '${value}'`);
+  }
+  return number;
+}
+
+export function parseHttpUrl(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`expected ${name} to be an http(s) URL, got '${value}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`expected ${name} to be an http(s) URL, got '${value}'`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+export function parseList(value: string): string[] {
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+export function parseOneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new ConfigError(`expected ${name} to be one of ${allowed.join(', ')}, got '${value}'`);
+  }
+  return value as T;
+}
+
+const WINDOWS: Record<string, number> = { second: 1_000, minute: 60_000, hour: 3_600_000 };
+
+/** Parses a rate such as `25/minute` (also `second` and `hour`). */
+export function parseRateLimit(name: string, value: string): RateLimit {
+  const match = /^(\d+)\s*\/\s*(second|minute|hour)$/.exec(value);
+  const windowMs = match?.[2] === undefined ? undefined : WINDOWS[match[2]];
+  if (match?.[1] === undefined || windowMs === undefined || Number(match[1]) < 1) {
+    throw new ConfigError(`expected ${name} to be a rate such as '25/minute', got '${value}'`);
+  }
+  return { max: Number(match[1]), windowMs };
+}
+
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const host = read(env, 'HOST') ?? '127.0.0.1';
+  const port = parsePort('PORT', read(env, 'PORT') ?? '3000');
+  const originPort = parsePort('ORIGIN_PORT', read(env, 'ORIGIN_PORT') ?? '4000');
+  const edgePort = parsePort('EDGE_PORT', read(env, 'EDGE_PORT') ?? '8080');
+  const dataDir = resolve(cwd, read(env, 'DATA_DIR') ?? './data');
+  const purgeUrlsValue = read(env, 'PURGE_URLS');
+  const cdnBaseUrl = read(env, 'CDN_BASE_URL');
+  const cacheMaxBytes = read(env, 'CACHE_MAX_BYTES');
+  const searchUrl = read(env, 'SEARCH_URL') ?? `sqlite:${resolve(dataDir, 'search.sqlite')}`;
+  if (!searchUrl.startsWith('sqlite:')) parseHttpUrl('SEARCH_URL', searchUrl);
+
+  return {
+    host,
+    port,
+    originPort,
+    edgePort,
+    dataDir,
+    apiBase: parseHttpUrl('API_BASE', read(env, 'API_BASE') ?? `http://127.0.0.1:${originPort}`),
+    originAdminToken: read(env, 'ORIGIN_ADMIN_TOKEN'),
+    purgeSecret: read(env, 'PURGE_SECRET'),
+    purgeUrls:
+      purgeUrlsValue === undefined
+        ? [`http://127.0.0.1:${port}/__purge__`]
+        : parseList(purgeUrlsValue).map((url) => parseHttpUrl('PURGE_URLS', url)),
+    cdnBaseUrl: cdnBaseUrl === undefined ? undefined : parseHttpUrl('CDN_BASE_URL', cdnBaseUrl),
+    allowedHosts: parseList(read(env, 'ALLOWED_HOSTS') ?? 'localhost,127.0.0.1').map((h) => h.toLowerCase()),
+    cacheKey: parseOneOf('CACHE_KEY', read(env, 'CACHE_KEY') ?? 'url', CACHE_KEY_NAMES),
+    cacheMaxEntries: parsePositiveInt('CACHE_MAX_ENTRIES', read(env, 'CACHE_MAX_ENTRIES') ?? '1000'),
+    cacheMaxBytes: cacheMaxBytes === undefined ? undefined : parsePositiveInt('CACHE_MAX_BYTES', cacheMaxBytes),
+    searchUrl,
+    searchPrefix: read(env, 'SEARCH_PREFIX') ?? 'site_docs',
+    searchRateLimit: parseRateLimit('SEARCH_RATE_LIMIT', read(env, 'SEARCH_RATE_LIMIT') ?? '25/minute'),
+    logLevel: parseOneOf('LOG_LEVEL', read(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),
+  };
+}

@@ -1,0 +1,4 @@
+import type { Command } from './command.js';
+
+/** Every `sitestack` command, in the order `--help` lists them. */
+export const commands: Command[] = [];
