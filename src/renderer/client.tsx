@@ -73,6 +73,8 @@ function Root() {
     };
     document.addEventListener('click', onClick);
     window.addEventListener('popstate', onPopState);
+    // Tells scripts and tests that clicks are now handled in place.
+    document.documentElement.dataset.navigation = 'client';
     return () => {
       document.removeEventListener('click', onClick);
       window.removeEventListener('popstate', onPopState);
