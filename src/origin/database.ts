@@ -19,7 +19,8 @@ export const MIGRATIONS: readonly string[] = [
      categories TEXT NOT NULL,
      updated_at TEXT NOT NULL
    ) WITHOUT ROWID;
-   CREATE INDEX posts_by_pub_date ON posts (pub_date DESC, oid);
+   -- Covers the list query, so listing never reads the (large) bodies.
+   CREATE INDEX posts_listing ON posts (pub_date DESC, oid, title, categories);
    CREATE TABLE comments (
      id INTEGER PRIMARY KEY AUTOINCREMENT,
      oid TEXT NOT NULL REFERENCES posts (oid) ON DELETE CASCADE,
