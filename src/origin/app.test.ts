@@ -271,3 +271,12 @@ describe('adminAuthorized', () => {
     }
   });
 });
+
+describe('origin admin auth order', () => {
+  it('refuses an unauthenticated write before reading its body', async () => {
+    const oversized = await request('PUT', '/api/v1/plog/x', { raw: 'x'.repeat(2_000_000), token: null });
+    assert.equal(oversized.status, 401);
+    const malformed = await request('PUT', '/api/v1/plog/x', { raw: '{', token: 'wrong' });
+    assert.equal(malformed.status, 403);
+  });
+});

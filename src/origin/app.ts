@@ -1,9 +1,9 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { installErrorMapper } from '../server/error-mapper.js';
-import { timingSafeEqual, createHash } from 'node:crypto';
 import type { OriginDatabase } from './database.js';
 import { ContentStore } from './store.js';
 import { parseCommentId, parseCommentInput, parseOid, parsePostInput } from './validation.js';
@@ -69,7 +69,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     return page;
   });
 
-  app.put<{ Params: { oid: string } }>('/api/v1/plog/:oid', { preHandler: requireAdmin }, async (request, reply) => {
+  app.put<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin }, async (request, reply) => {
     const oid = parseOid(request.params.oid);
     const input = parsePostInput(request.body);
     const { created } = store.putPost(oid, input);
@@ -77,23 +77,23 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     return reply.status(created ? 201 : 200).send(store.getPost(oid));
   });
 
-  app.delete<{ Params: { oid: string } }>('/api/v1/plog/:oid', { preHandler: requireAdmin }, async (request, reply) => {
+  app.delete<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin }, async (request, reply) => {
     const oid = parseOid(request.params.oid);
     if (!store.deletePost(oid)) throw notFound(oid);
     onChange();
     return reply.status(204).send();
   });
 
-  app.get('/api/v1/comments/pending', { preHandler: requireAdmin }, async () => ({ items: store.pendingComments() }));
+  app.get('/api/v1/comments/pending', { onRequest: requireAdmin }, async () => ({ items: store.pendingComments() }));
 
-  app.post<{ Params: { id: string } }>('/api/v1/comments/:id/approve', { preHandler: requireAdmin }, async (request) => {
+  app.post<{ Params: { id: string } }>('/api/v1/comments/:id/approve', { onRequest: requireAdmin }, async (request) => {
     const id = parseCommentId(request.params.id);
     if (!store.approveComment(id)) throw new AppError('COMMENT_NOT_FOUND', `no comment ${id}`, 404);
     onChange();
     return { id, approved: true };
   });
 
-  app.delete<{ Params: { id: string } }>('/api/v1/comments/:id', { preHandler: requireAdmin }, async (request, reply) => {
+  app.delete<{ Params: { id: string } }>('/api/v1/comments/:id', { onRequest: requireAdmin }, async (request, reply) => {
     const id = parseCommentId(request.params.id);
     if (!store.deleteComment(id)) throw new AppError('COMMENT_NOT_FOUND', `no comment ${id}`, 404);
     onChange();
