@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import { createOriginApp, openOriginDatabase, PurgeOutbox, type CdnPurge } from '../origin/index.js';
+import { createOriginApp, openOriginDatabase, PurgeOutbox, type BackoffPolicy, type CdnPurge } from '../origin/index.js';
 import type { Command } from './command.js';
 import { waitForShutdown } from './shutdown.js';
 
@@ -20,6 +20,8 @@ export interface StartOriginOptions {
   port?: number;
   /** The edge purge step of the outbox; unset: no CDN purge. */
   cdnPurge?: CdnPurge;
+  /** Retry policy of the purge outbox. @default the outbox's own */
+  backoff?: BackoffPolicy;
 }
 
 /**
@@ -39,6 +41,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
           secret,
           logger,
           ...(options.cdnPurge === undefined ? {} : { cdnPurge: options.cdnPurge }),
+          ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
         });
   if (outbox === undefined) logger.warn('PURGE_SECRET is unset: content changes are queued in the outbox but no front is purged');
   if (config.originAdminToken === undefined) logger.warn('ORIGIN_ADMIN_TOKEN is unset: admin writes are refused');
