@@ -89,7 +89,12 @@ export function openSongStore(path: string): SongStore {
   db.pragma('journal_mode = WAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
-  migrate(db);
+  try {
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 
   const selectSong = db.prepare<[number], Song>('SELECT id, name, artist, album, year FROM songs WHERE id = ?');
   const countSongs = db.prepare<[], { count: number }>('SELECT count(*) AS count FROM songs');

@@ -4,7 +4,7 @@ import { startAmazonStandIn } from '../test-support/amazon-stand-in.js';
 import { startItunesStandIn } from '../test-support/itunes-stand-in.js';
 import { providerContract } from '../test-support/provider-contract.js';
 
-export const AMAZON_TEST_KEY = { accessKey: 'AKIDSTANDIN', secretKey: 'stand-in/secret+key', partnerTag: 'sitestack-20' };
+const AMAZON_TEST_KEY = { accessKey: 'AKIDSTANDIN', secretKey: 'stand-in/secret+key', partnerTag: 'sitestack-20' };
 
 providerContract('itunes', async (tracks) => {
   const standIn = await startItunesStandIn(tracks);
