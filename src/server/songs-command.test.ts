@@ -45,7 +45,7 @@ describe('sitestack songs', () => {
   after(() => itunes.close());
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'songs-command-'));
-    config = loadConfig({ DATA_DIR: join(dir, 'data'), ITUNES_API_BASE: itunes.url, SONG_PROVIDER_TIMEOUT_MS: '500' }, dir);
+    config = loadConfig({ DATA_DIR: join(dir, 'data'), ITUNES_API_BASE: itunes.url, SONG_PROVIDER_TIMEOUT_MS: '5000' }, dir);
     itunes.behave('normal');
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -115,7 +115,7 @@ describe('sitestack songs', () => {
       seedLookups(Date.now() - 2 * 3_600_000);
       const before = itunes.searches;
       const result = await run(config, ['refresh', '--older-than', '1h']);
-      assert.equal(result.code, 0);
+      assert.equal(result.code, 0, result.out);
       assert.match(result.out, /refreshed 1 saved lookup\(s\); 0 failed/);
       assert.equal(itunes.searches - before, 1);
       assert.equal(lookup(1)?.match?.artist, 'Queen');

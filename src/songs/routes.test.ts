@@ -19,6 +19,7 @@ import type { Behaviour, StandIn } from './test-support/stand-in.js';
 
 const KEY = { accessKey: 'AKIDROUTES', secretKey: 'routes-secret', partnerTag: 'routes-20' };
 const NOBODY_SELLS = { id: 500, name: 'Zzyzx Road Hum', artist: 'Nobody Atall', album: null, year: null };
+const PROVIDER_TIMEOUT_MS = 1_500;
 const NOW = Date.UTC(2026, 10, 21, 6, 0, 0);
 
 interface Answer {
@@ -84,7 +85,8 @@ describe('GET /api/song/<song_id>/affiliate/<provider>', () => {
       songRoutes({
         store,
         logger: silentLogger(),
-        providerTimeoutMs: 300,
+        // Short enough for the hang case to stay quick, long enough for a loaded machine not to time out normal answers.
+        providerTimeoutMs: PROVIDER_TIMEOUT_MS,
         now: () => NOW,
         providers: [
           createItunesProvider({ baseUrl: itunes.url }),
