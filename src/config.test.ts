@@ -49,6 +49,47 @@ describe('loadConfig', () => {
   });
 });
 
+describe('loadConfig songs', () => {
+  it('returns the documented song provider defaults when the environment is empty', () => {
+    assert.deepEqual(loadConfig({}).songs, {
+      itunesApiBase: 'https://itunes.apple.com',
+      amazon: { credentials: undefined, host: 'webservices.amazon.com', baseUrl: 'https://webservices.amazon.com', region: 'us-east-1', marketplace: 'www.amazon.com' },
+      providerTimeoutMs: 5000,
+    });
+  });
+
+  it('reads the Amazon keys, host, region and a stand-in base URL when they are set', () => {
+    const { amazon } = loadConfig({
+      AMAZON_ACCESS_KEY: 'AK',
+      AMAZON_SECRET_KEY: 'SK',
+      AMAZON_PARTNER_TAG: 'site-21',
+      AMAZON_PAAPI_HOST: 'webservices.amazon.co.uk',
+      AMAZON_REGION: 'eu-west-1',
+      AMAZON_MARKETPLACE: 'www.amazon.co.uk',
+    }).songs;
+    assert.deepEqual(amazon, {
+      credentials: { accessKey: 'AK', secretKey: 'SK', partnerTag: 'site-21' },
+      host: 'webservices.amazon.co.uk',
+      baseUrl: 'https://webservices.amazon.co.uk',
+      region: 'eu-west-1',
+      marketplace: 'www.amazon.co.uk',
+    });
+    assert.equal(loadConfig({ AMAZON_PAAPI_BASE: 'http://127.0.0.1:9999/' }).songs.amazon.baseUrl, 'http://127.0.0.1:9999');
+  });
+
+  it('refuses Amazon keys given only in part', () => {
+    assert.throws(() => loadConfig({ AMAZON_ACCESS_KEY: 'AK' }), /AMAZON_ACCESS_KEY, AMAZON_SECRET_KEY and AMAZON_PARTNER_TAG to be set together/);
+  });
+
+  it('names the variable when a song setting is malformed', () => {
+    assert.throws(() => loadConfig({ ITUNES_API_BASE: 'itunes.apple.com' }), /ITUNES_API_BASE/);
+    assert.throws(() => loadConfig({ AMAZON_PAAPI_HOST: 'https://webservices.amazon.com' }), /AMAZON_PAAPI_HOST to be a host name/);
+    assert.throws(() => loadConfig({ AMAZON_PAAPI_BASE: 'ftp://x' }), /AMAZON_PAAPI_BASE/);
+    assert.throws(() => loadConfig({ AMAZON_REGION: 'mars' }), /AMAZON_REGION to be an AWS region/);
+    assert.throws(() => loadConfig({ SONG_PROVIDER_TIMEOUT_MS: '5s' }), /SONG_PROVIDER_TIMEOUT_MS to be a positive integer/);
+  });
+});
+
 describe('parseRateLimit', () => {
   it('parses count per window when given second, minute or hour', () => {
     assert.deepEqual(parseRateLimit('R', '5/second'), { max: 5, windowMs: 1000 });
