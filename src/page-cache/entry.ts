@@ -4,7 +4,10 @@ export const CACHE_HEADER = 'x-middleware-cache';
 
 /** A stored response, prepared at store time so a hit is one `writeHead` and one `end`. */
 export interface CacheEntry {
-  /** Header names and values as a flat list, every stored header except `x-middleware-cache`, then `x-middleware-cache: hit`. */
+  /**
+   * Header names and values as a flat list: every stored header except `x-middleware-cache`, `Content-Length` when the
+   * renderer left it to Node, then `x-middleware-cache: hit`.
+   */
   readonly replayHeaders: string[];
   readonly body: Buffer;
   /** Body bytes plus header name and value bytes: what the byte bound counts. */
@@ -22,6 +25,10 @@ export function createEntry(headers: OutgoingHttpHeaders, body: Buffer): CacheEn
       replayHeaders.push(name, text);
       size += Buffer.byteLength(name) + Buffer.byteLength(text);
     }
+  }
+  // The length is part of the prepared head, so a hit goes out with Content-Length rather than chunked.
+  if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
+    replayHeaders.push('content-length', String(body.length));
   }
   replayHeaders.push(CACHE_HEADER, 'hit');
   return { replayHeaders, body, size };

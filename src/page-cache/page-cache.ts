@@ -65,13 +65,9 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
 
   function serve(res: ServerResponse, entry: CacheEntry, head: boolean): void {
     hits++;
-    if (head) {
-      res.writeHead(200, [...entry.replayHeaders, 'content-length', String(entry.body.length)]);
-      res.end();
-    } else {
-      res.writeHead(200, entry.replayHeaders);
-      res.end(entry.body);
-    }
+    res.writeHead(200, entry.replayHeaders);
+    if (head) res.end();
+    else res.end(entry.body);
   }
 
   function rendererFailed(res: ServerResponse, error: unknown): void {
