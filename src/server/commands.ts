@@ -1,4 +1,5 @@
 import type { Command } from './command.js';
+import { purgeCommand } from './purge-command.js';
 
 /** Every `sitestack` command, in the order `--help` lists them. */
-export const commands: Command[] = [];
+export const commands: Command[] = [purgeCommand];
