@@ -35,17 +35,20 @@ export function purgeMatches(key: string, pathname: string, rules: PurgeRules): 
  * Every pathname starting with `/` that {@link purgeMatches} matches `key` with, or `undefined` when there are more than
  * `limit` of them (only contrived data-route keys, with many slashes and `.json`s, get there).
  */
-export function purgeTargets(key: string, rules: PurgeRules, limit: number): Set<string> | undefined {
+export function purgeTargets(key: string, rules: PurgeRules, limit: number): string[] | undefined {
   const base = keyBase(key);
-  const targets = new Set<string>([base]);
-  if (rules.purgeQueryVariants) targets.add(pathOf(base));
+  const targets = [base];
+  const add = (target: string) => {
+    if (!targets.includes(target)) targets.push(target);
+  };
+  if (rules.purgeQueryVariants) add(pathOf(base));
   if (base.startsWith(rules.dataRoutePrefix)) {
-    if (isHomeDataRoute(base, rules.dataRoutePrefix)) targets.add('/');
+    if (isHomeDataRoute(base, rules.dataRoutePrefix)) add('/');
     // Each pathname P with `<P>.json` inside the key starts at a '/' and ends right before a '.json'.
     for (let end = base.indexOf(JSON_SUFFIX); end !== -1; end = base.indexOf(JSON_SUFFIX, end + 1)) {
       for (let start = base.lastIndexOf('/', end - 1); start !== -1; start = start === 0 ? -1 : base.lastIndexOf('/', start - 1)) {
-        targets.add(base.slice(start, end));
-        if (targets.size > limit) return undefined;
+        add(base.slice(start, end));
+        if (targets.length > limit) return undefined;
       }
     }
   }
@@ -60,8 +63,9 @@ export function purgeTargets(key: string, rules: PurgeRules, limit: number): Set
 export class PurgeIndex {
   readonly #rules: PurgeRules;
   readonly #limit: number;
-  readonly #byTarget = new Map<string, Set<string>>();
-  readonly #targetsByKey = new Map<string, Set<string>>();
+  /** Target → its one key, or the set of its keys when several share it (most targets have exactly one). */
+  readonly #byTarget = new Map<string, string | Set<string>>();
+  readonly #targetsByKey = new Map<string, string[]>();
   /** Keys with too many targets to index; scanned with the rule itself on every purge. */
   readonly #unindexed = new Set<string>();
 
@@ -84,7 +88,8 @@ export class PurgeIndex {
     this.#targetsByKey.set(key, targets);
     for (const target of targets) {
       const keys = this.#byTarget.get(target);
-      if (keys === undefined) this.#byTarget.set(target, new Set([key]));
+      if (keys === undefined) this.#byTarget.set(target, key);
+      else if (typeof keys === 'string') this.#byTarget.set(target, new Set([keys, key]));
       else keys.add(key);
     }
   }
@@ -97,14 +102,19 @@ export class PurgeIndex {
     for (const target of targets) {
       const keys = this.#byTarget.get(target);
       if (keys === undefined) continue;
+      if (typeof keys === 'string') {
+        if (keys === key) this.#byTarget.delete(target);
+        continue;
+      }
       keys.delete(key);
-      if (keys.size === 0) this.#byTarget.delete(target);
+      if (keys.size === 1) this.#byTarget.set(target, keys.values().next().value as string);
     }
   }
 
   /** The held keys `pathname` purges, as a fresh array (safe to remove them while iterating). */
   keysFor(pathname: string): string[] {
-    const keys = [...(this.#byTarget.get(pathname) ?? [])];
+    const indexed = this.#byTarget.get(pathname);
+    const keys = indexed === undefined ? [] : typeof indexed === 'string' ? [indexed] : [...indexed];
     for (const key of this.#unindexed) {
       if (purgeMatches(key, pathname, this.#rules)) keys.push(key);
     }
