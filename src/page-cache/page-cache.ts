@@ -70,8 +70,8 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     else res.end(entry.body);
   }
 
-  function rendererFailed(res: ServerResponse, error: unknown): void {
-    logger.error({ err: error }, 'page cache: the renderer failed');
+  function failed(res: ServerResponse, error: unknown, what = 'the renderer failed'): void {
+    logger.error({ err: error }, `page cache: ${what}`);
     if (!res.headersSent) sendText(res, 500, 'Internal Server Error');
     else if (!res.writableEnded) res.destroy();
   }
@@ -94,9 +94,9 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     });
     try {
       const result = next();
-      if (isThenable(result)) result.then(undefined, (error: unknown) => rendererFailed(res, error));
+      if (isThenable(result)) result.then(undefined, (error: unknown) => failed(res, error));
     } catch (error) {
-      rendererFailed(res, error);
+      failed(res, error);
     }
   }
 
@@ -112,9 +112,10 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
   }
 
   function handle(req: IncomingMessage, res: ServerResponse, next: NextFunction): void {
-    const url = req.url ?? '/';
+    // Mounted under a path (Express, Connect), `req.url` lacks the mount point; keys and purges use the full path.
+    const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
     if (isPurgeRoute(url)) {
-      answerPurge(req, res, { ...config, purge }).catch((error: unknown) => rendererFailed(res, error));
+      answerPurge(req, res, { ...config, purge }).catch((error: unknown) => failed(res, error, 'the purge route failed'));
       return;
     }
     const method = req.method;

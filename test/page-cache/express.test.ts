@@ -77,3 +77,24 @@ describe('page cache in front of an Express renderer', () => {
     }
   });
 });
+
+describe('page cache mounted under a path in Express', () => {
+  it('keys and purges by the full path when req.url lacks the mount point', async () => {
+    const cache = createPageCache({ purgeSecret: 'token' });
+    const app = express();
+    app.use('/blog', cache.handle, (req: express.Request, res: express.Response) => {
+      res.send(`mounted ${req.url}`);
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      assert.equal((await request(url, '/blog/post')).body, 'mounted /post');
+      assert.equal((await request(url, '/blog/post')).headers['x-middleware-cache'], 'hit');
+      assert.deepEqual(cache.purge(['/post']), []);
+      assert.deepEqual(cache.purge(['/blog/post']), ['/blog/post']);
+    } finally {
+      await closeServer(server);
+    }
+  });
+});
