@@ -178,7 +178,8 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
       return store.size;
     },
     stats() {
-      return { ...store.counters(), hits, misses };
+      const { entries, bytes, evictions, purged } = store.counters();
+      return { entries, bytes, hits, misses, evictions, purged };
     },
   };
 }
