@@ -5,8 +5,8 @@ export const CACHE_HEADER = 'x-middleware-cache';
 /** A stored response, prepared at store time so a hit is one `writeHead` and one `end`. */
 export interface CacheEntry {
   /**
-   * Header names and values as a flat list: every stored header except `x-middleware-cache`, `Content-Length` when the
-   * renderer left it to Node, then `x-middleware-cache: hit`.
+   * Header names and values as a flat list: every stored header except `x-middleware-cache`, with `Content-Length` set
+   * to the stored body's length, then `x-middleware-cache: hit`.
    */
   readonly replayHeaders: string[];
   readonly body: Buffer;
@@ -19,17 +19,16 @@ export function createEntry(headers: OutgoingHttpHeaders, body: Buffer): CacheEn
   const replayHeaders: string[] = [];
   let size = body.length;
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || name === CACHE_HEADER) continue;
+    if (value === undefined || name === CACHE_HEADER || name === 'content-length') continue;
     for (const item of Array.isArray(value) ? value : [value]) {
       const text = String(item);
       replayHeaders.push(name, text);
       size += Buffer.byteLength(name) + Buffer.byteLength(text);
     }
   }
-  // The length is part of the prepared head, so a hit goes out with Content-Length rather than chunked.
-  if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
-    replayHeaders.push('content-length', String(body.length));
-  }
+  // The length of the body actually stored is part of the prepared head (whatever the renderer declared), so a hit
+  // goes out with a true Content-Length rather than chunked.
+  if (headers['transfer-encoding'] === undefined) replayHeaders.push('content-length', String(body.length));
   replayHeaders.push(CACHE_HEADER, 'hit');
   return { replayHeaders, body, size };
 }
