@@ -31,6 +31,10 @@ export function purgeMatches(key: string, pathname: string, rules: PurgeRules): 
   return rules.purgeQueryVariants && pathOf(base) === pathname;
 }
 
+function addUnique(targets: string[], target: string): void {
+  if (!targets.includes(target)) targets.push(target);
+}
+
 /**
  * Every pathname starting with `/` that {@link purgeMatches} matches `key` with, or `undefined` when there are more than
  * `limit` of them (only contrived data-route keys, with many slashes and `.json`s, get there).
@@ -38,16 +42,13 @@ export function purgeMatches(key: string, pathname: string, rules: PurgeRules): 
 export function purgeTargets(key: string, rules: PurgeRules, limit: number): string[] | undefined {
   const base = keyBase(key);
   const targets = [base];
-  const add = (target: string) => {
-    if (!targets.includes(target)) targets.push(target);
-  };
-  if (rules.purgeQueryVariants) add(pathOf(base));
+  if (rules.purgeQueryVariants) addUnique(targets, pathOf(base));
   if (base.startsWith(rules.dataRoutePrefix)) {
-    if (isHomeDataRoute(base, rules.dataRoutePrefix)) add('/');
+    if (isHomeDataRoute(base, rules.dataRoutePrefix)) addUnique(targets, '/');
     // Each pathname P with `<P>.json` inside the key starts at a '/' and ends right before a '.json'.
     for (let end = base.indexOf(JSON_SUFFIX); end !== -1; end = base.indexOf(JSON_SUFFIX, end + 1)) {
       for (let start = base.lastIndexOf('/', end - 1); start !== -1; start = start === 0 ? -1 : base.lastIndexOf('/', start - 1)) {
-        add(base.slice(start, end));
+        addUnique(targets, base.slice(start, end));
         if (targets.length > limit) return undefined;
       }
     }
