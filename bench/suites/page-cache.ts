@@ -35,8 +35,33 @@ function distinctPaths(): () => string {
   return () => `${PAGE_PATH}?v=${counter++}`;
 }
 
-async function missRun(kind: string, maxEntries: number): Promise<Measured> {
-  return measure('page-cache.ts', [kind, String(maxEntries)], { nextPath: distinctPaths() });
+interface Contender {
+  script: string;
+  args: string[];
+  distinct?: boolean;
+}
+
+const ROUNDS = 2;
+
+/**
+ * Measures the contenders of one comparison in turn, `ROUNDS` times over, and keeps each one's best round (highest
+ * req/s, lowest CPU per request): interleaving puts every contender through the same spells of background load, and the
+ * best round is the one least disturbed by it.
+ */
+async function compare(contenders: Contender[]): Promise<Measured[]> {
+  const best: Measured[] = contenders.map(() => ({ rps: 0, cpuMicros: Number.POSITIVE_INFINITY }));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, contender] of contenders.entries()) {
+      const measured = await measure(contender.script, contender.args, contender.distinct === true ? { nextPath: distinctPaths() } : {});
+      const current = best[i]!;
+      best[i] = {
+        rps: Math.max(current.rps, measured.rps),
+        cpuMicros: Math.min(current.cpuMicros, measured.cpuMicros),
+        ...(measured.hits === undefined ? {} : { hits: Math.max(current.hits ?? 0, measured.hits) }),
+      };
+    }
+  }
+  return best;
 }
 
 /** Runs a measuring script under bench/servers in its own `node --expose-gc` process and returns its JSON line. */
@@ -52,20 +77,31 @@ export const pageCacheSuite: BenchSuite = {
   name: 'page-cache',
   description: 'page cache hits, misses, purge and memory on a 30 KB React-rendered HTML page',
   async run(): Promise<BenchResult[]> {
-    const bare = await measure('bare.ts', []);
-    const hit = await measure('page-cache.ts', ['react']);
-    const express = await measure('express-lru.ts', ['react']);
-    const reactAlone = await measure('renderer-alone.ts', ['react'], { nextPath: distinctPaths() });
-    const reactMiss = await missRun('react', 1);
-    const reactMissFull = await missRun('react', 1000);
-    const staticAlone = await measure('renderer-alone.ts', ['static'], { nextPath: distinctPaths() });
-    const staticMiss = await missRun('static', 1);
+    const [bare, hit, express] = (await compare([
+      { script: 'bare.ts', args: [] },
+      { script: 'page-cache.ts', args: ['react'] },
+      { script: 'express-lru.ts', args: ['react'] },
+    ])) as [Measured, Measured, Measured];
+    const [reactAlone, reactMiss, reactMissFull] = (await compare([
+      { script: 'renderer-alone.ts', args: ['react'], distinct: true },
+      { script: 'page-cache.ts', args: ['react', '1'], distinct: true },
+      { script: 'page-cache.ts', args: ['react', '1000'], distinct: true },
+    ])) as [Measured, Measured, Measured];
+    const [staticAlone, staticMiss] = (await compare([
+      { script: 'renderer-alone.ts', args: ['static'], distinct: true },
+      { script: 'page-cache.ts', args: ['static', '1'], distinct: true },
+    ])) as [Measured, Measured];
     const purge = await child<{ p50Ms: number; p99Ms: number; meanMs: number; removedPerPurge: number; scanMs: number; rounds: number }>('purge.ts');
     const memory = await child<{ perEntryBytes: number; bodyBytes: number; entries: number }>('memory.ts', ['2000']);
     const rps = 'req/s';
     const cpu = 'µs CPU/req';
     return [
-      { name: 'bare node:http, prebuilt bytes', value: bare.rps, unit: rps, note: 'the limit for Node: writeHead + end of the same 30 KB bytes and headers' },
+      {
+        name: 'bare node:http, prebuilt bytes',
+        value: bare.rps,
+        unit: rps,
+        note: `the limit for Node: writeHead + end of the same 30 KB bytes and headers; every req/s and CPU figure is the best of ${ROUNDS} interleaved rounds`,
+      },
       { name: 'Express + lru-cache middleware, hits', value: express.rps, unit: rps, note: 'patches res.write/res.end; hits via res.set + res.send' },
       { name: 'page cache hits', value: hit.rps, unit: rps, baseline: 'bare node:http, prebuilt bytes', target: { minRatio: 0.9 } },
       { name: 'page cache hits (vs Express)', value: hit.rps, unit: rps, baseline: 'Express + lru-cache middleware, hits', target: { minRatio: 4 } },
