@@ -15,6 +15,8 @@ describe('loadConfig', () => {
     assert.deepEqual(config.purgeUrls, ['http://127.0.0.1:3000/__purge__']);
     assert.deepEqual(config.allowedHosts, ['localhost', '127.0.0.1']);
     assert.equal(config.cacheKey, 'url');
+    assert.equal(config.cacheVariantCookie, 'display-mode');
+    assert.equal(config.cacheVariantHeader, 'accept-language');
     assert.equal(config.cacheMaxEntries, 1000);
     assert.equal(config.cacheMaxBytes, undefined);
     assert.equal(config.searchUrl, 'sqlite:/srv/site/data/search.sqlite');
@@ -33,6 +35,16 @@ describe('loadConfig', () => {
 
   it('rejects an unknown cache key policy when CACHE_KEY is misspelt', () => {
     assert.throws(() => loadConfig({ CACHE_KEY: 'urls' }), /expected CACHE_KEY to be one of url, path/);
+  });
+
+  it('reads the path+variant cookie and header names and rejects names that are not tokens', () => {
+    const config = loadConfig({ CACHE_VARIANT_COOKIE: 'theme', CACHE_VARIANT_HEADER: 'X-Device' });
+    assert.equal(config.cacheVariantCookie, 'theme');
+    assert.equal(config.cacheVariantHeader, 'x-device');
+    assert.throws(() => loadConfig({ CACHE_VARIANT_COOKIE: 'a b' }), {
+      message: "expected CACHE_VARIANT_COOKIE to be a header or cookie name, got 'a b'",
+    });
+    assert.throws(() => loadConfig({ CACHE_VARIANT_HEADER: 'caf\u00e9' }), /CACHE_VARIANT_HEADER/);
   });
 
   it('rejects a list entry that is not a URL when PURGE_URLS is malformed', () => {

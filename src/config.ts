@@ -15,6 +15,8 @@ export interface Config {
   cdnBaseUrl: string | undefined;
   allowedHosts: string[];
   cacheKey: CacheKeyName;
+  cacheVariantCookie: string;
+  cacheVariantHeader: string;
   cacheMaxEntries: number;
   cacheMaxBytes: number | undefined;
   searchUrl: string;
@@ -103,6 +105,14 @@ export function parseOneOf<T extends string>(name: string, value: string, allowe
   return value as T;
 }
 
+/** An HTTP token (RFC 9110 §5.6.2): what a header or cookie name may be. */
+export function parseToken(name: string, value: string): string {
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value)) {
+    throw new ConfigError(`expected ${name} to be a header or cookie name, got '${value}'`);
+  }
+  return value;
+}
+
 const WINDOWS: Record<string, number> = { second: 1_000, minute: 60_000, hour: 3_600_000 };
 
 /** Parses a rate such as `25/minute` (also `second` and `hour`). */
@@ -177,6 +187,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     cdnBaseUrl: cdnBaseUrl === undefined ? undefined : parseHttpUrl('CDN_BASE_URL', cdnBaseUrl),
     allowedHosts: parseList(read(env, 'ALLOWED_HOSTS') ?? 'localhost,127.0.0.1').map((h) => h.toLowerCase()),
     cacheKey: parseOneOf('CACHE_KEY', read(env, 'CACHE_KEY') ?? 'url', CACHE_KEY_NAMES),
+    cacheVariantCookie: parseToken('CACHE_VARIANT_COOKIE', read(env, 'CACHE_VARIANT_COOKIE') ?? 'display-mode'),
+    cacheVariantHeader: parseToken('CACHE_VARIANT_HEADER', read(env, 'CACHE_VARIANT_HEADER') ?? 'accept-language').toLowerCase(),
     cacheMaxEntries: parsePositiveInt('CACHE_MAX_ENTRIES', read(env, 'CACHE_MAX_ENTRIES') ?? '1000'),
     cacheMaxBytes: cacheMaxBytes === undefined ? undefined : parsePositiveInt('CACHE_MAX_BYTES', cacheMaxBytes),
     searchUrl,

@@ -1,5 +1,6 @@
 import type { Command } from './command.js';
+import { purgeCommand } from './purge-command.js';
 import { songsCommand } from './songs-command.js';
 
 /** Every `sitestack` command, in the order `--help` lists them. */
-export const commands: Command[] = [songsCommand];
+export const commands: Command[] = [purgeCommand, songsCommand];
