@@ -1,5 +1,7 @@
 import type { Command } from './command.js';
 import { originCommand } from './origin-command.js';
+import { purgeCommand } from './purge-command.js';
+import { songsCommand } from './songs-command.js';
 
 /** Every `sitestack` command, in the order `--help` lists them. */
-export const commands: Command[] = [originCommand];
+export const commands: Command[] = [originCommand, purgeCommand, songsCommand];
