@@ -109,6 +109,10 @@ describe('page path end to end', () => {
     const api = await fetch(`${stack.frontUrl}/api/v1/nothing?x=%3Cscript%3E`);
     assert.equal(api.status, 404);
     assert.equal(((await api.json()) as { code: string }).code, 'NOT_FOUND');
+    const song = await fetch(`${stack.frontUrl}/api/song/1/affiliate/no-such-provider`);
+    assert.equal(song.status, 404);
+    assert.equal(song.headers.get('x-middleware-cache'), null);
+    assert.equal(typeof ((await song.json()) as { error: string }).error, 'string');
     assert.equal((await fetch(`${stack.frontUrl}/__cache__/stats`)).status, 401);
     const stats = await fetch(`${stack.frontUrl}/__cache__/stats`, { headers: { authorization: `Bearer ${PURGE_SECRET}` } });
     assert.equal(stats.status, 200);

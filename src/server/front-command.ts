@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { createPageCache, createStatsHandler, type PageCache } from '../page-cache/index.js';
 import { buildClient, createRenderer, type BuildClientOptions } from '../renderer/index.js';
+import { openSongs, songRoutes } from '../songs/index.js';
 import { createApiApp } from './api.js';
 import type { Command } from './command.js';
 import { createFrontServer } from './front.js';
@@ -30,11 +31,14 @@ export interface StartFrontOptions {
   buildDir?: string;
   /** Client bundle options other than its folder (e.g. a release banner). */
   clientBuild?: Omit<BuildClientOptions, 'outDir'>;
-  /** Route plugins for `/api/*`. */
+  /** Route plugins for `/api/*` besides the song routes. */
   apiPlugins?: readonly FastifyPluginAsync[];
 }
 
-/** Builds the client bundle when its sources changed, then serves the front: API, page cache, renderer. */
+/**
+ * Builds the client bundle when its sources changed, then serves the front: the API (song routes and `apiPlugins`),
+ * the page cache and the renderer. The song store (`<dataDir>/songs.sqlite`) is opened, and seeded when empty.
+ */
 export async function startFront(options: StartFrontOptions): Promise<RunningFront> {
   const { config, logger } = options;
   const purgeSecret = options.purgeSecret ?? config.purgeSecret;
@@ -50,15 +54,22 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     purgeSecret,
     logger,
   });
-  const api = await createApiApp({ logger, ...(options.apiPlugins === undefined ? {} : { plugins: options.apiPlugins }) });
+  const songs = openSongs({ dataDir: config.dataDir, config: config.songs, logger, seed: true });
+  const api = await createApiApp({ logger, plugins: [songRoutes(songs), ...(options.apiPlugins ?? [])] });
   const server = createFrontServer({ api, pageCache, stats: createStatsHandler(pageCache, { secret: purgeSecret }), renderer, logger });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    await api.close();
+    songs.close();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
@@ -72,6 +83,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
         server.closeAllConnections();
       });
       await api.close();
+      songs.close();
     },
   };
 }
