@@ -1,4 +1,7 @@
 import type { Command } from './command.js';
+import { contentBuildCommand } from './content-build-command.js';
+import { indexCommand } from './index-command.js';
+import { popularityCommand } from './popularity-command.js';
 
 /** Every `sitestack` command, in the order `--help` lists them. */
-export const commands: Command[] = [];
+export const commands: Command[] = [contentBuildCommand, indexCommand, popularityCommand];
