@@ -1,7 +1,8 @@
-import { closeSync, fstatSync, openSync, readSync, readdirSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, readdirSync, type Dirent } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { join } from 'node:path';
+import { AppError } from '../errors.js';
 import type { IndexedDocument } from './engines/types.js';
 import { stripHtml } from './strip-html.js';
 
@@ -158,7 +159,13 @@ async function* walk(root: string, keepDirectory: (path: string) => boolean, kee
   let sliced = 0;
   while (stack.length > 0) {
     const relative = stack.pop() as string;
-    const entries = readdirSync(relative === '' ? root : join(root, relative), { withFileTypes: true });
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(relative === '' ? root : join(root, relative), { withFileTypes: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new AppError('BUILD_UNREADABLE', `cannot read the content build folder '${relative === '' ? root : relative}': ${code}`, 400, { cause: error });
+    }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const directories: string[] = [];
     for (const entry of entries) {
