@@ -2,7 +2,7 @@ import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './support/stack.js';
@@ -44,6 +44,8 @@ describe('sitestack start', () => {
     assert.match(printed, new RegExp(`front\\s+http://127\\.0\\.0\\.1:${port}/`));
     assert.match(printed, new RegExp(`origin\\s+http://127\\.0\\.0\\.1:${originPort}/api/v1/plog/`));
     const front = `http://127.0.0.1:${port}`;
+    const built = readdirSync(join(dataDir, 'build'), { recursive: true }).filter((file) => String(file).endsWith('index.json'));
+    assert.ok(built.length >= 30, `the first start ran the content build for the search index (${built.length} documents)`);
     assert.equal((await fetch(`${front}/plog/first-look-sqlite`)).headers.get('x-middleware-cache'), 'miss');
     assert.equal((await fetch(`${front}/plog/first-look-sqlite`)).headers.get('x-middleware-cache'), 'hit');
     const edit = await fetch(`http://127.0.0.1:${originPort}/api/v1/plog/first-look-sqlite`, {

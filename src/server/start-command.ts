@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ensureSearchIndex } from '../search/index.js';
 import type { Command } from './command.js';
 import { startFront } from './front-command.js';
 import { startOrigin } from './origin-command.js';
@@ -6,13 +7,18 @@ import { waitForShutdown } from './shutdown.js';
 
 export const startCommand: Command = {
   name: 'start',
-  summary: 'Build what is needed and run the origin and the front in this process; prints their URLs',
+  summary: 'Build what is needed (client bundle, first search index) and run the origin and the front; prints their URLs',
   usage: 'sitestack start',
   async run({ config, logger, out }) {
     // Without a configured secret, origin and front share one made up for this run, so local purges work.
     const purgeSecret = config.purgeSecret ?? randomBytes(24).toString('base64url');
     if (config.purgeSecret === undefined) logger.info('PURGE_SECRET is unset: origin and front share a random secret for this run');
     const origin = await startOrigin({ config, logger, purgeSecret });
+    try {
+      await ensureSearchIndex({ config, logger });
+    } catch (error) {
+      logger.error({ err: error }, 'the first search index could not be built; run sitestack content-build and sitestack index');
+    }
     let front;
     try {
       front = await startFront({ config, logger, purgeSecret });
