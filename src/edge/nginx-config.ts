@@ -153,6 +153,10 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     '',
     'http {',
     '  server_tokens off;',
+    '  # Cache hits are files: sendfile hands them to the socket without copying them through nginx.',
+    '  sendfile on;',
+    '  tcp_nopush on;',
+    '  keepalive_requests 10000;',
     options.accessLog ?? DEFAULTS.accessLog
       ? [
           `  log_format sitestack_edge '$remote_addr [$time_local] "$request" $status $body_bytes_sent '`,
