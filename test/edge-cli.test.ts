@@ -104,6 +104,15 @@ describe('sitestack edge', () => {
     assert.match(badUpstream.stderr(), /expected EDGE_UPSTREAM to be http:\/\/host:port/);
   });
 
+  it('stops with a clear message when DATA_DIR or EDGE_PORT cannot be used by nginx', async () => {
+    const dollar = track(runCli(['edge', '--check'], { DATA_DIR: `${dataDir()}/$host` }));
+    assert.equal(await dollar.exit, 2);
+    assert.match(dollar.stderr(), /contains '\$' or a control character, which nginx cannot take in a path/);
+    const zero = track(runCli(['edge', '--check'], { DATA_DIR: dataDir(), EDGE_PORT: '0' }));
+    assert.equal(await zero.exit, 2);
+    assert.match(zero.stderr(), /expected a port from 1 to 65535, got '0'/);
+  });
+
   it('writes and checks the config without starting nginx when given --check', { skip }, async () => {
     const dir = dataDir();
     const port = await freePort();

@@ -106,6 +106,7 @@ describe('edge cache against the real nginx', { skip }, () => {
   it('passes the requested host, port included, to the upstream as x-forwarded-host', async () => {
     const answer = await get(`${edge.url}/plog/hello`, { host: 'Blog.Example:8443' });
     assert.equal(front.lastHeaders.get('/plog/hello')?.['x-forwarded-host'], 'Blog.Example:8443');
+    assert.equal(front.lastHeaders.get('/plog/hello')?.host, `127.0.0.1:${front.port}`, 'Host is the front address');
     assert.match(answer.body, /for Blog\.Example:8443/);
     const plain = await get(`${edge.url}/plog/hello`);
     assert.equal(front.lastHeaders.get('/plog/hello')?.['x-forwarded-host'], `127.0.0.1:${edge.port}`);

@@ -34,6 +34,7 @@ describe('renderNginxConfig', () => {
     assert.match(text, /proxy_cache_bypass \$http_secret_header;/);
     assert.match(text, /add_header X-Cache \$upstream_cache_status always;/);
     assert.match(text, /proxy_set_header x-forwarded-host \$http_host;/);
+    assert.match(text, /proxy_set_header Host 127\.0\.0\.1:3000;/);
     assert.match(text, /listen 127\.0\.0\.1:8080 default_server;/);
     assert.match(text, /upstream sitestack_front \{ server 127\.0\.0\.1:3000; keepalive 32; \}/);
     assert.match(text, /proxy_cache_lock on;/);

@@ -48,9 +48,9 @@ export const edgeCommand: Command = {
     const unknown = args.filter((arg) => arg !== '--check' && arg !== '--access-log');
     if (unknown.length > 0) throw new AppError('USAGE', `sitestack edge: unknown option '${unknown[0]}' (see sitestack edge --help)`, 400);
 
-    const nginx = requireNginx(config.nginxBin, process.env.PATH);
     const options = edgeOptions(context, args.includes('--access-log'));
     const configFile = writeEdgeConfig(options);
+    const nginx = requireNginx(config.nginxBin, process.env.PATH);
     await checkNginxConfig(nginx, options.edgeDir, configFile);
     if (args.includes('--check')) {
       out.write(`nginx config OK: ${configFile}\n`);
