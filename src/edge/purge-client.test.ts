@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { CdnPurgeError, purgeCdn, resolvePurgeUrl } from './purge-client.js';
 import { closeServer, listen } from './test-support/edge-harness.js';
@@ -157,5 +158,32 @@ describe('resolvePurgeUrl', () => {
     for (const foreign of ['http://cdn.example:8081/a', 'https://cdn.example:8080/a', 'http://other/a', 'javascript:alert(1)', 'http://cdn.example:8080@evil/a', '//plog/a']) {
       assert.throws(() => resolvePurgeUrl(foreign, base), /not on the CDN base URL's origin|not a valid URL/, foreign);
     }
+  });
+
+  it('never leaves the base origin for a relative URL, whatever its characters (property)', () => {
+    const bases = ['http://cdn.example:8080', 'http://cdn.example/site/', 'https://[::1]:8443/a/b'];
+    const relative = fc.string({ unit: 'binary' }).filter((url) => !/^[a-z][a-z0-9+.-]*:/i.test(url) && !url.startsWith('//'));
+    fc.assert(
+      fc.property(fc.constantFrom(...bases), relative, (baseText, url) => {
+        const base = new URL(baseText);
+        assert.equal(new URL(resolvePurgeUrl(url, base)).origin, base.origin);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('accepts an absolute URL only on the base origin (property)', () => {
+    const base = new URL('http://cdn.example:8080');
+    fc.assert(
+      fc.property(fc.webUrl({ withQueryParameters: true, withFragments: true }), (url) => {
+        let resolved: string | undefined;
+        try {
+          resolved = resolvePurgeUrl(url, base);
+        } catch {
+          resolved = undefined;
+        }
+        assert.equal(resolved !== undefined, new URL(url).origin === base.origin, url);
+      }),
+    );
   });
 });
