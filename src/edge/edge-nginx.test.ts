@@ -149,6 +149,22 @@ describe('edge cache against the real nginx', { skip }, () => {
     assert.equal((await get(`${edge.url}/cookie`)).headers['set-cookie']?.[0], 'session=abc');
   });
 
+  it('neither stores nor serves from the cache a request that carries credentials', async () => {
+    await get(`${edge.url}/plog/hello`);
+    const authorized = await get(`${edge.url}/__cache__/stats`, { authorization: 'Bearer s3cret' });
+    assert.equal(authorized.status, 200);
+    assert.equal(authorized.headers['x-cache'], 'BYPASS');
+    const anonymous = await get(`${edge.url}/__cache__/stats`);
+    assert.equal(anonymous.status, 401, 'the admin answer was not kept for others');
+    assert.equal(front.callsTo('/__cache__/stats'), 2);
+    assert.equal((await get(`${edge.url}/plog/hello`, { authorization: 'Bearer x' })).headers['x-cache'], 'BYPASS');
+  });
+
+  it('passes the client address on in X-Forwarded-For', async () => {
+    await get(`${edge.url}/plog/xff`, { 'x-forwarded-for': '203.0.113.9' });
+    assert.equal(front.lastHeaders.get('/plog/xff')?.['x-forwarded-for'], '203.0.113.9, 127.0.0.1');
+  });
+
   it('makes one upstream call when many requests miss the same page at once', async () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => get(`${edge.url}/slow`)));
     assert.ok(answers.every((answer) => answer.status === 200 && /slow v1/.test(answer.body)));

@@ -31,7 +31,7 @@ describe('renderNginxConfig', () => {
       /proxy_cache_path "\/srv\/site\/data\/edge\/cache" levels=1:2 keys_zone=sitestack_edge:10m max_size=1g inactive=24h use_temp_path=off;/,
     );
     assert.match(text, /proxy_cache sitestack_edge;/);
-    assert.match(text, /proxy_cache_bypass \$http_secret_header;/);
+    assert.match(text, /proxy_cache_bypass \$http_secret_header \$http_authorization;/);
     assert.match(text, /add_header X-Cache \$upstream_cache_status always;/);
     assert.match(text, /proxy_set_header x-forwarded-host \$http_host;/);
     assert.match(text, /proxy_set_header Host 127\.0\.0\.1:3000;/);
