@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { checkNginxConfig, writeEdgeConfig } from './nginx-process.js';
 import { CdnPurgeError, purgeCdn } from './purge-client.js';
 import { get, nginxForTests, startEdge, startFakeFront, tempDir, type FakeFront, type RunningEdge } from './test-support/edge-harness.js';
@@ -147,6 +148,26 @@ describe('edge cache against the real nginx', { skip }, () => {
       assert.equal(front.callsTo(path), 2, path);
     }
     assert.equal((await get(`${edge.url}/cookie`)).headers['set-cookie']?.[0], 'session=abc');
+  });
+
+  it('keeps a page for its hour but an /api/ answer only for its own max-age, then serves it stale while the upstream is down', async () => {
+    await get(`${edge.url}/short`);
+    await get(`${edge.url}/api/short`);
+    assert.equal((await get(`${edge.url}/api/short`)).headers['x-cache'], 'HIT');
+    await sleep(2100);
+    assert.equal((await get(`${edge.url}/short`)).headers['x-cache'], 'HIT', 'a page ignores max-age=1');
+    assert.equal((await get(`${edge.url}/api/short`)).headers['x-cache'], 'EXPIRED', '/api/ follows max-age=1');
+    assert.equal(front.callsTo('/api/short'), 2);
+
+    await sleep(2100);
+    front.version = 2;
+    await front.stop();
+    const stale = await get(`${edge.url}/api/short`);
+    assert.equal(stale.status, 200);
+    assert.equal(stale.headers['x-cache'], 'STALE');
+    assert.match(stale.body, /short v1/);
+    const bypass = await get(`${edge.url}/api/short`, { 'secret-header': 'true' });
+    assert.equal(bypass.status, 502, 'a bypass is never answered with a stale copy');
   });
 
   it('neither stores nor serves from the cache a request that carries credentials', async () => {

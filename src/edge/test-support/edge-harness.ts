@@ -94,6 +94,9 @@ export async function startFakeFront(): Promise<FakeFront> {
         res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'public,max-age=86400' });
         res.end(`<p>slow v${front.version}</p>`);
       }, 300);
+    } else if (path === '/short' || path === '/api/short') {
+      res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'public, max-age=1' });
+      res.end(`<p>short v${front.version}</p>`);
     } else if (path === '/__cache__/stats') {
       if (req.headers.authorization === 'Bearer s3cret') json(200, { entries: 1, caller: 'admin' });
       else json(401, { error: 'Unauthorized' });
