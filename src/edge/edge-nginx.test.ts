@@ -15,7 +15,7 @@ describe('edge cache against the real nginx', { skip }, () => {
   let dir: ReturnType<typeof tempDir>;
 
   beforeEach(async () => {
-    dir = tempDir('sitestack-edge-');
+    dir = tempDir('sitestack edge données ');
     front = await startFakeFront();
     edge = await startEdge(nginx!, join(dir.path, 'edge'), front.port);
   });
@@ -203,8 +203,8 @@ describe('edge cache against the real nginx', { skip }, () => {
 });
 
 describe('checkNginxConfig', { skip }, () => {
-  it('accepts the generated config when the data directory has spaces and quotes in its name', async () => {
-    const dir = tempDir('sitestack edge "quoted" ');
+  it('accepts the generated config when the data directory has spaces, quotes and unicode in its name', async () => {
+    const dir = tempDir('sitestack edge "quoted" données 🎵 ');
     try {
       const edgeDir = join(dir.path, 'edge');
       const configFile = writeEdgeConfig({

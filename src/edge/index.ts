@@ -17,7 +17,9 @@ export {
   spawnNginx,
   waitUntilListening,
   NGINX_INSTALL_HINT,
+  SPAWN_DEFAULTS,
   type NginxProcess,
+  type SpawnNginxOptions,
 } from './nginx-process.js';
 export { purgeCdn, resolvePurgeUrl, CdnPurgeError, DEFAULTS as PURGE_CDN_DEFAULTS, type PurgeCdnOptions, type CdnPurgeFailure } from './purge-client.js';
 export { publicBaseUrl, type PublicRequest } from './public-base-url.js';
