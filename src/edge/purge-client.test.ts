@@ -125,6 +125,14 @@ describe('purgeCdn', () => {
     assert.deepEqual(calls, ['http://cdn.example/a']);
   });
 
+  it('throws a clear error before sending anything when concurrency or timeout is not a positive integer', async () => {
+    reset();
+    for (const options of [{ concurrency: 0 }, { concurrency: Number.NaN }, { timeoutMs: -5 }, { timeoutMs: 1.5 }]) {
+      await assert.rejects(purgeCdn(['/a'], { baseUrl, ...options }), { code: 'CDN_PURGE_OPTIONS_INVALID' }, JSON.stringify(options));
+    }
+    assert.equal(seen.length, 0);
+  });
+
   it('throws a clear error when the base URL is not an http(s) URL', async () => {
     for (const bad of ['', 'cdn.example', 'ftp://cdn.example', 'http://cdn.example/?q=1']) {
       await assert.rejects(purgeCdn(['/a'], { baseUrl: bad }), { code: 'CDN_BASE_URL_INVALID' }, bad);

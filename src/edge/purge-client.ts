@@ -92,9 +92,16 @@ async function refresh(url: string, fetchImpl: typeof fetch, timeoutMs: number):
     redirect: 'manual',
     signal: AbortSignal.timeout(timeoutMs),
   });
-  // The whole body is read: nginx stores the refreshed answer only once it has passed it all on.
+  // Read to the end: success means the whole refreshed answer came through, and the connection can be reused.
   await response.arrayBuffer();
   if (response.status < 200 || response.status > 299) throw new Error(`answered ${response.status}`);
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new AppError('CDN_PURGE_OPTIONS_INVALID', `expected purgeCdn's ${name} to be a positive integer, got ${value}`, 500);
+  }
+  return value;
 }
 
 function reasonOf(error: unknown): string {
@@ -114,8 +121,8 @@ function reasonOf(error: unknown): string {
 export async function purgeCdn(urls: readonly string[], options: PurgeCdnOptions): Promise<string[]> {
   const base = parseBaseUrl(options.baseUrl);
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULTS.concurrency));
+  const timeoutMs = positiveInteger('timeoutMs', options.timeoutMs ?? DEFAULTS.timeoutMs);
+  const concurrency = positiveInteger('concurrency', options.concurrency ?? DEFAULTS.concurrency);
   const outcomes: { url: string; reason?: string }[] = [];
   let next = 0;
 
@@ -135,6 +142,5 @@ export async function purgeCdn(urls: readonly string[], options: PurgeCdnOptions
   await Promise.all(Array.from({ length: Math.min(concurrency, urls.length) }, worker));
   const failures = outcomes.flatMap(({ url, reason }) => (reason === undefined ? [] : [{ url, reason }]));
   if (failures.length > 0) throw new CdnPurgeError(failures, urls.length);
-  const refreshed = outcomes.map(({ url }) => url);
-  return refreshed;
+  return outcomes.map(({ url }) => url);
 }
