@@ -124,12 +124,12 @@ describe('sitestack edge', () => {
     await assert.rejects(get(`http://127.0.0.1:${port}/`), { code: 'ECONNREFUSED' }, 'nothing was started');
   });
 
-  it('runs nginx in the foreground in front of the front and exits 0 with it when sent SIGTERM', { skip }, async () => {
+  it('runs nginx in the foreground in front of the front, logs cache statuses and exits 0 with it when sent SIGTERM', { skip }, async () => {
     const front: FakeFront = await startFakeFront();
     cleanups.push(() => front.stop());
     const dir = dataDir();
     const port = await freePort();
-    const cli = track(runCli(['edge'], { DATA_DIR: dir, EDGE_PORT: String(port), EDGE_UPSTREAM: `http://127.0.0.1:${front.port}` }));
+    const cli = track(runCli(['edge', '--access-log'], { DATA_DIR: dir, EDGE_PORT: String(port), EDGE_UPSTREAM: `http://127.0.0.1:${front.port}` }));
     assert.match(await cli.line(/^edge listening on/), new RegExp(`^edge listening on http://127\\.0\\.0\\.1:${port} → http://127\\.0\\.0\\.1:${front.port}`));
 
     assert.equal((await get(`http://127.0.0.1:${port}/plog/hello`)).headers['x-cache'], 'MISS');
@@ -141,6 +141,20 @@ describe('sitestack edge', () => {
     cli.child.kill('SIGTERM');
     assert.equal(await cli.exit, 0, cli.stderr());
     assert.equal(isAlive(nginxPid), false, 'nginx stopped with sitestack');
+    const log = readFileSync(join(dir, 'edge', 'access.log'), 'utf8').trim().split('\n');
+    assert.equal(log.length, 2, log.join('\n'));
+    assert.match(log[0] ?? '', /"GET \/plog\/hello HTTP\/1\.1" 200 \d+ MISS /);
+    assert.match(log[1] ?? '', /"GET \/plog\/hello HTTP\/1\.1" 200 \d+ HIT /);
+  });
+
+  it('passes SIGINT on to nginx and exits with its status when interrupted', { skip }, async () => {
+    const dir = dataDir();
+    const cli = track(runCli(['edge'], { DATA_DIR: dir, EDGE_PORT: String(await freePort()) }));
+    await cli.line(/^edge listening on/);
+    const nginxPid = Number(readFileSync(join(dir, 'edge', 'nginx.pid'), 'utf8'));
+    cli.child.kill('SIGINT');
+    assert.equal(await cli.exit, 0, cli.stderr());
+    assert.equal(isAlive(nginxPid), false);
   });
 
   it("exits with nginx's failure status when EDGE_PORT is taken", { skip }, async () => {
