@@ -95,6 +95,18 @@ describe('edge cache against the real nginx', { skip }, () => {
     }
   });
 
+  it('keeps serving the old page when a refresh answers 404, and purgeCdn reports it', async () => {
+    await get(`${edge.url}/plog/deleted`);
+    front.gone.add('/plog/deleted');
+    await assert.rejects(purgeCdn(['/plog/deleted'], { baseUrl: edge.url }), {
+      code: 'CDN_PURGE_FAILED',
+      message: new RegExp(`${edge.url}/plog/deleted \\(answered 404\\)`),
+    });
+    const after = await get(`${edge.url}/plog/deleted`);
+    assert.equal(after.status, 200, 'only a 200 is stored, so the old copy stays until its hour is up');
+    assert.equal(after.headers['x-cache'], 'HIT');
+  });
+
   it('fails purgeCdn naming the URL when the upstream is down', async () => {
     await front.stop();
     await assert.rejects(purgeCdn(['/plog/hello'], { baseUrl: edge.url }), (error: unknown) => {

@@ -62,6 +62,8 @@ export interface FakeFront {
   lastHeaders: Map<string, IncomingHttpHeaders>;
   /** Bumped by tests to change what every page says. */
   version: number;
+  /** Paths that now answer 404 (a deleted post). */
+  gone: Set<string>;
   callsTo(path: string): number;
   stop(): Promise<void>;
   /** Listens again on the same port. */
@@ -74,6 +76,7 @@ export async function startFakeFront(): Promise<FakeFront> {
     calls: new Map(),
     lastHeaders: new Map(),
     version: 1,
+    gone: new Set(),
     callsTo: (path) => front.calls.get(path) ?? 0,
     stop: () => closeServer(server),
     restart: async () => {
@@ -89,7 +92,10 @@ export async function startFakeFront(): Promise<FakeFront> {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
     };
-    if (path === '/slow') {
+    if (front.gone.has(path)) {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<h1>gone</h1>');
+    } else if (path === '/slow') {
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'public,max-age=86400' });
         res.end(`<p>slow v${front.version}</p>`);
