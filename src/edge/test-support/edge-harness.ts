@@ -36,8 +36,8 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function listen(server: Server, port = 0): Promise<number> {
-  server.listen(port, '127.0.0.1');
+export async function listen(server: Server): Promise<number> {
+  server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return (server.address() as AddressInfo).port;
 }
@@ -66,8 +66,6 @@ export interface FakeFront {
   gone: Set<string>;
   callsTo(path: string): number;
   stop(): Promise<void>;
-  /** Listens again on the same port. */
-  restart(): Promise<void>;
 }
 
 export async function startFakeFront(): Promise<FakeFront> {
@@ -79,9 +77,6 @@ export async function startFakeFront(): Promise<FakeFront> {
     gone: new Set(),
     callsTo: (path) => front.calls.get(path) ?? 0,
     stop: () => closeServer(server),
-    restart: async () => {
-      await listen(server, front.port);
-    },
   };
   const server = createServer((req, res) => {
     const url = req.url ?? '/';
