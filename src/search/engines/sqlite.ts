@@ -1,0 +1,508 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { AppError } from '../../errors.js';
+import {
+  MARK_CLOSE,
+  MARK_OPEN,
+  foldForPrefix,
+  markedFragment,
+  matchExpression,
+  tokenize,
+  withoutControlCharacters,
+} from '../query-text.js';
+import { validIndexName, validateDocument } from './validation.js';
+import type {
+  AliasAction,
+  AutocompleteMatch,
+  AutocompleteQuery,
+  BulkItemResult,
+  Health,
+  IndexInfo,
+  IndexedDocument,
+  QueryFilter,
+  SearchEngine,
+  SearchHit,
+  SearchQuery,
+  SearchResult,
+  SortOrder,
+  SuggestQuery,
+  Suggestion,
+} from './types.js';
+
+/** Options of the embedded engine. */
+export interface SqliteEngineOptions {
+  /** The database file; created with its directory when missing. */
+  path: string;
+  /**
+   * bm25 weights of the title, summary and body columns: a title match weighs more than a body match.
+   * @default [10, 3, 1]
+   */
+  columnWeights?: readonly [number, number, number];
+  /**
+   * Prefix lengths FTS5 keeps an extra index for (faster `word*` queries, slower writes); empty: none.
+   * Prefix queries work without it, by scanning the term range.
+   * @default []
+   */
+  prefixIndex?: readonly number[];
+  /**
+   * Memory FTS5 collects new index entries in before writing a segment: larger means fewer segments to merge.
+   * @default 64 MiB
+   */
+  ftsHashBytes?: number;
+  /** Page cache of the connection in MiB. @default 64 */
+  cacheMiB?: number;
+}
+
+export const SQLITE_ENGINE_DEFAULTS = {
+  columnWeights: [10, 3, 1] as const,
+  prefixIndex: [] as const,
+  ftsHashBytes: 64 * 1024 * 1024,
+  cacheMiB: 64,
+} satisfies Omit<Required<SqliteEngineOptions>, 'path'>;
+
+/** `sqlite:<file>` (also `sqlite://<file>`) → the file path. */
+export function sqlitePathFromUrl(url: string): string {
+  if (!url.startsWith('sqlite:')) throw new AppError('SEARCH_URL_INVALID', `not a sqlite: search URL: '${url}'`, 500);
+  const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+  if (path === '') throw new AppError('SEARCH_URL_INVALID', `the sqlite: search URL names no file: '${url}'`, 500);
+  return path;
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+interface Tables {
+  docs: string;
+  fts: string;
+  vocab: string;
+}
+
+function tablesOf(index: string): Tables {
+  return {
+    docs: quoteIdentifier(`ix_${index}_docs`),
+    fts: quoteIdentifier(`ix_${index}_fts`),
+    vocab: quoteIdentifier(`ix_${index}_vocab`),
+  };
+}
+
+const ORDER_BY: Record<SortOrder, string> = {
+  best: 'd.popularity * 10 + score DESC, d.rowid',
+  relevance: 'score DESC, d.rowid',
+  popularity: 'd.popularity DESC, score DESC, d.rowid',
+};
+
+function notReady(name: string): AppError {
+  return new AppError('SEARCH_NOT_READY', `search index '${name}' does not exist yet`, 503);
+}
+
+function indexNotFound(name: string): AppError {
+  return new AppError('INDEX_NOT_FOUND', `no such index: '${name}'`, 404);
+}
+
+interface SearchRow {
+  id: string;
+  url: string;
+  title: string;
+  summary: string;
+  locale: string;
+  slug: string;
+  popularity: number;
+  score: number;
+  title_marked?: string;
+  body_marked?: string;
+}
+
+function listParameter(values: readonly string[] | undefined, fold: (value: string) => string): string | null {
+  if (values === undefined || values.length === 0) return null;
+  return JSON.stringify(values.map(fold));
+}
+
+/**
+ * The embedded engine: SQLite FTS5 through better-sqlite3. One FTS5 table (title, summary, body) plus one documents
+ * table per index; aliases in a table, changed in one transaction. WAL mode lets readers on other connections keep
+ * their snapshot while a writer builds a new index, and every read resolves its alias and queries inside one read
+ * transaction, so it sees the old index or the new one, never a mix.
+ */
+export class SqliteEngine implements SearchEngine {
+  readonly #db: Database.Database;
+  readonly #weights: readonly [number, number, number];
+  readonly #prefixIndex: readonly number[];
+  readonly #ftsHashBytes: number;
+  readonly #statements = new Map<string, Database.Statement>();
+
+  constructor(options: SqliteEngineOptions) {
+    this.#weights = options.columnWeights ?? SQLITE_ENGINE_DEFAULTS.columnWeights;
+    this.#prefixIndex = options.prefixIndex ?? SQLITE_ENGINE_DEFAULTS.prefixIndex;
+    this.#ftsHashBytes = Math.max(1024 * 1024, Math.trunc(options.ftsHashBytes ?? SQLITE_ENGINE_DEFAULTS.ftsHashBytes));
+    if (!this.#prefixIndex.every((length) => Number.isInteger(length) && length >= 1 && length <= 10)) {
+      throw new AppError('SEARCH_OPTIONS_INVALID', 'prefixIndex lengths must be integers from 1 to 10', 500);
+    }
+    mkdirSync(dirname(options.path), { recursive: true });
+    this.#db = new Database(options.path);
+    this.#db.pragma('journal_mode = WAL');
+    this.#db.pragma('synchronous = NORMAL');
+    this.#db.pragma('busy_timeout = 10000');
+    this.#db.pragma(`cache_size = -${Math.round((options.cacheMiB ?? SQLITE_ENGINE_DEFAULTS.cacheMiB) * 1024)}`);
+    this.#db.exec(`
+      CREATE TABLE IF NOT EXISTS search_indices (name TEXT PRIMARY KEY, created_at TEXT NOT NULL) STRICT;
+      CREATE TABLE IF NOT EXISTS search_aliases (
+        alias TEXT NOT NULL,
+        index_name TEXT NOT NULL REFERENCES search_indices(name) ON DELETE CASCADE,
+        PRIMARY KEY (alias, index_name)
+      ) STRICT;
+    `);
+  }
+
+  #statement(key: string, sql: () => string): Database.Statement {
+    let statement = this.#statements.get(key);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql());
+      this.#statements.set(key, statement);
+    }
+    return statement;
+  }
+
+  #forgetStatements(index: string): void {
+    for (const key of this.#statements.keys()) if (key.startsWith(`${index}\u0000`)) this.#statements.delete(key);
+  }
+
+  #indexExists(name: string): boolean {
+    return this.#statement('exists', () => 'SELECT 1 FROM search_indices WHERE name = ?').get(name) !== undefined;
+  }
+
+  #aliasExists(name: string): boolean {
+    return this.#statement('alias-exists', () => 'SELECT 1 FROM search_aliases WHERE alias = ?').get(name) !== undefined;
+  }
+
+  /** The index a name denotes: the index itself, or the one index its alias points at. Call inside a transaction. */
+  #resolve(name: string): string {
+    if (this.#indexExists(name)) return name;
+    const rows = this.#statement('resolve', () => 'SELECT index_name FROM search_aliases WHERE alias = ? ORDER BY index_name')
+      .pluck()
+      .all(name) as string[];
+    if (rows.length === 0) throw notReady(name);
+    if (rows.length > 1) {
+      throw new AppError('ALIAS_AMBIGUOUS', `alias '${name}' points at ${rows.length} indices; the embedded engine searches one`, 500);
+    }
+    return rows[0] as string;
+  }
+
+  /** Runs `read` on one consistent snapshot: the alias lookup and the queries see the same database state. */
+  #read<T>(read: () => T): T {
+    return this.#db.transaction(read).deferred();
+  }
+
+  async health(): Promise<Health> {
+    this.#db.prepare('SELECT 1').get();
+    return 'green';
+  }
+
+  async createIndex(name: string): Promise<void> {
+    if (!validIndexName(name)) throw invalidName(name);
+    const tables = tablesOf(name);
+    const prefix = this.#prefixIndex.length === 0 ? '' : `, prefix='${this.#prefixIndex.join(' ')}'`;
+    this.#db.transaction(() => {
+      if (this.#indexExists(name) || this.#aliasExists(name)) {
+        throw new AppError('INDEX_EXISTS', `an index or alias named '${name}' already exists`, 409);
+      }
+      this.#db.exec(`
+        CREATE TABLE ${tables.docs} (
+          rowid INTEGER PRIMARY KEY,
+          id TEXT NOT NULL UNIQUE,
+          url TEXT NOT NULL,
+          title TEXT NOT NULL,
+          title_key TEXT NOT NULL,
+          locale TEXT NOT NULL,
+          locale_key TEXT NOT NULL,
+          slug TEXT NOT NULL,
+          slug_key TEXT NOT NULL,
+          popularity REAL NOT NULL
+        ) STRICT;
+        CREATE INDEX ${quoteIdentifier(`ix_${name}_title_key`)} ON ${tables.docs} (title_key);
+        CREATE VIRTUAL TABLE ${tables.fts} USING fts5(
+          title, summary, body, tokenize = 'unicode61 remove_diacritics 2'${prefix}
+        );
+        CREATE VIRTUAL TABLE ${tables.vocab} USING fts5vocab(${quoteIdentifier(`ix_${name}_fts`)}, 'row');
+      `);
+      // FTS5 takes configuration values as literals only; #ftsHashBytes is an integer.
+      this.#db.exec(`INSERT INTO ${tables.fts} (${tables.fts}, rank) VALUES ('hashsize', ${this.#ftsHashBytes})`);
+      this.#db.prepare('INSERT INTO search_indices (name, created_at) VALUES (?, ?)').run(name, new Date().toISOString());
+    })();
+  }
+
+  async bulk(index: string, documents: readonly IndexedDocument[]): Promise<BulkItemResult[]> {
+    const tables = tablesOf(index);
+    return this.#db.transaction(() => {
+      if (!this.#indexExists(index)) throw indexNotFound(index);
+      const existing = this.#statement(`${index}\u0000existing`, () => `SELECT rowid FROM ${tables.docs} WHERE id = ?`).pluck();
+      const insertDoc = this.#statement(`${index}\u0000insert`, () =>
+        `INSERT INTO ${tables.docs} (id, url, title, title_key, locale, locale_key, slug, slug_key, popularity)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      const updateDoc = this.#statement(`${index}\u0000update`, () =>
+        `UPDATE ${tables.docs} SET url = ?, title = ?, title_key = ?, locale = ?, locale_key = ?, slug = ?, slug_key = ?,
+           popularity = ? WHERE rowid = ?`,
+      );
+      const insertText = this.#statement(`${index}\u0000text`, () => `INSERT INTO ${tables.fts} (rowid, title, summary, body) VALUES (?, ?, ?, ?)`);
+      const deleteText = this.#statement(`${index}\u0000untext`, () => `DELETE FROM ${tables.fts} WHERE rowid = ?`);
+      return documents.map((document): BulkItemResult => {
+        const problem = validateDocument(document);
+        const id = typeof document?.id === 'string' ? document.id : String(document?.id);
+        if (problem !== undefined) return { id, ok: false, error: { type: 'invalid_document', reason: problem } };
+        try {
+          const title = withoutControlCharacters(document.title);
+          const fields = [
+            document.url,
+            title,
+            foldForPrefix(title),
+            document.locale,
+            document.locale.toLowerCase(),
+            document.slug,
+            document.slug.toLowerCase(),
+            document.popularity,
+          ];
+          let rowid = existing.get(document.id) as number | bigint | undefined;
+          if (rowid === undefined) {
+            rowid = insertDoc.run(document.id, ...fields).lastInsertRowid;
+          } else {
+            updateDoc.run(...fields, rowid);
+            deleteText.run(rowid);
+          }
+          insertText.run(rowid, title, withoutControlCharacters(document.summary), withoutControlCharacters(document.body));
+          return { id, ok: true };
+        } catch (error) {
+          return { id, ok: false, error: { type: 'engine_error', reason: error instanceof Error ? error.message : String(error) } };
+        }
+      });
+    })();
+  }
+
+  async refresh(index: string): Promise<void> {
+    if (!this.#indexExists(index)) throw indexNotFound(index);
+  }
+
+  async updateAliases(actions: readonly AliasAction[]): Promise<void> {
+    this.#db.transaction(() => {
+      for (const action of actions) {
+        if ('add' in action) {
+          const { index, alias } = action.add;
+          if (!this.#indexExists(index)) throw indexNotFound(index);
+          if (!validIndexName(alias)) throw invalidName(alias);
+          if (this.#indexExists(alias)) {
+            throw new AppError('INVALID_ALIAS', `'${alias}' is an index name and cannot be an alias`, 400);
+          }
+          this.#db.prepare('INSERT OR IGNORE INTO search_aliases (alias, index_name) VALUES (?, ?)').run(alias, index);
+        } else {
+          const { index, alias } = action.remove;
+          if (!this.#indexExists(index)) throw indexNotFound(index);
+          const removed = this.#db.prepare('DELETE FROM search_aliases WHERE alias = ? AND index_name = ?').run(alias, index);
+          if (removed.changes === 0) {
+            throw new AppError('ALIAS_NOT_FOUND', `alias '${alias}' does not point at '${index}'`, 404);
+          }
+        }
+      }
+    })();
+  }
+
+  async listIndices(prefix: string): Promise<IndexInfo[]> {
+    return this.#read(() => {
+      const names = this.#db
+        .prepare("SELECT name FROM search_indices WHERE substr(name, 1, length(?)) = ? ORDER BY name")
+        .pluck()
+        .all(prefix, prefix) as string[];
+      return names.map((name) => ({
+        name,
+        aliases: this.#db.prepare('SELECT alias FROM search_aliases WHERE index_name = ? ORDER BY alias').pluck().all(name) as string[],
+        docCount: this.#db.prepare(`SELECT count(*) FROM ${tablesOf(name).docs}`).pluck().get() as number,
+      }));
+    });
+  }
+
+  async deleteIndex(name: string): Promise<void> {
+    const tables = tablesOf(name);
+    this.#db.transaction(() => {
+      if (!this.#indexExists(name)) throw indexNotFound(name);
+      this.#db.prepare('DELETE FROM search_aliases WHERE index_name = ?').run(name);
+      this.#db.prepare('DELETE FROM search_indices WHERE name = ?').run(name);
+      this.#db.exec(`DROP TABLE ${tables.vocab}; DROP TABLE ${tables.fts}; DROP TABLE ${tables.docs};`);
+    })();
+    this.#forgetStatements(name);
+  }
+
+  async forceMerge(name: string): Promise<void> {
+    if (!this.#indexExists(name)) throw indexNotFound(name);
+    const fts = tablesOf(name).fts;
+    this.#db.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`).run();
+    this.#db.pragma('wal_checkpoint(PASSIVE)');
+  }
+
+  #filterSql(index: string): string {
+    return `${tablesOf(index).fts} MATCH ?
+      AND (? IS NULL OR d.locale_key IN (SELECT value FROM json_each(?)))
+      AND (? IS NULL OR EXISTS (SELECT 1 FROM json_each(?) p WHERE substr(d.slug_key, 1, length(p.value)) = p.value))`;
+  }
+
+  #filterParameters(expression: string, query: QueryFilter): unknown[] {
+    const locales = listParameter(query.locales, (locale) => locale.toLowerCase());
+    const slugPrefixes = listParameter(query.slugPrefixes, (prefix) => prefix.toLowerCase());
+    return [expression, locales, locales, slugPrefixes, slugPrefixes];
+  }
+
+  async search(query: SearchQuery): Promise<SearchResult> {
+    const sort = query.sort ?? 'best';
+    const size = clampInteger(query.size, 10, 1, 100);
+    const from = clampInteger(query.from, 0, 0, 10_000);
+    const highlight = query.highlight === undefined || query.highlight === false ? undefined : query.highlight === true ? {} : query.highlight;
+    const expression = matchExpression(tokenize(query.text));
+    return this.#read(() => {
+      const index = this.#resolve(query.index);
+      if (expression === undefined) return { documents: [], total: { value: 0, relation: 'eq' } };
+      const tables = tablesOf(index);
+      const [titleWeight, summaryWeight, bodyWeight] = this.#weights;
+      const fragmentTokens = Math.max(4, Math.round((highlight?.fragmentLength ?? 120) / 6));
+      const marked = highlight === undefined
+        ? ''
+        : `, highlight(${tables.fts}, 0, '${MARK_OPEN}', '${MARK_CLOSE}') AS title_marked,
+             snippet(${tables.fts}, 2, '${MARK_OPEN}', '${MARK_CLOSE}', '…', ${fragmentTokens}) AS body_marked`;
+      const rows = this.#statement(`${index}\u0000search\u0000${sort}\u0000${highlight === undefined ? '' : fragmentTokens}`, () =>
+        `SELECT d.id, d.url, d.title, ${tables.fts}.summary, d.locale, d.slug, d.popularity,
+                -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) AS score${marked}
+         FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
+         WHERE ${this.#filterSql(index)}
+         ORDER BY ${ORDER_BY[sort]}
+         LIMIT ? OFFSET ?`,
+      ).all(...this.#filterParameters(expression, query), size, from) as SearchRow[];
+      const total = this.#countIn(index, expression, query);
+      return { documents: rows.map((row) => toHit(row, highlight !== undefined)), total: { value: total, relation: 'eq' } };
+    });
+  }
+
+  #countIn(index: string, expression: string, query: QueryFilter): number {
+    const tables = tablesOf(index);
+    return this.#statement(`${index}\u0000count`, () =>
+      `SELECT count(*) FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)}`,
+    )
+      .pluck()
+      .get(...this.#filterParameters(expression, query)) as number;
+  }
+
+  async count(query: QueryFilter): Promise<number> {
+    const expression = matchExpression(tokenize(query.text));
+    return this.#read(() => {
+      const index = this.#resolve(query.index);
+      return expression === undefined ? 0 : this.#countIn(index, expression, query);
+    });
+  }
+
+  /**
+   * Minimal "did you mean": each query word absent from the index's vocabulary is replaced by the most frequent
+   * vocabulary word within edit distance 2 that shares its first letter; the spliced query is kept when it matches.
+   */
+  async suggest(query: SuggestQuery): Promise<Suggestion[]> {
+    const words = tokenize(query.text).map((word) => foldForPrefix(word));
+    const size = clampInteger(query.size, 3, 1, 10);
+    return this.#read(() => {
+      const index = this.#resolve(query.index);
+      if (words.length === 0) return [];
+      const vocab = tablesOf(index).vocab;
+      const known = this.#statement(`${index}\u0000known`, () => `SELECT 1 FROM ${vocab} WHERE term = ?`);
+      const near = this.#statement(`${index}\u0000near`, () =>
+        `SELECT term, doc FROM ${vocab} WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ? ORDER BY doc DESC`,
+      );
+      let changed = false;
+      const replaced = words.map((word) => {
+        if (known.get(word) !== undefined) return word;
+        const first = Array.from(word)[0] ?? '';
+        const candidates = near.all(first, `${first}\u{10FFFF}`, word.length - 2, word.length + 2) as { term: string; doc: number }[];
+        const best = candidates.find((candidate) => editDistanceAtMost(word, candidate.term, 2));
+        if (best === undefined) return word;
+        changed = true;
+        return best.term;
+      });
+      if (!changed) return [];
+      const text = replaced.join(' ');
+      const expression = matchExpression(replaced) as string;
+      const total = this.#countIn(index, expression, { index, text, locales: query.locales });
+      return total > 0 ? [{ text, total }].slice(0, size) : [];
+    });
+  }
+
+  async autocomplete(query: AutocompleteQuery): Promise<AutocompleteMatch[]> {
+    const prefix = foldForPrefix(query.prefix);
+    const size = clampInteger(query.size, 10, 1, 100);
+    return this.#read(() => {
+      const index = this.#resolve(query.index);
+      if (prefix === '') return [];
+      const locales = listParameter(query.locales, (locale) => locale.toLowerCase());
+      return this.#statement(`${index}\u0000autocomplete`, () =>
+        `SELECT title, url, locale FROM ${tablesOf(index).docs}
+         WHERE title_key >= ? AND title_key < ?
+           AND (? IS NULL OR locale_key IN (SELECT value FROM json_each(?)))
+         ORDER BY popularity DESC, title_key LIMIT ?`,
+      ).all(prefix, `${prefix}\u{10FFFF}`, locales, locales, size) as AutocompleteMatch[];
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#statements.clear();
+    if (this.#db.open) this.#db.close();
+  }
+}
+
+function invalidName(name: string): AppError {
+  return new AppError(
+    'INDEX_NAME_INVALID',
+    `invalid index or alias name '${name}': use lower-case letters, digits, '_' and '-', starting with a letter or digit`,
+    400,
+  );
+}
+
+function clampInteger(value: number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || !Number.isFinite(value)) return fallback;
+  return Math.min(max, Math.max(min, Math.trunc(value)));
+}
+
+function toHit(row: SearchRow, withHighlight: boolean): SearchHit {
+  const hit: SearchHit = {
+    id: row.id,
+    url: row.url,
+    title: row.title,
+    summary: row.summary,
+    locale: row.locale,
+    slug: row.slug,
+    popularity: row.popularity,
+    score: row.score,
+  };
+  if (withHighlight) {
+    const title = row.title_marked ?? '';
+    const body = row.body_marked ?? '';
+    hit.highlight = {
+      title: title.includes(MARK_OPEN) ? [markedFragment(title)] : [],
+      body: body.includes(MARK_OPEN) ? [markedFragment(body)] : [],
+    };
+  }
+  return hit;
+}
+
+/** Whether the Levenshtein distance of `a` and `b` is at most `limit` (banded, stops early). */
+export function editDistanceAtMost(a: string, b: string, limit: number): boolean {
+  const left = Array.from(a);
+  const right = Array.from(b);
+  if (Math.abs(left.length - right.length) > limit) return false;
+  let previous = Array.from({ length: right.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= left.length; i++) {
+    const current = [i];
+    let rowMinimum = i;
+    for (let j = 1; j <= right.length; j++) {
+      const cost = left[i - 1] === right[j - 1] ? 0 : 1;
+      const value = Math.min((previous[j] ?? Infinity) + 1, (current[j - 1] ?? Infinity) + 1, (previous[j - 1] ?? Infinity) + cost);
+      current.push(value);
+      rowMinimum = Math.min(rowMinimum, value);
+    }
+    if (rowMinimum > limit) return false;
+    previous = current;
+  }
+  return (previous[right.length] ?? Infinity) <= limit;
+}

@@ -1,0 +1,31 @@
+/** Site search: content build, reader, HTML stripping, engines and the indexer (DESIGN §7). */
+export type {
+  AliasAction,
+  AutocompleteMatch,
+  AutocompleteQuery,
+  BulkItemError,
+  BulkItemResult,
+  Health,
+  HighlightOptions,
+  IndexInfo,
+  IndexedDocument,
+  QueryFilter,
+  SearchEngine,
+  SearchHit,
+  SearchQuery,
+  SearchResult,
+  SortOrder,
+  SuggestQuery,
+  Suggestion,
+  TotalHits,
+} from './engines/types.js';
+export { createEngine } from './engines/factory.js';
+export { SqliteEngine, SQLITE_ENGINE_DEFAULTS, type SqliteEngineOptions } from './engines/sqlite.js';
+export { runIndexer, summarizeRun, INDEX_RUN_DEFAULTS, type IndexMode, type IndexRunOptions, type IndexRunReport, type IndexProgress } from './indexer.js';
+export { readBuild, type ReadPoolOptions } from './read-pool.js';
+export { parseIndexJson, readContentBuild, slugOf, walkIndexFiles, type ReadOptions, type ReadResult } from './reader.js';
+export { stripHtml } from './strip-html.js';
+export { runContentBuild, splitSections, type ContentBuildOptions, type ContentBuildReport } from './content-build.js';
+export { importPopularityCsv, PopularityStore, popularityKey } from './popularity.js';
+export { ensureSearchIndex, loadPopularity, type EnsureSearchIndexOptions } from './ensure-index.js';
+export { escapeHtml, foldForPrefix, markedFragment, matchExpression, tokenize } from './query-text.js';

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { MAX_QUERY_WORDS, MAX_WORD_LENGTH, escapeHtml, foldForPrefix, markedFragment, matchExpression, tokenize } from './query-text.js';
+
+describe('tokenize', () => {
+  it('splits on everything but letters, digits and marks', () => {
+    assert.deepEqual(tokenize('"title":NEAR(a* b) -x ^y café 東京 🦄 x2'), ['title', 'NEAR', 'a', 'b', 'x', 'y', 'café', '東京', 'x2']);
+  });
+
+  it('yields only words without syntax characters, bounded in count and length, for any input', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
+        const words = tokenize(text);
+        assert.ok(words.length <= MAX_QUERY_WORDS);
+        for (const word of words) {
+          assert.ok(word.length > 0 && Array.from(word).length <= MAX_WORD_LENGTH);
+          assert.doesNotMatch(word, /[\s"*():^{}+\-,.]/u);
+        }
+      }),
+    );
+  });
+});
+
+describe('matchExpression', () => {
+  it('quotes every word so the expression is a plain AND of strings', () => {
+    assert.equal(matchExpression(['NEAR', 'and']), '"NEAR" "and"');
+    assert.equal(matchExpression(['a', 'fetc'], { prefixLast: true }), '"a" "fetc"*');
+    assert.equal(matchExpression([]), undefined);
+  });
+
+  it('produces only quoted strings separated by spaces for any text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {
+        const expression = matchExpression(tokenize(text));
+        if (expression !== undefined) assert.match(expression, /^"[^"]+"(?: "[^"]+")*$/u);
+      }),
+    );
+  });
+});
+
+describe('foldForPrefix and highlighting', () => {
+  it('folds case, diacritics and whitespace', () => {
+    assert.equal(foldForPrefix('  Élan\tVITAL  '), 'elan vital');
+  });
+
+  it('escapes HTML and keeps only <mark> from markers', () => {
+    assert.equal(markedFragment('<b>\u0002x\u0003</b> & "q"'), '&lt;b&gt;<mark>x</mark>&lt;/b&gt; &amp; &quot;q&quot;');
+    fc.assert(
+      fc.property(fc.string({ maxLength: 100 }), (text) => {
+        assert.doesNotMatch(escapeHtml(text), /[<>"']/);
+      }),
+    );
+  });
+});

@@ -1,0 +1,132 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { AppError } from '../errors.js';
+import { READ_DEFAULTS, readIndexFile, walkIndexFiles, type ReadOptions, type ReadResult } from './reader.js';
+
+/** Options of reading a build with several threads. */
+export interface ReadPoolOptions extends ReadOptions {
+  /**
+   * Reading threads that parse and strip files while the caller writes to the engine; 0 reads on the calling thread.
+   * The caller's engine writes need a core too, but parsing costs more per document than writing, so one thread per
+   * core keeps both busy.
+   * @default availableParallelism(), at most 4
+   */
+  workers?: number;
+  /** Files per message to a thread. @default 64 */
+  batchSize?: number;
+  /**
+   * Files sent to threads and not yet consumed. It must cover a whole bulk call, or the threads sit idle while the
+   * caller's synchronous engine write blocks the event loop that feeds them.
+   * @default 2048
+   */
+  maxInFlight?: number;
+}
+
+export const READ_POOL_DEFAULTS = {
+  workers: Math.min(4, availableParallelism()),
+  batchSize: 64,
+  maxInFlight: 2048,
+} as const;
+
+/** What the pool sends a reading thread. */
+export interface ReadBatch {
+  sequence: number;
+  root: string;
+  paths: string[];
+  maxFileBytes: number;
+}
+
+type BatchAnswer = { sequence: number; results: ReadResult[] } | { sequence: number; error: string };
+
+/** Files read at once on the calling thread (their I/O overlaps; parsing does not). */
+const INLINE_CONCURRENCY = 16;
+
+async function* batchesOf(paths: AsyncIterable<string>, size: number): AsyncGenerator<string[]> {
+  let batch: string[] = [];
+  for await (const path of paths) {
+    batch.push(path);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+async function* readInline(root: string, options: ReadPoolOptions): AsyncGenerator<ReadResult> {
+  for await (const paths of batchesOf(walkIndexFiles(root, options.priorityPrefix), INLINE_CONCURRENCY)) {
+    yield* await Promise.all(paths.map((path) => readIndexFile(root, path, options.maxFileBytes)));
+  }
+}
+
+function startWorker(): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./read-worker.js', import.meta.url));
+  // Under tsx (tests, bench) this module is TypeScript, and a worker thread does not inherit tsx's loader.
+  const script = new URL('./read-worker.ts', import.meta.url).href;
+  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script)}); });`, { eval: true });
+}
+
+/**
+ * Every `index.json` under `root`, parsed and stripped, in walk order (files under `priorityPrefix` first), with
+ * bounded memory: at most `maxInFlight` files are read ahead. Stopping the iteration early stops the threads.
+ */
+export async function* readBuild(root: string, options: ReadPoolOptions = {}): AsyncGenerator<ReadResult> {
+  const workers = options.workers ?? READ_POOL_DEFAULTS.workers;
+  if (workers <= 0) {
+    yield* readInline(root, options);
+    return;
+  }
+  const maxFileBytes = options.maxFileBytes ?? READ_DEFAULTS.maxFileBytes;
+  const batchSize = options.batchSize ?? READ_POOL_DEFAULTS.batchSize;
+  const maxBatches = Math.max(workers * 2, Math.ceil((options.maxInFlight ?? READ_POOL_DEFAULTS.maxInFlight) / batchSize));
+  const threads = Array.from({ length: workers }, startWorker);
+  const answers = new Map<number, BatchAnswer>();
+  let wake: (() => void) | undefined;
+  let failure: Error | undefined;
+  const notify = () => {
+    wake?.();
+    wake = undefined;
+  };
+  for (const thread of threads) {
+    thread.on('message', (answer: BatchAnswer) => {
+      answers.set(answer.sequence, answer);
+      notify();
+    });
+    thread.on('error', (error) => {
+      failure = error;
+      notify();
+    });
+  }
+  const batches = batchesOf(walkIndexFiles(root, options.priorityPrefix), batchSize);
+  let sent = 0;
+  let next = 0;
+  let exhausted = false;
+  try {
+    for (;;) {
+      while (!exhausted && sent - next < maxBatches) {
+        const batch = await batches.next();
+        if (batch.done === true) {
+          exhausted = true;
+          break;
+        }
+        const message: ReadBatch = { sequence: sent, root, paths: batch.value, maxFileBytes };
+        threads[sent % workers]?.postMessage(message);
+        sent++;
+      }
+      if (exhausted && next === sent) return;
+      while (!answers.has(next)) {
+        if (failure !== undefined) throw new AppError('READ_FAILED', `a reading thread failed: ${failure.message}`, 500, { cause: failure });
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+      const answer = answers.get(next) as BatchAnswer;
+      answers.delete(next);
+      next++;
+      if ('error' in answer) throw new AppError('READ_FAILED', `reading a batch failed: ${answer.error}`, 500);
+      yield* answer.results;
+    }
+  } finally {
+    await Promise.all(threads.map((thread) => thread.terminate()));
+  }
+}

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { stripHtml } from './strip-html.js';
+
+describe('stripHtml', () => {
+  it('drops hidden blocks when marked by attribute, class or inline display:none', () => {
+    const html = `<p>shown</p><div hidden><p>attr</p></div><section class="note hidden">cls</section>
+      <span style="color: red; DISPLAY : none">inline</span><p style="display:block">kept</p>`;
+    assert.equal(stripHtml(html), 'shown kept');
+  });
+
+  it('drops warning notes when they are .notecard.warning or div.warning', () => {
+    const html = `<div class="notecard warning"><p>danger</p></div><div class="warning">old</div>
+      <p class="warning">paragraph warnings stay</p><div class="notecard note">a note stays</div>`;
+    assert.equal(stripHtml(html), 'paragraph warnings stay a note stays');
+  });
+
+  it('removes scripts, styles and templates with their content', () => {
+    const html = `a<script>var x = "<p>no</p>";</script>b<style>p { color: red }</style>c<template><p>t</p></template>d`;
+    assert.equal(stripHtml(html), 'abcd');
+  });
+
+  it('decodes named, decimal and hex entities', () => {
+    assert.equal(stripHtml('<p>&lt;div&gt; &amp; caf&eacute; &#8212; &#x1F600; &nbsp;x</p>'), '<div> & café — 😀 x');
+  });
+
+  it('keeps the text of code, lists and tables with words separated by blocks', () => {
+    const html = `<pre><code>const a = 1;</code></pre><ul><li>one</li><li>two</li></ul>
+      <table><tr><th>Name</th><td>Value</td></tr></table><p>end<br>line</p>`;
+    assert.equal(stripHtml(html), 'const a = 1; one two Name Value end line');
+  });
+
+  it('keeps inline elements joined to their words', () => {
+    assert.equal(stripHtml('<p>un<b>believ</b>able <a href="#">link</a></p>'), 'unbelievable link');
+  });
+
+  it('keeps text after a hidden block when nested hidden elements close', () => {
+    const html = '<div hidden><div><p>inner<img src=x></p></div><span class="hidden">x</span></div><p>after</p>';
+    assert.equal(stripHtml(html), 'after');
+  });
+
+  it('survives malformed HTML when tags are unclosed or stray', () => {
+    assert.equal(stripHtml('<div><p>open <b>bold</div></i></p> tail'), 'open bold tail');
+    assert.equal(stripHtml(''), '');
+    assert.equal(stripHtml('<<<>>>&&&'), '<<<>>>&&&');
+  });
+
+  it('drops everything after an unclosed script', () => {
+    assert.equal(stripHtml('before<script>never closed <p>x</p>'), 'before');
+  });
+});

@@ -1,0 +1,70 @@
+import { Parser } from 'htmlparser2';
+
+/** Elements whose whole content is never indexed. */
+const DROPPED_TAGS = new Set(['script', 'style', 'template', 'noscript', 'iframe', 'object', 'svg', 'math']);
+
+/** Elements that separate words: text on either side of them never runs together. */
+const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'br', 'caption', 'dd', 'details', 'dialog', 'div', 'dl', 'dt',
+  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'img',
+  'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
+]);
+
+const DISPLAY_NONE = /display\s*:\s*none/i;
+
+function classes(attributes: Record<string, string>): string[] {
+  const value = attributes.class;
+  return value === undefined ? [] : value.toLowerCase().split(/\s+/);
+}
+
+/**
+ * Whether an element and everything inside it stays out of the index: scripts, styles and templates, hidden blocks
+ * (`hidden` attribute, class `hidden`, inline `display: none`) and warning notes (`.notecard.warning`, `div.warning`).
+ */
+export function isDroppedElement(name: string, attributes: Record<string, string>): boolean {
+  if (DROPPED_TAGS.has(name)) return true;
+  if (attributes.hidden !== undefined) return true;
+  if (attributes.style !== undefined && DISPLAY_NONE.test(attributes.style)) return true;
+  const classList = classes(attributes);
+  if (classList.includes('hidden')) return true;
+  if (classList.includes('warning') && (name === 'div' || classList.includes('notecard'))) return true;
+  return false;
+}
+
+/**
+ * The text of an HTML fragment as a reader sees it: entities decoded, hidden blocks, warning notes, scripts and styles
+ * left out, block elements separating words, whitespace collapsed. Code, lists and tables keep their text.
+ * One streaming pass with htmlparser2; nothing builds a DOM. Text without `<` or `&` skips the parser.
+ */
+export function stripHtml(html: string): string {
+  if (!html.includes('<') && !html.includes('&')) return collapseWhitespace(html);
+  let text = '';
+  let depth = 0;
+  let droppedAt = -1;
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        depth++;
+        if (droppedAt !== -1) return;
+        if (isDroppedElement(name, attributes)) droppedAt = depth;
+        else if (BLOCK_TAGS.has(name)) text += ' ';
+      },
+      onclosetag(name) {
+        if (droppedAt === depth) droppedAt = -1;
+        else if (droppedAt === -1 && BLOCK_TAGS.has(name)) text += ' ';
+        depth--;
+      },
+      ontext(chunk) {
+        if (droppedAt === -1) text += chunk;
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.end(html);
+  return collapseWhitespace(text);
+}
+
+/** Single spaces for whitespace runs; the pattern only matches what changes, so plain single spaces cost nothing. */
+function collapseWhitespace(text: string): string {
+  return text.replace(/\s{2,}|[^\S ]/g, ' ').trim();
+}

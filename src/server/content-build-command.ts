@@ -1,0 +1,29 @@
+import { resolve } from 'node:path';
+import { AppError } from '../errors.js';
+import { loadPopularity, runContentBuild } from '../search/index.js';
+import { parseCommandArgs } from './cli-args.js';
+import type { Command } from './command.js';
+
+const usage = 'sitestack content-build [--out <dir>]';
+
+/** `sitestack content-build`: writes one index.json per published post of the origin (API_BASE). */
+export const contentBuildCommand: Command = {
+  name: 'content-build',
+  summary: 'Write <out>/<locale>/plog/<oid>/index.json for every published post of the origin (default --out build)',
+  usage,
+  async run({ args, config, logger, out }) {
+    const { values, positionals } = parseCommandArgs({ args, allowPositionals: true, options: { out: { type: 'string' } } }, usage);
+    if (positionals.length > 0) throw new AppError('USAGE', `unexpected argument '${positionals[0]}'\nUsage: ${usage}`, 400);
+    if (values.out !== undefined && values.out.trim() === '') throw new AppError('USAGE', `--out needs a folder\nUsage: ${usage}`, 400);
+    const started = performance.now();
+    const report = await runContentBuild({
+      apiBase: config.apiBase,
+      out: resolve(values.out ?? 'build'),
+      popularity: loadPopularity(config.dataDir),
+      logger,
+    });
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    out.write(`content build: ${report.posts} posts written to ${report.out}, ${report.skipped.length} gone meanwhile, ${seconds} s\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,85 @@
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import cliProgress from 'cli-progress';
+import { AppError } from '../errors.js';
+import { createEngine, runIndexer, summarizeRun, walkIndexFiles, type IndexMode, type IndexRunOptions } from '../search/index.js';
+import { nonNegativeInteger, parseCommandArgs } from './cli-args.js';
+import type { Command } from './command.js';
+
+const usage =
+  'sitestack index <root> [--update | --recreate] [--priority-prefix <folder>] [--max-failures <n>] [--prefix <name>] [--workers <n>]';
+
+async function countFiles(root: string): Promise<number> {
+  let count = 0;
+  for await (const _path of walkIndexFiles(root)) count++;
+  return count;
+}
+
+/** `sitestack index <root>`: publishes a content build into the search engine named by SEARCH_URL. */
+export const indexCommand: Command = {
+  name: 'index',
+  summary: 'Index a content build (every index.json under <root>) into the search engine: full run, --update or --recreate',
+  usage,
+  async run({ args, config, logger, out }) {
+    const { values, positionals } = parseCommandArgs(
+      {
+        args,
+        allowPositionals: true,
+        options: {
+          update: { type: 'boolean' },
+          recreate: { type: 'boolean' },
+          'priority-prefix': { type: 'string' },
+          'max-failures': { type: 'string' },
+          prefix: { type: 'string' },
+          workers: { type: 'string' },
+        },
+      },
+      usage,
+    );
+    if (positionals.length !== 1) throw new AppError('USAGE', `expected one content build root, got ${positionals.length}\nUsage: ${usage}`, 400);
+    if (values.update === true && values.recreate === true) throw new AppError('USAGE', `--update and --recreate exclude each other\nUsage: ${usage}`, 400);
+    if (values['priority-prefix'] !== undefined && values.recreate !== true) {
+      throw new AppError('USAGE', `--priority-prefix only applies to --recreate\nUsage: ${usage}`, 400);
+    }
+    const prefix = values.prefix ?? config.searchPrefix;
+    if (!/^[a-z0-9][a-z0-9_-]{0,180}$/.test(prefix)) {
+      throw new AppError('USAGE', `--prefix must be lower-case letters, digits, '_' or '-', got '${prefix}'`, 400);
+    }
+    const mode: IndexMode = values.update === true ? 'update' : values.recreate === true ? 'recreate' : 'full';
+    const root = resolve(positionals[0] as string);
+    const maxFailures = values['max-failures'] === undefined ? undefined : nonNegativeInteger('--max-failures', values['max-failures'], usage);
+    const workers = values.workers === undefined ? undefined : nonNegativeInteger('--workers', values.workers, usage);
+    const rootInfo = await stat(root).catch(() => undefined);
+    if (rootInfo?.isDirectory() !== true) throw new AppError('BUILD_ROOT_MISSING', `content build root '${root}' is not a directory`, 400);
+    const options: IndexRunOptions = { engine: createEngine(config.searchUrl), root, prefix, mode, logger };
+    if (maxFailures !== undefined) options.maxFailures = maxFailures;
+    if (workers !== undefined) options.workers = workers;
+    if (values['priority-prefix'] !== undefined) options.priorityPrefix = values['priority-prefix'];
+
+    const tty = (out as NodeJS.WriteStream).isTTY === true;
+    const bar = tty ? new cliProgress.SingleBar({ stream: out as NodeJS.WriteStream, format: 'indexing [{bar}] {value}/{total} files | {documents} docs | {failures} failed | {eta_formatted}' }, cliProgress.Presets.shades_classic) : undefined;
+    try {
+      if (bar !== undefined) {
+        bar.start(await countFiles(root).catch(() => 0), 0, { documents: 0, failures: 0 });
+        options.onProgress = (progress) => bar.update(progress.files, { documents: progress.documents, failures: progress.failures });
+      }
+      const report = await runIndexer(options);
+      bar?.stop();
+      for (const bad of report.badFiles) out.write(`bad file ${bad.path}: ${bad.problem}\n`);
+      for (const failure of report.failures) out.write(`failed ${failure.id} (${failure.path}): ${failure.error.type}: ${failure.error.reason}\n`);
+      out.write(`${summarizeRun(report)}\n`);
+      if (!report.ok) {
+        out.write(
+          report.mode === 'full'
+            ? `${report.failureCount} failed item(s), more than --max-failures ${options.maxFailures ?? 0}: the new index was deleted and the alias left as it was\n`
+            : `${report.failureCount} failed item(s), more than --max-failures ${options.maxFailures ?? 0}\n`,
+        );
+        return 1;
+      }
+      return 0;
+    } finally {
+      bar?.stop();
+      await options.engine.close();
+    }
+  },
+};
