@@ -27,7 +27,7 @@ export function deletionNeighbourhood(word: string, distance: number = MAX_EDIT_
     const next: string[] = [];
     for (const item of frontier) {
       const characters = Array.from(item);
-      if (characters.length <= 1) continue;
+      if (characters.length === 0) continue;
       for (let i = 0; i < characters.length; i++) {
         const shorter = characters.slice(0, i).join('') + characters.slice(i + 1).join('');
         if (!found.has(shorter)) {
