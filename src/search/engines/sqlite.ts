@@ -398,13 +398,13 @@ export class SqliteEngine implements SearchEngine {
         ? ''
         : `, highlight(${tables.fts}, 0, '${MARK_OPEN}', '${MARK_CLOSE}') AS title_marked,
              highlight(${tables.fts}, 2, '${MARK_OPEN}', '${MARK_CLOSE}') AS body_marked`;
-      const read = this.#statement(`${index}\u0000read\u0000${highlight === undefined ? '' : 'marked'}`, () =>
-        `SELECT d.id, d.url, d.title, ${tables.fts}.summary, d.locale, d.slug, d.popularity${marked}
-         FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
-         WHERE ${tables.fts} MATCH ? AND ${tables.fts}.rowid = ?`,
+      // FTS5 ignores a rowid constraint next to MATCH unless the value is an INTEGER, and JavaScript numbers bind as REAL.
+      const readText = this.#statement(`${index}\u0000read-text\u0000${highlight === undefined ? '' : 'marked'}`, () =>
+        `SELECT summary${marked} FROM ${tables.fts} WHERE ${tables.fts} MATCH ? AND rowid = CAST(? AS INTEGER)`,
       );
+      const readDoc = this.#statement(`${index}\u0000read-doc`, () => `SELECT id, url, title, locale, slug, popularity FROM ${tables.docs} WHERE rowid = ?`);
       const documents = ranked.map((rank) => {
-        const row = read.get(expression, rank.rowid) as SearchRow;
+        const row = { ...(readDoc.get(rank.rowid) as SearchRow), ...(readText.get(expression, rank.rowid) as SearchRow) };
         return toHit(row, rank.score, highlight);
       });
       const total = rankedTotal(ranked.length, from, size) ?? this.#countIn(index, countExpression(words) as string, query);
