@@ -235,6 +235,30 @@ describe('GET /api/v1/search', () => {
   });
 });
 
+describe('GET /api/v1/search ranking and suggestions on a small corpus', () => {
+  let server: SearchServer;
+  before(async () => {
+    server = await startSearchServer([
+      { id: 'canvas', title: 'Canvas', body: 'Pixels.' },
+      { id: 'canvas-recipes', title: 'Canvas recipes and canvas tricks', body: 'canvas canvas canvas', popularity: 1 },
+      { id: 'cart', title: 'Cart layout', body: 'A shopping cart.' },
+      { id: 'card', title: 'Card games', body: 'A deck of cards.' },
+    ]);
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  it('ranks the page whose whole title is the query first, even against a far more popular page', async () => {
+    assert.deepEqual(urls(await search(server, 'q=CANVAS')), ['/en-US/docs/canvas', '/en-US/docs/canvas-recipes']);
+  });
+
+  it('suggests a neighbour of a known word when the query of known words matches nothing', async () => {
+    assert.deepEqual((await search(server, 'q=card%20layout')).suggestions, [{ text: 'cart layout', total: 1 }]);
+    assert.deepEqual((await search(server, 'q=card%20games')).suggestions, []);
+  });
+});
+
 describe('GET /api/v1/search before any index is built', () => {
   it('answers 503 SEARCH_NOT_READY without Cache-Control', async () => {
     const server = await startSearchServer(undefined);

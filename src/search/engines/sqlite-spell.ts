@@ -64,6 +64,11 @@ export class SpellLookup {
     return asPrefix && this.#knownPrefix.get(word, `${word}\u{10FFFF}`) !== undefined;
   }
 
+  /** Documents holding the word; 0 when it is not filed. */
+  frequency(word: string): number {
+    return (this.#known.get(word) as number | undefined) ?? 0;
+  }
+
   /** Vocabulary terms within MAX_EDIT_DISTANCE of `word`, confirmed by their full distance. */
   candidates(word: string): Candidate[] {
     const keys = JSON.stringify([...deletionNeighbourhood(word)]);

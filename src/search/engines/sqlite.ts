@@ -116,8 +116,13 @@ interface SearchRow {
 }
 
 /** Alternatives of a misspelt query counted at most, and candidates per word tried: each costs one count query. */
-const SUGGESTION_ALTERNATIVES = 6;
-const CANDIDATES_PER_WORD = 3;
+const SUGGESTION_ALTERNATIVES = 8;
+const CANDIDATES_PER_WORD = 4;
+/**
+ * Added to the text score of a document whose whole title is the query (folded): more than popularity can add
+ * (`popularity * 10` ≤ 10), so the page a user names by its title comes first.
+ */
+export const EXACT_TITLE_BOOST = 25;
 
 function listParameter(values: readonly string[] | undefined, fold: (value: string) => string): string | null {
   if (values === undefined || values.length === 0) return null;
@@ -388,12 +393,13 @@ export class SqliteEngine implements SearchEngine {
       const tables = tablesOf(index);
       const [titleWeight, summaryWeight, bodyWeight] = this.#weights;
       const ranked = this.#statement(`${index}\u0000rank\u0000${sort}`, () =>
-        `SELECT d.rowid AS rowid, -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) AS score
+        `SELECT d.rowid AS rowid,
+                -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
          FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
          WHERE ${this.#filterSql(index)}
          ORDER BY ${ORDER_BY[sort]}
          LIMIT ? OFFSET ?`,
-      ).all(...this.#filterParameters(expression, query), size, from) as RankedRow[];
+      ).all(foldForPrefix(query.text), ...this.#filterParameters(expression, query), size, from) as RankedRow[];
       const marked = highlight === undefined
         ? ''
         : `, highlight(${tables.fts}, 0, '${MARK_OPEN}', '${MARK_CLOSE}') AS title_marked,
@@ -421,6 +427,13 @@ export class SqliteEngine implements SearchEngine {
       .get(...this.#filterParameters(expression, query)) as number;
   }
 
+  #matchesAny(index: string, expression: string, query: Omit<QueryFilter, 'text'>): boolean {
+    const tables = tablesOf(index);
+    return this.#statement(`${index}\u0000exists`, () =>
+      `SELECT 1 FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} LIMIT 1`,
+    ).get(...this.#filterParameters(expression, { ...query, text: '' })) !== undefined;
+  }
+
   async count(query: QueryFilter): Promise<number> {
     const expression = countExpression(tokenize(query.text));
     return this.#read(() => {
@@ -446,15 +459,22 @@ export class SqliteEngine implements SearchEngine {
         lookup = new SpellLookup(this.#db, index);
         this.#spellLookups.set(index, lookup);
       }
+      const filters = { index, locales: query.locales, slugPrefixes: query.slugPrefixes };
       const candidates = new Map<number, Candidate[]>();
       words.forEach((word, position) => {
         const asPrefix = position === words.length - 1 && countExpression([word])?.endsWith('*') === true;
         if (!lookup.known(word, asPrefix)) candidates.set(position, lookup.candidates(word));
       });
+      if (candidates.size === 0) {
+        // Every word is known: a query that matches is correct; one that matches nothing may hide a typo that made
+        // another real word, so every word gets its neighbours, itself included (distance 0).
+        if (this.#matchesAny(index, countExpression(words) as string, filters)) return [];
+        words.forEach((word, position) => candidates.set(position, [{ term: word, distance: 0, docs: lookup.frequency(word) }, ...lookup.candidates(word)]));
+      }
       const suggestions: Suggestion[] = [];
       for (const alternative of spliceAlternatives(words, candidates, CANDIDATES_PER_WORD, SUGGESTION_ALTERNATIVES)) {
         const text = alternative.words.join(' ');
-        const total = this.#countIn(index, countExpression(alternative.words) as string, { index, text, locales: query.locales, slugPrefixes: query.slugPrefixes });
+        const total = this.#countIn(index, countExpression(alternative.words) as string, { ...filters, text });
         if (total > 0) suggestions.push({ text, total });
         if (suggestions.length === size) break;
       }
