@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { SqliteEngine } from '../../src/search/engines/sqlite.js';
 import type { IndexedDocument, SearchEngine } from '../../src/search/engines/types.js';
-import { matchExpression, tokenize } from '../../src/search/query-text.js';
+import { foldForPrefix, matchExpression, tokenize } from '../../src/search/query-text.js';
 import { parseIndexJson } from '../../src/search/reader.js';
 import { prng, syntheticDocuments } from '../../src/search/synthetic.js';
 import { load, spawnServer, type BenchResult, type BenchSuite } from '../lib.js';
@@ -125,7 +125,7 @@ export const searchQuerySuite: BenchSuite = {
         const result = await engine.search({ index: ALIAS, text: query.text, locales: [query.sample.locale], size: 3 });
         const suggestions = await engine.suggest({ index: ALIAS, text: query.text, locales: [query.sample.locale] });
         const inTop3 = result.documents.some((hit) => hit.url === query.sample.url);
-        const suggested = suggestions.some((suggestion) => suggestion.text.split(' ')[query.position] === query.intendedWord);
+        const suggested = suggestions.some((suggestion) => foldForPrefix(suggestion.text.split(' ')[query.position] ?? '') === foldForPrefix(query.intendedWord));
         if (inTop3 || suggested) typoFound++;
       }
 

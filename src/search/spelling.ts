@@ -111,3 +111,23 @@ export function spliceAlternatives(words: readonly string[], candidates: Readonl
   }
   return alternatives.filter((alternative) => alternative.distance > 0);
 }
+
+/**
+ * Alternatives that change one word each, for a query of known words that matches nothing: the best candidate of
+ * every position first, then the second best of every position, and so on, so that the word at fault (the only one
+ * whose change can give matches) is reached within a few counts wherever it stands.
+ */
+export function singleChanges(words: readonly string[], candidates: ReadonlyMap<number, readonly Candidate[]>, perWord: number): Alternative[] {
+  const ranked = new Map([...candidates].map(([position, options]) => [position, options.filter((option) => option.distance > 0).sort(compareCandidates)]));
+  const alternatives: Alternative[] = [];
+  for (let rank = 0; rank < perWord; rank++) {
+    for (const [position, options] of ranked) {
+      const candidate = options[rank];
+      if (candidate === undefined) continue;
+      const spliced = [...words];
+      spliced[position] = candidate.term;
+      alternatives.push({ words: spliced, distance: candidate.distance, docs: candidate.docs });
+    }
+  }
+  return alternatives;
+}

@@ -4,8 +4,8 @@ import Database from 'better-sqlite3';
 import { AppError } from '../../errors.js';
 import { markedFragments, markedTitle } from '../highlight.js';
 import { MARK_CLOSE, MARK_OPEN, foldForPrefix, tokenize, withoutControlCharacters } from '../query-text.js';
-import { countExpression, searchExpression } from '../search-expression.js';
-import { spliceAlternatives, type Candidate } from '../spelling.js';
+import { countExpression, planQuery, searchExpression, type QueryPlan } from '../search-expression.js';
+import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../spelling.js';
 import { SpellLookup, dropSpellIndex, hasSpellIndex, rebuildSpellIndex } from './sqlite-spell.js';
 import { validIndexName, validateDocument } from './validation.js';
 import type {
@@ -123,6 +123,14 @@ const CANDIDATES_PER_WORD = 4;
  * (`popularity * 10` ≤ 10), so the page a user names by its title comes first.
  */
 export const EXACT_TITLE_BOOST = 25;
+/**
+ * Added to the score of a document whose title holds every query word (sorts `best` and `relevance`). Title matches
+ * are ranked first, in their own step, and documents matching in the summary or body only are read only when title
+ * matches do not fill the page: ranking every body match of a common word is what makes a full-text query slow.
+ */
+export const TITLE_MATCH_BOOST = 50;
+/** `total` counts matches up to this many, then answers `gte` (every page a client may ask for is below it). */
+export const TOTAL_CAP = 1000;
 
 function listParameter(values: readonly string[] | undefined, fold: (value: string) => string): string | null {
   if (values === undefined || values.length === 0) return null;
@@ -385,21 +393,32 @@ export class SqliteEngine implements SearchEngine {
     const size = clampInteger(query.size, 10, 1, 100);
     const from = clampInteger(query.from, 0, 0, 10_000);
     const highlight = query.highlight === undefined || query.highlight === false ? undefined : query.highlight === true ? {} : query.highlight;
-    const words = tokenize(query.text);
-    const expression = searchExpression(words);
     return this.#read(() => {
       const index = this.#resolve(query.index);
+      const plan = this.#plan(index, query.text);
+      const expression = searchExpression(plan.words, plan.prefixLast);
       if (expression === undefined) return { documents: [], total: { value: 0, relation: 'eq' } };
       const tables = tablesOf(index);
       const [titleWeight, summaryWeight, bodyWeight] = this.#weights;
-      const ranked = this.#statement(`${index}\u0000rank\u0000${sort}`, () =>
-        `SELECT d.rowid AS rowid,
-                -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
-         FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
-         WHERE ${this.#filterSql(index)}
-         ORDER BY ${ORDER_BY[sort]}
-         LIMIT ? OFFSET ?`,
-      ).all(foldForPrefix(query.text), ...this.#filterParameters(expression, query), size, from) as RankedRow[];
+      const rank = (tierExpression: string, boost: number, limit: number, offset: number) =>
+        this.#statement(`${index}\u0000rank\u0000${sort}`, () =>
+          `SELECT d.rowid AS rowid,
+                  -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) + (d.title_key = ?) * ${EXACT_TITLE_BOOST} + ? AS score
+           FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
+           WHERE ${this.#filterSql(index)}
+           ORDER BY ${ORDER_BY[sort]}
+           LIMIT ? OFFSET ?`,
+        ).all(foldForPrefix(query.text), boost, ...this.#filterParameters(tierExpression, query), limit, offset) as RankedRow[];
+      let ranked: RankedRow[];
+      if (sort === 'popularity') ranked = rank(expression, 0, size, from);
+      else {
+        const inTitle = `{title} : (${expression})`;
+        ranked = rank(inTitle, TITLE_MATCH_BOOST, from + size, 0);
+        if (ranked.length < from + size) {
+          ranked = [...ranked, ...rank(`(${expression}) NOT ${inTitle}`, 0, from + size - ranked.length, 0)];
+        }
+        ranked = ranked.slice(from);
+      }
       const marked = highlight === undefined
         ? ''
         : `, highlight(${tables.fts}, 0, '${MARK_OPEN}', '${MARK_CLOSE}') AS title_marked,
@@ -413,18 +432,21 @@ export class SqliteEngine implements SearchEngine {
         const row = { ...(readDoc.get(rank.rowid) as SearchRow), ...(readText.get(expression, rank.rowid) as SearchRow) };
         return toHit(row, rank.score, highlight);
       });
-      const total = rankedTotal(ranked.length, from, size) ?? this.#countIn(index, countExpression(words) as string, query);
-      return { documents, total: { value: total, relation: 'eq' } };
+      const total = rankedTotal(ranked.length, from, size) ?? this.#countIn(index, countExpression(plan.words, plan.prefixLast) as string, query, TOTAL_CAP + 1);
+      return { documents, total: total > TOTAL_CAP ? { value: TOTAL_CAP, relation: 'gte' } : { value: total, relation: 'eq' } };
     });
   }
 
-  #countIn(index: string, expression: string, query: QueryFilter): number {
+  /** Matches of the expression within the filters, counted up to `cap`. */
+  #countIn(index: string, expression: string, query: QueryFilter, cap = Number.MAX_SAFE_INTEGER): number {
     const tables = tablesOf(index);
     return this.#statement(`${index}\u0000count`, () =>
-      `SELECT count(*) FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)}`,
+      `SELECT count(*) FROM (
+         SELECT 1 FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} LIMIT ?
+       )`,
     )
       .pluck()
-      .get(...this.#filterParameters(expression, query)) as number;
+      .get(...this.#filterParameters(expression, query), cap) as number;
   }
 
   #matchesAny(index: string, expression: string, query: Omit<QueryFilter, 'text'>): boolean {
@@ -434,10 +456,24 @@ export class SqliteEngine implements SearchEngine {
     ).get(...this.#filterParameters(expression, { ...query, text: '' })) !== undefined;
   }
 
+  /** The words a text is matched by in this index (see planQuery): common words dropped, prefix on an unfinished last word. */
+  #plan(index: string, text: string): QueryPlan {
+    const tables = tablesOf(index);
+    const frequency = this.#statement(`${index}\u0000frequency`, () => `SELECT doc FROM ${tables.vocab} WHERE term = ?`).pluck();
+    const documents = this.#statement(`${index}\u0000documents`, () => `SELECT coalesce(max(rowid), 0) FROM ${tables.docs}`).pluck().get() as number;
+    return planQuery(tokenize(text), documents, (word) => frequency.get(foldForPrefix(word)) as number | undefined);
+  }
+
+  #countExpressionOf(index: string, text: string): string {
+    const plan = this.#plan(index, text);
+    return countExpression(plan.words, plan.prefixLast) as string;
+  }
+
   async count(query: QueryFilter): Promise<number> {
-    const expression = countExpression(tokenize(query.text));
     return this.#read(() => {
       const index = this.#resolve(query.index);
+      const plan = this.#plan(index, query.text);
+      const expression = countExpression(plan.words, plan.prefixLast);
       return expression === undefined ? 0 : this.#countIn(index, expression, query);
     });
   }
@@ -449,7 +485,8 @@ export class SqliteEngine implements SearchEngine {
    * match are returned, best first. A query whose words are all known suggests nothing.
    */
   async suggest(query: SuggestQuery): Promise<Suggestion[]> {
-    const words = tokenize(query.text).map((word) => foldForPrefix(word));
+    const typed = tokenize(query.text);
+    const words = typed.map((word) => foldForPrefix(word));
     const size = clampInteger(query.size, 3, 1, 10);
     return this.#read(() => {
       const index = this.#resolve(query.index);
@@ -463,18 +500,23 @@ export class SqliteEngine implements SearchEngine {
       const candidates = new Map<number, Candidate[]>();
       words.forEach((word, position) => {
         const asPrefix = position === words.length - 1 && countExpression([word])?.endsWith('*') === true;
-        if (!lookup.known(word, asPrefix)) candidates.set(position, lookup.candidates(word));
+        if (spellable(word) && !lookup.known(word, asPrefix)) candidates.set(position, lookup.candidates(word));
       });
-      if (candidates.size === 0) {
+      let alternatives: Alternative[];
+      if (candidates.size > 0) alternatives = spliceAlternatives(words, candidates, CANDIDATES_PER_WORD, SUGGESTION_ALTERNATIVES);
+      else {
         // Every word is known: a query that matches is correct; one that matches nothing may hide a typo that made
-        // another real word, so every word gets its neighbours, itself included (distance 0).
-        if (this.#matchesAny(index, countExpression(words) as string, filters)) return [];
-        words.forEach((word, position) => candidates.set(position, [{ term: word, distance: 0, docs: lookup.frequency(word) }, ...lookup.candidates(word)]));
+        // another real word, so each word in turn is replaced by its neighbours.
+        if (this.#matchesAny(index, this.#countExpressionOf(index, words.join(' ')), filters)) return [];
+        words.forEach((word, position) => {
+          if (spellable(word)) candidates.set(position, lookup.candidates(word));
+        });
+        alternatives = singleChanges(words, candidates, CANDIDATES_PER_WORD).slice(0, SUGGESTION_ALTERNATIVES * 2);
       }
       const suggestions: Suggestion[] = [];
-      for (const alternative of spliceAlternatives(words, candidates, CANDIDATES_PER_WORD, SUGGESTION_ALTERNATIVES)) {
-        const text = alternative.words.join(' ');
-        const total = this.#countIn(index, countExpression(alternative.words) as string, { ...filters, text });
+      for (const alternative of alternatives) {
+        const text = alternative.words.map((word, position) => (word === words[position] ? typed[position] : word)).join(' ');
+        const total = this.#countIn(index, this.#countExpressionOf(index, text), { ...filters, text });
         if (total > 0) suggestions.push({ text, total });
         if (suggestions.length === size) break;
       }
