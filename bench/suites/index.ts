@@ -1,5 +1,8 @@
 import type { BenchSuite } from '../lib.js';
+import { pageCacheSuite } from './page-cache.js';
+import { searchIndexSuite } from './search-index.js';
 import { searchQuerySuite } from './search-query.js';
+import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [searchQuerySuite];
+export const suites: BenchSuite[] = [pageCacheSuite, searchIndexSuite, searchQuerySuite, songsSuite];
