@@ -8,6 +8,8 @@ export const MIN_PREFIX_LENGTH = 3;
  * to bm25, whose IDF for it is about zero). A stop-word list derived from the index itself.
  */
 export const COMMON_WORD_SHARE = 0.3;
+/** Below this many documents no word is common: shares in a small index say nothing about the language. */
+export const COMMON_WORD_MIN_DOCUMENTS = 1000;
 
 /** What the index knows about a query word: documents holding it, or undefined when it is not a term of the index. */
 export type DocumentFrequency = (word: string) => number | undefined;
@@ -27,7 +29,8 @@ export interface QueryPlan {
 export function planQuery(words: readonly string[], documents: number, frequency: DocumentFrequency): QueryPlan {
   const last = words[words.length - 1];
   const prefixLast = last !== undefined && Array.from(last).length >= MIN_PREFIX_LENGTH && frequency(last) === undefined;
-  const rare = words.filter((word, index) => (index === words.length - 1 && prefixLast) || (frequency(word) ?? 0) <= documents * COMMON_WORD_SHARE);
+  const common = (word: string) => documents >= COMMON_WORD_MIN_DOCUMENTS && (frequency(word) ?? 0) > documents * COMMON_WORD_SHARE;
+  const rare = words.filter((word, index) => (index === words.length - 1 && prefixLast) || !common(word));
   return { words: rare.length > 0 ? rare : [...words], prefixLast };
 }
 
