@@ -136,7 +136,9 @@ export const searchQuerySuite: BenchSuite = {
       });
       const raw = new Database(file, { readonly: true });
       const fts = raw.prepare(`SELECT rowid FROM "ix_${INDEX}_fts" WHERE "ix_${INDEX}_fts" MATCH ? ORDER BY rank LIMIT 10`);
-      const baseline = await timeEach(queries, 2, (query) => {
+      // One round over a spread subset: ranking every match of common words the naive way takes up to a second a query.
+      const baselineQueries = queries.filter((_, i) => i % 5 === 0);
+      const baseline = await timeEach(baselineQueries, 1, (query) => {
         const expression = matchExpression(tokenize(query.text));
         if (expression !== undefined) fts.all(expression);
       });
@@ -156,7 +158,7 @@ export const searchQuerySuite: BenchSuite = {
 
       const percent = (count: number, of: number) => (100 * count) / Math.max(1, of);
       return [
-        { name: 'raw FTS5 MATCH p50 (baseline)', value: baseline.p50, unit: 'ms', note: 'ORDER BY rank LIMIT 10, no filter, highlight or suggestions' },
+        { name: 'raw FTS5 MATCH p50 (baseline)', value: baseline.p50, unit: 'ms', note: `every word required, ORDER BY rank LIMIT 10, no filter, highlight or suggestions; ${baselineQueries.length} queries` },
         { name: 'raw FTS5 MATCH p99', value: baseline.p99, unit: 'ms' },
         { name: 'search + highlight + suggest p50', value: full.p50, unit: 'ms', baseline: 'raw FTS5 MATCH p50 (baseline)', target: { max: 2 }, note: `${queries.length} queries × 2` },
         { name: 'search + highlight + suggest p99', value: full.p99, unit: 'ms', target: { max: 10 } },
