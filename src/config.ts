@@ -25,6 +25,7 @@ export interface Config {
   searchRateLimit: RateLimit;
   /** Proxies whose X-Forwarded-For names the client (addresses, CIDR subnets, `loopback`). */
   trustedProxies: string[];
+  commentRateLimit: RateLimit;
   logLevel: LogLevel;
   songs: SongsConfig;
 }
@@ -209,6 +210,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     searchPrefix: read(env, 'SEARCH_PREFIX') ?? 'site_docs',
     searchRateLimit: parseRateLimit('SEARCH_RATE_LIMIT', read(env, 'SEARCH_RATE_LIMIT') ?? '25/minute'),
     trustedProxies: parseTrustedProxies('TRUSTED_PROXIES', read(env, 'TRUSTED_PROXIES') ?? 'loopback'),
+    commentRateLimit: parseRateLimit('COMMENT_RATE_LIMIT', read(env, 'COMMENT_RATE_LIMIT') ?? '5/minute'),
     logLevel: parseOneOf('LOG_LEVEL', read(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),
     songs: loadSongsConfig(env),
   };
