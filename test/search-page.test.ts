@@ -35,7 +35,7 @@ const resultTitles = (page: Page) => page.locator('#search-results .result-title
 const status = (page: Page) => page.locator('#search-status').textContent();
 
 async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() => !document.getElementById('search')?.hasAttribute('aria-busy') && document.getElementById('search-status')?.textContent !== '');
+  await page.waitForFunction(() => !document.getElementById('search-app')?.hasAttribute('aria-busy') && document.getElementById('search-status')?.textContent !== '');
 }
 
 async function typeQuery(page: Page, text: string): Promise<void> {

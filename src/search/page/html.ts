@@ -21,7 +21,8 @@ export function searchPageHtml(locale: string, scriptUrl: string): string {
 </style>
 </head>
 <body>
-<main id="search" data-locale="${lang}">
+<main>
+<section id="search-app" data-locale="${lang}">
   <h1>Search</h1>
   <form id="search-form" role="search" action="" method="get">
     <input id="search-input" name="q" type="search" maxlength="200" required aria-label="Search text" autocomplete="off">
@@ -32,10 +33,11 @@ export function searchPageHtml(locale: string, scriptUrl: string): string {
     </select>
     <button type="submit">Search</button>
   </form>
-  <div id="search-status" role="status" aria-live="polite"></div>
+  <p id="search-status" role="status" aria-live="polite"></p>
   <p id="search-suggestions"></p>
   <ol id="search-results"></ol>
   <nav id="search-pages" aria-label="Result pages"></nav>
+</section>
 </main>
 <script src="${escapeHtml(scriptUrl)}" defer></script>
 </body>
