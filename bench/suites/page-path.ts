@@ -32,8 +32,7 @@ export const pagePathSuite: BenchSuite = {
     const frontCpu: LoadOptions = front.child.pid === undefined ? {} : { cpuOfPid: front.child.pid };
     try {
       for (let round = 0; round < ROUNDS; round++) {
-        let request = 0;
-        keep('renders', await load(`${front.url}/`, { connections: 32, nextPath: () => `/?uncached=${round}-${request++}`, ...frontCpu }));
+        keep('renders', await load(`${front.url}/`, { connections: 32, uniqueQuery: 'uncached', ...frontCpu }));
         keep('hits', await load(`${front.url}/`, { connections: 32, ...frontCpu }));
         keep('originList', await load(`${origin.url}/api/v1/plog/`, { connections: 32, ...(origin.child.pid === undefined ? {} : { cpuOfPid: origin.child.pid }) }));
       }
