@@ -2,9 +2,10 @@ import type Database from 'better-sqlite3';
 import { MAX_EDIT_DISTANCE, deletionNeighbourhood, editDistance, spellable, type Candidate } from '../spelling.js';
 
 /**
- * The embedded engine's "did you mean" index: every spellable vocabulary term of an index (from FTS5's fts5vocab
- * table) with its document count, filed under each string of its deletion neighbourhood. Looking a word up reads the
- * rows of its own neighbourhood only, never the whole vocabulary.
+ * The embedded engine's term statistics and "did you mean" index, built from FTS5's fts5vocab table at refresh and
+ * force merge: every vocabulary term with its document count (fts5vocab computes counts by reading a term's whole
+ * position list, far too slow per query for a common word), and every spellable term filed under each string of its
+ * deletion neighbourhood. Looking a word up reads the rows of its own neighbourhood only, never the whole vocabulary.
  */
 
 function quoteIdentifier(name: string): string {
@@ -27,8 +28,8 @@ export function rebuildSpellIndex(db: Database.Database, index: string, vocabTab
   const insertTerm = db.prepare(`INSERT INTO ${terms} (term, docs) VALUES (?, ?)`);
   const insertKey = db.prepare(`INSERT OR IGNORE INTO ${keys} (key, term_id) VALUES (?, ?)`);
   for (const row of db.prepare(`SELECT term, doc FROM ${vocabTable}`).all() as { term: string; doc: number }[]) {
-    if (!spellable(row.term)) continue;
     const id = insertTerm.run(row.term, row.doc).lastInsertRowid;
+    if (!spellable(row.term)) continue;
     for (const key of deletionNeighbourhood(row.term)) insertKey.run(key, id);
   }
 }

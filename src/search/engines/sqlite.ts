@@ -6,7 +6,7 @@ import { markedFragments, markedTitle } from '../highlight.js';
 import { MARK_CLOSE, MARK_OPEN, foldForPrefix, tokenize, withoutControlCharacters } from '../query-text.js';
 import { countExpression, planQuery, searchExpression, type QueryPlan } from '../search-expression.js';
 import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../spelling.js';
-import { SpellLookup, dropSpellIndex, hasSpellIndex, rebuildSpellIndex } from './sqlite-spell.js';
+import { SpellLookup, dropSpellIndex, hasSpellIndex, rebuildSpellIndex, spellTables } from './sqlite-spell.js';
 import { validIndexName, validateDocument } from './validation.js';
 import type {
   AliasAction,
@@ -459,7 +459,8 @@ export class SqliteEngine implements SearchEngine {
   /** The words a text is matched by in this index (see planQuery): common words dropped, prefix on an unfinished last word. */
   #plan(index: string, text: string): QueryPlan {
     const tables = tablesOf(index);
-    const frequency = this.#statement(`${index}\u0000frequency`, () => `SELECT doc FROM ${tables.vocab} WHERE term = ?`).pluck();
+    const statistics = hasSpellIndex(this.#db, index) ? `SELECT docs FROM ${spellTables(index).terms} WHERE term = ?` : `SELECT doc FROM ${tables.vocab} WHERE term = ?`;
+    const frequency = this.#statement(`${index}\u0000frequency\u0000${statistics}`, () => statistics).pluck();
     const documents = this.#statement(`${index}\u0000documents`, () => `SELECT coalesce(max(rowid), 0) FROM ${tables.docs}`).pluck().get() as number;
     return planQuery(tokenize(text), documents, (word) => frequency.get(foldForPrefix(word)) as number | undefined);
   }
