@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { createPageCache, createStatsHandler, type PageCache } from '../page-cache/index.js';
 import { buildClient, createRenderer, type BuildClientOptions } from '../renderer/index.js';
+import { createEngine, searchRoutes } from '../search/index.js';
 import { openSongs, songRoutes } from '../songs/index.js';
 import { createApiApp } from './api.js';
 import type { Command } from './command.js';
@@ -55,7 +56,15 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     logger,
   });
   const songs = openSongs({ dataDir: config.dataDir, config: config.songs, logger, seed: true });
-  const api = await createApiApp({ logger, plugins: [songRoutes(songs), ...(options.apiPlugins ?? [])] });
+  const engine = createEngine(config.searchUrl);
+  const search = searchRoutes({
+    engine,
+    index: config.searchPrefix,
+    rateLimit: config.searchRateLimit,
+    trustedProxies: config.trustedProxies,
+    logger,
+  });
+  const api = await createApiApp({ logger, plugins: [songRoutes(songs), search, ...(options.apiPlugins ?? [])] });
   const server = createFrontServer({ api, pageCache, stats: createStatsHandler(pageCache, { secret: purgeSecret }), renderer, logger });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -67,6 +76,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     });
   } catch (error) {
     await api.close();
+    await engine.close();
     songs.close();
     throw error;
   }
@@ -83,6 +93,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
         server.closeAllConnections();
       });
       await api.close();
+      await engine.close();
       songs.close();
     },
   };
