@@ -101,7 +101,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
 
 export const frontCommand: Command = {
   name: 'front',
-  summary: 'Run the front: /api/*, the page cache with its purge route, and the React renderer (PORT)',
+  summary: 'run the front: /api/*, the page cache with its purge route, and the React renderer (PORT)',
   usage: 'sitestack front',
   async run({ config, logger, out }) {
     const front = await startFront({ config, logger });

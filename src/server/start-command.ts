@@ -7,7 +7,7 @@ import { waitForShutdown } from './shutdown.js';
 
 export const startCommand: Command = {
   name: 'start',
-  summary: 'Build what is needed (client bundle, first search index) and run the origin and the front; prints their URLs',
+  summary: 'build what is needed (client bundle, first search index) and run the origin and the front; prints their URLs',
   usage: 'sitestack start',
   async run({ config, logger, out }) {
     // Without a configured secret, origin and front share one made up for this run, so local purges work.
