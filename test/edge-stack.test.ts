@@ -80,6 +80,37 @@ describe('edge → front → origin', { skip }, () => {
     await eventually('edited title on the home page through the edge', async () => (await get(`${edge.url}/`)).body.includes('After the edge purge'), 3_000);
   });
 
+  it('stops serving a deleted post through the edge once the outbox has refreshed it, and shows it again when re-created', async () => {
+    assert.equal((await admin('PUT', '/api/v1/plog/edge-deleted', post('Soon deleted'))).status, 201);
+    await eventually('new post through the edge', async () => (await get(`${edge.url}/plog/edge-deleted`)).body.includes('Soon deleted'), 3_000);
+    assert.equal((await get(`${edge.url}/plog/edge-deleted`)).headers['x-cache'], 'HIT');
+
+    assert.equal((await admin('DELETE', '/api/v1/plog/edge-deleted')).status, 204);
+    await eventually(
+      'the deleted post gone from the edge',
+      async () => {
+        const page = await get(`${edge.url}/plog/edge-deleted`);
+        return page.status === 404 && !page.body.includes('Soon deleted');
+      },
+      3_000,
+    );
+    await eventually('the edge purge finished', async () => origin.outbox?.pendingJobs() === 0 && origin.outbox.pendingCdnUrls() === 0, 3_000);
+    const gone = await get(`${edge.url}/plog/edge-deleted`);
+    assert.equal(gone.status, 404);
+    assert.equal(gone.headers['x-cache'], 'HIT', 'the refresh stored the 404 in place of the page');
+    assert.doesNotMatch((await get(`${edge.url}/`)).body, /Soon deleted/, 'the home page was refreshed too');
+
+    assert.equal((await admin('PUT', '/api/v1/plog/edge-deleted', post('Back again'))).status, 201);
+    await eventually(
+      're-created post through the edge',
+      async () => {
+        const page = await get(`${edge.url}/plog/edge-deleted`);
+        return page.status === 200 && page.headers['x-cache'] === 'HIT' && page.body.includes('Back again');
+      },
+      3_000,
+    );
+  });
+
   it('does not keep the front 404 page nor the JSON 404 of an unknown /api/ route', async () => {
     for (const path of ['/plog/no-such-post', '/api/no-such-route']) {
       assert.equal((await get(`${edge.url}${path}`)).status, 404, path);

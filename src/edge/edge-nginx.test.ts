@@ -95,23 +95,101 @@ describe('edge cache against the real nginx', { skip }, () => {
     }
   });
 
-  it('keeps serving the old page when a refresh answers 404, and purgeCdn reports it', async () => {
+  it('stops serving a deleted page once a refresh gets its 404, and serves it again once re-created and refreshed', async () => {
     await get(`${edge.url}/plog/deleted`);
-    front.gone.add('/plog/deleted');
-    await assert.rejects(purgeCdn(['/plog/deleted'], { baseUrl: edge.url }), {
-      code: 'CDN_PURGE_FAILED',
-      message: new RegExp(`${edge.url}/plog/deleted \\(answered 404\\)`),
-    });
-    const after = await get(`${edge.url}/plog/deleted`);
-    assert.equal(after.status, 200, 'only a 200 is stored, so the old copy stays until its hour is up');
+    assert.equal((await get(`${edge.url}/plog/deleted`)).headers['x-cache'], 'HIT');
+    front.gone.set('/plog/deleted', 404);
+    assert.equal((await get(`${edge.url}/plog/deleted`)).status, 200, 'still the cached page before the purge');
+
+    assert.deepEqual(await purgeCdn(['/plog/deleted'], { baseUrl: edge.url }), [`${edge.url}/plog/deleted`]);
+    for (let i = 0; i < 2; i++) {
+      const after = await get(`${edge.url}/plog/deleted`);
+      assert.equal(after.status, 404);
+      assert.equal(after.headers['x-cache'], 'HIT', 'the refreshed 404 replaced the page in the cache');
+      assert.match(after.body, /gone \(404\)/);
+    }
+    assert.equal(front.callsTo('/plog/deleted'), 2, 'the first miss and the refresh');
+
+    front.gone.delete('/plog/deleted');
+    front.version = 2;
+    await purgeCdn(['/plog/deleted'], { baseUrl: edge.url });
+    const recreated = await get(`${edge.url}/plog/deleted`);
+    assert.equal(recreated.status, 200);
+    assert.equal(recreated.headers['x-cache'], 'HIT');
+    assert.match(recreated.body, /\/plog\/deleted v2/);
+    assert.equal(front.callsTo('/plog/deleted'), 3);
+  });
+
+  it('replaces a cached page with a 410 when the refresh gets one', async () => {
+    await get(`${edge.url}/plog/withdrawn`);
+    front.gone.set('/plog/withdrawn', 410);
+    await purgeCdn(['/plog/withdrawn'], { baseUrl: edge.url });
+    const after = await get(`${edge.url}/plog/withdrawn`);
+    assert.equal(after.status, 410);
     assert.equal(after.headers['x-cache'], 'HIT');
+  });
+
+  it('never stores a 404 or 410 for a request without secret-header, nor for secret-header: 0', async () => {
+    front.gone.set('/plog/never-there', 404);
+    front.gone.set('/plog/withdrawn', 410);
+    for (const path of ['/plog/never-there', '/plog/withdrawn']) {
+      for (const headers of [{}, { 'secret-header': '0' }, {}] as Record<string, string>[]) {
+        const answer = await get(`${edge.url}${path}`, headers);
+        assert.equal(answer.headers['x-cache'], 'MISS', `${path} ${JSON.stringify(headers)}`);
+      }
+      assert.equal(front.callsTo(path), 3, path);
+    }
+  });
+
+  it('never stores a 404 marked private, not even for a refresh', async () => {
+    for (let i = 0; i < 2; i++) await get(`${edge.url}/private-missing`, { 'secret-header': 'true' });
+    assert.equal((await get(`${edge.url}/private-missing`)).headers['x-cache'], 'MISS');
+    assert.equal(front.callsTo('/private-missing'), 3);
+  });
+
+  it('keeps the cached page when a refresh gets another error status', async () => {
+    await get(`${edge.url}/plog/hello`);
+    front.failing.add('/plog/hello');
+    await assert.rejects(purgeCdn(['/plog/hello'], { baseUrl: edge.url }), {
+      code: 'CDN_PURGE_FAILED',
+      message: new RegExp(`${edge.url}/plog/hello \\(answered 500\\)`),
+    });
+    const after = await get(`${edge.url}/plog/hello`);
+    assert.equal(after.status, 200);
+    assert.equal(after.headers['x-cache'], 'HIT');
+  });
+
+  it('lets a refreshed 404 expire after goneValidSeconds, then asks the front on every request without storing its 404', async () => {
+    const shortEdge = await startEdge(nginx!, join(dir.path, 'short-edge'), front.port, { goneValidSeconds: 1 });
+    try {
+      await get(`${shortEdge.url}/plog/deleted`);
+      front.gone.set('/plog/deleted', 404);
+      await purgeCdn(['/plog/deleted'], { baseUrl: shortEdge.url });
+      assert.equal((await get(`${shortEdge.url}/plog/deleted`)).headers['x-cache'], 'HIT');
+      await sleep(2100);
+      for (let i = 0; i < 2; i++) {
+        const plain = await get(`${shortEdge.url}/plog/deleted`);
+        assert.equal(plain.status, 404);
+        assert.equal(plain.headers['x-cache'], 'EXPIRED', 'the front is asked again and its plain 404 is not stored');
+      }
+      assert.equal(front.callsTo('/plog/deleted'), 4);
+
+      front.gone.delete('/plog/deleted');
+      front.version = 2;
+      const back = await get(`${shortEdge.url}/plog/deleted`);
+      assert.equal(back.status, 200, 'a page re-created at the same URL shows up without any refresh');
+      assert.match(back.body, /v2/);
+      assert.equal((await get(`${shortEdge.url}/plog/deleted`)).headers['x-cache'], 'HIT');
+    } finally {
+      await shortEdge.stop();
+    }
   });
 
   it('fails purgeCdn naming the URL when the upstream is down', async () => {
     await front.stop();
     await assert.rejects(purgeCdn(['/plog/hello'], { baseUrl: edge.url }), (error: unknown) => {
       assert.ok(error instanceof CdnPurgeError);
-      assert.deepEqual(error.failures, [{ url: `${edge.url}/plog/hello`, reason: 'answered 502' }]);
+      assert.deepEqual(error.failures, [{ url: `${edge.url}/plog/hello`, requested: '/plog/hello', reason: 'answered 502' }]);
       return true;
     });
   });

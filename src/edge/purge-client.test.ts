@@ -22,7 +22,17 @@ describe('purgeCdn', () => {
     maxInFlight = Math.max(maxInFlight, inFlight);
     res.on('close', () => inFlight--);
     if (url.startsWith('/hang')) return; // never answers: the timeout must end it
-    const status = url.startsWith('/fail') ? 500 : url.startsWith('/gone') ? 404 : url.startsWith('/moved') ? 301 : 200;
+    const status = url.startsWith('/fail')
+      ? 500
+      : url.startsWith('/gone')
+        ? 404
+        : url.startsWith('/withdrawn')
+          ? 410
+          : url.startsWith('/forbidden')
+            ? 403
+            : url.startsWith('/moved')
+              ? 301
+              : 200;
     setTimeout(() => {
       res.writeHead(status, status === 301 ? { location: '/elsewhere' } : {});
       res.end('x'.repeat(50_000));
@@ -47,29 +57,39 @@ describe('purgeCdn', () => {
     for (const { headers } of seen) assert.equal(headers['secret-header'], 'true');
   });
 
-  it('tries every URL and names each failed one when some fail', async () => {
+  it('counts a 404 or 410 as refreshed, since the edge then holds the gone answer in place of the page', async () => {
     reset();
-    const urls = ['/ok-1', '/fail-1', '/ok-2', '/gone', '/moved', '/ok-3'];
+    const refreshed = await purgeCdn(['/gone', '/withdrawn', '/ok'], { baseUrl });
+    assert.deepEqual(refreshed, [`${baseUrl}/gone`, `${baseUrl}/withdrawn`, `${baseUrl}/ok`]);
+  });
+
+  it('tries every URL and names each failed one, as refreshed and as given, when some fail', async () => {
+    reset();
+    const urls = ['/ok-1', 'fail-1', '/ok-2', '/gone', '/forbidden', '/moved', '/ok-3'];
     await assert.rejects(purgeCdn(urls, { baseUrl }), (error: unknown) => {
       assert.ok(error instanceof CdnPurgeError);
       assert.equal(error.code, 'CDN_PURGE_FAILED');
       assert.deepEqual(error.failures, [
-        { url: `${baseUrl}/fail-1`, reason: 'answered 500' },
-        { url: `${baseUrl}/gone`, reason: 'answered 404' },
-        { url: `${baseUrl}/moved`, reason: 'answered 301' },
+        { url: `${baseUrl}/fail-1`, requested: 'fail-1', reason: 'answered 500' },
+        { url: `${baseUrl}/forbidden`, requested: '/forbidden', reason: 'answered 403' },
+        { url: `${baseUrl}/moved`, requested: '/moved', reason: 'answered 301' },
       ]);
-      assert.match(error.message, /failed for 3 of 6 URL\(s\)/);
+      assert.match(error.message, /failed for 3 of 7 URL\(s\)/);
       for (const failure of error.failures) assert.ok(error.message.includes(failure.url));
       return true;
     });
-    assert.deepEqual(seen.map((s) => s.url).sort(), [...urls].sort(), 'every URL was tried, and the redirect not followed');
+    assert.deepEqual(
+      seen.map((s) => s.url).sort(),
+      urls.map((url) => (url.startsWith('/') ? url : `/${url}`)).sort(),
+      'every URL was tried, and the redirect not followed',
+    );
   });
 
   it('reports a URL as timed out when the edge does not answer in time, and still tries the others', async () => {
     reset();
     await assert.rejects(purgeCdn(['/hang', '/ok'], { baseUrl, timeoutMs: 200 }), (error: unknown) => {
       assert.ok(error instanceof CdnPurgeError);
-      assert.deepEqual(error.failures, [{ url: `${baseUrl}/hang`, reason: 'timed out' }]);
+      assert.deepEqual(error.failures, [{ url: `${baseUrl}/hang`, requested: '/hang', reason: 'timed out' }]);
       return true;
     });
     assert.deepEqual(seen.map((s) => s.url).sort(), ['/hang', '/ok']);
@@ -100,8 +120,11 @@ describe('purgeCdn', () => {
     await assert.rejects(purgeCdn(['http://evil.example/x', '//evil.example/y', '/ok'], { baseUrl }), (error: unknown) => {
       assert.ok(error instanceof CdnPurgeError);
       assert.deepEqual(
-        error.failures.map((f) => f.url),
-        ['http://evil.example/x', '//evil.example/y'],
+        error.failures.map((f) => [f.url, f.requested]),
+        [
+          ['http://evil.example/x', 'http://evil.example/x'],
+          ['//evil.example/y', '//evil.example/y'],
+        ],
       );
       assert.match(error.failures[0]?.reason ?? '', /not on the CDN base URL's origin/);
       return true;

@@ -32,7 +32,10 @@ export const DEFAULTS = {
 
 /** One URL the edge did not refresh, and why. */
 export interface CdnPurgeFailure {
+  /** The absolute URL refreshed, or the URL as given when it could not be resolved. */
   url: string;
+  /** The URL exactly as it was handed to `purgeCdn`, so a caller can retry just this one. */
+  requested: string;
   reason: string;
 }
 
@@ -85,6 +88,12 @@ export function resolvePurgeUrl(url: string, base: URL): string {
   return new URL(`${prefix}/${url.replace(/^\/+/, '')}`).href;
 }
 
+/**
+ * A page deleted at the front answers one of these to its refresh, and the edge stores that answer in place of the old
+ * page (see `EDGE_CACHE_SETTINGS.refreshedGoneStatuses`): the purge has done its job, so it is no failure.
+ */
+const GONE_STATUSES: ReadonlySet<number> = new Set(EDGE_CACHE_SETTINGS.refreshedGoneStatuses);
+
 async function refresh(url: string, fetchImpl: typeof fetch, timeoutMs: number): Promise<void> {
   const response = await fetchImpl(url, {
     method: 'GET',
@@ -94,7 +103,8 @@ async function refresh(url: string, fetchImpl: typeof fetch, timeoutMs: number):
   });
   // Read to the end: success means the whole refreshed answer came through, and the connection can be reused.
   await response.arrayBuffer();
-  if (response.status < 200 || response.status > 299) throw new Error(`answered ${response.status}`);
+  const refreshed = (response.status >= 200 && response.status <= 299) || GONE_STATUSES.has(response.status);
+  if (!refreshed) throw new Error(`answered ${response.status}`);
 }
 
 function positiveInteger(name: string, value: number): number {
@@ -115,15 +125,16 @@ function reasonOf(error: unknown): string {
 
 /**
  * Purges the edge by refreshing each URL: a GET with `secret-header: true` makes nginx fetch it from the front and
- * store the new answer. Every URL is tried; then one CdnPurgeError names each that failed (non-2xx, network error,
- * timeout, or a URL off the base's origin). Resolves with the absolute URLs refreshed.
+ * store the new answer. A 2xx, or a 404/410 for a page that is gone (which the edge stores in place of the old page),
+ * counts as refreshed. Every URL is tried; then one CdnPurgeError names each that failed (another status, a network
+ * error, a timeout, or a URL off the base's origin). Resolves with the absolute URLs refreshed.
  */
 export async function purgeCdn(urls: readonly string[], options: PurgeCdnOptions): Promise<string[]> {
   const base = parseBaseUrl(options.baseUrl);
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const timeoutMs = positiveInteger('timeoutMs', options.timeoutMs ?? DEFAULTS.timeoutMs);
   const concurrency = positiveInteger('concurrency', options.concurrency ?? DEFAULTS.concurrency);
-  const outcomes: { url: string; reason?: string }[] = [];
+  const outcomes: { url: string; requested: string; reason?: string }[] = [];
   let next = 0;
 
   const worker = async (): Promise<void> => {
@@ -132,15 +143,15 @@ export async function purgeCdn(urls: readonly string[], options: PurgeCdnOptions
       const url = urls[index] ?? '';
       try {
         const absolute = resolvePurgeUrl(url, base);
-        outcomes[index] = { url: absolute };
+        outcomes[index] = { url: absolute, requested: url };
         await refresh(absolute, fetchImpl, timeoutMs);
       } catch (error) {
-        outcomes[index] = { url: outcomes[index]?.url ?? url, reason: reasonOf(error) };
+        outcomes[index] = { url: outcomes[index]?.url ?? url, requested: url, reason: reasonOf(error) };
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, urls.length) }, worker));
-  const failures = outcomes.flatMap(({ url, reason }) => (reason === undefined ? [] : [{ url, reason }]));
+  const failures = outcomes.flatMap(({ url, requested, reason }) => (reason === undefined ? [] : [{ url, requested, reason }]));
   if (failures.length > 0) throw new CdnPurgeError(failures, urls.length);
   return outcomes.map(({ url }) => url);
 }

@@ -1,8 +1,9 @@
 import { describe, it, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
 import { MIGRATIONS, openOriginDatabase } from './database.js';
 import { demoPosts } from './seed.js';
 
@@ -43,6 +44,32 @@ describe('openOriginDatabase', () => {
     const again = openOriginDatabase(file);
     assert.equal(again.prepare('SELECT count(*) FROM posts').pluck().get(), 0);
     again.close();
+  });
+
+  it('moves the jobs every front had confirmed to the per-URL edge purges when upgrading from schema 1', () => {
+    const file = tempFile();
+    mkdirSync(dirname(file), { recursive: true });
+    const old = new Database(file);
+    old.exec(MIGRATIONS[0] ?? '');
+    old.pragma('user_version = 1');
+    const job = old.prepare(`INSERT INTO purge_jobs (pathnames, created_at, fronts_done, cdn_attempts) VALUES (?, '2026-11-20', ?, ?)`);
+    job.run(JSON.stringify(['/plog/a', '/', '/plog']), 1, 4);
+    job.run(JSON.stringify(['/plog/b', '/', '/plog']), 1, 0);
+    const waiting = Number(job.run(JSON.stringify(['/plog/c', '/', '/plog']), 0, 0).lastInsertRowid);
+    old.prepare(`INSERT INTO purge_deliveries (job_id, route, attempts) VALUES (?, 'http://front/__purge__', 2)`).run(waiting);
+    old.close();
+
+    const db = openOriginDatabase(file, { seed: false });
+    try {
+      assert.equal(db.pragma('user_version', { simple: true }), MIGRATIONS.length);
+      const urls = db.prepare(`SELECT url, attempts, next_at AS nextAt FROM cdn_purges ORDER BY url`).all() as { url: string; attempts: number; nextAt: number }[];
+      assert.deepEqual(urls.map((row) => row.url), ['/', '/plog', '/plog/a', '/plog/b']);
+      assert.ok(urls.every((row) => row.attempts === 0 && row.nextAt === 0), 'due at once');
+      assert.deepEqual(db.prepare(`SELECT id, pathnames FROM purge_jobs`).all(), [{ id: waiting, pathnames: JSON.stringify(['/plog/c', '/', '/plog']) }]);
+      assert.equal(db.prepare(`SELECT attempts FROM purge_deliveries WHERE job_id = ?`).pluck().get(waiting), 2);
+    } finally {
+      db.close();
+    }
   });
 
   it('refuses a file whose schema is newer than this code', () => {

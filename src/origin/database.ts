@@ -48,6 +48,23 @@ export const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (job_id, route)
    ) WITHOUT ROWID;
    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`,
+  // The edge is purged per URL, not per job: a URL that fails is retried on its own (the others of its batch are not
+  // refreshed again), and a URL confirmed by many jobs is refreshed once. Jobs the fronts had confirmed move over.
+  `CREATE TABLE cdn_purges (
+     url TEXT PRIMARY KEY,
+     queued_at INTEGER NOT NULL,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_at INTEGER NOT NULL DEFAULT 0,
+     last_error TEXT
+   ) WITHOUT ROWID;
+   CREATE INDEX cdn_purges_due ON cdn_purges (next_at);
+   INSERT INTO cdn_purges (url, queued_at)
+     SELECT DISTINCT p.value, CAST(strftime('%s', 'now') AS INTEGER) * 1000
+       FROM purge_jobs j, json_each(j.pathnames) p WHERE j.fronts_done = 1;
+   DELETE FROM purge_jobs WHERE fronts_done = 1;
+   ALTER TABLE purge_jobs DROP COLUMN fronts_done;
+   ALTER TABLE purge_jobs DROP COLUMN cdn_attempts;
+   ALTER TABLE purge_jobs DROP COLUMN cdn_next_at;`,
 ];
 
 export interface OpenOriginDatabaseOptions {

@@ -3,11 +3,13 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { silentLogger } from '../log.js';
+import { pino } from 'pino';
+import { silentLogger, type Logger } from '../log.js';
 import { openOriginDatabase, type OriginDatabase } from './database.js';
-import { PurgeOutbox, type PurgeOutboxOptions } from './outbox.js';
+import { PurgeOutbox, type CdnPurge, type PurgeOutboxOptions } from './outbox.js';
 import { ContentStore } from './store.js';
 
 interface Receiver {
@@ -62,6 +64,32 @@ async function waitFor(condition: () => boolean, timeoutMs = 3_000): Promise<voi
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** A logger whose lines are kept, to assert on what an operator would see. */
+function recordingLogger(): { logger: Logger; lines: { level: number; msg: string; url?: string }[] } {
+  const lines: { level: number; msg: string; url?: string }[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(JSON.parse(chunk.toString('utf8')) as { level: number; msg: string });
+      callback();
+    },
+  });
+  return { logger: pino({ level: 'debug' }, sink), lines };
+}
+
+/** A CDN that records every call and fails the URLs in `failing` (each as given) while they are in it. */
+function fakeCdn(): { purge: CdnPurge; calls: string[][]; failing: Set<string> } {
+  const calls: string[][] = [];
+  const failing = new Set<string>();
+  return {
+    calls,
+    failing,
+    purge: async (urls) => {
+      calls.push(urls);
+      return urls.filter((url) => failing.has(url)).map((url) => ({ url, reason: 'answered 502' }));
+    },
+  };
 }
 
 const post = { title: 'T', body: '<p>b</p>', summary: '', categories: [], pub_date: '2026-01-01T00:00:00.000Z' };
@@ -132,7 +160,7 @@ describe('PurgeOutbox', () => {
     assert.deepEqual(back.received.map((r) => r.pathnames), [['/plog/survivor', '/', '/plog']]);
   });
 
-  it('purges the CDN only after every front confirmed, and retries the CDN on failure', async () => {
+  it('purges the CDN only after every front confirmed, and retries every URL when the CDN purge rejects', async () => {
     const { db } = database();
     const front = await receiver();
     front.status = 500;
@@ -144,6 +172,7 @@ describe('PurgeOutbox', () => {
       cdnPurge: async (urls) => {
         cdnCalls.push(urls);
         if (cdnFails-- > 0) throw new Error('edge down');
+        return [];
       },
     });
     worker.start();
@@ -151,10 +180,137 @@ describe('PurgeOutbox', () => {
     worker.notify();
     await waitFor(() => (db.prepare(`SELECT attempts FROM purge_deliveries`).pluck().get() as number | undefined ?? 0) >= 2);
     assert.deepEqual(cdnCalls, []);
+    assert.equal(worker.pendingCdnUrls(), 0);
     front.status = 200;
-    await waitFor(() => worker.pendingJobs() === 0);
+    await waitFor(() => worker.pendingJobs() === 0 && worker.pendingCdnUrls() === 0);
     assert.equal(front.received.length, 1);
     assert.equal(cdnCalls.length, 3);
-    assert.deepEqual(cdnCalls[2], ['/plog/edge', '/', '/plog']);
+    for (const call of cdnCalls) assert.deepEqual([...call].sort(), ['/', '/plog', '/plog/edge']);
+  });
+
+  it('refreshes each URL once when several confirmed jobs share it', async () => {
+    const { db } = database();
+    const store = new ContentStore(db);
+    store.putPost('one', post);
+    store.putPost('two', post);
+    const cdn = fakeCdn();
+    const worker = outbox({ db, routes: [(await receiver()).url], cdnPurge: cdn.purge });
+    worker.start();
+    await waitFor(() => worker.pendingJobs() === 0 && worker.pendingCdnUrls() === 0);
+    assert.deepEqual(cdn.calls.map((call) => [...call].sort()), [['/', '/plog', '/plog/one', '/plog/two']]);
+  });
+
+  it('retries only the URLs the CDN failed, not those it refreshed', async () => {
+    const { db } = database();
+    const cdn = fakeCdn();
+    cdn.failing.add('/plog/edge');
+    const worker = outbox({ db, routes: [(await receiver()).url], cdnPurge: cdn.purge });
+    worker.start();
+    new ContentStore(db).putPost('edge', post);
+    worker.notify();
+    await waitFor(() => cdn.calls.length >= 3);
+    assert.deepEqual([...(cdn.calls[0] ?? [])].sort(), ['/', '/plog', '/plog/edge']);
+    assert.deepEqual(cdn.calls.slice(1), cdn.calls.slice(1).map(() => ['/plog/edge']));
+    assert.equal(worker.pendingCdnUrls(), 1);
+    const row = db.prepare(`SELECT attempts, last_error FROM cdn_purges WHERE url = '/plog/edge'`).get() as { attempts: number; last_error: string };
+    assert.ok(row.attempts >= 2);
+    assert.equal(row.last_error, 'answered 502');
+    cdn.failing.clear();
+    await waitFor(() => worker.pendingCdnUrls() === 0);
+  });
+
+  it('purges the URLs of later jobs while one URL keeps failing', async () => {
+    const { db } = database();
+    const cdn = fakeCdn();
+    cdn.failing.add('/plog/broken');
+    const store = new ContentStore(db);
+    const worker = outbox({ db, routes: [(await receiver()).url], cdnPurge: cdn.purge });
+    worker.start();
+    store.putPost('broken', post);
+    worker.notify();
+    await waitFor(() => cdn.calls.length >= 3);
+    store.putPost('later', post);
+    worker.notify();
+    await waitFor(() => cdn.calls.some((call) => call.includes('/plog/later')) && worker.pendingCdnUrls() === 1);
+    assert.equal(worker.pendingJobs(), 0);
+    assert.equal(cdn.calls.filter((call) => call.includes('/plog/later')).length, 1);
+    assert.equal(db.prepare(`SELECT url FROM cdn_purges`).pluck().get(), '/plog/broken');
+  });
+
+  it('gives up a URL the CDN keeps failing after cdnGiveUpAfterMs, logging an error that names it', async () => {
+    const { db } = database();
+    const cdn = fakeCdn();
+    cdn.failing.add('/plog/broken');
+    const { logger, lines } = recordingLogger();
+    const worker = new PurgeOutbox({
+      db,
+      routes: [(await receiver()).url],
+      secret: 's3cret',
+      logger,
+      backoff: { baseMs: 20, maxMs: 50 },
+      cdnPurge: cdn.purge,
+      cdnGiveUpAfterMs: 300,
+    });
+    cleanups.push(() => worker.stop());
+    worker.start();
+    new ContentStore(db).putPost('broken', post);
+    worker.notify();
+    await waitFor(() => cdn.calls.length > 0 && worker.pendingJobs() === 0 && worker.pendingCdnUrls() === 0);
+    const attempts = cdn.calls.filter((call) => call.includes('/plog/broken')).length;
+    assert.ok(attempts >= 3, `${attempts} attempts`);
+    const errors = lines.filter((line) => line.level === 50);
+    assert.equal(errors.length, 1);
+    assert.equal(errors[0]?.url, '/plog/broken');
+    assert.match(errors[0]?.msg ?? '', /CDN purge given up/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(cdn.calls.filter((call) => call.includes('/plog/broken')).length, attempts, 'no attempt after giving up');
+  });
+
+  it('tries a URL again at once, with its give-up clock restarted, when a newer change queues it during its backoff', async () => {
+    const { db } = database();
+    const cdn = fakeCdn();
+    cdn.failing.add('/plog/edited');
+    const store = new ContentStore(db);
+    const worker = outbox({ db, routes: [(await receiver()).url], cdnPurge: cdn.purge, backoff: { baseMs: 60_000, maxMs: 60_000 } });
+    const attemptsOnEdited = () => cdn.calls.filter((call) => call.includes('/plog/edited')).length;
+    const row = () => db.prepare(`SELECT queued_at AS queuedAt, attempts FROM cdn_purges WHERE url = '/plog/edited'`).get() as { queuedAt: number; attempts: number };
+    worker.start();
+    store.putPost('edited', post);
+    worker.notify();
+    await waitFor(() => attemptsOnEdited() === 1 && worker.pendingJobs() === 0);
+    const first = row();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    store.putPost('edited', { ...post, title: 'Edited' });
+    worker.notify();
+    await waitFor(() => attemptsOnEdited() === 2, 2_000);
+    const second = row();
+    assert.ok(second.queuedAt > first.queuedAt, 'the give-up clock starts again');
+    assert.equal(second.attempts, 1, 'the attempts count starts again');
+  });
+
+  it('keeps the edge purges waiting across a restart, and logs when no CDN is configured to take them', async () => {
+    const { db } = database();
+    const cdn = fakeCdn();
+    cdn.failing.add('/plog/edge');
+    const route = (await receiver()).url;
+    const first = outbox({ db, routes: [route], cdnPurge: cdn.purge });
+    first.start();
+    new ContentStore(db).putPost('edge', post);
+    first.notify();
+    await waitFor(() => cdn.calls.length >= 1 && first.pendingCdnUrls() === 1);
+    await first.stop();
+
+    const { logger, lines } = recordingLogger();
+    const withoutCdn = new PurgeOutbox({ db, routes: [route], secret: 's3cret', logger });
+    withoutCdn.start();
+    await withoutCdn.stop();
+    assert.equal(withoutCdn.pendingCdnUrls(), 1);
+    assert.ok(lines.some((line) => line.level === 40 && /wait for CDN_BASE_URL/.test(line.msg)));
+
+    cdn.failing.clear();
+    const second = outbox({ db, routes: [route], cdnPurge: cdn.purge });
+    second.start();
+    await waitFor(() => second.pendingCdnUrls() === 0);
+    assert.deepEqual(cdn.calls.at(-1), ['/plog/edge']);
   });
 });

@@ -2,8 +2,17 @@ import type { Logger } from '../log.js';
 import type { OriginDatabase } from './database.js';
 import { retryDelayMs, type BackoffPolicy } from './policy.js';
 
-/** Purges the edge (CDN) for relative URLs; throws when any of them failed. */
-export type CdnPurge = (urls: string[]) => Promise<void>;
+/** A URL the edge could not purge, exactly as it was handed to `CdnPurge`, and why. */
+export interface CdnUrlFailure {
+  url: string;
+  reason: string;
+}
+
+/**
+ * Purges the edge (CDN) for relative URLs, trying every one. Resolves with those that failed (none: all purged); a
+ * rejection counts as a failure of every URL.
+ */
+export type CdnPurge = (urls: string[]) => Promise<readonly CdnUrlFailure[]>;
 
 export interface PurgeOutboxOptions {
   db: OriginDatabase;
@@ -12,8 +21,18 @@ export interface PurgeOutboxOptions {
   /** Sent as `Authorization: Bearer <secret>`. */
   secret: string;
   logger: Logger;
-  /** Called with the pathnames of jobs every front has confirmed; unset: no edge purge. */
+  /**
+   * Called with the pathnames of jobs every front has confirmed, each pathname once; one that fails is retried on
+   * its own. Unset: no edge purge.
+   */
   cdnPurge?: CdnPurge;
+  /**
+   * How long the edge purge of a URL is retried, counted from the moment every front confirmed the change; then it is
+   * dropped with an error in the log. The default is how long the edge keeps a page (1 h): by then every copy it
+   * stored before the change has expired by itself, so the refresh has nothing left to replace.
+   * @default 3600000
+   */
+  cdnGiveUpAfterMs?: number;
   /** @default globalThis.fetch */
   fetch?: typeof fetch;
   /** @default { baseMs: 250, maxMs: 30000 } */
@@ -33,6 +52,7 @@ const DEFAULTS = {
   timeoutMs: 5_000,
   batchJobs: 100,
   maxPathnames: 1_000,
+  cdnGiveUpAfterMs: 60 * 60 * 1_000,
 } as const;
 
 interface DueJob {
@@ -41,10 +61,17 @@ interface DueJob {
   attempts: number;
 }
 
+interface DueCdnUrl {
+  url: string;
+  attempts: number;
+  queued_at: number;
+}
+
 /**
  * Delivers the purge jobs the content store wrote in its transactions: to every front's purge route, then (once
- * every front has confirmed a job) to the CDN. State lives in SQLite, so a restart resumes where it stopped; a route
- * that is down is retried with capped exponential backoff and jitter without holding back the others.
+ * every front has confirmed a job) to the CDN, URL by URL. State lives in SQLite, so a restart resumes where it
+ * stopped; a route or a URL that fails is retried with capped exponential backoff and jitter without holding back the
+ * others, and a URL the edge keeps failing is given up (logged as an error) after `cdnGiveUpAfterMs`.
  */
 export class PurgeOutbox {
   private readonly options: Required<Omit<PurgeOutboxOptions, 'cdnPurge'>> & Pick<PurgeOutboxOptions, 'cdnPurge'>;
@@ -61,6 +88,7 @@ export class PurgeOutbox {
       backoff: DEFAULTS.backoff,
       timeoutMs: DEFAULTS.timeoutMs,
       batchJobs: DEFAULTS.batchJobs,
+      cdnGiveUpAfterMs: DEFAULTS.cdnGiveUpAfterMs,
       now: Date.now,
       random: Math.random,
       ...options,
@@ -70,7 +98,7 @@ export class PurgeOutbox {
       dueForRoute: db.prepare<[string, number, number], DueJob>(
         `SELECT j.id, j.pathnames, coalesce(d.attempts, 0) AS attempts
            FROM purge_jobs j LEFT JOIN purge_deliveries d ON d.job_id = j.id AND d.route = ?
-          WHERE j.fronts_done = 0 AND coalesce(d.delivered, 0) = 0 AND coalesce(d.next_at, 0) <= ?
+          WHERE coalesce(d.delivered, 0) = 0 AND coalesce(d.next_at, 0) <= ?
           ORDER BY j.id LIMIT ?`,
       ),
       delivered: db.prepare<[number, string]>(
@@ -81,31 +109,42 @@ export class PurgeOutbox {
         `INSERT INTO purge_deliveries (job_id, route, attempts, next_at, last_error) VALUES (@job, @route, 1, @next, @error)
          ON CONFLICT (job_id, route) DO UPDATE SET attempts = attempts + 1, next_at = @next, last_error = @error`,
       ),
-      frontsDone: db.prepare<[string, number]>(
-        `UPDATE purge_jobs SET fronts_done = 1 WHERE fronts_done = 0 AND
+      confirmedByEveryFront: db.prepare<[string, number], { id: number; pathnames: string }>(
+        `SELECT id, pathnames FROM purge_jobs WHERE
            (SELECT count(*) FROM purge_deliveries d WHERE d.job_id = purge_jobs.id AND d.delivered = 1
                AND d.route IN (SELECT value FROM json_each(?))) = ?`,
       ),
-      dueForCdn: db.prepare<[number, number], DueJob>(
-        `SELECT id, pathnames, cdn_attempts AS attempts FROM purge_jobs
-          WHERE fronts_done = 1 AND cdn_next_at <= ? ORDER BY id LIMIT ?`,
+      // A URL queued again (a newer change) is a new purge: due at once, with a fresh count and clock.
+      queueCdn: db.prepare<[string, number]>(
+        `INSERT INTO cdn_purges (url, queued_at) VALUES (?, ?)
+         ON CONFLICT (url) DO UPDATE SET queued_at = excluded.queued_at, attempts = 0, next_at = 0, last_error = NULL`,
       ),
-      cdnFailed: db.prepare<[number, number]>(`UPDATE purge_jobs SET cdn_attempts = cdn_attempts + 1, cdn_next_at = ? WHERE id = ?`),
       finish: db.prepare<[number]>(`DELETE FROM purge_jobs WHERE id = ?`),
-      finishAllConfirmed: db.prepare(`DELETE FROM purge_jobs WHERE fronts_done = 1`),
+      dueForCdn: db.prepare<[number, number], DueCdnUrl>(
+        `SELECT url, attempts, queued_at FROM cdn_purges WHERE next_at <= ? ORDER BY next_at, url LIMIT ?`,
+      ),
+      cdnDone: db.prepare<[string]>(`DELETE FROM cdn_purges WHERE url = ?`),
+      cdnFailed: db.prepare<[{ url: string; next: number; error: string }]>(
+        `UPDATE cdn_purges SET attempts = attempts + 1, next_at = @next, last_error = @error WHERE url = @url`,
+      ),
       nextFrontAttempt: db.prepare<[string], { next: number | null }>(
         `SELECT min(coalesce(d.next_at, 0)) AS next
            FROM purge_jobs j CROSS JOIN json_each(?) r
            LEFT JOIN purge_deliveries d ON d.job_id = j.id AND d.route = r.value
-          WHERE j.fronts_done = 0 AND coalesce(d.delivered, 0) = 0`,
+          WHERE coalesce(d.delivered, 0) = 0`,
       ),
-      nextCdnAttempt: db.prepare<[], { next: number | null }>(`SELECT min(cdn_next_at) AS next FROM purge_jobs WHERE fronts_done = 1`),
-      pending: db.prepare<[], { count: number }>(`SELECT count(*) AS count FROM purge_jobs`),
+      nextCdnAttempt: db.prepare<[], { next: number | null }>(`SELECT min(next_at) AS next FROM cdn_purges`),
+      pendingJobs: db.prepare<[], { count: number }>(`SELECT count(*) AS count FROM purge_jobs`),
+      pendingCdnUrls: db.prepare<[], { count: number }>(`SELECT count(*) AS count FROM cdn_purges`),
     };
   }
 
   /** Starts delivering, beginning with whatever earlier runs left in the outbox. */
   start(): void {
+    const waiting = this.pendingCdnUrls();
+    if (this.options.cdnPurge === undefined && waiting > 0) {
+      this.options.logger.warn({ urls: waiting }, 'edge purges from an earlier run wait for CDN_BASE_URL; they are kept');
+    }
     this.stopped = false;
     this.notify();
   }
@@ -120,9 +159,14 @@ export class PurgeOutbox {
     this.schedule(0);
   }
 
-  /** Jobs not yet confirmed everywhere. */
+  /** Jobs not yet confirmed by every front. */
   pendingJobs(): number {
-    return this.statements.pending.get()?.count ?? 0;
+    return this.statements.pendingJobs.get()?.count ?? 0;
+  }
+
+  /** URLs confirmed by every front whose edge purge is still to succeed. */
+  pendingCdnUrls(): number {
+    return this.statements.pendingCdnUrls.get()?.count ?? 0;
   }
 
   /** Stops the worker; an attempt in flight is aborted and stays pending for the next start. */
@@ -159,9 +203,8 @@ export class PurgeOutbox {
     try {
       await Promise.all(this.options.routes.map((route) => this.deliverTo(route)));
       if (this.stopped) return;
-      this.statements.frontsDone.run(JSON.stringify(this.options.routes), this.options.routes.length);
-      if (this.options.cdnPurge === undefined) this.statements.finishAllConfirmed.run();
-      else await this.purgeCdn(this.options.cdnPurge);
+      this.finishConfirmedJobs();
+      if (this.options.cdnPurge !== undefined) await this.purgeCdn(this.options.cdnPurge);
     } catch (error) {
       this.options.logger.error({ err: error }, 'purge outbox failed');
     }
@@ -211,21 +254,55 @@ export class PurgeOutbox {
     }
   }
 
+  /** Deletes the jobs every front has confirmed, handing their pathnames to the CDN step when there is one. */
+  private finishConfirmedJobs(): void {
+    const now = this.options.now();
+    const toCdn = this.options.cdnPurge !== undefined;
+    this.options.db.transaction(() => {
+      for (const job of this.statements.confirmedByEveryFront.all(JSON.stringify(this.options.routes), this.options.routes.length)) {
+        if (toCdn) for (const url of JSON.parse(job.pathnames) as string[]) this.statements.queueCdn.run(url, now);
+        this.statements.finish.run(job.id);
+      }
+    })();
+  }
+
   private async purgeCdn(cdnPurge: CdnPurge): Promise<void> {
-    const due = this.statements.dueForCdn.all(this.options.now(), this.options.batchJobs);
+    const due = this.statements.dueForCdn.all(this.options.now(), DEFAULTS.maxPathnames);
     if (due.length === 0) return;
-    const { jobs, pathnames } = this.batch(due);
+    const urls = due.map(({ url }) => url);
+    let failures: Map<string, string>;
     try {
-      await cdnPurge(pathnames);
-      this.options.db.transaction(() => {
-        for (const job of jobs) this.statements.finish.run(job.id);
-      })();
+      failures = new Map((await cdnPurge(urls)).map(({ url, reason }) => [url, reason]));
     } catch (error) {
-      if (this.stopped) return;
-      this.options.db.transaction(() => {
-        for (const job of jobs) this.statements.cdnFailed.run(this.delay(job.attempts + 1), job.id);
-      })();
-      this.options.logger.warn({ err: error, pathnames }, 'CDN purge failed; will retry');
+      const reason = error instanceof Error ? error.message : String(error);
+      failures = new Map(urls.map((url) => [url, reason]));
+    }
+    const now = this.options.now();
+    // One draw for the whole batch: URLs that failed together are retried together, in one call.
+    const random = this.options.random();
+    const retried: { url: string; attempts: number; reason: string }[] = [];
+    const givenUp: { url: string; attempts: number; queuedAt: string; reason: string }[] = [];
+    this.options.db.transaction(() => {
+      for (const { url, attempts, queued_at: queuedAt } of due) {
+        const reason = failures.get(url);
+        if (reason === undefined) {
+          this.statements.cdnDone.run(url);
+        } else if (now - queuedAt >= this.options.cdnGiveUpAfterMs) {
+          this.statements.cdnDone.run(url);
+          givenUp.push({ url, attempts: attempts + 1, queuedAt: new Date(queuedAt).toISOString(), reason });
+        } else {
+          const next = now + retryDelayMs(attempts + 1, this.options.backoff, random);
+          this.statements.cdnFailed.run({ url, next, error: reason });
+          retried.push({ url, attempts: attempts + 1, reason });
+        }
+      }
+    })();
+    if (retried.length > 0) this.options.logger.warn({ failures: retried }, 'CDN purge failed for some URLs; will retry them');
+    for (const failure of givenUp) {
+      this.options.logger.error(
+        failure,
+        `CDN purge given up: ${failure.url} failed ${failure.attempts} times since ${failure.queuedAt}; a copy the edge holds from before the change is served until it expires`,
+      );
     }
   }
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { createOriginApp, openOriginDatabase, PurgeOutbox, type BackoffPolicy, type CdnPurge } from '../origin/index.js';
-import { purgeCdn } from '../edge/index.js';
+import { CdnPurgeError, purgeCdn } from '../edge/index.js';
 import type { Command } from './command.js';
 import { waitForShutdown } from './shutdown.js';
 
@@ -39,7 +39,13 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
     (cdnBaseUrl === undefined
       ? undefined
       : async (urls) => {
-          await purgeCdn(urls, { baseUrl: cdnBaseUrl });
+          try {
+            await purgeCdn(urls, { baseUrl: cdnBaseUrl });
+            return [];
+          } catch (error) {
+            if (!(error instanceof CdnPurgeError)) throw error;
+            return error.failures.map(({ requested, reason }) => ({ url: requested, reason }));
+          }
         });
   const outbox =
     secret === undefined

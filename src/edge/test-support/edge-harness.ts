@@ -4,7 +4,7 @@ import { createServer, request, type IncomingHttpHeaders, type Server } from 'no
 import type { AddressInfo } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { edgePaths } from '../nginx-config.js';
+import { edgePaths, type EdgeConfigOptions } from '../nginx-config.js';
 import { findNginx, NGINX_INSTALL_HINT, spawnNginx, waitUntilListening, workerUser, writeEdgeConfig } from '../nginx-process.js';
 
 /**
@@ -62,8 +62,10 @@ export interface FakeFront {
   lastHeaders: Map<string, IncomingHttpHeaders>;
   /** Bumped by tests to change what every page says. */
   version: number;
-  /** Paths that now answer 404 (a deleted post). */
-  gone: Set<string>;
+  /** Paths that now answer the status given (404 or 410: a deleted post), marked `no-store` as the real front does. */
+  gone: Map<string, 404 | 410>;
+  /** Paths that now answer 500. */
+  failing: Set<string>;
   callsTo(path: string): number;
   stop(): Promise<void>;
 }
@@ -74,7 +76,8 @@ export async function startFakeFront(): Promise<FakeFront> {
     calls: new Map(),
     lastHeaders: new Map(),
     version: 1,
-    gone: new Set(),
+    gone: new Map(),
+    failing: new Set(),
     callsTo: (path) => front.calls.get(path) ?? 0,
     stop: () => closeServer(server),
   };
@@ -87,9 +90,13 @@ export async function startFakeFront(): Promise<FakeFront> {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
     };
-    if (front.gone.has(path)) {
-      res.writeHead(404, { 'content-type': 'text/html' });
-      res.end('<h1>gone</h1>');
+    const goneStatus = front.gone.get(path);
+    if (goneStatus !== undefined) {
+      res.writeHead(goneStatus, { 'content-type': 'text/html', 'cache-control': 'no-store' });
+      res.end(`<h1>${path} gone (${goneStatus})</h1>`);
+    } else if (front.failing.has(path)) {
+      res.writeHead(500, { 'content-type': 'text/html' });
+      res.end('<h1>render failed</h1>');
     } else if (path === '/slow') {
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'public,max-age=86400' });
@@ -105,6 +112,9 @@ export async function startFakeFront(): Promise<FakeFront> {
       // A public Cache-Control on purpose: the edge itself must refuse to keep anything but a 200.
       res.writeHead(404, { 'content-type': 'text/html', 'cache-control': 'public,max-age=86400' });
       res.end('<h1>not found</h1>');
+    } else if (path === '/private-missing') {
+      res.writeHead(404, { 'content-type': 'text/html', 'cache-control': 'private' });
+      res.end(`<h1>not found for you v${front.version}</h1>`);
     } else if (path === '/api/autocomplete') {
       json(200, { q: 'ab', matches: [], version: front.version });
     } else if (path === '/api/cached') {
@@ -136,7 +146,12 @@ export interface RunningEdge {
 }
 
 /** Starts the real nginx with the generated config in `edgeDir`, in front of 127.0.0.1:`upstreamPort`. */
-export async function startEdge(nginx: string, edgeDir: string, upstreamPort: number): Promise<RunningEdge> {
+export async function startEdge(
+  nginx: string,
+  edgeDir: string,
+  upstreamPort: number,
+  settings: Pick<EdgeConfigOptions, 'goneValidSeconds'> = {},
+): Promise<RunningEdge> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
@@ -146,6 +161,7 @@ export async function startEdge(nginx: string, edgeDir: string, upstreamPort: nu
       upstreams: [{ host: '127.0.0.1', port: upstreamPort }],
       user: workerUser(process.getuid?.(), userInfo().username),
       workerProcesses: 1,
+      ...settings,
     });
     const running = spawnNginx(nginx, edgeDir, configFile, { stdio: 'pipe', ownProcessGroup: true });
     let output = '';
