@@ -5,7 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, describe, it } from 'node:test';
+import Fastify from 'fastify';
 import { isAppError } from '../../errors.js';
+import { silentLogger } from '../../log.js';
+import { installErrorMapper } from '../../server/error-mapper.js';
 import { runIndexer } from '../indexer.js';
 import { writePages } from '../test-support/build-files.js';
 import { FakeElasticsearch } from '../test-support/fake-elasticsearch.js';
@@ -211,5 +214,23 @@ describe('elasticsearch engine: cluster failures', () => {
     await assert.rejects(engine.deleteIndex('re*'), hasCode('INDEX_NOT_FOUND'));
     await assert.rejects(engine.deleteIndex('pointer'));
     assert.deepEqual((await engine.listIndices('')).map((info) => info.name), ['real']);
+  });
+
+  it('is answered as 503 JSON SEARCH_UNAVAILABLE by a fastify API with the shared error mapper, never a 500', async () => {
+    const cluster = new FakeElasticsearch();
+    const engine = make(cluster);
+    await engine.createIndex('api');
+    const app = Fastify();
+    installErrorMapper(app, silentLogger());
+    app.get('/api/v1/search', async () => engine.search({ index: 'api', text: 'alpha' }));
+    try {
+      cluster.failNext(2, 'timeout', /_search/);
+      const response = await app.inject({ method: 'GET', url: '/api/v1/search' });
+      assert.equal(response.statusCode, 503);
+      assert.equal(response.json().code, 'SEARCH_UNAVAILABLE');
+      assert.equal((await app.inject({ method: 'GET', url: '/api/v1/search' })).statusCode, 200);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -345,6 +345,22 @@ function textMapping(context: SearchContext, field: string): FieldMapping {
   return mapping;
 }
 
+const QUERY_KINDS = new Set(['match_all', 'match_none', 'bool', 'multi_match', 'match', 'terms', 'term', 'prefix', 'function_score']);
+
+/** Refuses an unknown query anywhere in the tree, as Elasticsearch's parser does before it looks at any document. */
+function checkQuery(query: Json): void {
+  const [kind, raw] = Object.entries(query)[0] ?? [];
+  if (kind === undefined || !QUERY_KINDS.has(kind)) throw new EsError(400, 'parsing_exception', `unknown query [${String(kind)}]`);
+  const spec = (raw ?? {}) as Json;
+  if (kind === 'function_score' && spec['query'] !== undefined) checkQuery(spec['query'] as Json);
+  if (kind === 'bool') {
+    for (const key of ['must', 'filter', 'should', 'must_not']) {
+      const value = spec[key];
+      if (value !== undefined) for (const clause of (Array.isArray(value) ? value : [value]) as Json[]) checkQuery(clause);
+    }
+  }
+}
+
 /** The score of `doc` under `query`, or undefined when it does not match. */
 function evaluate(query: Json, doc: StoredDoc, context: SearchContext, highlightTerms?: TermsByField): number | undefined {
   const [kind, raw] = Object.entries(query)[0] ?? [];
@@ -736,6 +752,7 @@ export class FakeElasticsearch {
 
   #matches(name: string, query: Json | undefined, highlight?: Map<string, TermsByField>): { doc: StoredDoc; score: number; index: FakeIndex }[] {
     const results: { doc: StoredDoc; score: number; index: FakeIndex }[] = [];
+    if (query !== undefined) checkQuery(query);
     for (const index of this.#resolve(name)) {
       const context: SearchContext = { index, stats: new Map() };
       for (const doc of index.visible.values()) {
