@@ -334,7 +334,7 @@ export class ElasticsearchEngine implements SearchEngine {
     }
   }
 
-  async listIndices(prefix: string): Promise<IndexInfo[]> {
+  async #listIndices(prefix: string): Promise<IndexInfo[]> {
     if (!/^[a-z0-9_-]*$/.test(prefix)) return [];
     const pattern = `${prefix}*`;
     const [rows, aliases] = await Promise.all([
@@ -359,6 +359,14 @@ export class ElasticsearchEngine implements SearchEngine {
         };
       })
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  async listIndices(prefix: string): Promise<IndexInfo[]> {
+    try {
+      return await this.#listIndices(prefix);
+    } catch (error) {
+      throw this.#unexpected(error, 'list indices');
+    }
   }
 
   async deleteIndex(name: string): Promise<void> {
