@@ -12,7 +12,7 @@ export const AUTOCOMPLETE_MAX_GRAM = 50;
 /** Title, summary and body weights of the text query: a title match weighs more than a body match. */
 export const FIELD_BOOSTS = { title: 10, summary: 3, body: 1 } as const;
 
-/** Extra weight of a whole-phrase match (two or three query words in a row) in the title and in the body. */
+/** Extra weight of a whole-phrase match (the query's words in a row) in the title and in the body. */
 export const PHRASE_BOOSTS = { title: 10, body: 2 } as const;
 
 /** `best` rank is `popularity * POPULARITY_FACTOR + score`. */
@@ -27,9 +27,8 @@ export interface IndexShape {
 
 /**
  * Settings and mappings of every index the engine creates. Text is split by the standard (UAX #29) tokenizer and
- * folded (lower case, ASCII folding), with no stemming, so the words the suggester offers are real words.
- * `title.shingles` and `body.shingles` index runs of 2–3 words so a phrase scores above scattered words;
- * `title.prefix` indexes every leading run of the folded title (edge n-grams) for autocomplete; `words` gathers the
+ * folded (lower case, ASCII folding), with no stemming, so the words the suggester offers are real words; positions
+ * are indexed, so a phrase query ranks the words in a row above scattered ones. `title.prefix` indexes every leading run of the folded title (edge n-grams) for autocomplete; `words` gathers the
  * title, summary and body words as the suggester's vocabulary. `dynamic: strict` turns a stray field into a failed
  * item instead of a silent mapping change.
  */
@@ -43,12 +42,10 @@ export function indexDefinition(shape: IndexShape = {}): Pick<estypes.IndicesCre
           collapse_whitespace: { type: 'pattern_replace', pattern: '\\s+', replacement: ' ' },
         },
         filter: {
-          phrase_shingles: { type: 'shingle', min_shingle_size: 2, max_shingle_size: 3, output_unigrams: false },
           title_edge: { type: 'edge_ngram', min_gram: 1, max_gram: AUTOCOMPLETE_MAX_GRAM },
         },
         analyzer: {
           folded_text: { type: 'custom', tokenizer: 'standard', filter: ['lowercase', 'asciifolding'] },
-          folded_shingles: { type: 'custom', tokenizer: 'standard', filter: ['lowercase', 'asciifolding', 'phrase_shingles'] },
           title_prefix: {
             type: 'custom',
             tokenizer: 'keyword',
@@ -75,10 +72,7 @@ export function indexDefinition(shape: IndexShape = {}): Pick<estypes.IndicesCre
           type: 'text',
           analyzer: 'folded_text',
           copy_to: ['words'],
-          fields: {
-            shingles: { type: 'text', analyzer: 'folded_shingles' },
-            prefix: { type: 'text', analyzer: 'title_prefix', search_analyzer: 'title_prefix_search' },
-          },
+          fields: { prefix: { type: 'text', analyzer: 'title_prefix', search_analyzer: 'title_prefix_search' } },
         },
         summary: { type: 'text', analyzer: 'folded_text', copy_to: ['words'] },
         // Offsets in the postings let the unified highlighter work on bodies of any length without re-analysing them.
@@ -87,7 +81,6 @@ export function indexDefinition(shape: IndexShape = {}): Pick<estypes.IndicesCre
           analyzer: 'folded_text',
           index_options: 'offsets',
           copy_to: ['words'],
-          fields: { shingles: { type: 'text', analyzer: 'folded_shingles' } },
         },
         words: { type: 'text', analyzer: 'folded_text', index_options: 'docs', norms: false },
         popularity: { type: 'float' },
@@ -121,7 +114,8 @@ function filters(query: Pick<QueryFilter, 'locales' | 'slugPrefixes'>): estypes.
 
 /**
  * The text query `search` and `count` share: every word in title, summary or body (cross-field, so the words may sit
- * in different fields), title weighing more; a phrase match adds to the score; locale and slug filters do not score.
+ * in different fields), title weighing more; the words in a row (a phrase) add to the score; locale and slug filters
+ * do not score.
  */
 export function textQuery(query: QueryFilter): estypes.QueryDslQueryContainer {
   const words = queryWords(query.text);
@@ -131,8 +125,8 @@ export function textQuery(query: QueryFilter): estypes.QueryDslQueryContainer {
     words.length < 2
       ? []
       : [
-          { match: { 'title.shingles': { query: text, boost: PHRASE_BOOSTS.title } } },
-          { match: { 'body.shingles': { query: text, boost: PHRASE_BOOSTS.body } } },
+          { match_phrase: { title: { query: text, boost: PHRASE_BOOSTS.title } } },
+          { match_phrase: { body: { query: text, boost: PHRASE_BOOSTS.body } } },
         ];
   return {
     bool: {

@@ -50,6 +50,25 @@ const hasCode = (code: string, status?: number) => (error: unknown) => {
   return true;
 };
 
+describe('elasticsearch engine: ranking', () => {
+  it('ranks the query words in a row above the same words apart when both documents hold them', async () => {
+    const cluster = new FakeElasticsearch();
+    const engine = new ElasticsearchEngine({ node: 'http://fake-es:9200', Connection: cluster.Connection });
+    try {
+      await engine.createIndex('phrase');
+      await engine.bulk('phrase', [
+        doc('apart', 'Notes', 'grid systems and the layout of a page with a flexible grid'),
+        doc('together', 'Notes', 'systems for a page with a flexible grid layout of cards'),
+      ]);
+      await engine.refresh('phrase');
+      const result = await engine.search({ index: 'phrase', text: 'grid layout', sort: 'relevance' });
+      assert.deepEqual(result.documents.map((hit) => hit.id), ['together', 'apart']);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
 describe('elasticsearch engine: SEARCH_URL', () => {
   it('takes the credentials out of the node address when the URL carries them', () => {
     assert.deepEqual(elasticsearchOptionsFromUrl('https://elastic:s%40cret@es.example:9243/'), {

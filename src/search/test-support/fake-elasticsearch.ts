@@ -13,9 +13,10 @@
  * - Analysis: tokenizers `standard` (Unicode word segmentation through `Intl.Segmenter`, close to Lucene's UAX #29
  *   tokenizer; CJK runs are segmented by dictionary rather than per ideograph) and `keyword`; char filter
  *   `pattern_replace`; token filters `lowercase`, `asciifolding` (Unicode decomposition, not Lucene's full table),
- *   `trim`, `edge_ngram`, `shingle`; normalizers of `lowercase` and `asciifolding`. Anything else is refused with 400,
+ *   `trim`, `edge_ngram`; normalizers of `lowercase` and `asciifolding`. Anything else is refused with 400,
  *   as Elasticsearch refuses an unknown component.
- * - Queries: `bool`, `match`, `multi_match` (`cross_fields` as the sum over words of the best field score),
+ * - Queries: `bool`, `match`, `match_phrase` (slop 0; scored as the sum of its words, not by phrase frequency),
+ *   `multi_match` (`cross_fields` as the sum over words of the best field score),
  *   `terms`, `term`, `prefix`, `match_all`, `match_none`, `function_score` with `field_value_factor`. Others → 400.
  * - Scoring is BM25 (k1 1.2, b 0.75) over one shard's refreshed documents, without Lucene's lossy length norms.
  * - Highlighting: whole-field (`number_of_fragments: 0`) or fragments of about `fragment_size` characters around the
@@ -153,22 +154,6 @@ function customFilter(name: string, definition: Json): TokenFilter {
         for (let length = min; length <= Math.min(max, characters.length); length++) grams.push({ ...token, term: characters.slice(0, length).join('') });
         return grams;
       });
-  }
-  if (type === 'shingle') {
-    const min = Number(definition['min_shingle_size'] ?? 2);
-    const max = Number(definition['max_shingle_size'] ?? 2);
-    const unigrams = definition['output_unigrams'] !== false;
-    return (tokens) => {
-      const out: Token[] = [];
-      tokens.forEach((token, i) => {
-        if (unigrams) out.push(token);
-        for (let size = min; size <= max && i + size <= tokens.length; size++) {
-          const run = tokens.slice(i, i + size);
-          out.push({ term: run.map((item) => item.term).join(' '), start: token.start, end: (run.at(-1) as Token).end, position: token.position });
-        }
-      });
-      return out;
-    };
   }
   const builtIn = typeof type === 'string' ? builtInFilter(type) : undefined;
   if (builtIn !== undefined) return builtIn;
@@ -345,7 +330,7 @@ function textMapping(context: SearchContext, field: string): FieldMapping {
   return mapping;
 }
 
-const QUERY_KINDS = new Set(['match_all', 'match_none', 'bool', 'multi_match', 'match', 'terms', 'term', 'prefix', 'function_score']);
+const QUERY_KINDS = new Set(['match_all', 'match_none', 'bool', 'multi_match', 'match', 'match_phrase', 'terms', 'term', 'prefix', 'function_score']);
 
 /** Refuses an unknown query anywhere in the tree, as Elasticsearch's parser does before it looks at any document. */
 function checkQuery(query: Json): void {
@@ -432,6 +417,23 @@ function evaluate(query: Json, doc: StoredDoc, context: SearchContext, highlight
       remember(field, terms);
       if (options['operator'] === 'and' ? matched < terms.length : matched === 0) return undefined;
       return scores.reduce((sum, score) => sum + score, 0) * (typeof options['boost'] === 'number' ? options['boost'] : 1);
+    }
+    case 'match_phrase': {
+      const [field, value] = fieldOf(spec);
+      const options = (typeof value === 'object' && value !== null ? value : { query: value }) as Json;
+      const tokens = textMapping(context, field).searchAnalyzer(String(options['query'] ?? ''));
+      if (tokens.length === 0) return undefined;
+      const indexed = doc.text.get(field);
+      if (indexed === undefined) return undefined;
+      const at = new Map<number, string>(indexed.tokens.map((token) => [token.position, token.term]));
+      const first = tokens[0] as Token;
+      const inRow = indexed.tokens.some(
+        (start) => start.term === first.term && tokens.every((token) => at.get(start.position + token.position - first.position) === token.term),
+      );
+      if (!inRow) return undefined;
+      remember(field, tokens.map((token) => token.term));
+      const score = tokens.reduce((sum, token) => sum + bm25(context, field, token.term, doc), 0);
+      return score * (typeof options['boost'] === 'number' ? options['boost'] : 1);
     }
     case 'terms':
     case 'term':
