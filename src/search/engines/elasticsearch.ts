@@ -43,7 +43,7 @@ export interface ElasticsearchEngineOptions {
   auth?: { username: string; password: string };
   /** Shards and replicas of the indices the engine creates. @default { shards: 1, replicas: 1 } */
   index?: IndexShape;
-  /** How long a search, count, suggestion or autocomplete request may take before it is answered as unavailable. @default 5000 */
+  /** How long a search, count, suggestion or autocomplete request may take before it is answered as unavailable. @default 3000 */
   readTimeoutMs?: number;
   /** How long a write (bulk, alias change, index creation) may take per attempt. @default 60000 */
   writeTimeoutMs?: number;
@@ -63,7 +63,7 @@ export interface ElasticsearchEngineOptions {
 }
 
 export const ELASTICSEARCH_ENGINE_DEFAULTS = {
-  readTimeoutMs: 5_000,
+  readTimeoutMs: 3_000,
   writeTimeoutMs: 60_000,
   mergeTimeoutMs: 600_000,
   readRetries: 1,
