@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 
@@ -29,6 +30,13 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   /** Request paths to cycle through; defaults to the URL's own path. */
   paths?: string[];
+  /**
+   * Called before every request, across all connections, for that request's path (overrides `paths`); for example to
+   * make every request distinct, which a `paths` list cannot do because each connection cycles through it on its own.
+   */
+  nextPath?: () => string;
+  /** A process (the server under test) whose CPU time per request to report, read from /proc on Linux. */
+  cpuOfPid?: number;
 }
 
 export interface LoadResult {
@@ -37,11 +45,32 @@ export interface LoadResult {
   p99Ms: number;
   errors: number;
   non2xx: number;
+  /** CPU time the `cpuOfPid` process spent per request during the measured run, in µs (NaN when unavailable). */
+  cpuMicrosPerRequest?: number;
 }
+
+/** User plus system CPU seconds a process has used so far, from /proc; NaN where /proc is not available. */
+export function processCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces): utime and stime are fields 14 and 15 of the line.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** USER_HZ, 100 on every Linux architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 async function autocannonRun(url: string, options: LoadOptions, durationSeconds: number): Promise<autocannon.Result> {
   const base = new URL(url);
-  const requests = options.paths?.map((path) => ({ method: 'GET' as const, path }));
+  const nextPath = options.nextPath;
+  const requests =
+    nextPath === undefined
+      ? options.paths?.map((path) => ({ method: 'GET' as const, path }))
+      : [{ method: 'GET' as const, setupRequest: (request: autocannon.Request) => ({ ...request, path: nextPath() }) }];
   return autocannon({
     url: base.toString(),
     connections: options.connections ?? 32,
@@ -55,13 +84,16 @@ async function autocannonRun(url: string, options: LoadOptions, durationSeconds:
 /** Drives `url` with autocannon from this process after a warm-up run, and returns throughput and latency. */
 export async function load(url: string, options: LoadOptions = {}): Promise<LoadResult> {
   await autocannonRun(url, options, options.warmupSeconds ?? 1);
+  const cpuBefore = options.cpuOfPid === undefined ? Number.NaN : processCpuSeconds(options.cpuOfPid);
   const result = await autocannonRun(url, options, options.durationSeconds ?? 5);
+  const cpuAfter = options.cpuOfPid === undefined ? Number.NaN : processCpuSeconds(options.cpuOfPid);
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    ...(options.cpuOfPid === undefined ? {} : { cpuMicrosPerRequest: ((cpuAfter - cpuBefore) * 1e6) / result.requests.total }),
   };
 }
 

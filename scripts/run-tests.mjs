@@ -2,7 +2,7 @@
 // Node 20's test runner takes no globs, so the test files are collected here.
 // Arguments narrow the run to files whose path contains any of them.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 function collect(dir, out) {
@@ -17,6 +17,7 @@ function collect(dir, out) {
 
 const filters = process.argv.slice(2);
 const files = ['src', 'test']
+  .filter((root) => existsSync(root))
   .flatMap((root) => collect(root, []))
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
   .sort();

@@ -15,6 +15,8 @@ describe('loadConfig', () => {
     assert.deepEqual(config.purgeUrls, ['http://127.0.0.1:3000/__purge__']);
     assert.deepEqual(config.allowedHosts, ['localhost', '127.0.0.1']);
     assert.equal(config.cacheKey, 'url');
+    assert.equal(config.cacheVariantCookie, 'display-mode');
+    assert.equal(config.cacheVariantHeader, 'accept-language');
     assert.equal(config.cacheMaxEntries, 1000);
     assert.equal(config.cacheMaxBytes, undefined);
     assert.equal(config.searchUrl, 'sqlite:/srv/site/data/search.sqlite');
@@ -35,6 +37,16 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ CACHE_KEY: 'urls' }), /expected CACHE_KEY to be one of url, path/);
   });
 
+  it('reads the path+variant cookie and header names and rejects names that are not tokens', () => {
+    const config = loadConfig({ CACHE_VARIANT_COOKIE: 'theme', CACHE_VARIANT_HEADER: 'X-Device' });
+    assert.equal(config.cacheVariantCookie, 'theme');
+    assert.equal(config.cacheVariantHeader, 'x-device');
+    assert.throws(() => loadConfig({ CACHE_VARIANT_COOKIE: 'a b' }), {
+      message: "expected CACHE_VARIANT_COOKIE to be a header or cookie name, got 'a b'",
+    });
+    assert.throws(() => loadConfig({ CACHE_VARIANT_HEADER: 'caf\u00e9' }), /CACHE_VARIANT_HEADER/);
+  });
+
   it('rejects a list entry that is not a URL when PURGE_URLS is malformed', () => {
     assert.throws(() => loadConfig({ PURGE_URLS: 'http://a:3000/__purge__, ftp://b' }), /PURGE_URLS/);
     assert.deepEqual(loadConfig({ PURGE_URLS: 'http://a:3000/__purge__, http://b:3000/__purge__ ,' }).purgeUrls, [
@@ -46,6 +58,47 @@ describe('loadConfig', () => {
   it('accepts an Elasticsearch address when SEARCH_URL is http(s)', () => {
     assert.equal(loadConfig({ SEARCH_URL: 'https://u:p@es:9200' }).searchUrl, 'https://u:p@es:9200');
     assert.throws(() => loadConfig({ SEARCH_URL: 'es:9200' }), /SEARCH_URL/);
+  });
+});
+
+describe('loadConfig songs', () => {
+  it('returns the documented song provider defaults when the environment is empty', () => {
+    assert.deepEqual(loadConfig({}).songs, {
+      itunesApiBase: 'https://itunes.apple.com',
+      amazon: { credentials: undefined, host: 'webservices.amazon.com', baseUrl: 'https://webservices.amazon.com', region: 'us-east-1', marketplace: 'www.amazon.com' },
+      providerTimeoutMs: 5000,
+    });
+  });
+
+  it('reads the Amazon keys, host, region and a stand-in base URL when they are set', () => {
+    const { amazon } = loadConfig({
+      AMAZON_ACCESS_KEY: 'AK',
+      AMAZON_SECRET_KEY: 'SK',
+      AMAZON_PARTNER_TAG: 'site-21',
+      AMAZON_PAAPI_HOST: 'webservices.amazon.co.uk',
+      AMAZON_REGION: 'eu-west-1',
+      AMAZON_MARKETPLACE: 'www.amazon.co.uk',
+    }).songs;
+    assert.deepEqual(amazon, {
+      credentials: { accessKey: 'AK', secretKey: 'SK', partnerTag: 'site-21' },
+      host: 'webservices.amazon.co.uk',
+      baseUrl: 'https://webservices.amazon.co.uk',
+      region: 'eu-west-1',
+      marketplace: 'www.amazon.co.uk',
+    });
+    assert.equal(loadConfig({ AMAZON_PAAPI_BASE: 'http://127.0.0.1:9999/' }).songs.amazon.baseUrl, 'http://127.0.0.1:9999');
+  });
+
+  it('refuses Amazon keys given only in part', () => {
+    assert.throws(() => loadConfig({ AMAZON_ACCESS_KEY: 'AK' }), /AMAZON_ACCESS_KEY, AMAZON_SECRET_KEY and AMAZON_PARTNER_TAG to be set together/);
+  });
+
+  it('names the variable when a song setting is malformed', () => {
+    assert.throws(() => loadConfig({ ITUNES_API_BASE: 'itunes.apple.com' }), /ITUNES_API_BASE/);
+    assert.throws(() => loadConfig({ AMAZON_PAAPI_HOST: 'https://webservices.amazon.com' }), /AMAZON_PAAPI_HOST to be a host name/);
+    assert.throws(() => loadConfig({ AMAZON_PAAPI_BASE: 'ftp://x' }), /AMAZON_PAAPI_BASE/);
+    assert.throws(() => loadConfig({ AMAZON_REGION: 'mars' }), /AMAZON_REGION to be an AWS region/);
+    assert.throws(() => loadConfig({ SONG_PROVIDER_TIMEOUT_MS: '5s' }), /SONG_PROVIDER_TIMEOUT_MS to be a positive integer/);
   });
 });
 

@@ -15,12 +15,32 @@ export interface Config {
   cdnBaseUrl: string | undefined;
   allowedHosts: string[];
   cacheKey: CacheKeyName;
+  cacheVariantCookie: string;
+  cacheVariantHeader: string;
   cacheMaxEntries: number;
   cacheMaxBytes: number | undefined;
   searchUrl: string;
   searchPrefix: string;
   searchRateLimit: RateLimit;
   logLevel: LogLevel;
+  songs: SongsConfig;
+}
+
+/** Song affiliate providers. Amazon is usable only when its access key, secret key and partner tag are all set. */
+export interface SongsConfig {
+  itunesApiBase: string;
+  amazon: AmazonConfig;
+  providerTimeoutMs: number;
+}
+
+export interface AmazonConfig {
+  credentials: { accessKey: string; secretKey: string; partnerTag: string } | undefined;
+  /** The PA-API host, e.g. `webservices.amazon.co.uk`. */
+  host: string;
+  /** Where requests go: `https://<host>` unless AMAZON_PAAPI_BASE points elsewhere (a local stand-in). */
+  baseUrl: string;
+  region: string;
+  marketplace: string;
 }
 
 export const CACHE_KEY_NAMES = ['url', 'path', 'path+variant', 'search-query'] as const;
@@ -85,6 +105,14 @@ export function parseOneOf<T extends string>(name: string, value: string, allowe
   return value as T;
 }
 
+/** An HTTP token (RFC 9110 §5.6.2): what a header or cookie name may be. */
+export function parseToken(name: string, value: string): string {
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value)) {
+    throw new ConfigError(`expected ${name} to be a header or cookie name, got '${value}'`);
+  }
+  return value;
+}
+
 const WINDOWS: Record<string, number> = { second: 1_000, minute: 60_000, hour: 3_600_000 };
 
 /** Parses a rate such as `25/minute` (also `second` and `hour`). */
@@ -95,6 +123,40 @@ export function parseRateLimit(name: string, value: string): RateLimit {
     throw new ConfigError(`expected ${name} to be a rate such as '25/minute', got '${value}'`);
   }
   return { max: Number(match[1]), windowMs };
+}
+
+function parseHostName(name: string, value: string): string {
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i.test(value)) {
+    throw new ConfigError(`expected ${name} to be a host name such as webservices.amazon.com, got '${value}'`);
+  }
+  return value.toLowerCase();
+}
+
+function loadSongsConfig(env: Env): SongsConfig {
+  const accessKey = read(env, 'AMAZON_ACCESS_KEY');
+  const secretKey = read(env, 'AMAZON_SECRET_KEY');
+  const partnerTag = read(env, 'AMAZON_PARTNER_TAG');
+  const given = [accessKey, secretKey, partnerTag].filter((value) => value !== undefined).length;
+  if (given !== 0 && given !== 3) {
+    throw new ConfigError('expected AMAZON_ACCESS_KEY, AMAZON_SECRET_KEY and AMAZON_PARTNER_TAG to be set together, or none of them');
+  }
+  const host = parseHostName('AMAZON_PAAPI_HOST', read(env, 'AMAZON_PAAPI_HOST') ?? 'webservices.amazon.com');
+  const region = read(env, 'AMAZON_REGION') ?? 'us-east-1';
+  if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(region)) {
+    throw new ConfigError(`expected AMAZON_REGION to be an AWS region such as us-east-1, got '${region}'`);
+  }
+  return {
+    itunesApiBase: parseHttpUrl('ITUNES_API_BASE', read(env, 'ITUNES_API_BASE') ?? 'https://itunes.apple.com'),
+    amazon: {
+      credentials:
+        accessKey !== undefined && secretKey !== undefined && partnerTag !== undefined ? { accessKey, secretKey, partnerTag } : undefined,
+      host,
+      baseUrl: parseHttpUrl('AMAZON_PAAPI_BASE', read(env, 'AMAZON_PAAPI_BASE') ?? `https://${host}`),
+      region,
+      marketplace: parseHostName('AMAZON_MARKETPLACE', read(env, 'AMAZON_MARKETPLACE') ?? 'www.amazon.com'),
+    },
+    providerTimeoutMs: parsePositiveInt('SONG_PROVIDER_TIMEOUT_MS', read(env, 'SONG_PROVIDER_TIMEOUT_MS') ?? '5000'),
+  };
 }
 
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
@@ -125,11 +187,14 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     cdnBaseUrl: cdnBaseUrl === undefined ? undefined : parseHttpUrl('CDN_BASE_URL', cdnBaseUrl),
     allowedHosts: parseList(read(env, 'ALLOWED_HOSTS') ?? 'localhost,127.0.0.1').map((h) => h.toLowerCase()),
     cacheKey: parseOneOf('CACHE_KEY', read(env, 'CACHE_KEY') ?? 'url', CACHE_KEY_NAMES),
+    cacheVariantCookie: parseToken('CACHE_VARIANT_COOKIE', read(env, 'CACHE_VARIANT_COOKIE') ?? 'display-mode'),
+    cacheVariantHeader: parseToken('CACHE_VARIANT_HEADER', read(env, 'CACHE_VARIANT_HEADER') ?? 'accept-language').toLowerCase(),
     cacheMaxEntries: parsePositiveInt('CACHE_MAX_ENTRIES', read(env, 'CACHE_MAX_ENTRIES') ?? '1000'),
     cacheMaxBytes: cacheMaxBytes === undefined ? undefined : parsePositiveInt('CACHE_MAX_BYTES', cacheMaxBytes),
     searchUrl,
     searchPrefix: read(env, 'SEARCH_PREFIX') ?? 'site_docs',
     searchRateLimit: parseRateLimit('SEARCH_RATE_LIMIT', read(env, 'SEARCH_RATE_LIMIT') ?? '25/minute'),
     logLevel: parseOneOf('LOG_LEVEL', read(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),
+    songs: loadSongsConfig(env),
   };
 }

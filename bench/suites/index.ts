@@ -1,4 +1,6 @@
 import type { BenchSuite } from '../lib.js';
+import { pageCacheSuite } from './page-cache.js';
+import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [];
+export const suites: BenchSuite[] = [pageCacheSuite, songsSuite];

@@ -2,6 +2,8 @@ import type { Command } from './command.js';
 import { contentBuildCommand } from './content-build-command.js';
 import { indexCommand } from './index-command.js';
 import { popularityCommand } from './popularity-command.js';
+import { purgeCommand } from './purge-command.js';
+import { songsCommand } from './songs-command.js';
 
 /** Every `sitestack` command, in the order `--help` lists them. */
-export const commands: Command[] = [contentBuildCommand, indexCommand, popularityCommand];
+export const commands: Command[] = [contentBuildCommand, indexCommand, popularityCommand, purgeCommand, songsCommand];

@@ -1,0 +1,175 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { load, spawnServer, type BenchResult, type BenchSuite, type LoadOptions } from '../lib.js';
+
+const PAGE_PATH = '/plog/hello';
+
+interface Measured {
+  rps: number;
+  /** Server CPU time per request, µs: robust to a busy machine where req/s is not. */
+  cpuMicros: number;
+  /** Page cache hits counted by the server during the run (page-cache.ts only). */
+  hits?: number;
+}
+
+/** One server script under load; a run with errors or non-2xx answers is not a figure. */
+async function measure(script: string, args: string[], options: LoadOptions = {}): Promise<Measured> {
+  const server = await spawnServer(`bench/servers/${script}`, args);
+  try {
+    const result = await load(`${server.url}${PAGE_PATH}`, { ...options, ...(server.child.pid === undefined ? {} : { cpuOfPid: server.child.pid }) });
+    if (result.errors > 0 || result.non2xx > 0) throw new Error(`${script} ${args.join(' ')}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+    const measured: Measured = { rps: result.requestsPerSecond, cpuMicros: result.cpuMicrosPerRequest ?? Number.NaN };
+    if (script === 'page-cache.ts') {
+      const stats = await fetch(`${server.url}/__cache__/stats`, { headers: { authorization: 'Bearer bench' } });
+      measured.hits = ((await stats.json()) as { hits: number }).hits;
+    }
+    return measured;
+  } finally {
+    await server.stop();
+  }
+}
+
+/** A different query string on every request, across all connections: with the default `url` key, every one misses. */
+function distinctPaths(): () => string {
+  let counter = 0;
+  return () => `${PAGE_PATH}?v=${counter++}`;
+}
+
+interface Contender {
+  script: string;
+  args: string[];
+  distinct?: boolean;
+}
+
+const ROUNDS = 2;
+
+/**
+ * Measures the contenders of one comparison in turn, `ROUNDS` times over, and keeps each one's best round (highest
+ * req/s, lowest CPU per request): interleaving puts every contender through the same spells of background load, and the
+ * best round is the one least disturbed by it.
+ */
+async function compare(contenders: Contender[]): Promise<Measured[]> {
+  const best: Measured[] = contenders.map(() => ({ rps: 0, cpuMicros: Number.POSITIVE_INFINITY }));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, contender] of contenders.entries()) {
+      const measured = await measure(contender.script, contender.args, contender.distinct === true ? { nextPath: distinctPaths() } : {});
+      const current = best[i]!;
+      best[i] = {
+        rps: Math.max(current.rps, measured.rps),
+        cpuMicros: Math.min(current.cpuMicros, measured.cpuMicros),
+        ...(measured.hits === undefined ? {} : { hits: Math.max(current.hits ?? 0, measured.hits) }),
+      };
+    }
+  }
+  return best;
+}
+
+/** Runs a measuring script under bench/servers in its own `node --expose-gc` process and returns its JSON line. */
+async function child<T>(script: string, args: string[] = []): Promise<T> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', `bench/servers/${script}`, ...args], {
+    env: { ...process.env, NODE_ENV: 'production' },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as T;
+}
+
+export const pageCacheSuite: BenchSuite = {
+  name: 'page-cache',
+  description: 'page cache hits, misses, purge and memory on a 30 KB React-rendered HTML page',
+  async run(): Promise<BenchResult[]> {
+    const [bare, hit, express] = (await compare([
+      { script: 'bare.ts', args: [] },
+      { script: 'page-cache.ts', args: ['react'] },
+      { script: 'express-lru.ts', args: ['react'] },
+    ])) as [Measured, Measured, Measured];
+    const [reactAlone, reactMiss, reactMissFull] = (await compare([
+      { script: 'renderer-alone.ts', args: ['react'], distinct: true },
+      { script: 'page-cache.ts', args: ['react', '1'], distinct: true },
+      { script: 'page-cache.ts', args: ['react', '1000'], distinct: true },
+    ])) as [Measured, Measured, Measured];
+    const [staticAlone, staticMiss] = (await compare([
+      { script: 'renderer-alone.ts', args: ['static'], distinct: true },
+      { script: 'page-cache.ts', args: ['static', '1'], distinct: true },
+    ])) as [Measured, Measured];
+    const purge = await child<{ p50Ms: number; p99Ms: number; meanMs: number; removedPerPurge: number; scanMs: number; rounds: number }>('purge.ts');
+    const memory = await child<{ perEntryBytes: number; bodyBytes: number; entries: number }>('memory.ts', ['2000']);
+    const rps = 'req/s';
+    const cpu = 'µs CPU/req';
+    return [
+      {
+        name: 'bare node:http, prebuilt bytes',
+        value: bare.rps,
+        unit: rps,
+        note: `the limit for Node: writeHead + end of the same 30 KB bytes and headers; every req/s and CPU figure is the best of ${ROUNDS} interleaved rounds`,
+      },
+      { name: 'Express + lru-cache middleware, hits', value: express.rps, unit: rps, note: 'patches res.write/res.end; hits via res.set + res.send' },
+      { name: 'page cache hits', value: hit.rps, unit: rps, baseline: 'bare node:http, prebuilt bytes', target: { minRatio: 0.9 } },
+      { name: 'page cache hits (vs Express)', value: hit.rps, unit: rps, baseline: 'Express + lru-cache middleware, hits', target: { minRatio: 4 } },
+      { name: 'server CPU per request, bare', value: bare.cpuMicros, unit: cpu, note: 'server process CPU time / requests (from /proc)' },
+      { name: 'server CPU per hit, page cache', value: hit.cpuMicros, unit: cpu, baseline: 'server CPU per request, bare' },
+      { name: 'server CPU per hit, Express + lru-cache', value: express.cpuMicros, unit: cpu, baseline: 'server CPU per hit, page cache' },
+      { name: 'React renderer alone', value: reactAlone.rps, unit: rps, note: 'renderToString of the 30 KB page per request, a distinct ?v=N each time' },
+      {
+        name: 'page cache misses, React renderer',
+        value: reactMiss.rps,
+        unit: rps,
+        baseline: 'React renderer alone',
+        target: { minRatio: 0.95 },
+        note: `maxEntries 1 and a distinct ?v=N per request: every request misses, is captured, stored, and evicts the one before (hits during the run: ${reactMiss.hits})`,
+      },
+      {
+        name: 'page cache misses, React renderer, full cache',
+        value: reactMissFull.rps,
+        unit: rps,
+        baseline: 'React renderer alone',
+        note: `maxEntries 1000, every request a distinct ?v=N: ~30 MB of bodies held and churned at the miss rate, which costs major GCs (hits: ${reactMissFull.hits})`,
+      },
+      { name: 'server CPU per request, React renderer alone', value: reactAlone.cpuMicros, unit: cpu },
+      { name: 'server CPU per miss, React renderer', value: reactMiss.cpuMicros, unit: cpu, baseline: 'server CPU per request, React renderer alone' },
+      {
+        name: 'server CPU per miss, React renderer, full cache',
+        value: reactMissFull.cpuMicros,
+        unit: cpu,
+        baseline: 'server CPU per request, React renderer alone',
+      },
+      { name: 'prebuilt-bytes renderer alone', value: staticAlone.rps, unit: rps, note: 'a renderer that does no work' },
+      {
+        name: 'page cache misses, prebuilt-bytes renderer',
+        value: staticMiss.rps,
+        unit: rps,
+        baseline: 'prebuilt-bytes renderer alone',
+        note: `the capture and store cost laid bare, maxEntries 1 (no target; hits during the run: ${staticMiss.hits})`,
+      },
+      { name: 'server CPU per request, prebuilt-bytes renderer alone', value: staticAlone.cpuMicros, unit: cpu },
+      {
+        name: 'server CPU per miss, prebuilt-bytes renderer',
+        value: staticMiss.cpuMicros,
+        unit: cpu,
+        baseline: 'server CPU per request, prebuilt-bytes renderer alone',
+      },
+      {
+        name: 'literal spec scan, 100 pathnames over 100,000 keys',
+        value: purge.scanMs,
+        unit: 'ms',
+        note: 'the spec algorithm (every key against every pathname), for scale',
+      },
+      {
+        name: `purge 100 pathnames from 100,000 entries (p99 of ${purge.rounds})`,
+        value: purge.p99Ms,
+        unit: 'ms',
+        baseline: 'literal spec scan, 100 pathnames over 100,000 keys',
+        target: { max: 5 },
+        note: `each purge removes ${purge.removedPerPurge} keys (page + data route); p50 ${purge.p50Ms.toFixed(3)} ms, mean ${purge.meanMs.toFixed(3)} ms; own process, after a GC and 20 warm-up purges (JIT)`,
+      },
+      { name: 'cached body size', value: memory.bodyBytes, unit: 'B', note: 'the 30 KB page' },
+      {
+        name: 'memory per cached entry',
+        value: memory.perEntryBytes,
+        unit: 'B',
+        baseline: 'cached body size',
+        target: { max: memory.bodyBytes * 1.1 },
+        note: `heap + external after GC, over ${memory.entries} distinct entries filled through HTTP (node --expose-gc child)`,
+      },
+    ];
+  },
+};

@@ -1,0 +1,6 @@
+export { createPageCache, type PageCache, type NextFunction } from './page-cache.js';
+export { DEFAULTS, type PageCacheOptions, type CacheKeyName, type CacheKeyFunction } from './options.js';
+export type { PageCacheStats } from './store.js';
+export { createStatsHandler, type StatsHandlerOptions } from './stats-handler.js';
+export { bearerMatches } from './auth.js';
+export { validatePathnames, type PathnameLimits, type PathnamesResult } from './pathnames.js';

@@ -1,0 +1,157 @@
+import type { IncomingMessage } from 'node:http';
+import { AppError } from '../errors.js';
+import { silentLogger, type Logger } from '../log.js';
+
+/** The built-in key policies of spec §4. */
+export type CacheKeyName = 'url' | 'path' | 'path+variant' | 'search-query';
+
+/** A custom key policy: the returned string is the cache key, used as is. */
+export type CacheKeyFunction = (req: IncomingMessage) => string;
+
+/** Options of {@link createPageCache}; every field is optional and defaults to {@link DEFAULTS}. */
+export interface PageCacheOptions {
+  /**
+   * Maximum number of entries; storing one more evicts the least recently used (a hit refreshes recency).
+   * @default 1000
+   */
+  maxEntries?: number;
+  /**
+   * Maximum bytes held, counting each entry's body plus its header names and values. A response larger than this is
+   * never stored. `undefined` means no byte bound.
+   * @default undefined
+   */
+  maxBytes?: number | undefined;
+  /**
+   * Key policy: `'url'` (path plus query string as sent), `'path'` (query ignored), `'path+variant'` (path plus the
+   * values of {@link variantCookie} and {@link variantHeader}), `'search-query'` (query kept only under `/search`),
+   * or a function of the request.
+   * @default 'url'
+   */
+  key?: CacheKeyName | CacheKeyFunction;
+  /**
+   * Cookie whose value is part of the key under the `'path+variant'` policy.
+   * @default 'display-mode'
+   */
+  variantCookie?: string;
+  /**
+   * Request header whose value is part of the key under the `'path+variant'` policy.
+   * @default 'accept-language'
+   */
+  variantHeader?: string;
+  /**
+   * Request paths starting with one of these are passed on untouched: no header added, nothing stored.
+   * @default ['/_render/image', '/_render/static', '/search']
+   */
+  bypassPrefixes?: readonly string[];
+  /**
+   * Concurrent misses of one key render once; the other requests wait for that response.
+   * @default true
+   */
+  singleFlight?: boolean;
+  /**
+   * Store responses that carry `Set-Cookie` (the spec's literal rule). Off because a stored cookie would hand one
+   * visitor's session to the next.
+   * @default false
+   */
+  storeSetCookie?: boolean;
+  /**
+   * Store responses whose `Cache-Control` contains `private` or `no-store` (the spec's literal rule).
+   * @default false
+   */
+  storePrivate?: boolean;
+  /**
+   * Path of the purge route that {@link PageCache.handle} answers itself.
+   * @default '/__purge__'
+   */
+  purgePath?: string;
+  /**
+   * Bearer secret of the purge route. Unset: every purge is refused with 403 and a warning is logged once.
+   * @default undefined
+   */
+  purgeSecret?: string | undefined;
+  /**
+   * A purged pathname also removes keys that are that pathname plus a query string.
+   * @default false
+   */
+  purgeQueryVariants?: boolean;
+  /**
+   * Prefix of the renderer's client-navigation data routes (spec: `/_render/data/`).
+   * @default '/_render/data/'
+   */
+  dataRoutePrefix?: string;
+  /**
+   * Largest purge request body read; a larger one is answered 413.
+   * @default 1048576
+   */
+  maxPurgeBodyBytes?: number;
+  /**
+   * Most pathnames accepted in one purge.
+   * @default 1000
+   */
+  maxPathnames?: number;
+  /**
+   * Longest pathname accepted in a purge, in characters.
+   * @default 2048
+   */
+  maxPathnameLength?: number;
+  /**
+   * Where warnings and renderer errors are logged.
+   * @default a silent logger
+   */
+  logger?: Logger;
+}
+
+export type ResolvedPageCacheOptions = Required<Omit<PageCacheOptions, 'maxBytes' | 'purgeSecret'>> & {
+  maxBytes: number | undefined;
+  purgeSecret: string | undefined;
+};
+
+export const DEFAULTS = {
+  maxEntries: 1000,
+  maxBytes: undefined,
+  key: 'url',
+  variantCookie: 'display-mode',
+  variantHeader: 'accept-language',
+  bypassPrefixes: ['/_render/image', '/_render/static', '/search'],
+  singleFlight: true,
+  storeSetCookie: false,
+  storePrivate: false,
+  purgePath: '/__purge__',
+  purgeSecret: undefined,
+  purgeQueryVariants: false,
+  dataRoutePrefix: '/_render/data/',
+  maxPurgeBodyBytes: 1024 * 1024,
+  maxPathnames: 1000,
+  maxPathnameLength: 2048,
+} as const satisfies Omit<ResolvedPageCacheOptions, 'logger'>;
+
+const KEY_NAMES: readonly string[] = ['url', 'path', 'path+variant', 'search-query'];
+
+function invalid(message: string): AppError {
+  return new AppError('PAGE_CACHE_OPTIONS_INVALID', `page cache: ${message}`, 500);
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw invalid(`expected ${name} to be a positive integer, got ${value}`);
+  return value;
+}
+
+/** Fills every unset option from {@link DEFAULTS} and rejects values the cache cannot work with. */
+export function resolveOptions(options: PageCacheOptions = {}): ResolvedPageCacheOptions {
+  const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as PageCacheOptions;
+  const resolved: ResolvedPageCacheOptions = { ...DEFAULTS, logger: silentLogger(), ...defined };
+  positiveInteger('maxEntries', resolved.maxEntries);
+  if (resolved.maxBytes !== undefined) positiveInteger('maxBytes', resolved.maxBytes);
+  positiveInteger('maxPurgeBodyBytes', resolved.maxPurgeBodyBytes);
+  positiveInteger('maxPathnames', resolved.maxPathnames);
+  positiveInteger('maxPathnameLength', resolved.maxPathnameLength);
+  if (typeof resolved.key !== 'function' && !KEY_NAMES.includes(resolved.key)) {
+    throw invalid(`expected key to be one of ${KEY_NAMES.join(', ')} or a function, got '${String(resolved.key)}'`);
+  }
+  if (!resolved.purgePath.startsWith('/')) throw invalid(`expected purgePath to start with '/', got '${resolved.purgePath}'`);
+  if (!resolved.dataRoutePrefix.startsWith('/')) {
+    throw invalid(`expected dataRoutePrefix to start with '/', got '${resolved.dataRoutePrefix}'`);
+  }
+  if (resolved.purgeSecret === '') resolved.purgeSecret = undefined;
+  return resolved;
+}

@@ -1,0 +1,31 @@
+import type { Song } from './types.js';
+
+/** The catalogue a fresh data directory starts with, so the affiliate endpoint answers at once. */
+export const DEMO_SONGS: readonly Song[] = [
+  { id: 1, name: 'Bohemian Rhapsody', artist: 'Queen', album: 'A Night at the Opera', year: 1975 },
+  { id: 2, name: 'Imagine', artist: 'John Lennon', album: 'Imagine', year: 1971 },
+  { id: 3, name: 'Hey Jude', artist: 'The Beatles', album: 'Hey Jude', year: 1968 },
+  { id: 4, name: 'Like a Rolling Stone', artist: 'Bob Dylan', album: 'Highway 61 Revisited', year: 1965 },
+  { id: 5, name: 'Smells Like Teen Spirit', artist: 'Nirvana', album: 'Nevermind', year: 1991 },
+  { id: 6, name: 'Billie Jean', artist: 'Michael Jackson', album: 'Thriller', year: 1982 },
+  { id: 7, name: 'Hotel California', artist: 'Eagles', album: 'Hotel California', year: 1976 },
+  { id: 8, name: 'Respect', artist: 'Aretha Franklin', album: 'I Never Loved a Man the Way I Love You', year: 1967 },
+  { id: 9, name: 'Wish You Were Here', artist: 'Pink Floyd', album: 'Wish You Were Here', year: 1975 },
+  { id: 10, name: 'Purple Rain', artist: 'Prince', album: 'Purple Rain', year: 1984 },
+  { id: 11, name: 'Superstition', artist: 'Stevie Wonder', album: 'Talking Book', year: 1972 },
+  { id: 12, name: 'Dancing Queen', artist: 'ABBA', album: 'Arrival', year: 1976 },
+  { id: 13, name: 'Waterloo Sunset', artist: 'The Kinks', album: 'Something Else by the Kinks', year: 1967 },
+  { id: 14, name: 'Heroes', artist: 'David Bowie', album: '"Heroes"', year: 1977 },
+  { id: 15, name: 'Good Vibrations', artist: 'The Beach Boys', album: 'Smiley Smile', year: 1966 },
+  { id: 16, name: 'Born to Run', artist: 'Bruce Springsteen', album: 'Born to Run', year: 1975 },
+  { id: 17, name: 'Sweet Child o\' Mine', artist: "Guns N' Roses", album: 'Appetite for Destruction', year: 1987 },
+  { id: 18, name: 'Jolene', artist: 'Dolly Parton', album: 'Jolene', year: 1973 },
+  { id: 19, name: 'Clocks', artist: 'Coldplay', album: 'A Rush of Blood to the Head', year: 2002 },
+  { id: 20, name: 'Seven Nation Army', artist: 'The White Stripes', album: 'Elephant', year: 2003 },
+  { id: 21, name: 'Crazy in Love', artist: 'Beyoncé', album: 'Dangerously in Love', year: 2003 },
+  { id: 22, name: 'Rolling in the Deep', artist: 'Adele', album: '21', year: 2010 },
+  { id: 23, name: 'Get Lucky', artist: 'Daft Punk', album: 'Random Access Memories', year: 2013 },
+  { id: 24, name: 'Amor Prohibido', artist: 'Selena', album: 'Amor Prohibido', year: 1994 },
+  { id: 25, name: 'Hallelujah', artist: 'Jeff Buckley', album: 'Grace', year: 1994 },
+  { id: 26, name: '99 Luftballons', artist: 'Nena', album: 'Nena', year: 1983 },
+];

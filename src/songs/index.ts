@@ -1,0 +1,11 @@
+export type { AffiliateAnswer, Match, SavedLookup, Song } from './types.js';
+export { songRoutes, AFFILIATE_CACHE_CONTROL, type SongRoutesDeps } from './routes.js';
+export { openSongs, createSongProviders, SONGS_FILE, type Songs } from './wiring.js';
+export { openSongStore, type SongStore, type ImportSummary, type SavedMatch, type LookupKey } from './store.js';
+export { createAffiliateLookups, type AffiliateLookups, type AffiliateLookupsOptions, type RefreshSummary } from './lookups.js';
+export { parseCatalogue, type CatalogueParseResult } from './catalogue.js';
+export { parseDuration } from './duration.js';
+export { DEMO_SONGS } from './demo-songs.js';
+export { ProviderError, ProviderUnavailableError, type SongProvider, type ProviderAnswer } from './providers/provider.js';
+export { createItunesProvider, type ItunesProviderOptions } from './providers/itunes.js';
+export { createAmazonProvider, type AmazonProviderOptions } from './providers/amazon.js';

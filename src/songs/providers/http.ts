@@ -1,0 +1,84 @@
+import { ProviderError } from './provider.js';
+
+export interface JsonAnswer {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * Sends one request to a provider and reads its JSON answer, reading at most `maxBytes` of body. Network failures,
+ * timeouts (the caller's `signal`), oversized, non-UTF-8 and non-JSON bodies become ProviderErrors; the status is
+ * returned as is, for the provider to judge.
+ */
+export async function requestJson(provider: string, url: string, init: RequestInit & { signal: AbortSignal }, maxBytes: number): Promise<JsonAnswer> {
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, redirect: 'error' });
+  } catch (error) {
+    throw failure(provider, init.signal, error, 'could not be reached');
+  }
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new ProviderError(provider, `answer of ${declared} bytes is larger than the ${maxBytes} bytes allowed`, { code: 'PROVIDER_ANSWER_TOO_LARGE' });
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    const reader = response.body?.getReader();
+    for (let next = await reader?.read(); next !== undefined && !next.done; next = await reader?.read()) {
+      size += next.value.byteLength;
+      if (size > maxBytes) {
+        await reader?.cancel().catch(() => undefined);
+        throw new ProviderError(provider, `answer is larger than the ${maxBytes} bytes allowed`, { code: 'PROVIDER_ANSWER_TOO_LARGE' });
+      }
+      chunks.push(next.value);
+    }
+  } catch (error) {
+    if (error instanceof ProviderError) throw error;
+    throw failure(provider, init.signal, error, 'broke off its answer');
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch (error) {
+    throw new ProviderError(provider, `answered ${response.status} with a body that is not UTF-8`, { code: 'PROVIDER_GARBAGE', cause: error });
+  }
+  try {
+    return { status: response.status, body: JSON.parse(text) as unknown };
+  } catch (error) {
+    const type = response.headers.get('content-type') ?? 'no content type';
+    throw new ProviderError(provider, `answered ${response.status} (${type}) with a body that is not JSON`, { code: 'PROVIDER_GARBAGE', cause: error });
+  }
+}
+
+function failure(provider: string, signal: AbortSignal, error: unknown, what: string): ProviderError {
+  if (signal.aborted) {
+    const reason: unknown = signal.reason;
+    const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
+    return new ProviderError(provider, timedOut ? 'did not answer in time' : 'lookup was cancelled', {
+      code: timedOut ? 'PROVIDER_TIMEOUT' : 'PROVIDER_CANCELLED',
+      cause: error,
+    });
+  }
+  return new ProviderError(provider, what, { cause: error });
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
+/** An http(s) URL as a string, or null: provider answers are not trusted to hold safe links. */
+export function httpUrlOrNull(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}

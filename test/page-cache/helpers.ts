@@ -1,0 +1,103 @@
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { pino, type Logger } from 'pino';
+import { createPageCache, type PageCache, type PageCacheOptions } from '../../src/page-cache/index.js';
+
+export interface Reply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+  bytes: Buffer;
+}
+
+export interface RequestOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+/** One HTTP request on a fresh connection; resolves with status, headers and the whole body. */
+export function request(base: string, path: string, options: RequestOptions = {}): Promise<Reply> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers: options.headers ?? {}, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const bytes = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: bytes.toString('utf8'), bytes });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+export interface Harness {
+  url: string;
+  cache: PageCache;
+  /** Renderer calls so far, by request URL. */
+  calls: string[];
+  close(): Promise<void>;
+}
+
+export type Renderer = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+/** A 200 HTML page naming the URL it was rendered for, with a public Cache-Control like the real renderer's. */
+export const htmlRenderer: Renderer = (req, res) => {
+  res.setHeader('content-type', 'text/html; charset=utf-8');
+  res.setHeader('cache-control', 'public,max-age=86400');
+  res.end(`<p>page ${req.url}</p>`);
+};
+
+export async function listen(listener: RequestListener): Promise<{ server: Server; url: string }> {
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+export async function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+/** A node:http server: the page cache in front of `renderer`, counting renderer calls. */
+export async function startCache(options: PageCacheOptions = {}, renderer: Renderer = htmlRenderer): Promise<Harness> {
+  const cache = createPageCache(options);
+  const calls: string[] = [];
+  const { server, url } = await listen((req, res) => {
+    cache.handle(req, res, () => {
+      calls.push(req.url ?? '');
+      return renderer(req, res);
+    });
+  });
+  return { url, cache, calls, close: () => closeServer(server) };
+}
+
+/** A pino logger whose lines are collected in `lines`. */
+export function recordingLogger(): { logger: Logger; lines: Array<{ level: number; msg: string }> } {
+  const lines: Array<{ level: number; msg: string }> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(JSON.parse(chunk.toString('utf8')) as { level: number; msg: string });
+      callback();
+    },
+  });
+  return { logger: pino({ level: 'debug' }, sink), lines };
+}
+
+/** A promise with its resolve function, to hold a renderer until the test lets it go. */
+export function gate(): { promise: Promise<void>; open(): void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+export const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
