@@ -63,7 +63,7 @@ describe('front workers (node:cluster) with purge fan-out', () => {
     const hits = new Set<string>();
     for (let attempt = 0; attempt < 200 && hits.size < count; attempt++) {
       const answer = await send(port, 'GET', path);
-      if (answer.headers['x-cache'] === 'hit') hits.add(String(answer.headers['x-worker']));
+      if (answer.headers['x-middleware-cache'] === 'hit') hits.add(String(answer.headers['x-worker']));
     }
     assert.equal(hits.size, count, `only workers ${[...hits].join(', ')} served ${path} from cache`);
     return hits;
@@ -72,12 +72,17 @@ describe('front workers (node:cluster) with purge fan-out', () => {
   it('purges every worker when one worker receives the purge, and answers the union once', async () => {
     await cachedInEveryWorker('/plog/post', 2);
     writeFileSync(content, 'version-2');
+    const body = JSON.stringify({ pathnames: ['/plog/post'] });
+    assert.equal((await send(port, 'POST', '/__purge__', body)).status, 401);
+    assert.equal((await send(port, 'POST', '/__purge__', body, { authorization: 'Bearer wrong' })).status, 403);
+    assert.equal((await send(port, 'POST', '/__purge__', '{"pathnames":["no-slash"]}', { authorization: 'Bearer fanout-secret' })).status, 400);
+    await cachedInEveryWorker('/plog/post', 2);
     const purge = await send(port, 'POST', '/__purge__', JSON.stringify({ pathnames: ['/plog/post', '/never-cached'] }), {
       authorization: 'Bearer fanout-secret',
       'content-type': 'application/json',
     });
     assert.equal(purge.status, 200);
-    assert.deepEqual(JSON.parse(purge.body), { purged: ['/plog/post'] });
+    assert.deepEqual(JSON.parse(purge.body), { purged: ['/plog/post'] }, 'both workers removed /plog/post; the union names it once');
     const servedBy = new Set<string>();
     for (let i = 0; i < 20; i++) {
       const answer = await send(port, 'GET', '/plog/post');

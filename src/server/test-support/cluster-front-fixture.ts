@@ -1,14 +1,16 @@
 /**
- * A minimal front for the cluster tests, until the real front is wired to workers: each worker keeps its own page
- * store (a Map, as each real worker keeps its own page cache), renders `<path> <content of the content file>` on a
- * miss, and answers POST /__purge__ through the purge fan-out. Run: `node --import tsx <this file> <content file> <secret>`.
- * The primary prints `listening <port>` once every worker listens.
+ * A front for the cluster tests until the real front command runs workers: each worker puts its own page cache
+ * (`createPageCache`, with the purge route and the purge fan-out) in front of a renderer that answers
+ * `<path> <content of the content file>`, and marks every answer with `x-worker` (its cluster id) and `x-worker-pid`.
+ * Run: `node --import tsx <this file> <content file> <secret>`; the primary prints `listening <port>` once every worker
+ * listens.
  */
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { silentLogger } from '../../log.js';
+import { createPageCache } from '../../page-cache/index.js';
 import { runFrontWorkers } from '../front-workers.js';
 import { WorkerPurgeFanout } from '../purge-fanout.js';
 
@@ -22,32 +24,21 @@ if (cluster.isPrimary) {
   process.stdout.write(`listening ${port}\n`);
   process.once('SIGTERM', () => void front.stop().then(() => process.exit(0)));
 } else {
-  const pages = new Map<string, string>();
-  const fanout = new WorkerPurgeFanout({
-    purgeLocal: (pathnames) => pathnames.filter((pathname) => pages.delete(pathname)),
-  });
   const workerId = String(cluster.worker?.id ?? 0);
+  // Relayed purges arrive only once the server listens, after pageCache exists.
+  const fanout = new WorkerPurgeFanout({ purgeLocal: (pathnames) => pageCache.purge(pathnames) });
+  const pageCache = createPageCache({
+    purgeSecret: secret,
+    distributePurge: async (pathnames) => (await fanout.purgeEverywhere(pathnames)).purged,
+  });
   const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://front').pathname;
-    if (req.method === 'POST' && path === '/__purge__') {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        if (req.headers.authorization !== `Bearer ${secret}`) {
-          res.writeHead(403).end('Forbidden');
-          return;
-        }
-        const { pathnames } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { pathnames: string[] };
-        void fanout.purgeEverywhere(pathnames).then((result) => {
-          res.writeHead(200, { 'content-type': 'application/json', 'x-worker': workerId }).end(JSON.stringify({ purged: result.purged }));
-        });
-      });
-      return;
-    }
-    const cached = pages.get(path);
-    const body = cached ?? `${path} ${readFileSync(contentFile, 'utf8')}`;
-    if (cached === undefined) pages.set(path, body);
-    res.writeHead(200, { 'x-cache': cached === undefined ? 'miss' : 'hit', 'x-worker': workerId, 'x-worker-pid': String(process.pid) }).end(body);
+    res.setHeader('x-worker', workerId);
+    res.setHeader('x-worker-pid', String(process.pid));
+    pageCache.handle(req, res, () => {
+      const path = new URL(req.url ?? '/', 'http://front').pathname;
+      res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'public,max-age=86400' });
+      res.end(`${path} ${readFileSync(contentFile, 'utf8')}`);
+    });
   });
   server.listen(0, '127.0.0.1');
   process.once('SIGTERM', () => server.close(() => process.exit(0)));
