@@ -1,6 +1,7 @@
 import type { BenchSuite } from '../lib.js';
 import { pageCacheSuite } from './page-cache.js';
+import { scaleSuite } from './scale.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, songsSuite];
+export const suites: BenchSuite[] = [pageCacheSuite, songsSuite, scaleSuite];
