@@ -7,16 +7,25 @@ import { READ_DEFAULTS, readIndexFile, walkIndexFiles, type ReadOptions, type Re
 export interface ReadPoolOptions extends ReadOptions {
   /**
    * Reading threads that parse and strip files while the caller writes to the engine; 0 reads on the calling thread.
-   * @default availableParallelism() - 1, at most 4
+   * The caller's engine writes need a core too, but parsing costs more per document than writing, so one thread per
+   * core keeps both busy.
+   * @default availableParallelism(), at most 4
    */
   workers?: number;
   /** Files per message to a thread. @default 64 */
   batchSize?: number;
+  /**
+   * Files sent to threads and not yet consumed. It must cover a whole bulk call, or the threads sit idle while the
+   * caller's synchronous engine write blocks the event loop that feeds them.
+   * @default 2048
+   */
+  maxInFlight?: number;
 }
 
 export const READ_POOL_DEFAULTS = {
-  workers: Math.min(4, Math.max(0, availableParallelism() - 1)),
+  workers: Math.min(4, availableParallelism()),
   batchSize: 64,
+  maxInFlight: 2048,
 } as const;
 
 /** What the pool sends a reading thread. */
@@ -59,7 +68,7 @@ function startWorker(): Worker {
 
 /**
  * Every `index.json` under `root`, parsed and stripped, in walk order (files under `priorityPrefix` first), with
- * bounded memory: at most two batches per thread are in flight. Stopping the iteration early stops the threads.
+ * bounded memory: at most `maxInFlight` files are read ahead. Stopping the iteration early stops the threads.
  */
 export async function* readBuild(root: string, options: ReadPoolOptions = {}): AsyncGenerator<ReadResult> {
   const workers = options.workers ?? READ_POOL_DEFAULTS.workers;
@@ -69,6 +78,7 @@ export async function* readBuild(root: string, options: ReadPoolOptions = {}): A
   }
   const maxFileBytes = options.maxFileBytes ?? READ_DEFAULTS.maxFileBytes;
   const batchSize = options.batchSize ?? READ_POOL_DEFAULTS.batchSize;
+  const maxBatches = Math.max(workers * 2, Math.ceil((options.maxInFlight ?? READ_POOL_DEFAULTS.maxInFlight) / batchSize));
   const threads = Array.from({ length: workers }, startWorker);
   const answers = new Map<number, BatchAnswer>();
   let wake: (() => void) | undefined;
@@ -93,7 +103,7 @@ export async function* readBuild(root: string, options: ReadPoolOptions = {}): A
   let exhausted = false;
   try {
     for (;;) {
-      while (!exhausted && sent - next < workers * 2) {
+      while (!exhausted && sent - next < maxBatches) {
         const batch = await batches.next();
         if (batch.done === true) {
           exhausted = true;

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { isAppError } from '../errors.js';
 import { readBuild } from './read-pool.js';
 import { parseIndexJson, readContentBuild, slugOf, walkIndexFiles, type ReadResult } from './reader.js';
 import { writePages, writeRaw } from './test-support/build-files.js';
@@ -108,6 +109,13 @@ describe('readContentBuild', () => {
     const prioritised: string[] = [];
     for await (const path of walkIndexFiles(root, 'EN-US')) prioritised.push(path);
     assert.deepEqual(prioritised, [...all.slice(1), 'de/c/index.json']);
+  });
+
+  it('stops with a clear error naming the folder when a folder cannot be read', async () => {
+    const walkMissing = async () => {
+      for await (const _path of walkIndexFiles(join(root, 'missing'))) assert.fail('nothing to walk');
+    };
+    await assert.rejects(walkMissing(), (error) => isAppError(error) && error.code === 'BUILD_UNREADABLE' && /missing': ENOENT/.test(error.message));
   });
 
   it('reports oversized, broken and binary files by path and reads the rest, inline or with threads', async () => {

@@ -1,6 +1,8 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { opendir, readFile, stat } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync, readdirSync, type Dirent } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { join } from 'node:path';
+import { AppError } from '../errors.js';
 import type { IndexedDocument } from './engines/types.js';
 import { stripHtml } from './strip-html.js';
 
@@ -144,18 +146,38 @@ function under(path: string, prefix: string): boolean {
   return path.toLowerCase().startsWith(prefix);
 }
 
-async function* walk(root: string, relative: string, keepDirectory: (path: string) => boolean, keepFile: (path: string) => boolean): AsyncGenerator<string> {
-  const directory = await opendir(relative === '' ? root : join(root, relative));
-  const entries: { name: string; isDirectory: boolean; isFile: boolean }[] = [];
-  for await (const entry of directory) entries.push({ name: entry.name, isDirectory: entry.isDirectory(), isFile: entry.isFile() });
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of entries) {
-    const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
-    if (entry.isDirectory) {
-      if (keepDirectory(`${path}/`)) yield* walk(root, path, keepDirectory, keepFile);
-    } else if (entry.isFile && entry.name === 'index.json' && keepFile(path)) {
-      yield path;
+/** Directories read between two yields to the event loop, so a walk of a large build never blocks it for long. */
+const DIRECTORIES_PER_SLICE = 128;
+
+/**
+ * Depth-first walk with one blocking `readdir` per directory: for a build of one folder per document, that is several
+ * times faster than asynchronous directory reads (each a round trip through libuv's pool), and the event loop gets a
+ * turn every DIRECTORIES_PER_SLICE directories.
+ */
+async function* walk(root: string, keepDirectory: (path: string) => boolean, keepFile: (path: string) => boolean): AsyncGenerator<string> {
+  const stack: string[] = [''];
+  let sliced = 0;
+  while (stack.length > 0) {
+    const relative = stack.pop() as string;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(relative === '' ? root : join(root, relative), { withFileTypes: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new AppError('BUILD_UNREADABLE', `cannot read the content build folder '${relative === '' ? root : relative}': ${code}`, 400, { cause: error });
     }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const directories: string[] = [];
+    for (const entry of entries) {
+      const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (keepDirectory(`${path}/`)) directories.push(path);
+      } else if (entry.isFile() && entry.name === 'index.json' && keepFile(path)) {
+        yield path;
+      }
+    }
+    for (let i = directories.length - 1; i >= 0; i--) stack.push(directories[i] as string);
+    if (++sliced % DIRECTORIES_PER_SLICE === 0) await setImmediatePromise();
   }
 }
 
@@ -166,12 +188,12 @@ async function* walk(root: string, relative: string, keepDirectory: (path: strin
 export async function* walkIndexFiles(root: string, priorityPrefix?: string): AsyncGenerator<string> {
   const trimmed = priorityPrefix?.toLowerCase().replace(/^\/+/, '') ?? '';
   if (trimmed === '') {
-    yield* walk(root, '', () => true, () => true);
+    yield* walk(root, () => true, () => true);
     return;
   }
   const prefix = trimmed.endsWith('/') ? trimmed : `${trimmed}/`;
-  yield* walk(root, '', (path) => under(path, prefix) || prefix.startsWith(path.toLowerCase()), (path) => under(path, prefix));
-  yield* walk(root, '', (path) => !under(path, prefix), (path) => !under(path, prefix));
+  yield* walk(root, (path) => under(path, prefix) || prefix.startsWith(path.toLowerCase()), (path) => under(path, prefix));
+  yield* walk(root, (path) => !under(path, prefix), (path) => !under(path, prefix));
 }
 
 /** Reads one `index.json` of the build, reporting a file over the size cap without reading it. */

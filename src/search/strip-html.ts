@@ -34,10 +34,11 @@ export function isDroppedElement(name: string, attributes: Record<string, string
 /**
  * The text of an HTML fragment as a reader sees it: entities decoded, hidden blocks, warning notes, scripts and styles
  * left out, block elements separating words, whitespace collapsed. Code, lists and tables keep their text.
- * One streaming pass with htmlparser2; nothing builds a DOM.
+ * One streaming pass with htmlparser2; nothing builds a DOM. Text without `<` or `&` skips the parser.
  */
 export function stripHtml(html: string): string {
-  const parts: string[] = [];
+  if (!html.includes('<') && !html.includes('&')) return collapseWhitespace(html);
+  let text = '';
   let depth = 0;
   let droppedAt = -1;
   const parser = new Parser(
@@ -46,19 +47,24 @@ export function stripHtml(html: string): string {
         depth++;
         if (droppedAt !== -1) return;
         if (isDroppedElement(name, attributes)) droppedAt = depth;
-        else if (BLOCK_TAGS.has(name)) parts.push(' ');
+        else if (BLOCK_TAGS.has(name)) text += ' ';
       },
       onclosetag(name) {
         if (droppedAt === depth) droppedAt = -1;
-        else if (droppedAt === -1 && BLOCK_TAGS.has(name)) parts.push(' ');
+        else if (droppedAt === -1 && BLOCK_TAGS.has(name)) text += ' ';
         depth--;
       },
-      ontext(text) {
-        if (droppedAt === -1) parts.push(text);
+      ontext(chunk) {
+        if (droppedAt === -1) text += chunk;
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
   parser.end(html);
-  return parts.join('').replace(/\s+/g, ' ').trim();
+  return collapseWhitespace(text);
+}
+
+/** Single spaces for whitespace runs; the pattern only matches what changes, so plain single spaces cost nothing. */
+function collapseWhitespace(text: string): string {
+  return text.replace(/\s{2,}|[^\S ]/g, ' ').trim();
 }

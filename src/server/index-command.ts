@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import { AppError } from '../errors.js';
@@ -46,9 +47,13 @@ export const indexCommand: Command = {
     }
     const mode: IndexMode = values.update === true ? 'update' : values.recreate === true ? 'recreate' : 'full';
     const root = resolve(positionals[0] as string);
-    const options: IndexRunOptions = { engine: createEngine(config.searchUrl), root, prefix, mode, logger };
-    if (values['max-failures'] !== undefined) options.maxFailures = nonNegativeInteger('--max-failures', values['max-failures'], usage);
-    if (values.workers !== undefined) options.workers = nonNegativeInteger('--workers', values.workers, usage);
+    const maxFailures = values['max-failures'] === undefined ? undefined : nonNegativeInteger('--max-failures', values['max-failures'], usage);
+    const workers = values.workers === undefined ? undefined : nonNegativeInteger('--workers', values.workers, usage);
+    const rootInfo = await stat(root).catch(() => undefined);
+    if (rootInfo?.isDirectory() !== true) throw new AppError('BUILD_ROOT_MISSING', `content build root '${root}' is not a directory`, 400);
+    const options: IndexRunOptions = { engine: createEngine(config.searchUrl, {}, { logger }), root, prefix, mode, logger };
+    if (maxFailures !== undefined) options.maxFailures = maxFailures;
+    if (workers !== undefined) options.workers = workers;
     if (values['priority-prefix'] !== undefined) options.priorityPrefix = values['priority-prefix'];
 
     const tty = (out as NodeJS.WriteStream).isTTY === true;

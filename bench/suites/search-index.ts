@@ -1,0 +1,67 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeSyntheticBuild } from '../../src/search/synthetic.js';
+import type { BenchResult, BenchSuite } from '../lib.js';
+
+const child = fileURLToPath(new URL('../workers/search-index-child.ts', import.meta.url));
+
+interface ChildResult {
+  documents: number;
+  elapsedMs: number;
+  documentsPerSecond: number;
+  peakRssMb?: number;
+  failures?: number;
+}
+
+async function measure(mode: string, root: string, database: string, extra: string[] = []): Promise<ChildResult> {
+  const process_ = spawn(process.execPath, ['--import', 'tsx', child, mode, root, database, ...extra], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  let output = '';
+  process_.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const code = await new Promise<number | null>((resolve) => process_.once('exit', resolve));
+  if (code !== 0) throw new Error(`search-index ${mode} child exited with ${code}`);
+  return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as ChildResult;
+}
+
+/**
+ * The index build on a synthetic content build (default 50,000 documents; SEARCH_BENCH_DOCUMENTS overrides it):
+ * end-to-end full run (read, strip, index, optimize, swap) against the raw engine insert rate measured in the same run.
+ */
+export const searchIndexSuite: BenchSuite = {
+  name: 'search-index',
+  description: 'full index run of a synthetic content build vs the raw engine insert rate',
+  async run(): Promise<BenchResult[]> {
+    const documents = Number(process.env.SEARCH_BENCH_DOCUMENTS ?? 50_000);
+    const dir = mkdtempSync(join(tmpdir(), 'sitestack-bench-search-'));
+    try {
+      const root = join(dir, 'build');
+      const started = performance.now();
+      const build = await writeSyntheticBuild(root, { documents });
+      console.error(`  synthetic build: ${build.documents} documents, ${(build.bytes / 1e6).toFixed(0)} MB, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      const ceiling = await measure('ceiling', root, join(dir, 'ceiling.sqlite'), [String(Math.min(documents, 20_000))]);
+      const read = await measure('read', root, join(dir, 'unused.sqlite'));
+      const full = await measure('full', root, join(dir, 'full.sqlite'));
+      if (full.documents !== build.documents) throw new Error(`full run indexed ${full.documents} of ${build.documents} documents`);
+      return [
+        { name: 'engine insert (ceiling)', value: ceiling.documentsPerSecond, unit: 'docs/s', note: `${ceiling.documents} pre-read documents, bulk + optimize` },
+        { name: 'read + strip', value: read.documentsPerSecond, unit: 'docs/s', baseline: 'engine insert (ceiling)', note: 'reading threads, no engine' },
+        {
+          name: 'full run end-to-end',
+          value: full.documentsPerSecond,
+          unit: 'docs/s',
+          baseline: 'engine insert (ceiling)',
+          target: { min: 10_000 },
+          note: `${full.documents} documents in ${(full.elapsedMs / 1000).toFixed(1)} s (spec reference: 234/s)`,
+        },
+        { name: 'full run peak RSS', value: full.peakRssMb ?? Number.NaN, unit: 'MB', target: { max: 500 }, note: 'child process maxRSS' },
+      ];
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};

@@ -1,0 +1,41 @@
+// One measurement of the search-index bench in its own process, so its peak memory is its own.
+// Usage: search-index-child.ts <ceiling|read|full> <build root> <database file> [documents]
+import { SqliteEngine } from '../../src/search/engines/sqlite.js';
+import type { IndexedDocument } from '../../src/search/engines/types.js';
+import { runIndexer } from '../../src/search/indexer.js';
+import { readBuild } from '../../src/search/read-pool.js';
+
+const [mode, root, database, limitText] = process.argv.slice(2);
+if (root === undefined || database === undefined) throw new Error('usage: search-index-child.ts <ceiling|read|full> <root> <database> [documents]');
+const peakRssMb = () => process.resourceUsage().maxRSS / 1024;
+
+if (mode === 'ceiling') {
+  // The engine alone: documents already read and stripped, in memory, bulk-inserted in the indexer's chunks.
+  const limit = Number(limitText ?? 20_000);
+  const documents: IndexedDocument[] = [];
+  for await (const result of readBuild(root)) {
+    if ('document' in result) documents.push(result.document);
+    if (documents.length === limit) break;
+  }
+  const engine = new SqliteEngine({ path: database });
+  await engine.createIndex('ceiling');
+  const started = performance.now();
+  for (let i = 0; i < documents.length; i += 1000) await engine.bulk('ceiling', documents.slice(i, i + 1000));
+  await engine.forceMerge('ceiling');
+  const elapsedMs = performance.now() - started;
+  await engine.close();
+  console.log(JSON.stringify({ documents: documents.length, elapsedMs, documentsPerSecond: (documents.length * 1000) / elapsedMs }));
+} else if (mode === 'read') {
+  const started = performance.now();
+  let documents = 0;
+  for await (const result of readBuild(root)) if ('document' in result) documents++;
+  const elapsedMs = performance.now() - started;
+  console.log(JSON.stringify({ documents, elapsedMs, documentsPerSecond: (documents * 1000) / elapsedMs, peakRssMb: peakRssMb() }));
+} else if (mode === 'full') {
+  const engine = new SqliteEngine({ path: database });
+  const report = await runIndexer({ engine, root, prefix: 'bench' });
+  await engine.close();
+  console.log(JSON.stringify({ documents: report.documents, failures: report.failureCount, badFiles: report.badFileCount, elapsedMs: report.elapsedMs, documentsPerSecond: report.documentsPerSecond, peakRssMb: peakRssMb() }));
+} else {
+  throw new Error(`unknown mode ${mode}`);
+}
