@@ -1,6 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 
@@ -31,10 +34,10 @@ export interface LoadOptions {
   /** Request paths to cycle through; defaults to the URL's own path. */
   paths?: string[];
   /**
-   * Called before every request, across all connections, for that request's path (overrides `paths`); for example to
-   * make every request distinct, which a `paths` list cannot do because each connection cycles through it on its own.
+   * Appends `?<name>=<n>` (or `&<name>=<n>`) with a counter shared by all connections, so that every request is
+   * distinct — a `paths` list cannot do that, because each connection cycles through it on its own.
    */
-  nextPath?: () => string;
+  uniqueQuery?: string;
   /** A process (the server under test) whose CPU time per request to report, read from /proc on Linux. */
   cpuOfPid?: number;
 }
@@ -64,14 +67,26 @@ export function processCpuSeconds(pid: number): number {
 /** USER_HZ, 100 on every Linux architecture Node runs on. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
-async function autocannonRun(url: string, options: LoadOptions, durationSeconds: number): Promise<autocannon.Result> {
+function withUniqueQuery(path: string, name: string, value: string): string {
+  return `${path}${path.includes('?') ? '&' : '?'}${name}=${value}`;
+}
+
+/** A prefix for unique query values that differs between runs, so a measured run never repeats its warm-up's URLs. */
+function runToken(): string {
+  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+async function autocannonRun(url: string, options: LoadOptions, durationSeconds: number): Promise<RunResult> {
   const base = new URL(url);
-  const nextPath = options.nextPath;
+  const basePath = `${base.pathname}${base.search}`;
+  const uniqueQuery = options.uniqueQuery;
+  const token = runToken();
+  let counter = 0;
   const requests =
-    nextPath === undefined
+    uniqueQuery === undefined
       ? options.paths?.map((path) => ({ method: 'GET' as const, path }))
-      : [{ method: 'GET' as const, setupRequest: (request: autocannon.Request) => ({ ...request, path: nextPath() }) }];
-  return autocannon({
+      : [{ method: 'GET' as const, setupRequest: (request: autocannon.Request) => ({ ...request, path: withUniqueQuery(basePath, uniqueQuery, `${token}-${counter++}`) }) }];
+  const result = await autocannon({
     url: base.toString(),
     connections: options.connections ?? 32,
     duration: durationSeconds,
@@ -79,21 +94,105 @@ async function autocannonRun(url: string, options: LoadOptions, durationSeconds:
     headers: options.headers ?? {},
     ...(requests === undefined ? {} : { requests }),
   });
-}
-
-/** Drives `url` with autocannon from this process after a warm-up run, and returns throughput and latency. */
-export async function load(url: string, options: LoadOptions = {}): Promise<LoadResult> {
-  await autocannonRun(url, options, options.warmupSeconds ?? 1);
-  const cpuBefore = options.cpuOfPid === undefined ? Number.NaN : processCpuSeconds(options.cpuOfPid);
-  const result = await autocannonRun(url, options, options.durationSeconds ?? 5);
-  const cpuAfter = options.cpuOfPid === undefined ? Number.NaN : processCpuSeconds(options.cpuOfPid);
   return {
-    requestsPerSecond: result.requests.average,
+    requestsPerSecond: result.requests.total / durationSeconds,
+    total: result.requests.total,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
-    ...(options.cpuOfPid === undefined ? {} : { cpuMicrosPerRequest: ((cpuAfter - cpuBefore) * 1e6) / result.requests.total }),
+  };
+}
+
+interface RunResult extends Omit<LoadResult, 'cpuMicrosPerRequest'> {
+  total: number;
+}
+
+/** The Lua script that makes wrk cycle through `paths` or append a unique query parameter to every request. */
+function wrkScript(url: URL, options: LoadOptions): string | undefined {
+  const lua = (value: string) => JSON.stringify(value);
+  const headers = Object.entries(options.headers ?? {})
+    .map(([name, value]) => `wrk.headers[${lua(name)}] = ${lua(value)}`)
+    .join('\n');
+  if (options.uniqueQuery !== undefined) {
+    const path = `${url.pathname}${url.search}`;
+    const separator = path.includes('?') ? '&' : '?';
+    const prefix = `${path}${separator}${options.uniqueQuery}=${runToken()}-`;
+    return `${headers}\ncounter = 0\nrequest = function()\n  counter = counter + 1\n  return wrk.format("GET", ${lua(prefix)} .. counter)\nend\n`;
+  }
+  if (options.paths !== undefined && options.paths.length > 0) {
+    const list = options.paths.map(lua).join(', ');
+    return `${headers}\npaths = { ${list} }\ni = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format("GET", paths[i])\nend\n`;
+  }
+  return headers === '' ? undefined : headers;
+}
+
+function wrkMillis(value: string, unit: string): number {
+  const number = Number(value);
+  return unit === 'us' ? number / 1000 : unit === 's' ? number * 1000 : unit === 'm' ? number * 60_000 : number;
+}
+
+/** Parses wrk's `--latency` report. */
+export function parseWrkReport(report: string): RunResult {
+  const latency = (percent: string) => {
+    const match = new RegExp(`^\\s*${percent}%\\s+([\\d.]+)(us|ms|s|m)\\s*$`, 'm').exec(report);
+    return match?.[1] === undefined || match[2] === undefined ? Number.NaN : wrkMillis(match[1], match[2]);
+  };
+  const total = Number(/(\d+) requests in/.exec(report)?.[1] ?? Number.NaN);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(report);
+  return {
+    requestsPerSecond: Number(/Requests\/sec:\s+([\d.]+)/.exec(report)?.[1] ?? Number.NaN),
+    total,
+    p50Ms: latency('50'),
+    p99Ms: latency('99'),
+    errors: socketErrors === null ? 0 : socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0),
+    non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(report)?.[1] ?? 0),
+  };
+}
+
+async function wrkRun(url: string, options: LoadOptions, durationSeconds: number): Promise<RunResult> {
+  const target = new URL(url);
+  const script = wrkScript(target, options);
+  const dir = script === undefined ? undefined : mkdtempSync(join(tmpdir(), 'sitestack-wrk-'));
+  try {
+    const args = ['-t1', `-c${options.connections ?? 32}`, `-d${durationSeconds}s`, '--latency', '--timeout', '10s'];
+    if (dir !== undefined && script !== undefined) {
+      writeFileSync(join(dir, 'load.lua'), script);
+      args.push('-s', join(dir, 'load.lua'));
+    }
+    const { stdout } = await promisify(execFile)('wrk', [...args, target.toString()], { maxBuffer: 1 << 20 });
+    return parseWrkReport(stdout);
+  } finally {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+let wrkAvailable: boolean | undefined;
+
+/**
+ * The load generator: wrk (a C program, so the server under test rather than the generator is the bottleneck on a
+ * small machine) when it is installed and `BENCH_LOAD` is not `autocannon`, else autocannon in this process.
+ */
+export function loadGenerator(): 'wrk' | 'autocannon' {
+  if (process.env.BENCH_LOAD === 'autocannon') return 'autocannon';
+  wrkAvailable ??= spawnSync('wrk', ['--version']).error === undefined;
+  return wrkAvailable ? 'wrk' : 'autocannon';
+}
+
+/** Drives `url` after a warm-up run, and returns throughput and latency (and the server's CPU per request). */
+export async function load(url: string, options: LoadOptions = {}): Promise<LoadResult> {
+  if (options.pipelining !== undefined && options.pipelining > 1 && loadGenerator() === 'wrk') {
+    throw new Error('pipelining is only supported with BENCH_LOAD=autocannon');
+  }
+  const run = loadGenerator() === 'wrk' ? wrkRun : autocannonRun;
+  await run(url, options, options.warmupSeconds ?? 1);
+  const cpuBefore = options.cpuOfPid === undefined ? Number.NaN : processCpuSeconds(options.cpuOfPid);
+  const result = await run(url, options, options.durationSeconds ?? 5);
+  const cpuAfter = options.cpuOfPid === undefined ? Number.NaN : processCpuSeconds(options.cpuOfPid);
+  const { total, ...figures } = result;
+  return {
+    ...figures,
+    ...(options.cpuOfPid === undefined ? {} : { cpuMicrosPerRequest: ((cpuAfter - cpuBefore) * 1e6) / total }),
   };
 }
 

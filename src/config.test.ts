@@ -22,7 +22,13 @@ describe('loadConfig', () => {
     assert.equal(config.searchUrl, 'sqlite:/srv/site/data/search.sqlite');
     assert.equal(config.searchPrefix, 'site_docs');
     assert.deepEqual(config.searchRateLimit, { max: 25, windowMs: 60_000 });
+    assert.deepEqual(config.commentRateLimit, { max: 5, windowMs: 60_000 });
     assert.equal(config.purgeSecret, undefined);
+  });
+
+  it('names COMMENT_RATE_LIMIT when its rate is malformed', () => {
+    assert.deepEqual(loadConfig({ COMMENT_RATE_LIMIT: '2/second' }).commentRateLimit, { max: 2, windowMs: 1000 });
+    assert.throws(() => loadConfig({ COMMENT_RATE_LIMIT: 'lots' }), /expected COMMENT_RATE_LIMIT to be a rate/);
   });
 
   it('names the variable and the value when a port is not a number', () => {

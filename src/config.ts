@@ -22,6 +22,7 @@ export interface Config {
   searchUrl: string;
   searchPrefix: string;
   searchRateLimit: RateLimit;
+  commentRateLimit: RateLimit;
   logLevel: LogLevel;
   songs: SongsConfig;
 }
@@ -194,6 +195,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     searchUrl,
     searchPrefix: read(env, 'SEARCH_PREFIX') ?? 'site_docs',
     searchRateLimit: parseRateLimit('SEARCH_RATE_LIMIT', read(env, 'SEARCH_RATE_LIMIT') ?? '25/minute'),
+    commentRateLimit: parseRateLimit('COMMENT_RATE_LIMIT', read(env, 'COMMENT_RATE_LIMIT') ?? '5/minute'),
     logLevel: parseOneOf('LOG_LEVEL', read(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),
     songs: loadSongsConfig(env),
   };

@@ -1,8 +1,9 @@
 import type { BenchSuite } from '../lib.js';
 import { pageCacheSuite } from './page-cache.js';
+import { pagePathSuite } from './page-path.js';
 import { scaleSuite } from './scale.js';
 import { searchIndexSuite } from './search-index.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, searchIndexSuite, songsSuite, scaleSuite];
+export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, searchIndexSuite, songsSuite, scaleSuite];

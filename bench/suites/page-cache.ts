@@ -29,12 +29,6 @@ async function measure(script: string, args: string[], options: LoadOptions = {}
   }
 }
 
-/** A different query string on every request, across all connections: with the default `url` key, every one misses. */
-function distinctPaths(): () => string {
-  let counter = 0;
-  return () => `${PAGE_PATH}?v=${counter++}`;
-}
-
 interface Contender {
   script: string;
   args: string[];
@@ -52,7 +46,7 @@ async function compare(contenders: Contender[]): Promise<Measured[]> {
   const best: Measured[] = contenders.map(() => ({ rps: 0, cpuMicros: Number.POSITIVE_INFINITY }));
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, contender] of contenders.entries()) {
-      const measured = await measure(contender.script, contender.args, contender.distinct === true ? { nextPath: distinctPaths() } : {});
+      const measured = await measure(contender.script, contender.args, contender.distinct === true ? { uniqueQuery: 'v' } : {});
       const current = best[i]!;
       best[i] = {
         rps: Math.max(current.rps, measured.rps),

@@ -1,9 +1,12 @@
 import type { Command } from './command.js';
 import { contentBuildCommand } from './content-build-command.js';
+import { frontCommand } from './front-command.js';
 import { indexCommand } from './index-command.js';
+import { originCommand } from './origin-command.js';
 import { popularityCommand } from './popularity-command.js';
 import { purgeCommand } from './purge-command.js';
 import { songsCommand } from './songs-command.js';
+import { startCommand } from './start-command.js';
 
 /** Every `sitestack` command, in the order `--help` lists them. */
-export const commands: Command[] = [contentBuildCommand, indexCommand, popularityCommand, purgeCommand, songsCommand];
+export const commands: Command[] = [startCommand, frontCommand, originCommand, contentBuildCommand, indexCommand, popularityCommand, purgeCommand, songsCommand];

@@ -1,0 +1,69 @@
+import { load, spawnServer, type BenchResult, type BenchSuite, type LoadOptions, type LoadResult } from '../lib.js';
+
+const ROUNDS = 2;
+
+/**
+ * The page path with origin and front in their own processes: cache hits of the home page against uncached renders of
+ * the same page (a new query string on every request, so the page cache never holds it), and the origin's list
+ * endpoint. The measurements alternate over `ROUNDS` rounds and each keeps its best (highest req/s, lowest p99 and CPU
+ * per request), so every measure goes through the same spells of background load and the least disturbed one counts.
+ */
+export const pagePathSuite: BenchSuite = {
+  name: 'page-path',
+  description: 'front cache hits vs uncached renders of the home page; origin GET /api/v1/plog/',
+  async run(): Promise<BenchResult[]> {
+    const origin = await spawnServer('bench/servers/origin.ts');
+    const front = await spawnServer('bench/servers/front.ts', [origin.url]);
+    const best: Record<'renders' | 'hits' | 'originList', LoadResult | undefined> = { renders: undefined, hits: undefined, originList: undefined };
+    const keep = (name: keyof typeof best, result: LoadResult) => {
+      if (result.errors > 0 || result.non2xx > 0) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+      const current = best[name];
+      best[name] =
+        current === undefined
+          ? result
+          : {
+              ...result,
+              requestsPerSecond: Math.max(current.requestsPerSecond, result.requestsPerSecond),
+              p50Ms: Math.min(current.p50Ms, result.p50Ms),
+              p99Ms: Math.min(current.p99Ms, result.p99Ms),
+              cpuMicrosPerRequest: Math.min(current.cpuMicrosPerRequest ?? Number.NaN, result.cpuMicrosPerRequest ?? Number.NaN),
+            };
+    };
+    const frontCpu: LoadOptions = front.child.pid === undefined ? {} : { cpuOfPid: front.child.pid };
+    try {
+      for (let round = 0; round < ROUNDS; round++) {
+        keep('renders', await load(`${front.url}/`, { connections: 32, uniqueQuery: 'uncached', ...frontCpu }));
+        keep('hits', await load(`${front.url}/`, { connections: 32, ...frontCpu }));
+        keep('originList', await load(`${origin.url}/api/v1/plog/`, { connections: 32, ...(origin.child.pid === undefined ? {} : { cpuOfPid: origin.child.pid }) }));
+      }
+    } finally {
+      await front.stop();
+      await origin.stop();
+    }
+    const { renders, hits, originList } = best as Record<keyof typeof best, LoadResult>;
+    const micros = (result: LoadResult) => Math.round(result.cpuMicrosPerRequest ?? Number.NaN);
+    return [
+      { name: 'uncached renders of / (front → renderer → origin)', value: renders.requestsPerSecond, unit: 'req/s', note: `p99 ${renders.p99Ms} ms` },
+      {
+        name: 'cache hits of / (front)',
+        value: hits.requestsPerSecond,
+        unit: 'req/s',
+        baseline: 'uncached renders of / (front → renderer → origin)',
+        target: { minRatio: 20 },
+        note: `p50 ${hits.p50Ms} ms`,
+      },
+      // Requests per CPU-second of the front process: what one core of the front serves, which the load generator
+      // sharing this machine's cores cannot cap the way it caps req/s.
+      { name: 'uncached renders per front CPU-second', value: 1e6 / micros(renders), unit: 'req/CPU-s' },
+      {
+        name: 'cache hits per front CPU-second',
+        value: 1e6 / micros(hits),
+        unit: 'req/CPU-s',
+        baseline: 'uncached renders per front CPU-second',
+        target: { minRatio: 20 },
+      },
+      { name: 'p99 latency of cache hits, 32 connections', value: hits.p99Ms, unit: 'ms', target: { max: 5 } },
+      { name: 'origin GET /api/v1/plog/', value: originList.requestsPerSecond, unit: 'req/s', target: { min: 2_000 }, note: `p99 ${originList.p99Ms} ms; origin CPU ${micros(originList)} µs/req` },
+    ];
+  },
+};

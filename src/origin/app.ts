@@ -1,0 +1,125 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { AppError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { installErrorMapper } from '../server/error-mapper.js';
+import type { OriginDatabase } from './database.js';
+import { ContentStore } from './store.js';
+import { parseCommentId, parseCommentInput, parseOid, parsePostInput } from './validation.js';
+
+export interface OriginAppOptions {
+  db: OriginDatabase;
+  logger: Logger;
+  /** Bearer token of the admin writes; unset: every admin write is refused with 503. */
+  adminToken?: string | undefined;
+  /** Comment submissions per client address. @default { max: 5, windowMs: 60000 } */
+  commentRateLimit?: { max: number; windowMs: number };
+  /** Called after every committed change that enqueued a purge (wakes the outbox worker). */
+  onChange?: () => void;
+  /** Largest request body accepted. @default 1048576 */
+  bodyLimit?: number;
+  /** @default () => new Date() */
+  now?: () => Date;
+}
+
+const DEFAULTS = {
+  commentRateLimit: { max: 5, windowMs: 60_000 },
+  bodyLimit: 1024 * 1024,
+} as const;
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/** Compares a bearer header with the token in constant time (both hashed first, so lengths do not leak either). */
+export function adminAuthorized(header: string | undefined, token: string): boolean {
+  const match = header === undefined ? null : /^Bearer ([^\s]+)$/.exec(header);
+  return timingSafeEqual(digest(match?.[1] ?? ''), digest(token)) && match !== null;
+}
+
+/** The content origin's JSON API (DESIGN §5) as a fastify app, ready to `listen` or `inject`. */
+export async function createOriginApp(options: OriginAppOptions): Promise<FastifyInstance> {
+  const store = new ContentStore(options.db, options.now === undefined ? {} : { now: options.now });
+  const onChange = options.onChange ?? (() => undefined);
+  const limit = options.commentRateLimit ?? DEFAULTS.commentRateLimit;
+  const app = Fastify({ logger: false, bodyLimit: options.bodyLimit ?? DEFAULTS.bodyLimit, routerOptions: { maxParamLength: 200 } });
+  installErrorMapper(app, options.logger);
+  await app.register(rateLimit, { global: false });
+
+  const requireAdmin = async (request: FastifyRequest) => {
+    const token = options.adminToken;
+    if (token === undefined) throw new AppError('ADMIN_DISABLED', 'admin writes are disabled: set ORIGIN_ADMIN_TOKEN', 503);
+    const header = request.headers.authorization;
+    if (header === undefined) throw new AppError('UNAUTHORIZED', 'admin writes need Authorization: Bearer <ORIGIN_ADMIN_TOKEN>', 401);
+    if (!adminAuthorized(header, token)) throw new AppError('FORBIDDEN', 'wrong admin token', 403);
+  };
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.statusCode === 401) reply.header('www-authenticate', 'Bearer');
+  });
+
+  const notFound = (oid: string) => new AppError('POST_NOT_FOUND', `no post '${oid}'`, 404);
+
+  app.get('/api/v1/plog/', async () => ({ groups: store.listGroups() }));
+
+  app.get<{ Params: { oid: string } }>('/api/v1/plog/:oid', async (request) => {
+    const oid = parseOid(request.params.oid);
+    const page = store.getPost(oid);
+    if (page === undefined) throw notFound(oid);
+    return page;
+  });
+
+  app.put<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin }, async (request, reply) => {
+    const oid = parseOid(request.params.oid);
+    const input = parsePostInput(request.body);
+    const { created } = store.putPost(oid, input);
+    onChange();
+    return reply.status(created ? 201 : 200).send(store.getPost(oid));
+  });
+
+  app.delete<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin }, async (request, reply) => {
+    const oid = parseOid(request.params.oid);
+    if (!store.deletePost(oid)) throw notFound(oid);
+    onChange();
+    return reply.status(204).send();
+  });
+
+  app.get('/api/v1/comments/pending', { onRequest: requireAdmin }, async () => ({ items: store.pendingComments() }));
+
+  app.post<{ Params: { id: string } }>('/api/v1/comments/:id/approve', { onRequest: requireAdmin }, async (request) => {
+    const id = parseCommentId(request.params.id);
+    if (!store.approveComment(id)) throw new AppError('COMMENT_NOT_FOUND', `no comment ${id}`, 404);
+    onChange();
+    return { id, approved: true };
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/v1/comments/:id', { onRequest: requireAdmin }, async (request, reply) => {
+    const id = parseCommentId(request.params.id);
+    if (!store.deleteComment(id)) throw new AppError('COMMENT_NOT_FOUND', `no comment ${id}`, 404);
+    onChange();
+    return reply.status(204).send();
+  });
+
+  app.post<{ Params: { oid: string } }>(
+    '/api/v1/plog/:oid/comments',
+    {
+      config: {
+        rateLimit: {
+          max: limit.max,
+          timeWindow: limit.windowMs,
+          errorResponseBuilder: (_request, context) =>
+            new AppError('RATE_LIMITED', `too many comments from this address; retry in ${context.after}`, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const oid = parseOid(request.params.oid);
+      const input = parseCommentInput(request.body);
+      const id = store.addComment(oid, input);
+      if (id === undefined) throw notFound(oid);
+      return reply.status(201).send({ id });
+    },
+  );
+
+  return app;
+}

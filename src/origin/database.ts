@@ -1,0 +1,95 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { seedDemoContent } from './seed.js';
+
+export type OriginDatabase = Database.Database;
+
+/**
+ * Schema steps, applied in order; `PRAGMA user_version` records how many have run, so each runs exactly once per file.
+ * Append new steps; never edit a released one.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE posts (
+     oid TEXT PRIMARY KEY,
+     title TEXT NOT NULL,
+     summary TEXT NOT NULL,
+     body_html TEXT NOT NULL,
+     pub_date TEXT NOT NULL,
+     categories TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   ) WITHOUT ROWID;
+   -- Covers the list query, so listing never reads the (large) bodies.
+   CREATE INDEX posts_listing ON posts (pub_date DESC, oid, title, categories);
+   CREATE TABLE comments (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     oid TEXT NOT NULL REFERENCES posts (oid) ON DELETE CASCADE,
+     name TEXT NOT NULL,
+     comment TEXT NOT NULL,
+     approved INTEGER NOT NULL DEFAULT 0,
+     add_date TEXT NOT NULL
+   );
+   CREATE INDEX comments_by_post ON comments (oid, approved, add_date);
+   CREATE TABLE purge_jobs (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     pathnames TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     fronts_done INTEGER NOT NULL DEFAULT 0,
+     cdn_attempts INTEGER NOT NULL DEFAULT 0,
+     cdn_next_at INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE TABLE purge_deliveries (
+     job_id INTEGER NOT NULL REFERENCES purge_jobs (id) ON DELETE CASCADE,
+     route TEXT NOT NULL,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_at INTEGER NOT NULL DEFAULT 0,
+     delivered INTEGER NOT NULL DEFAULT 0,
+     last_error TEXT,
+     PRIMARY KEY (job_id, route)
+   ) WITHOUT ROWID;
+   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;`,
+];
+
+export interface OpenOriginDatabaseOptions {
+  /**
+   * Seed the demo content when the database is new (once per file: deleting every post later does not reseed).
+   * @default true
+   */
+  seed?: boolean;
+}
+
+/** Runs every migration the file has not seen yet, each in its own transaction. */
+export function migrate(db: OriginDatabase): number {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new Error(`origin database schema version ${current} is newer than this sitestack (${MIGRATIONS.length})`);
+  }
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version] ?? '');
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+  return MIGRATIONS.length;
+}
+
+/** Opens (creating when needed) the origin's SQLite file in WAL mode, migrates it and seeds it on first use. */
+export function openOriginDatabase(file: string, options: OpenOriginDatabaseOptions = {}): OriginDatabase {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  if (options.seed ?? true) {
+    const seeded = db.prepare(`SELECT value FROM meta WHERE key = 'seeded'`).get();
+    if (seeded === undefined) {
+      db.transaction(() => {
+        seedDemoContent(db);
+        db.prepare(`INSERT INTO meta (key, value) VALUES ('seeded', ?)`).run(new Date().toISOString());
+      })();
+    }
+  }
+  return db;
+}

@@ -1,0 +1,153 @@
+import type { OriginDatabase } from './database.js';
+import { groupByMonth, pathnamesForPost, type PostGroup, type PostSummary } from './policy.js';
+import type { CommentInput, PostInput } from './validation.js';
+
+export interface Post {
+  oid: string;
+  title: string;
+  body_html: string;
+  summary: string;
+  pub_date: string;
+  categories: string[];
+}
+
+export interface PublicComment {
+  id: number;
+  name: string;
+  comment: string;
+  add_date: string;
+}
+
+export interface PostPage {
+  post: Post;
+  comments: { count: number; items: PublicComment[] };
+}
+
+export interface PendingComment extends PublicComment {
+  oid: string;
+}
+
+interface PostRow extends Omit<Post, 'categories'> {
+  categories: string;
+}
+
+interface SummaryRow extends Omit<PostSummary, 'categories'> {
+  categories: string;
+}
+
+/**
+ * The origin's content store. Every write that can change a page enqueues the affected pathnames in the purge outbox
+ * inside the write's own transaction, so a committed change always has its purge recorded.
+ */
+export class ContentStore {
+  private readonly statements;
+  private readonly now: () => Date;
+
+  constructor(private readonly db: OriginDatabase, options: { now?: () => Date } = {}) {
+    this.now = options.now ?? (() => new Date());
+    this.statements = {
+      list: db.prepare<[], SummaryRow>(
+        `SELECT p.oid, p.title, p.pub_date, p.categories,
+                (SELECT count(*) FROM comments c WHERE c.oid = p.oid AND c.approved = 1) AS comments
+           FROM posts p ORDER BY p.pub_date DESC, p.oid`,
+      ),
+      post: db.prepare<[string], PostRow>(`SELECT oid, title, body_html, summary, pub_date, categories FROM posts WHERE oid = ?`),
+      approvedComments: db.prepare<[string], PublicComment>(
+        `SELECT id, name, comment, add_date FROM comments WHERE oid = ? AND approved = 1 ORDER BY add_date, id`,
+      ),
+      pendingComments: db.prepare<[], PendingComment>(
+        `SELECT id, oid, name, comment, add_date FROM comments WHERE approved = 0 ORDER BY id`,
+      ),
+      exists: db.prepare<[string], { one: number }>(`SELECT 1 AS one FROM posts WHERE oid = ?`),
+      upsert: db.prepare(
+        `INSERT INTO posts (oid, title, summary, body_html, pub_date, categories, updated_at)
+         VALUES (@oid, @title, @summary, @body_html, @pub_date, @categories, @updated_at)
+         ON CONFLICT (oid) DO UPDATE SET title = excluded.title, summary = excluded.summary, body_html = excluded.body_html,
+           pub_date = excluded.pub_date, categories = excluded.categories, updated_at = excluded.updated_at`,
+      ),
+      deletePost: db.prepare<[string]>(`DELETE FROM posts WHERE oid = ?`),
+      insertComment: db.prepare<[string, string, string, string]>(
+        `INSERT INTO comments (oid, name, comment, approved, add_date) VALUES (?, ?, ?, 0, ?)`,
+      ),
+      comment: db.prepare<[number], { oid: string; approved: number }>(`SELECT oid, approved FROM comments WHERE id = ?`),
+      approve: db.prepare<[number]>(`UPDATE comments SET approved = 1 WHERE id = ?`),
+      deleteComment: db.prepare<[number]>(`DELETE FROM comments WHERE id = ?`),
+      enqueue: db.prepare<[string, string]>(`INSERT INTO purge_jobs (pathnames, created_at) VALUES (?, ?)`),
+    };
+  }
+
+  listGroups(): PostGroup[] {
+    return groupByMonth(this.statements.list.all().map((row) => ({ ...row, categories: JSON.parse(row.categories) as string[] })));
+  }
+
+  getPost(oid: string): PostPage | undefined {
+    const row = this.statements.post.get(oid);
+    if (row === undefined) return undefined;
+    const items = this.statements.approvedComments.all(oid);
+    return { post: { ...row, categories: JSON.parse(row.categories) as string[] }, comments: { count: items.length, items } };
+  }
+
+  pendingComments(): PendingComment[] {
+    return this.statements.pendingComments.all();
+  }
+
+  /** Creates or replaces a post; answers whether it was created. */
+  putPost(oid: string, input: PostInput): { created: boolean } {
+    return this.db.transaction(() => {
+      const created = this.statements.exists.get(oid) === undefined;
+      this.statements.upsert.run({
+        oid,
+        title: input.title,
+        summary: input.summary,
+        body_html: input.body,
+        pub_date: input.pub_date,
+        categories: JSON.stringify(input.categories),
+        updated_at: this.now().toISOString(),
+      });
+      this.enqueuePurge(pathnamesForPost(oid));
+      return { created };
+    })();
+  }
+
+  deletePost(oid: string): boolean {
+    return this.db.transaction(() => {
+      const deleted = this.statements.deletePost.run(oid).changes > 0;
+      if (deleted) this.enqueuePurge(pathnamesForPost(oid));
+      return deleted;
+    })();
+  }
+
+  /** Stores a pending comment; undefined when the post does not exist. Pending comments change no page: no purge. */
+  addComment(oid: string, input: CommentInput): number | undefined {
+    return this.db.transaction(() => {
+      if (this.statements.exists.get(oid) === undefined) return undefined;
+      return Number(this.statements.insertComment.run(oid, input.name, input.comment, this.now().toISOString()).lastInsertRowid);
+    })();
+  }
+
+  approveComment(id: number): boolean {
+    return this.db.transaction(() => {
+      const comment = this.statements.comment.get(id);
+      if (comment === undefined) return false;
+      if (comment.approved === 0) {
+        this.statements.approve.run(id);
+        this.enqueuePurge(pathnamesForPost(comment.oid));
+      }
+      return true;
+    })();
+  }
+
+  deleteComment(id: number): boolean {
+    return this.db.transaction(() => {
+      const comment = this.statements.comment.get(id);
+      if (comment === undefined) return false;
+      this.statements.deleteComment.run(id);
+      if (comment.approved === 1) this.enqueuePurge(pathnamesForPost(comment.oid));
+      return true;
+    })();
+  }
+
+  private enqueuePurge(pathnames: string[]): void {
+    this.statements.enqueue.run(JSON.stringify(pathnames), this.now().toISOString());
+  }
+}

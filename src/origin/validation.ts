@@ -1,0 +1,142 @@
+import { AppError } from '../errors.js';
+
+/** A post identifier: a lower-case slug, so it is safe in a URL path and in a cache key as it stands. */
+export const OID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const OID_MAX_LENGTH = 100;
+
+export const LIMITS = {
+  titleLength: 200,
+  summaryLength: 1_000,
+  bodyLength: 500_000,
+  categories: 10,
+  categoryLength: 40,
+  nameLength: 80,
+  commentLength: 5_000,
+} as const;
+
+export interface PostInput {
+  title: string;
+  body: string;
+  summary: string;
+  categories: string[];
+  /** ISO 8601, UTC, millisecond precision. */
+  pub_date: string;
+}
+
+export interface CommentInput {
+  name: string;
+  comment: string;
+}
+
+function invalid(message: string, code = 'INVALID_INPUT'): AppError {
+  return new AppError(code, message, 400);
+}
+
+// Control characters (C0 and C1) except tab, line feed and carriage return, plus lone surrogates.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// In one-line fields (titles, names) tabs, line breaks and bidi overrides, which can disguise a name, are refused too.
+// eslint-disable-next-line no-control-regex -- as above
+const CONTROL_IN_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export function parseOid(value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > OID_MAX_LENGTH || !OID_PATTERN.test(value)) {
+    throw invalid(`oid must be 1-${OID_MAX_LENGTH} characters of a-z, 0-9 and single hyphens between them`, 'INVALID_OID');
+  }
+  return value;
+}
+
+export function parseCommentId(value: unknown): number {
+  const id = typeof value === 'string' && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(id)) throw invalid('comment id must be a positive integer', 'INVALID_COMMENT_ID');
+  return id;
+}
+
+function requireObject(body: unknown, fields: readonly string[]): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw invalid(`body must be a JSON object with ${fields.join(', ')}`);
+  }
+  const unknownFields = Object.keys(body).filter((key) => !fields.includes(key));
+  if (unknownFields.length > 0) throw invalid(`unknown field(s): ${unknownFields.slice(0, 5).map((f) => JSON.stringify(f.slice(0, 40))).join(', ')}`);
+  return body as Record<string, unknown>;
+}
+
+function text(
+  record: Record<string, unknown>,
+  field: string,
+  options: { min: number; max: number; multiline: boolean },
+): string {
+  const raw = record[field];
+  if (typeof raw !== 'string') throw invalid(`${field} must be a string`);
+  const value = raw.normalize('NFC').trim();
+  if (value.length < options.min) throw invalid(`${field} must not be empty`);
+  if (value.length > options.max) throw invalid(`${field} must be at most ${options.max} characters`);
+  if ((options.multiline ? CONTROL_IN_TEXT : CONTROL_IN_LINE).test(value)) {
+    throw invalid(`${field} must not contain control characters`);
+  }
+  return value;
+}
+
+const CATEGORY_PATTERN = /^[\p{L}\p{N}][\p{L}\p{N} ._+#-]*$/u;
+
+function categories(record: Record<string, unknown>): string[] {
+  const raw = record.categories ?? [];
+  if (!Array.isArray(raw)) throw invalid('categories must be an array of strings');
+  if (raw.length > LIMITS.categories) throw invalid(`categories must hold at most ${LIMITS.categories} entries`);
+  const seen = new Set<string>();
+  for (const entry of raw) {
+    if (typeof entry !== 'string') throw invalid('categories must be an array of strings');
+    const value = entry.normalize('NFC').trim();
+    if (value.length === 0 || value.length > LIMITS.categoryLength || !CATEGORY_PATTERN.test(value)) {
+      throw invalid(`each category must be 1-${LIMITS.categoryLength} letters, digits, spaces or . _ + # -, starting with a letter or digit`);
+    }
+    seen.add(value);
+  }
+  return [...seen];
+}
+
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/** Accepts `YYYY-MM-DD` (midnight UTC) or a full ISO 8601 date-time with a zone; answers the UTC ISO form. */
+export function parsePubDate(value: unknown): string {
+  const match = typeof value === 'string' ? DATE_PATTERN.exec(value) : null;
+  if (match === null || typeof value !== 'string') {
+    throw invalid('pub_date must be an ISO 8601 date (YYYY-MM-DD) or date-time with a zone');
+  }
+  const [, year, month, day] = match;
+  const date = new Date(match[4] === undefined ? `${value}T00:00:00Z` : value);
+  const calendarDay = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  if (
+    Number.isNaN(date.getTime()) ||
+    calendarDay.getUTCMonth() !== Number(month) - 1 ||
+    calendarDay.getUTCDate() !== Number(day) ||
+    Number(year) < 1970 ||
+    Number(year) > 9999
+  ) {
+    throw invalid('pub_date is not a real calendar date between 1970 and 9999');
+  }
+  return date.toISOString();
+}
+
+const POST_FIELDS = ['title', 'body', 'summary', 'categories', 'pub_date'] as const;
+
+/** Checks an admin's post body. The HTML of `body` is trusted (admins write it) and stored as given. */
+export function parsePostInput(body: unknown): PostInput {
+  const record = requireObject(body, POST_FIELDS);
+  return {
+    title: text(record, 'title', { min: 1, max: LIMITS.titleLength, multiline: false }),
+    body: text(record, 'body', { min: 1, max: LIMITS.bodyLength, multiline: true }),
+    summary: record.summary === undefined ? '' : text(record, 'summary', { min: 0, max: LIMITS.summaryLength, multiline: true }),
+    categories: categories(record),
+    pub_date: parsePubDate(record.pub_date),
+  };
+}
+
+/** Checks a reader's comment. Comments are untrusted text: stored as text and always rendered escaped. */
+export function parseCommentInput(body: unknown): CommentInput {
+  const record = requireObject(body, ['name', 'comment']);
+  return {
+    name: text(record, 'name', { min: 1, max: LIMITS.nameLength, multiline: false }),
+    comment: text(record, 'comment', { min: 1, max: LIMITS.commentLength, multiline: true }),
+  };
+}

@@ -1,0 +1,88 @@
+import { useEffect, useState } from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import { App } from './pages.js';
+import { dataUrl, matchPage } from './routes.js';
+import type { Bootstrap, PageData } from './types.js';
+
+/**
+ * The browser side: hydrates the server's HTML, then turns internal link clicks into a fetch of the page's data route
+ * and an in-place render. A 404 from the data route means the site was redeployed (another build id): the click
+ * becomes a full page load, which brings the new bundle.
+ */
+function readBootstrap(): Bootstrap {
+  const element = document.getElementById('__SITESTACK_DATA__');
+  return JSON.parse(element?.textContent ?? '{}') as Bootstrap;
+}
+
+const bootstrap = readBootstrap();
+
+async function loadPage(url: URL): Promise<PageData | undefined> {
+  const route = matchPage(url.pathname, bootstrap.locales);
+  if (route === undefined) return undefined;
+  const response = await fetch(dataUrl(bootstrap.buildId, route), { headers: { accept: 'application/json' } });
+  if (!response.ok) return undefined;
+  return (await response.json()) as PageData;
+}
+
+/** Links the client can render itself: same origin, a known page, and not the search page (it runs its own script). */
+function navigable(anchor: HTMLAnchorElement, event: MouseEvent): URL | undefined {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return undefined;
+  if ((anchor.target !== '' && anchor.target !== '_self') || anchor.hasAttribute('download')) return undefined;
+  const url = new URL(anchor.href, location.href);
+  if (url.origin !== location.origin) return undefined;
+  const route = matchPage(url.pathname, bootstrap.locales);
+  if (route === undefined || route.kind === 'search') return undefined;
+  if (url.pathname === location.pathname && url.search === location.search && url.hash !== '') return undefined;
+  return url;
+}
+
+function Root() {
+  const [page, setPage] = useState<PageData>(bootstrap.page);
+
+  useEffect(() => {
+    document.title = page.title;
+  }, [page]);
+
+  useEffect(() => {
+    const onClick = (event: MouseEvent) => {
+      const anchor = event.target instanceof Element ? event.target.closest('a') : null;
+      if (anchor === null) return;
+      const url = navigable(anchor, event);
+      if (url === undefined) return;
+      event.preventDefault();
+      void loadPage(url).then(
+        (next) => {
+          if (next === undefined) {
+            location.assign(url.href);
+            return;
+          }
+          history.pushState(null, '', url.href);
+          setPage(next);
+          window.scrollTo(0, 0);
+          document.getElementById('content')?.focus();
+        },
+        () => location.assign(url.href),
+      );
+    };
+    const onPopState = () => {
+      const url = new URL(location.href);
+      void loadPage(url).then(
+        (next) => (next === undefined ? location.reload() : setPage(next)),
+        () => location.reload(),
+      );
+    };
+    document.addEventListener('click', onClick);
+    window.addEventListener('popstate', onPopState);
+    // Tells scripts and tests that clicks are now handled in place.
+    document.documentElement.dataset.navigation = 'client';
+    return () => {
+      document.removeEventListener('click', onClick);
+      window.removeEventListener('popstate', onPopState);
+    };
+  }, []);
+
+  return <App page={page} />;
+}
+
+const root = document.getElementById('root');
+if (root !== null) hydrateRoot(root, <Root />);

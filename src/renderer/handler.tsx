@@ -1,0 +1,136 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { renderToString } from 'react-dom/server';
+import { isAppError } from '../errors.js';
+import { silentLogger, type Logger } from '../log.js';
+import { loadClientBuild, type ClientBuild } from './build.js';
+import { renderDocument } from './document.js';
+import { loadPageData } from './origin-client.js';
+import { App } from './pages.js';
+import { DATA_PREFIX, DEFAULT_LOCALE, matchPage, parseDataUrl, STATIC_PREFIX } from './routes.js';
+import type { PageData } from './types.js';
+
+export interface RendererOptions {
+  /** The content origin, e.g. `http://127.0.0.1:4000` (`API_BASE`). */
+  apiBase: string;
+  /** Folder of client builds (`buildClient`'s `outDir`); the renderer serves the build its manifest names. */
+  buildDir?: string;
+  /** An already loaded build, instead of `buildDir`. */
+  build?: ClientBuild;
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch;
+  /** @default a silent logger */
+  logger?: Logger;
+  /** Locales with a search page; the other pages are in the first one. @default ['en-US'] */
+  locales?: string[];
+  /** Per origin request. @default 10000 */
+  timeoutMs?: number;
+  /** Posts listed on the home page. @default 10 */
+  latestPosts?: number;
+  /** `Cache-Control` of pages and data routes. @default 'public,max-age=86400' */
+  cacheControl?: string;
+}
+
+const DEFAULTS = {
+  locales: [DEFAULT_LOCALE],
+  timeoutMs: 10_000,
+  latestPosts: 10,
+  cacheControl: 'public,max-age=86400',
+  staticCacheControl: 'public, max-age=31536000, immutable',
+  uncached: 'no-store',
+} as const;
+
+/** A node:http handler; `next(error)`, when given, receives render failures instead of the built-in 502 page. */
+export type RendererHandler = ((req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void) & {
+  readonly buildId: string;
+};
+
+function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  res.writeHead(status, { ...headers, 'content-length': String(bytes.length) });
+  res.end(req.method === 'HEAD' ? undefined : bytes);
+}
+
+/** Creates the server-side renderer of every page, its data routes and its static files. */
+export function createRenderer(options: RendererOptions): RendererHandler {
+  const build = options.build ?? (options.buildDir === undefined ? undefined : loadClientBuild(options.buildDir));
+  if (build === undefined) throw new TypeError('createRenderer needs buildDir or build');
+  const logger = options.logger ?? silentLogger();
+  const locales = options.locales ?? [...DEFAULTS.locales];
+  const cacheControl = options.cacheControl ?? DEFAULTS.cacheControl;
+  const origin = {
+    apiBase: options.apiBase.replace(/\/+$/, ''),
+    fetch: options.fetch ?? globalThis.fetch,
+    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    latestPosts: options.latestPosts ?? DEFAULTS.latestPosts,
+  };
+  const scriptUrl = `${STATIC_PREFIX}${build.buildId}/${build.script}`;
+
+  const html = (page: PageData) =>
+    renderDocument({ bodyHtml: renderToString(<App page={page} />), bootstrap: { buildId: build.buildId, locales, page }, scriptUrl });
+
+  const sendPage = (req: IncomingMessage, res: ServerResponse, status: number, page: PageData) =>
+    send(req, res, status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': status === 200 ? cacheControl : DEFAULTS.uncached }, html(page));
+
+  const sendJson = (req: IncomingMessage, res: ServerResponse, status: number, body: unknown) =>
+    send(req, res, status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': status === 200 ? cacheControl : DEFAULTS.uncached }, JSON.stringify(body));
+
+  const notFoundPage = (pathname: string): PageData => ({ kind: 'not-found', title: 'Not found · sitestack plog', pathname });
+
+  const fail = (req: IncomingMessage, res: ServerResponse, error: unknown, asJson: boolean, next?: (error?: unknown) => void) => {
+    logger.error({ err: error, url: req.url }, isAppError(error) ? error.message : 'render failed');
+    if (next !== undefined) return next(error);
+    if (res.headersSent) return res.destroy();
+    if (asJson) return sendJson(req, res, 502, { error: 'the content origin did not answer as expected', code: 'ORIGIN_FAILED' });
+    return sendPage(req, res, 502, { kind: 'error', title: 'Error · sitestack plog' });
+  };
+
+  const handler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      send(req, res, 405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8', 'cache-control': DEFAULTS.uncached }, 'Method Not Allowed');
+      return;
+    }
+    let pathname: string;
+    try {
+      pathname = new URL(req.url ?? '/', 'http://renderer.invalid').pathname;
+    } catch {
+      send(req, res, 400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': DEFAULTS.uncached }, 'Bad Request');
+      return;
+    }
+
+    if (pathname.startsWith(STATIC_PREFIX)) {
+      const file = pathname === `${STATIC_PREFIX}${build.buildId}/${build.script}` ? build.files.get(build.script) : undefined;
+      if (file === undefined) send(req, res, 404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': DEFAULTS.uncached }, 'Not Found');
+      else send(req, res, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': DEFAULTS.staticCacheControl }, file);
+      return;
+    }
+
+    if (pathname.startsWith(DATA_PREFIX)) {
+      const data = parseDataUrl(pathname, locales);
+      if (data === undefined || data.buildId !== build.buildId) {
+        sendJson(req, res, 404, { error: data === undefined ? 'no such data route' : `build ${data.buildId} is not the current build`, code: 'NOT_FOUND' });
+        return;
+      }
+      loadPageData(data.route, origin).then(
+        (page) => (page === undefined ? sendJson(req, res, 404, { error: 'no such page', code: 'NOT_FOUND' }) : sendJson(req, res, 200, page)),
+        (error: unknown) => fail(req, res, error, true, next),
+      );
+      return;
+    }
+
+    const route = matchPage(pathname, locales);
+    if (route === undefined) {
+      const canonical = pathname.length > 1 && pathname.endsWith('/') ? pathname.replace(/\/+$/, '') : undefined;
+      if (canonical !== undefined && canonical !== '' && matchPage(canonical, locales) !== undefined) {
+        send(req, res, 308, { location: canonical, 'cache-control': DEFAULTS.uncached }, '');
+      } else {
+        sendPage(req, res, 404, notFoundPage(pathname));
+      }
+      return;
+    }
+    loadPageData(route, origin).then(
+      (page) => sendPage(req, res, page === undefined ? 404 : 200, page ?? notFoundPage(pathname)),
+      (error: unknown) => fail(req, res, error, false, next),
+    );
+  };
+  return Object.assign(handler, { buildId: build.buildId });
+}

@@ -1,0 +1,5 @@
+export { createRenderer, type RendererHandler, type RendererOptions } from './handler.js';
+export { buildClient, loadClientBuild, type BuildClientOptions, type ClientBuild, type ClientManifest } from './build.js';
+export { OriginError } from './origin-client.js';
+export { matchPage, dataUrl, parseDataUrl, DEFAULT_LOCALE, type PageRoute } from './routes.js';
+export type { PageData, Bootstrap } from './types.js';

@@ -1,0 +1,163 @@
+import type { ReactNode } from 'react';
+import type { CommentItem, MonthGroup, PageData, PostListing } from './types.js';
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** Formats in UTC by hand, so the server and every browser print the same text (no hydration mismatch). */
+export function formatDate(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()] ?? ''} ${date.getUTCFullYear()}`;
+}
+
+function monthName(group: string): string {
+  const [year, month] = group.split('.');
+  return `${MONTHS[Number(month) - 1] ?? month} ${year}`;
+}
+
+function Layout({ children }: { children: ReactNode }) {
+  return (
+    <>
+      <header className="site-header">
+        <a className="site-name" href="/">
+          sitestack plog
+        </a>
+        <nav>
+          <a href="/">Home</a> <a href="/plog">Archive</a> <a href="/en-US/search">Search</a>
+        </nav>
+      </header>
+      <main id="content" tabIndex={-1}>{children}</main>
+      <footer className="site-footer">Served by sitestack.</footer>
+    </>
+  );
+}
+
+function PostLine({ post }: { post: PostListing }) {
+  return (
+    <li className="post-line">
+      <a href={`/plog/${post.oid}`}>{post.title}</a> <time dateTime={post.pub_date}>{formatDate(post.pub_date)}</time>
+      {post.categories.length > 0 ? <span className="categories"> · {post.categories.join(', ')}</span> : null}
+      {post.comments > 0 ? <span className="comment-count"> · {post.comments === 1 ? '1 comment' : `${post.comments} comments`}</span> : null}
+    </li>
+  );
+}
+
+function Home({ latest, total }: { latest: PostListing[]; total: number }) {
+  return (
+    <>
+      <h1>Latest posts</h1>
+      <ul className="post-list">
+        {latest.map((post) => (
+          <PostLine key={post.oid} post={post} />
+        ))}
+      </ul>
+      <p>
+        <a href="/plog">All {total} posts in the archive</a>
+      </p>
+    </>
+  );
+}
+
+function Archive({ groups }: { groups: MonthGroup[] }) {
+  return (
+    <>
+      <h1>Archive</h1>
+      {groups.map((group) => (
+        <section key={group.date} className="month">
+          <h2 id={`m-${group.date.replace('.', '-')}`}>{monthName(group.date)}</h2>
+          <ul className="post-list">
+            {group.posts.map((post) => (
+              <PostLine key={post.oid} post={post} />
+            ))}
+          </ul>
+        </section>
+      ))}
+    </>
+  );
+}
+
+function Comment({ comment }: { comment: CommentItem }) {
+  return (
+    <li className="comment" id={`comment-${comment.id}`}>
+      <p className="comment-meta">
+        <strong>{comment.name}</strong> <time dateTime={comment.add_date}>{formatDate(comment.add_date)}</time>
+      </p>
+      <p className="comment-text">{comment.comment}</p>
+    </li>
+  );
+}
+
+function Post({ page }: { page: Extract<PageData, { kind: 'post' }> }) {
+  const { post, comments } = page;
+  return (
+    <article>
+      <h1>{post.title}</h1>
+      <p className="post-meta">
+        <time dateTime={post.pub_date}>{formatDate(post.pub_date)}</time>
+        {post.categories.length > 0 ? ` · ${post.categories.join(', ')}` : ''}
+      </p>
+      {/* Post bodies are written by admins and trusted; comments below are reader text and always escaped. */}
+      <div className="post-body" dangerouslySetInnerHTML={{ __html: post.body_html }} />
+      <section className="comments">
+        <h2 id="comments">{comments.count === 1 ? '1 comment' : `${comments.count} comments`}</h2>
+        <ol>
+          {comments.items.map((comment) => (
+            <Comment key={comment.id} comment={comment} />
+          ))}
+        </ol>
+      </section>
+    </article>
+  );
+}
+
+function SearchShell({ locale }: { locale: string }) {
+  return (
+    <section id="search-app" data-locale={locale}>
+      <h1>Search</h1>
+      <form role="search" method="get" action={`/${locale}/search`}>
+        <input type="search" name="q" aria-label="Search the site" />
+        <button type="submit">Search</button>
+      </form>
+      <p id="search-status" aria-live="polite"></p>
+      <ol id="search-results"></ol>
+    </section>
+  );
+}
+
+/** Every page of the site; the client renders the same tree when it navigates. */
+export function App({ page }: { page: PageData }) {
+  let content: ReactNode;
+  switch (page.kind) {
+    case 'home':
+      content = <Home latest={page.latest} total={page.total} />;
+      break;
+    case 'archive':
+      content = <Archive groups={page.groups} />;
+      break;
+    case 'post':
+      content = <Post page={page} />;
+      break;
+    case 'search':
+      content = <SearchShell locale={page.locale} />;
+      break;
+    case 'not-found':
+      content = (
+        <>
+          <h1>Page not found</h1>
+          <p>
+            Nothing lives at <code>{page.pathname}</code>. Try the <a href="/plog">archive</a>.
+          </p>
+        </>
+      );
+      break;
+    case 'error':
+      content = (
+        <>
+          <h1>Something went wrong</h1>
+          <p>The page could not be rendered because the content origin did not answer as expected. Please try again shortly.</p>
+        </>
+      );
+      break;
+  }
+  return <Layout>{content}</Layout>;
+}

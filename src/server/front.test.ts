@@ -1,0 +1,88 @@
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { silentLogger } from '../log.js';
+import { createOriginApp, openOriginDatabase, type OriginDatabase } from '../origin/index.js';
+import { createPageCache, createStatsHandler } from '../page-cache/index.js';
+import { buildClient, createRenderer } from '../renderer/index.js';
+import { createApiApp } from './api.js';
+import { createFrontServer } from './front.js';
+
+let dir: string;
+let db: OriginDatabase;
+let origin: FastifyInstance;
+let api: FastifyInstance;
+let server: Server;
+let base: string;
+
+const echo: FastifyPluginAsync = async (app) => {
+  app.get('/api/v1/echo', async (request) => ({ url: request.url }));
+};
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'sitestack-front-'));
+  await buildClient({ outDir: dir });
+  db = openOriginDatabase(':memory:');
+  origin = await createOriginApp({ db, logger: silentLogger() });
+  const apiBase = await origin.listen({ host: '127.0.0.1', port: 0 });
+  const pageCache = createPageCache({ purgeSecret: 'front-secret', logger: silentLogger() });
+  api = await createApiApp({ logger: silentLogger(), plugins: [echo] });
+  server = createFrontServer({
+    api,
+    pageCache,
+    stats: createStatsHandler(pageCache, { secret: 'front-secret' }),
+    renderer: createRenderer({ apiBase, buildDir: dir }),
+    logger: silentLogger(),
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+after(async () => {
+  server.closeAllConnections();
+  server.close();
+  await api.close();
+  await origin.close();
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('front routing', () => {
+  it('sends /api/* to the API app and never through the page cache', async () => {
+    for (let i = 0; i < 2; i++) {
+      const response = await fetch(`${base}/api/v1/echo?x=1`);
+      assert.equal(response.status, 200);
+      assert.deepEqual(await response.json(), { url: '/api/v1/echo?x=1' });
+      assert.equal(response.headers.get('x-middleware-cache'), null);
+    }
+    const unknown = await fetch(`${base}/api`);
+    assert.equal(unknown.status, 404);
+    assert.equal(((await unknown.json()) as { code: string }).code, 'NOT_FOUND');
+  });
+
+  it('sends paths that only start like /api to the page cache and renderer', async () => {
+    const response = await fetch(`${base}/apiary`);
+    assert.equal(response.status, 404);
+    assert.equal(response.headers.get('x-middleware-cache'), 'miss');
+    assert.match(await response.text(), /Page not found/);
+  });
+
+  it('answers the cache stats behind the purge secret, and purges through the page cache', async () => {
+    await fetch(`${base}/plog`);
+    assert.equal((await fetch(`${base}/plog`)).headers.get('x-middleware-cache'), 'hit');
+    assert.equal((await fetch(`${base}/__cache__/stats`, { headers: { authorization: 'Bearer wrong' } })).status, 403);
+    const stats = (await (await fetch(`${base}/__cache__/stats`, { headers: { authorization: 'Bearer front-secret' } })).json()) as { entries: number; hits: number };
+    assert.ok(stats.entries >= 1 && stats.hits >= 1);
+    const purge = await fetch(`${base}/__purge__`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer front-secret', 'content-type': 'application/json' },
+      body: JSON.stringify({ pathnames: ['/plog'] }),
+    });
+    assert.deepEqual(await purge.json(), { purged: ['/plog'] });
+    assert.equal((await fetch(`${base}/plog`)).headers.get('x-middleware-cache'), 'miss');
+  });
+});

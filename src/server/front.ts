@@ -1,0 +1,68 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from '../log.js';
+import type { PageCache } from '../page-cache/index.js';
+import type { RendererHandler } from '../renderer/index.js';
+
+export interface FrontParts {
+  api: FastifyInstance;
+  pageCache: PageCache;
+  /** `GET /__cache__/stats` (createStatsHandler). */
+  stats: (req: IncomingMessage, res: ServerResponse) => void;
+  renderer: RendererHandler;
+  logger: Logger;
+}
+
+export const STATS_PATH = '/__cache__/stats';
+
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+function sendError(res: ServerResponse, status: number, text: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/**
+ * The front's request handler, in the order of DESIGN §1: `/api/*` → the API app; `/__cache__/stats`; everything
+ * else → the page cache (which answers `/__purge__` itself) → on a miss, the renderer.
+ */
+export function createFrontHandler(parts: FrontParts): (req: IncomingMessage, res: ServerResponse) => void {
+  const { api, pageCache, stats, renderer, logger } = parts;
+  const renderMiss = (req: IncomingMessage, res: ServerResponse) => (error?: unknown) => {
+    if (error !== undefined) {
+      logger.error({ err: error, url: req.url }, 'page cache failed');
+      sendError(res, 500, 'Internal Server Error');
+      return;
+    }
+    renderer(req, res);
+  };
+  return (req, res) => {
+    const url = req.url ?? '/';
+    const path = pathOf(url);
+    try {
+      if (path === '/api' || path.startsWith('/api/')) api.routing(req, res);
+      else if (path === STATS_PATH) stats(req, res);
+      else pageCache.handle(req, res, renderMiss(req, res));
+    } catch (error) {
+      logger.error({ err: error, url }, 'front handler failed');
+      sendError(res, 500, 'Internal Server Error');
+    }
+  };
+}
+
+/** A node:http server around the front handler that answers malformed requests with 400 instead of dropping them. */
+export function createFrontServer(parts: FrontParts): Server {
+  const server = createServer(createFrontHandler(parts));
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+  return server;
+}

@@ -1,0 +1,79 @@
+import { join } from 'node:path';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import { createOriginApp, openOriginDatabase, PurgeOutbox, type BackoffPolicy, type CdnPurge } from '../origin/index.js';
+import type { Command } from './command.js';
+import { waitForShutdown } from './shutdown.js';
+
+export interface RunningOrigin {
+  url: string;
+  outbox: PurgeOutbox | undefined;
+  close(): Promise<void>;
+}
+
+export interface StartOriginOptions {
+  config: Config;
+  logger: Logger;
+  /** Overrides `config.purgeSecret` (`sitestack start` shares a per-run secret with its front). */
+  purgeSecret?: string | undefined;
+  /** Overrides `config.originPort`; 0 picks a free port. */
+  port?: number;
+  /** The edge purge step of the outbox; unset: no CDN purge. */
+  cdnPurge?: CdnPurge;
+  /** Retry policy of the purge outbox. @default the outbox's own */
+  backoff?: BackoffPolicy;
+}
+
+/**
+ * Opens `<dataDir>/origin.sqlite` (migrating and seeding it when new), serves the origin API and runs the purge
+ * outbox. Without a purge secret the outbox keeps every job for a later run and delivers nothing.
+ */
+export async function startOrigin(options: StartOriginOptions): Promise<RunningOrigin> {
+  const { config, logger } = options;
+  const db = openOriginDatabase(join(config.dataDir, 'origin.sqlite'));
+  const secret = options.purgeSecret ?? config.purgeSecret;
+  const outbox =
+    secret === undefined
+      ? undefined
+      : new PurgeOutbox({
+          db,
+          routes: config.purgeUrls,
+          secret,
+          logger,
+          ...(options.cdnPurge === undefined ? {} : { cdnPurge: options.cdnPurge }),
+          ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
+        });
+  if (outbox === undefined) logger.warn('PURGE_SECRET is unset: content changes are queued in the outbox but no front is purged');
+  if (config.originAdminToken === undefined) logger.warn('ORIGIN_ADMIN_TOKEN is unset: admin writes are refused');
+  const app = await createOriginApp({
+    db,
+    logger,
+    adminToken: config.originAdminToken,
+    commentRateLimit: config.commentRateLimit,
+    ...(outbox === undefined ? {} : { onChange: () => outbox.notify() }),
+  });
+  const url = await app.listen({ host: config.host, port: options.port ?? config.originPort });
+  outbox?.start();
+  return {
+    url,
+    outbox,
+    async close() {
+      await app.close();
+      await outbox?.stop();
+      db.close();
+    },
+  };
+}
+
+export const originCommand: Command = {
+  name: 'origin',
+  summary: 'Run the content origin: JSON API over SQLite, admin writes and the purge outbox (ORIGIN_PORT)',
+  usage: 'sitestack origin',
+  async run({ config, logger, out }) {
+    const origin = await startOrigin({ config, logger });
+    out.write(`origin listening on ${origin.url}\n`);
+    await waitForShutdown(logger);
+    await origin.close();
+    return 0;
+  },
+};

@@ -1,0 +1,52 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { judge, parseWrkReport } from '../bench/lib.js';
+
+const REPORT = `Running 5s test @ http://127.0.0.1:3000/plog/hello
+  1 threads and 32 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency     2.10ms  510.00us  12.00ms   90.00%
+    Req/Sec    15.20k     1.00k   16.00k    80.00%
+  Latency Distribution
+     50%  850.00us
+     75%    2.20ms
+     90%    2.50ms
+     99%    1.20s
+  76000 requests in 5.00s, 2.20GB read
+  Socket errors: connect 0, read 2, write 0, timeout 1
+  Non-2xx or 3xx responses: 4
+Requests/sec:  15200.50
+Transfer/sec:    450.00MB
+`;
+
+describe('parseWrkReport', () => {
+  it('reads throughput, percentiles in any unit, errors and non-2xx when wrk reports them', () => {
+    assert.deepEqual(parseWrkReport(REPORT), {
+      requestsPerSecond: 15200.5,
+      total: 76000,
+      p50Ms: 0.85,
+      p99Ms: 1200,
+      errors: 3,
+      non2xx: 4,
+    });
+  });
+
+  it('counts no errors when wrk prints no error lines', () => {
+    const clean = REPORT.replace(/ {2}Socket errors.*\n/, '').replace(/ {2}Non-2xx.*\n/, '');
+    const parsed = parseWrkReport(clean);
+    assert.equal(parsed.errors, 0);
+    assert.equal(parsed.non2xx, 0);
+  });
+});
+
+describe('judge', () => {
+  it('compares against the named baseline when a minimum ratio is the target', () => {
+    const results = [
+      { name: 'bare', value: 100, unit: 'req/s' },
+      { name: 'hits', value: 95, unit: 'req/s', baseline: 'bare', target: { minRatio: 0.9 } },
+      { name: 'slow', value: 80, unit: 'req/s', baseline: 'bare', target: { minRatio: 0.9 } },
+    ];
+    assert.deepEqual(judge(results[1]!, results), { ratio: 0.95, pass: true });
+    assert.equal(judge(results[2]!, results).pass, false);
+  });
+});

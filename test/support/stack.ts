@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type Config } from '../../src/config.js';
+import { silentLogger } from '../../src/log.js';
+import { startFront, type RunningFront, type StartFrontOptions } from '../../src/server/front-command.js';
+import { startOrigin, type RunningOrigin } from '../../src/server/origin-command.js';
+
+export const ADMIN_TOKEN = 'e2e-admin-token';
+export const PURGE_SECRET = 'e2e-purge-secret';
+
+/** A port that was free a moment ago, so the origin can be told where the front will listen before it does. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** A real origin and a real front on 127.0.0.1 over a fresh DATA_DIR; `restartFront` reuses the same port. */
+export interface Stack {
+  config: Config;
+  origin: RunningOrigin;
+  front: RunningFront;
+  frontUrl: string;
+  originUrl: string;
+  stopFront(): Promise<void>;
+  startFront(options?: Pick<StartFrontOptions, 'clientBuild'>): Promise<RunningFront>;
+  close(): Promise<void>;
+}
+
+export async function startStack(): Promise<Stack> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sitestack-e2e-'));
+  const frontPort = await freePort();
+  const base = loadConfig({
+    DATA_DIR: dataDir,
+    ORIGIN_ADMIN_TOKEN: ADMIN_TOKEN,
+    PURGE_SECRET,
+    PORT: String(frontPort),
+    LOG_LEVEL: 'silent',
+  });
+  const logger = silentLogger();
+  const origin = await startOrigin({ config: base, logger, port: 0, backoff: { baseMs: 50, maxMs: 300 } });
+  const config: Config = { ...base, apiBase: origin.url };
+  let front: RunningFront | undefined = await startFront({ config, logger });
+  const stack: Stack = {
+    config,
+    origin,
+    front,
+    frontUrl: front.url,
+    originUrl: origin.url,
+    async stopFront() {
+      await front?.close();
+      front = undefined;
+    },
+    async startFront(options = {}) {
+      front = await startFront({ config, logger, ...options });
+      stack.front = front;
+      return front;
+    },
+    async close() {
+      await front?.close();
+      await origin.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return stack;
+}
+
+/** Polls `check` until it holds; the failure names what was awaited. */
+export async function eventually(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export function adminRequest(stack: Stack, method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${stack.originUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
