@@ -23,6 +23,8 @@ export interface Config {
   searchPrefix: string;
   searchRateLimit: RateLimit;
   commentRateLimit: RateLimit;
+  /** Each front worker names itself in an `x-front-worker` answer header (diagnostics and tests of `--workers`). */
+  frontWorkerHeader: boolean;
   logLevel: LogLevel;
   songs: SongsConfig;
 }
@@ -196,6 +198,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     searchPrefix: read(env, 'SEARCH_PREFIX') ?? 'site_docs',
     searchRateLimit: parseRateLimit('SEARCH_RATE_LIMIT', read(env, 'SEARCH_RATE_LIMIT') ?? '25/minute'),
     commentRateLimit: parseRateLimit('COMMENT_RATE_LIMIT', read(env, 'COMMENT_RATE_LIMIT') ?? '5/minute'),
+    frontWorkerHeader: parseOneOf('FRONT_WORKER_HEADER', read(env, 'FRONT_WORKER_HEADER') ?? 'off', ['on', 'off']) === 'on',
     logLevel: parseOneOf('LOG_LEVEL', read(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),
     songs: loadSongsConfig(env),
   };
