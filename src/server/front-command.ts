@@ -71,6 +71,8 @@ export async function startFrontProcess(options: Omit<StartFrontOptions, 'distri
     async close() {
       fanout.close();
       await front.close();
+      // The IPC channel to the primary would keep this worker alive once its servers are closed.
+      cluster.worker?.disconnect();
     },
   };
 }

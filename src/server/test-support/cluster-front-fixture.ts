@@ -1,5 +1,6 @@
 /**
- * A front for the cluster tests until the real front command runs workers: each worker puts its own page cache
+ * A small front for the tests of the cluster primary itself (relay, worker restart), quicker to start than the real
+ * one (`test/scale.test.ts` runs `sitestack front --workers 2`): each worker puts its own page cache
  * (`createPageCache`, with the purge route and the purge fan-out) in front of a renderer that answers
  * `<path> <content of the content file>`, and marks every answer with `x-worker` (its cluster id) and `x-worker-pid`.
  * Run: `node --import tsx <this file> <content file> <secret>`; the primary prints `listening <port>` once every worker
