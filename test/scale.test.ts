@@ -63,8 +63,8 @@ async function stopChild(child: ChildProcess | undefined): Promise<void> {
 
 const post = (title: string) => ({ title, body: '<p>Scale body.</p>', summary: 'S', categories: ['Web'], pub_date: '2026-11-20' });
 
-async function edit(origin: RunningOrigin, oid: string, title: string): Promise<void> {
-  const response = await fetch(`${origin.url}/api/v1/plog/${oid}`, {
+async function edit(originUrl: string, oid: string, title: string): Promise<void> {
+  const response = await fetch(`${originUrl}/api/v1/plog/${oid}`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
     body: JSON.stringify(post(title)),
@@ -89,7 +89,7 @@ describe('sitestack front --workers 2', () => {
   it('purges the page in every worker when one purge reaches one worker, and no worker serves the old page', async () => {
     // No purge secret on the origin: its outbox stays idle, so the one purge below is the only one.
     origin = await startOrigin({ config: baseConfig(dataDir, {}), logger: silentLogger(), port: 0 });
-    await edit(origin, 'workers-post', 'Title before');
+    await edit(origin.url, 'workers-post', 'Title before');
     const port = await freePort();
     front = await spawnFront(['--workers', '2'], {
       DATA_DIR: dataDir,
@@ -110,7 +110,7 @@ describe('sitestack front --workers 2', () => {
     }
     assert.equal(cachedBy.size, 2, `the page was cached by workers ${[...cachedBy].join(', ')} only; answers: ${seen.slice(0, 12).join(' ')}`);
 
-    await edit(origin, 'workers-post', 'Title after');
+    await edit(origin.url, 'workers-post', 'Title after');
     const purge = await send(`http://127.0.0.1:${port}/__purge__`, 'POST', JSON.stringify({ pathnames: ['/plog/workers-post'] }), {
       authorization: `Bearer ${SECRET}`,
       'content-type': 'application/json',
@@ -163,7 +163,7 @@ describe('purge fan-out to every front in PURGE_URLS', () => {
     const livePage = `http://127.0.0.1:${livePort}/plog/two-fronts`;
     const stoppedPage = `http://127.0.0.1:${stoppedPort}/plog/two-fronts`;
 
-    await edit(origin, 'two-fronts', 'First title');
+    await edit(origin.url, 'two-fronts', 'First title');
     // Both fronts confirm the creation's purge first, so the pages cached below stay cached until the next edit.
     await eventually('the creation purge is confirmed', async () => origin?.outbox?.pendingJobs() === 0, 5_000);
     for (const page of [livePage, stoppedPage]) {
@@ -173,13 +173,55 @@ describe('purge fan-out to every front in PURGE_URLS', () => {
 
     // A stopped process: its port still accepts connections, but nothing answers — the worst case for a sender.
     stopped.kill('SIGSTOP');
-    await edit(origin, 'two-fronts', 'Second title');
+    await edit(origin.url, 'two-fronts', 'Second title');
     await eventually('the live front shows the second title', async () => (await send(livePage)).body.includes('Second title'), 1_000);
-    await edit(origin, 'two-fronts', 'Third title');
+    await edit(origin.url, 'two-fronts', 'Third title');
     await eventually('the live front shows the third title while the other is still stopped', async () => (await send(livePage)).body.includes('Third title'), 1_000);
 
     stopped.kill('SIGCONT');
     await eventually('the returned front no longer serves its old page', async () => (await send(stoppedPage)).body.includes('Third title'), 15_000);
     await eventually('the outbox is empty', async () => origin?.outbox?.pendingJobs() === 0, 15_000);
+  });
+});
+
+describe('sitestack start --workers 2', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sitestack-start-workers-'));
+  let stack: ChildProcess | undefined;
+  after(async () => {
+    await stopChild(stack);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves from two workers and an edit through the origin purges the page in both', async () => {
+    const port = await freePort();
+    const originPort = await freePort();
+    stack = spawn(process.execPath, ['--import', 'tsx', CLI, 'start', '--workers', '2'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, LOG_LEVEL: 'silent', DATA_DIR: dataDir, PORT: String(port), ORIGIN_PORT: String(originPort), ORIGIN_ADMIN_TOKEN: ADMIN, FRONT_WORKER_HEADER: 'on' },
+    });
+    const running = stack;
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      running.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('sitestack is running')) resolve();
+      });
+      running.once('exit', (code) => reject(new Error(`sitestack start exited with ${code}: ${output}`)));
+    });
+    const originUrl = `http://127.0.0.1:${originPort}`;
+    await edit(originUrl, 'start-workers', 'Started title');
+    const page = `http://127.0.0.1:${port}/plog/start-workers`;
+    await eventually('the new post is served', async () => (await send(page)).body.includes('Started title'), 5_000);
+    const cachedBy = new Set<string>();
+    for (let attempt = 0; attempt < 200 && cachedBy.size < 2; attempt++) {
+      const answer = await send(page);
+      if (answer.headers['x-middleware-cache'] === 'hit' && answer.body.includes('Started title')) cachedBy.add(String(answer.headers['x-front-worker']));
+    }
+    assert.equal(cachedBy.size, 2, `cached by workers ${[...cachedBy].join(', ')} only`);
+    await edit(originUrl, 'start-workers', 'Edited title');
+    await eventually('every worker serves the edited title', async () => {
+      const answers = await Promise.all(Array.from({ length: 6 }, () => send(page)));
+      return answers.every((answer) => answer.body.includes('Edited title'));
+    }, 2_000);
   });
 });
