@@ -125,3 +125,31 @@ describe('parseRateLimit', () => {
     assert.throws(() => loadConfig({ FRONT_WORKER_HEADER: 'yes' }), /FRONT_WORKER_HEADER/);
   });
 });
+
+describe('loadConfig for the edge', () => {
+  it('points the edge at the local front and runs nginx from PATH when nothing is set', () => {
+    const config = loadConfig({}, '/srv/site');
+    assert.deepEqual(config.edgeUpstreams, ['http://127.0.0.1:3000']);
+    assert.equal(config.nginxBin, 'nginx');
+  });
+
+  it('reaches a front listening on every address through the loopback address', () => {
+    assert.deepEqual(loadConfig({ HOST: '0.0.0.0', PORT: '3100' }).edgeUpstreams, ['http://127.0.0.1:3100']);
+    assert.deepEqual(loadConfig({ HOST: '::', PORT: '3100' }).edgeUpstreams, ['http://[::1]:3100']);
+    assert.deepEqual(loadConfig({ HOST: '::1' }).edgeUpstreams, ['http://[::1]:3000']);
+  });
+
+  it('takes a list of fronts when EDGE_UPSTREAM names several', () => {
+    assert.deepEqual(loadConfig({ EDGE_UPSTREAM: 'http://10.0.0.1:3000, http://front-2:3000/' }).edgeUpstreams, [
+      'http://10.0.0.1:3000',
+      'http://front-2:3000',
+    ]);
+    assert.equal(loadConfig({ NGINX_BIN: '/opt/nginx/sbin/nginx' }).nginxBin, '/opt/nginx/sbin/nginx');
+  });
+
+  it('rejects an EDGE_UPSTREAM that is not http://host:port', () => {
+    for (const bad of ['front:3000', 'https://front:3000', 'http://front:3000/app', 'http://u:p@front:3000', 'http://front:3000/?a=1', ',']) {
+      assert.throws(() => loadConfig({ EDGE_UPSTREAM: bad }), /EDGE_UPSTREAM/, bad);
+    }
+  });
+});

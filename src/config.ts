@@ -7,6 +7,10 @@ export interface Config {
   port: number;
   originPort: number;
   edgePort: number;
+  /** The fronts the edge forwards to, as `http://host:port` origins. */
+  edgeUpstreams: string[];
+  /** The nginx executable `sitestack edge` runs: a name looked up on PATH and in the sbin directories, or a path. */
+  nginxBin: string;
   dataDir: string;
   apiBase: string;
   originAdminToken: string | undefined;
@@ -94,6 +98,29 @@ export function parseHttpUrl(name: string, value: string): string {
   return value.replace(/\/+$/, '');
 }
 
+/** An http URL with nothing after the port: where a proxy forwards to. */
+export function parseUpstream(name: string, value: string): string {
+  const url = parseHttpUrl(name, value);
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' || (parsed.pathname !== '/' && parsed.pathname !== '') || parsed.search !== '' || parsed.username !== '') {
+    throw new ConfigError(`expected ${name} to be http://host:port, got '${value}'`);
+  }
+  return parsed.origin;
+}
+
+export function parseUpstreams(name: string, value: string): string[] {
+  const upstreams = parseList(value).map((url) => parseUpstream(name, url));
+  if (upstreams.length === 0) throw new ConfigError(`expected ${name} to list at least one http://host:port, got '${value}'`);
+  return upstreams;
+}
+
+/** A listen address as a client on this machine reaches it: a wildcard address becomes the loopback address. */
+export function reachableHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::' || host === '[::]') return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
 export function parseList(value: string): string[] {
   return value
     .split(',')
@@ -170,6 +197,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const dataDir = resolve(cwd, read(env, 'DATA_DIR') ?? './data');
   const purgeUrlsValue = read(env, 'PURGE_URLS');
   const cdnBaseUrl = read(env, 'CDN_BASE_URL');
+  const edgeUpstreams = read(env, 'EDGE_UPSTREAM');
   const cacheMaxBytes = read(env, 'CACHE_MAX_BYTES');
   const searchUrl = read(env, 'SEARCH_URL') ?? `sqlite:${resolve(dataDir, 'search.sqlite')}`;
   if (!searchUrl.startsWith('sqlite:')) parseHttpUrl('SEARCH_URL', searchUrl);
@@ -179,6 +207,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     port,
     originPort,
     edgePort,
+    edgeUpstreams: edgeUpstreams === undefined ? [`http://${reachableHost(host)}:${port}`] : parseUpstreams('EDGE_UPSTREAM', edgeUpstreams),
+    nginxBin: read(env, 'NGINX_BIN') ?? 'nginx',
     dataDir,
     apiBase: parseHttpUrl('API_BASE', read(env, 'API_BASE') ?? `http://127.0.0.1:${originPort}`),
     originAdminToken: read(env, 'ORIGIN_ADMIN_TOKEN'),

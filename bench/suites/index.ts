@@ -1,4 +1,5 @@
 import type { BenchSuite } from '../lib.js';
+import { edgeSuite } from './edge.js';
 import { pageCacheSuite } from './page-cache.js';
 import { pagePathSuite } from './page-path.js';
 import { scaleSuite } from './scale.js';
@@ -6,4 +7,4 @@ import { searchIndexSuite } from './search-index.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, searchIndexSuite, songsSuite, scaleSuite];
+export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, edgeSuite, searchIndexSuite, songsSuite, scaleSuite];

@@ -1,5 +1,7 @@
+import { benchCommand } from './bench-command.js';
 import type { Command } from './command.js';
 import { contentBuildCommand } from './content-build-command.js';
+import { edgeCommand } from './edge-command.js';
 import { frontCommand } from './front-command.js';
 import { indexCommand } from './index-command.js';
 import { originCommand } from './origin-command.js';
@@ -9,4 +11,15 @@ import { songsCommand } from './songs-command.js';
 import { startCommand } from './start-command.js';
 
 /** Every `sitestack` command, in the order `--help` lists them. */
-export const commands: Command[] = [startCommand, frontCommand, originCommand, contentBuildCommand, indexCommand, popularityCommand, purgeCommand, songsCommand];
+export const commands: Command[] = [
+  startCommand,
+  frontCommand,
+  originCommand,
+  edgeCommand,
+  contentBuildCommand,
+  indexCommand,
+  popularityCommand,
+  purgeCommand,
+  songsCommand,
+  benchCommand,
+];

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { createOriginApp, openOriginDatabase, PurgeOutbox, type BackoffPolicy, type CdnPurge } from '../origin/index.js';
+import { purgeCdn } from '../edge/index.js';
 import type { Command } from './command.js';
 import { waitForShutdown } from './shutdown.js';
 
@@ -18,7 +19,7 @@ export interface StartOriginOptions {
   purgeSecret?: string | undefined;
   /** Overrides `config.originPort`; 0 picks a free port. */
   port?: number;
-  /** The edge purge step of the outbox; unset: no CDN purge. */
+  /** The edge purge step of the outbox. @default purgeCdn on `config.cdnBaseUrl` when it is set, else no CDN purge */
   cdnPurge?: CdnPurge;
   /** Retry policy of the purge outbox. @default the outbox's own */
   backoff?: BackoffPolicy;
@@ -32,6 +33,14 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
   const { config, logger } = options;
   const db = openOriginDatabase(join(config.dataDir, 'origin.sqlite'));
   const secret = options.purgeSecret ?? config.purgeSecret;
+  const cdnBaseUrl = config.cdnBaseUrl;
+  const cdnPurge: CdnPurge | undefined =
+    options.cdnPurge ??
+    (cdnBaseUrl === undefined
+      ? undefined
+      : async (urls) => {
+          await purgeCdn(urls, { baseUrl: cdnBaseUrl });
+        });
   const outbox =
     secret === undefined
       ? undefined
@@ -40,7 +49,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
           routes: config.purgeUrls,
           secret,
           logger,
-          ...(options.cdnPurge === undefined ? {} : { cdnPurge: options.cdnPurge }),
+          ...(cdnPurge === undefined ? {} : { cdnPurge }),
           ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
         });
   if (outbox === undefined) logger.warn('PURGE_SECRET is unset: content changes are queued in the outbox but no front is purged');

@@ -1,0 +1,248 @@
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { checkNginxConfig, writeEdgeConfig } from './nginx-process.js';
+import { CdnPurgeError, purgeCdn } from './purge-client.js';
+import { get, nginxForTests, startEdge, startFakeFront, tempDir, type FakeFront, type RunningEdge } from './test-support/edge-harness.js';
+
+const { nginx, skip } = nginxForTests();
+
+describe('edge cache against the real nginx', { skip }, () => {
+  let front: FakeFront;
+  let edge: RunningEdge;
+  let dir: ReturnType<typeof tempDir>;
+
+  beforeEach(async () => {
+    dir = tempDir('sitestack edge données ');
+    front = await startFakeFront();
+    edge = await startEdge(nginx!, join(dir.path, 'edge'), front.port);
+  });
+
+  afterEach(async () => {
+    await edge.stop();
+    await front.stop();
+    dir.remove();
+  });
+
+  it('answers MISS then HIT with one upstream call when a page is asked twice', async () => {
+    const first = await get(`${edge.url}/plog/hello`);
+    const second = await get(`${edge.url}/plog/hello`);
+    assert.equal(first.status, 200);
+    assert.equal(first.headers['x-cache'], 'MISS');
+    assert.equal(second.headers['x-cache'], 'HIT');
+    assert.equal(second.body, first.body);
+    assert.equal(second.headers['cache-control'], 'public,max-age=86400', 'the upstream Cache-Control reaches the browser');
+    assert.equal(front.callsTo('/plog/hello'), 1);
+  });
+
+  it('keeps query-string variants apart when the query differs', async () => {
+    await get(`${edge.url}/plog?a=1`);
+    const other = await get(`${edge.url}/plog?b=2`);
+    assert.equal(other.headers['x-cache'], 'MISS');
+    assert.equal(front.callsTo('/plog?a=1'), 1);
+    assert.equal(front.callsTo('/plog?b=2'), 1);
+  });
+
+  it('serves a cached page as a HIT without calling the upstream when the upstream is down', async () => {
+    const cached = await get(`${edge.url}/plog/hello`);
+    await front.stop();
+    const whileDown = await get(`${edge.url}/plog/hello`);
+    assert.equal(whileDown.status, 200);
+    assert.equal(whileDown.headers['x-cache'], 'HIT');
+    assert.equal(whileDown.body, cached.body);
+    assert.equal(front.callsTo('/plog/hello'), 1);
+    const notCached = await get(`${edge.url}/plog/other`);
+    assert.equal(notCached.status, 502);
+  });
+
+  it('sends a request with secret-header to the upstream whatever the cache holds', async () => {
+    await get(`${edge.url}/plog/hello`);
+    await get(`${edge.url}/plog/hello`);
+    front.version = 2;
+    const bypass = await get(`${edge.url}/plog/hello`, { 'secret-header': 'true' });
+    assert.equal(bypass.status, 200);
+    assert.equal(bypass.headers['x-cache'], 'BYPASS');
+    assert.match(bypass.body, /v2/);
+    assert.equal(front.callsTo('/plog/hello'), 2);
+  });
+
+  it('answers 502 to a request with secret-header when the upstream is down, even for a cached page', async () => {
+    await get(`${edge.url}/plog/hello`);
+    await front.stop();
+    const bypass = await get(`${edge.url}/plog/hello`, { 'secret-header': 'true' });
+    assert.equal(bypass.status, 502);
+    assert.equal(bypass.headers['x-cache'], 'BYPASS');
+    const plain = await get(`${edge.url}/plog/hello`);
+    assert.equal(plain.headers['x-cache'], 'HIT', 'the failed refresh leaves the cached page in place');
+  });
+
+  it('shows new content to the next plain request when purgeCdn has refreshed the page', async () => {
+    await get(`${edge.url}/plog/hello`);
+    await get(`${edge.url}/`);
+    front.version = 2;
+    assert.match((await get(`${edge.url}/plog/hello`)).body, /v1/, 'still the cached page before the purge');
+
+    const refreshed = await purgeCdn(['/plog/hello', '/'], { baseUrl: edge.url });
+    assert.deepEqual(refreshed, [`${edge.url}/plog/hello`, `${edge.url}/`]);
+
+    for (const path of ['/plog/hello', '/']) {
+      const after = await get(`${edge.url}${path}`);
+      assert.equal(after.headers['x-cache'], 'HIT', path);
+      assert.match(after.body, /v2/, path);
+      assert.equal(front.callsTo(path), 2, path);
+    }
+  });
+
+  it('keeps serving the old page when a refresh answers 404, and purgeCdn reports it', async () => {
+    await get(`${edge.url}/plog/deleted`);
+    front.gone.add('/plog/deleted');
+    await assert.rejects(purgeCdn(['/plog/deleted'], { baseUrl: edge.url }), {
+      code: 'CDN_PURGE_FAILED',
+      message: new RegExp(`${edge.url}/plog/deleted \\(answered 404\\)`),
+    });
+    const after = await get(`${edge.url}/plog/deleted`);
+    assert.equal(after.status, 200, 'only a 200 is stored, so the old copy stays until its hour is up');
+    assert.equal(after.headers['x-cache'], 'HIT');
+  });
+
+  it('fails purgeCdn naming the URL when the upstream is down', async () => {
+    await front.stop();
+    await assert.rejects(purgeCdn(['/plog/hello'], { baseUrl: edge.url }), (error: unknown) => {
+      assert.ok(error instanceof CdnPurgeError);
+      assert.deepEqual(error.failures, [{ url: `${edge.url}/plog/hello`, reason: 'answered 502' }]);
+      return true;
+    });
+  });
+
+  it('passes the requested host, port included, to the upstream as x-forwarded-host', async () => {
+    const answer = await get(`${edge.url}/plog/hello`, { host: 'Blog.Example:8443' });
+    assert.equal(front.lastHeaders.get('/plog/hello')?.['x-forwarded-host'], 'Blog.Example:8443');
+    assert.equal(front.lastHeaders.get('/plog/hello')?.host, `127.0.0.1:${front.port}`, 'Host is the front address');
+    assert.match(answer.body, /for Blog\.Example:8443/);
+    const plain = await get(`${edge.url}/plog/hello`);
+    assert.equal(front.lastHeaders.get('/plog/hello')?.['x-forwarded-host'], `127.0.0.1:${edge.port}`);
+    assert.equal(plain.headers['x-cache'], 'MISS', 'another host is another cache entry');
+    assert.match(plain.body, new RegExp(`for 127\\.0\\.0\\.1:${edge.port}`));
+  });
+
+  it('does not keep a 404 even when it carries a public Cache-Control', async () => {
+    for (const path of ['/missing', '/api/missing']) {
+      const first = await get(`${edge.url}${path}`);
+      const second = await get(`${edge.url}${path}`);
+      assert.equal(first.status, 404);
+      assert.equal(second.headers['x-cache'], 'MISS', path);
+      assert.equal(front.callsTo(path), 2, path);
+    }
+  });
+
+  it('does not keep an /api/ answer without a public Cache-Control, and keeps one with it', async () => {
+    const autocomplete = '/api/autocomplete?q=abcdefghijkl';
+    await get(`${edge.url}${autocomplete}`);
+    assert.equal((await get(`${edge.url}${autocomplete}`)).headers['x-cache'], 'MISS');
+    assert.equal(front.callsTo(autocomplete), 2);
+
+    await get(`${edge.url}/api/private`);
+    assert.equal((await get(`${edge.url}/api/private`)).headers['x-cache'], 'MISS');
+
+    await get(`${edge.url}/api/cached`);
+    const cached = await get(`${edge.url}/api/cached`);
+    assert.equal(cached.headers['x-cache'], 'HIT');
+    assert.equal(front.callsTo('/api/cached'), 1);
+  });
+
+  it('does not keep a page marked private or one that sets a cookie', async () => {
+    for (const path of ['/private', '/cookie']) {
+      await get(`${edge.url}${path}`);
+      const second = await get(`${edge.url}${path}`);
+      assert.equal(second.headers['x-cache'], 'MISS', path);
+      assert.equal(front.callsTo(path), 2, path);
+    }
+    assert.equal((await get(`${edge.url}/cookie`)).headers['set-cookie']?.[0], 'session=abc');
+  });
+
+  it('keeps a page for its hour but an /api/ answer only for its own max-age, then serves it stale while the upstream is down', async () => {
+    await get(`${edge.url}/short`);
+    await get(`${edge.url}/api/short`);
+    assert.equal((await get(`${edge.url}/api/short`)).headers['x-cache'], 'HIT');
+    await sleep(2100);
+    assert.equal((await get(`${edge.url}/short`)).headers['x-cache'], 'HIT', 'a page ignores max-age=1');
+    assert.equal((await get(`${edge.url}/api/short`)).headers['x-cache'], 'EXPIRED', '/api/ follows max-age=1');
+    assert.equal(front.callsTo('/api/short'), 2);
+
+    await sleep(2100);
+    front.version = 2;
+    await front.stop();
+    const stale = await get(`${edge.url}/api/short`);
+    assert.equal(stale.status, 200);
+    assert.equal(stale.headers['x-cache'], 'STALE');
+    assert.match(stale.body, /short v1/);
+    const bypass = await get(`${edge.url}/api/short`, { 'secret-header': 'true' });
+    assert.equal(bypass.status, 502, 'a bypass is never answered with a stale copy');
+  });
+
+  it('neither stores nor serves from the cache a request that carries credentials', async () => {
+    await get(`${edge.url}/plog/hello`);
+    const authorized = await get(`${edge.url}/__cache__/stats`, { authorization: 'Bearer s3cret' });
+    assert.equal(authorized.status, 200);
+    assert.equal(authorized.headers['x-cache'], 'BYPASS');
+    const anonymous = await get(`${edge.url}/__cache__/stats`);
+    assert.equal(anonymous.status, 401, 'the admin answer was not kept for others');
+    assert.equal(front.callsTo('/__cache__/stats'), 2);
+    assert.equal((await get(`${edge.url}/plog/hello`, { authorization: 'Bearer x' })).headers['x-cache'], 'BYPASS');
+  });
+
+  it('passes the client address on in X-Forwarded-For', async () => {
+    await get(`${edge.url}/plog/xff`, { 'x-forwarded-for': '203.0.113.9' });
+    assert.equal(front.lastHeaders.get('/plog/xff')?.['x-forwarded-for'], '203.0.113.9, 127.0.0.1');
+  });
+
+  it('makes one upstream call when many requests miss the same page at once', async () => {
+    const answers = await Promise.all(Array.from({ length: 8 }, () => get(`${edge.url}/slow`)));
+    assert.ok(answers.every((answer) => answer.status === 200 && /slow v1/.test(answer.body)));
+    assert.equal(front.callsTo('/slow'), 1);
+  });
+
+  it('answers malformed and hostile requests with a 4xx and keeps serving', async () => {
+    assert.equal((await get(`${edge.url}/${'a'.repeat(9000)}`)).status, 414);
+    assert.equal((await get(`${edge.url}/plog/hello`, { host: 'bad host/with space' })).status, 400);
+    const unicode = await get(`${edge.url}/plog/caf%C3%A9-%F0%9F%8E%B5?q=%00%27%22`);
+    assert.equal(unicode.status, 200);
+    assert.equal(front.callsTo('/plog/caf%C3%A9-%F0%9F%8E%B5?q=%00%27%22'), 1);
+    assert.equal((await get(`${edge.url}/plog/hello`)).status, 200);
+  });
+});
+
+describe('checkNginxConfig', { skip }, () => {
+  it('accepts the generated config when the data directory has spaces, quotes and unicode in its name', async () => {
+    const dir = tempDir('sitestack edge "quoted" données 🎵 ');
+    try {
+      const edgeDir = join(dir.path, 'edge');
+      const configFile = writeEdgeConfig({
+        edgeDir,
+        listen: { host: '::1', port: 8080 },
+        upstreams: [{ host: '127.0.0.1', port: 3000 }, { host: 'localhost', port: 3001 }],
+        accessLog: true,
+      });
+      await checkNginxConfig(nginx!, edgeDir, configFile);
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("rejects a broken config with nginx's own message", async () => {
+    const dir = tempDir('sitestack-edge-');
+    try {
+      const edgeDir = join(dir.path, 'edge');
+      const configFile = writeEdgeConfig({ edgeDir, listen: { host: '127.0.0.1', port: 8080 }, upstreams: [{ host: 'localhost', port: 3000 }] });
+      appendFileSync(configFile, 'not_a_directive on;\n');
+      await assert.rejects(checkNginxConfig(nginx!, edgeDir, configFile), {
+        code: 'NGINX_CONFIG_INVALID',
+        message: /unknown directive "not_a_directive"/,
+      });
+    } finally {
+      dir.remove();
+    }
+  });
+});

@@ -1,0 +1,25 @@
+export {
+  renderNginxConfig,
+  edgePaths,
+  formatHostPort,
+  EDGE_CACHE_SETTINGS,
+  DEFAULTS as EDGE_CONFIG_DEFAULTS,
+  type EdgeConfigOptions,
+  type EdgePaths,
+  type HostPort,
+} from './nginx-config.js';
+export {
+  findNginx,
+  requireNginx,
+  workerUser,
+  writeEdgeConfig,
+  checkNginxConfig,
+  spawnNginx,
+  waitUntilListening,
+  NGINX_INSTALL_HINT,
+  SPAWN_DEFAULTS,
+  type NginxProcess,
+  type SpawnNginxOptions,
+} from './nginx-process.js';
+export { purgeCdn, resolvePurgeUrl, CdnPurgeError, DEFAULTS as PURGE_CDN_DEFAULTS, type PurgeCdnOptions, type CdnPurgeFailure } from './purge-client.js';
+export { publicBaseUrl, type PublicRequest } from './public-base-url.js';

@@ -1,0 +1,119 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatHostPort, renderNginxConfig, type EdgeConfigOptions } from './nginx-config.js';
+
+const base: EdgeConfigOptions = {
+  edgeDir: '/srv/site/data/edge',
+  listen: { host: '127.0.0.1', port: 8080 },
+  upstreams: [{ host: '127.0.0.1', port: 3000 }],
+};
+
+/** The text of the `location <path> { ... }` block. */
+function location(config: string, path: string): string {
+  const start = config.indexOf(`location ${path} {`);
+  assert.notEqual(start, -1, `no location ${path}`);
+  return config.slice(start, config.indexOf('}', start));
+}
+
+function directiveLines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+describe('renderNginxConfig', () => {
+  it('writes the spec settings of the edge cache when given the defaults', () => {
+    const config = renderNginxConfig(base);
+    const text = directiveLines(config).join(' ');
+    assert.match(
+      text,
+      /proxy_cache_path "\/srv\/site\/data\/edge\/cache" levels=1:2 keys_zone=sitestack_edge:10m max_size=1g inactive=24h use_temp_path=off;/,
+    );
+    assert.match(text, /proxy_cache sitestack_edge;/);
+    assert.match(text, /proxy_cache_bypass \$http_secret_header \$http_authorization;/);
+    assert.match(text, /add_header X-Cache \$upstream_cache_status always;/);
+    assert.match(text, /proxy_set_header x-forwarded-host \$http_host;/);
+    assert.match(text, /proxy_set_header Host 127\.0\.0\.1:3000;/);
+    assert.match(text, /listen 127\.0\.0\.1:8080 default_server;/);
+    assert.match(text, /upstream sitestack_front \{ server 127\.0\.0\.1:3000; keepalive 32; \}/);
+    assert.match(text, /proxy_cache_lock on;/);
+    assert.match(text, /daemon off;/);
+  });
+
+  it('keeps status 200 for one hour on pages and sets no default validity on /api/', () => {
+    const config = renderNginxConfig(base);
+    const pages = location(config, '/');
+    const api = location(config, '/api/');
+    assert.deepEqual(
+      directiveLines(pages).filter((line) => line.startsWith('proxy_cache_valid')),
+      ['proxy_cache_valid 200 1h;'],
+    );
+    assert.match(pages, /proxy_ignore_headers Cache-Control Expires X-Accel-Expires;/);
+    assert.deepEqual(directiveLines(api), ['location /api/ {', 'proxy_pass http://sitestack_front;']);
+    assert.equal(
+      directiveLines(config).filter((line) => line.startsWith('proxy_cache_valid')).length,
+      1,
+      'proxy_cache_valid only in the page location',
+    );
+    assert.match(api, /proxy_pass http:\/\/sitestack_front;/);
+  });
+
+  it('keeps every nginx file under the edge directory when rendered', () => {
+    const config = renderNginxConfig(base);
+    const paths = [...config.matchAll(/"(\/[^"]*)"/g)].map((match) => match[1] ?? '');
+    assert.ok(paths.length >= 8, `expected the pid, lock, temp and cache paths, got ${paths.join(', ')}`);
+    for (const path of paths) assert.ok(path.startsWith('/srv/site/data/edge/'), path);
+    for (const kind of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) {
+      assert.match(config, new RegExp(`${kind}_temp_path "/srv/site/data/edge/temp/${kind}";`));
+    }
+    assert.match(config, /error_log stderr warn;/);
+    assert.match(config, /access_log off;/);
+  });
+
+  it('adds a user directive only when a worker user is given', () => {
+    assert.doesNotMatch(renderNginxConfig(base), /^user /m);
+    assert.match(renderNginxConfig({ ...base, user: 'root' }), /^user root;$/m);
+    assert.throws(() => renderNginxConfig({ ...base, user: 'root; daemon on' }), { code: 'EDGE_CONFIG_INVALID' });
+  });
+
+  it('writes an access log with the cache status when asked', () => {
+    const config = renderNginxConfig({ ...base, accessLog: true });
+    assert.match(config, /access_log "\/srv\/site\/data\/edge\/access.log" sitestack_edge buffer=64k flush=1s;/);
+    assert.match(config, /\$upstream_cache_status/);
+  });
+
+  it('quotes a directory with spaces and quotes when rendering paths', () => {
+    const config = renderNginxConfig({ ...base, edgeDir: '/tmp/my "site" data/edge' });
+    assert.match(config, /pid "\/tmp\/my \\"site\\" data\/edge\/nginx.pid";/);
+  });
+
+  it('refuses a directory nginx cannot take when it has $, a newline or is relative', () => {
+    for (const edgeDir of ['/tmp/$host/edge', '/tmp/a\nb/edge', 'data/edge']) {
+      assert.throws(() => renderNginxConfig({ ...base, edgeDir }), { code: 'EDGE_CONFIG_INVALID' });
+    }
+  });
+
+  it('balances over several upstreams when given more than one', () => {
+    const config = renderNginxConfig({ ...base, upstreams: [{ host: '10.0.0.1', port: 3000 }, { host: 'front-2', port: 3001 }] });
+    assert.match(config, /server 10\.0\.0\.1:3000;\n\s+server front-2:3001;/);
+    assert.throws(() => renderNginxConfig({ ...base, upstreams: [] }), /at least one upstream/);
+  });
+});
+
+describe('formatHostPort', () => {
+  it('puts IPv6 addresses in brackets when formatting', () => {
+    assert.equal(formatHostPort({ host: '::1', port: 8080 }), '[::1]:8080');
+    assert.equal(formatHostPort({ host: '[::]', port: 80 }), '[::]:80');
+    assert.equal(formatHostPort({ host: 'localhost', port: 1 }), 'localhost:1');
+  });
+
+  it('refuses hosts and ports that would inject nginx syntax or cannot be listened on', () => {
+    for (const host of ['', 'a b', 'evil;', 'host}', 'a/b', '::1; include /etc', 'ünicode.example', '-lead']) {
+      assert.throws(() => formatHostPort({ host, port: 80 }), { code: 'EDGE_CONFIG_INVALID' }, host);
+    }
+    for (const port of [0, -1, 65536, 1.5, Number.NaN]) {
+      assert.throws(() => formatHostPort({ host: 'localhost', port }), { code: 'EDGE_CONFIG_INVALID' }, String(port));
+    }
+  });
+});

@@ -1,0 +1,128 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { publicBaseUrl, type PublicRequest } from './public-base-url.js';
+
+const ALLOWED = ['localhost', '127.0.0.1', 'blog.example', 'admin.example:8443', '::1'];
+
+function request(headers: Record<string, string | string[]>, socket: PublicRequest['socket'] = {}): PublicRequest {
+  return { headers, socket: { localAddress: '127.0.0.1', localPort: 3000, ...socket } };
+}
+
+const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?$/);
+// The last label starts with a letter: an all-numeric name is an IPv4 address to URL parsers ('0' is 0.0.0.0).
+const domain = fc
+  .tuple(fc.array(label, { maxLength: 3 }), fc.stringMatching(/^[a-z][a-z0-9-]{0,8}[a-z0-9]$/))
+  .map(([labels, last]) => [...labels, last].join('.'));
+const port = fc.integer({ min: 1, max: 65535 });
+const randomCase = (text: string) =>
+  fc.array(fc.boolean(), { minLength: text.length, maxLength: text.length }).map((upper) =>
+    [...text].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join(''),
+  );
+
+describe('publicBaseUrl', () => {
+  it('uses the forwarded host when it is allowed, keeping its port', () => {
+    assert.equal(publicBaseUrl(request({ host: '127.0.0.1:3000', 'x-forwarded-host': 'localhost:8080' }), ALLOWED), 'http://localhost:8080');
+    assert.equal(publicBaseUrl(request({ host: '127.0.0.1:3000', 'x-forwarded-host': 'Blog.Example' }), ALLOWED), 'http://blog.example');
+    assert.equal(publicBaseUrl(request({ host: 'x', 'x-forwarded-host': '[::1]:8080' }), ALLOWED), 'http://[::1]:8080');
+  });
+
+  it("uses the request's own host when the forwarded host is not allowed", () => {
+    assert.equal(publicBaseUrl(request({ host: '127.0.0.1:3000', 'x-forwarded-host': 'evil.example' }), ALLOWED), 'http://127.0.0.1:3000');
+    assert.equal(publicBaseUrl(request({ host: 'localhost:3000' }), ALLOWED), 'http://localhost:3000');
+    assert.equal(publicBaseUrl(request({ host: 'localhost:3000', 'x-forwarded-host': 'localhost:8080' }), []), 'http://localhost:3000');
+  });
+
+  it('allows only the listed port when an allowed entry has one', () => {
+    assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': 'admin.example:8443' }), ALLOWED), 'http://admin.example:8443');
+    assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': 'admin.example:8080' }), ALLOWED), 'http://h');
+    assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': 'admin.example' }), ALLOWED), 'http://h');
+  });
+
+  it('answers https only when the connection itself is TLS', () => {
+    assert.equal(publicBaseUrl(request({ host: 'blog.example' }, { encrypted: true }), ALLOWED), 'https://blog.example');
+    assert.equal(publicBaseUrl(request({ host: 'blog.example:443' }, { encrypted: true }), ALLOWED), 'https://blog.example');
+    assert.equal(publicBaseUrl(request({ host: 'blog.example:80', 'x-forwarded-proto': 'https' }), ALLOWED), 'http://blog.example');
+  });
+
+  it('takes the first of several forwarded hosts when proxies appended theirs', () => {
+    assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': 'blog.example, proxy.internal' }), ALLOWED), 'http://blog.example');
+    assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': ['blog.example', 'localhost'] }), ALLOWED), 'http://blog.example');
+    assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': 'evil.example, blog.example' }), ALLOWED), 'http://h');
+  });
+
+  it('never echoes a hostile forwarded host or Host header when they are more than host:port', () => {
+    const hostile = [
+      'localhost/evil',
+      'localhost@evil.example',
+      'evil.example#localhost',
+      'localhost:8080/../x',
+      'localhost:99999',
+      'localhost:-1',
+      'localhost:abc',
+      'local host',
+      'localhost\\evil',
+      'localhost?x',
+      '%6cocalhost',
+      '"><script>',
+      '',
+      '::1',
+    ];
+    for (const value of hostile) {
+      assert.equal(publicBaseUrl(request({ host: 'blog.example', 'x-forwarded-host': value }), ALLOWED), 'http://blog.example', value);
+      assert.equal(publicBaseUrl(request({ host: value }), ALLOWED), 'http://127.0.0.1:3000', value);
+    }
+  });
+
+  it('falls back to the address the request arrived on when there is no Host header', () => {
+    assert.equal(publicBaseUrl(request({}), ALLOWED), 'http://127.0.0.1:3000');
+    assert.equal(publicBaseUrl({ headers: {}, socket: { localAddress: '::1', localPort: 8080 } }, ALLOWED), 'http://[::1]:8080');
+    assert.equal(publicBaseUrl({ headers: {}, socket: {} }, ALLOWED), 'http://localhost');
+  });
+
+  it('compares unicode host names in their punycode form when allowed hosts are unicode', () => {
+    assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': 'xn--bcher-kva.example' }), ['bücher.example']), 'http://xn--bcher-kva.example');
+    assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': 'bücher.example' }), ['BÜCHER.example']), 'http://xn--bcher-kva.example');
+  });
+
+  it('returns the allowed forwarded host in lower case whatever its case or port (property)', () => {
+    const cases = fc
+      .tuple(domain, fc.option(port, { nil: undefined }), fc.boolean())
+      .chain(([name, forwardedPort, secure]) => {
+        const value = forwardedPort === undefined ? name : `${name}:${forwardedPort}`;
+        return randomCase(value).map((cased) => ({ name, forwardedPort, secure, value, cased }));
+      });
+    fc.assert(
+      fc.property(cases, ({ name, forwardedPort, secure, value, cased }) => {
+        const scheme = secure ? 'https' : 'http';
+        const defaultPort = secure ? 443 : 80;
+        const expected = forwardedPort === undefined || forwardedPort === defaultPort ? `${scheme}://${name}` : `${scheme}://${value}`;
+        const headers = { host: 'own.example', 'x-forwarded-host': cased };
+        assert.equal(publicBaseUrl(request(headers, { encrypted: secure }), [name.toUpperCase()]), expected);
+      }),
+    );
+  });
+
+  it('ignores any forwarded host that is not allowed (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (forwarded) => {
+        fc.pre(!/^\s*(localhost|127\.0\.0\.1|blog\.example|admin\.example:8443|\[::1\])/i.test(forwarded));
+        const withForwarded = publicBaseUrl(request({ host: 'own.example:3000', 'x-forwarded-host': forwarded }), ALLOWED);
+        assert.equal(withForwarded, 'http://own.example:3000');
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('always returns a bare origin, whatever the headers (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), fc.boolean(), (host, forwarded, secure) => {
+        const result = publicBaseUrl(request({ host, 'x-forwarded-host': forwarded }, { encrypted: secure }), [...ALLOWED, forwarded]);
+        const url = new URL(result);
+        assert.equal(url.origin, result, `${JSON.stringify({ host, forwarded })} gave ${result}`);
+        assert.equal(url.protocol, secure ? 'https:' : 'http:');
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

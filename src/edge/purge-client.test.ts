@@ -1,0 +1,197 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { CdnPurgeError, purgeCdn, resolvePurgeUrl } from './purge-client.js';
+import { closeServer, listen } from './test-support/edge-harness.js';
+
+interface Seen {
+  url: string;
+  headers: IncomingHttpHeaders;
+}
+
+describe('purgeCdn', () => {
+  const seen: Seen[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let baseUrl = '';
+  const server = createServer((req, res) => {
+    const url = req.url ?? '';
+    seen.push({ url, headers: req.headers });
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.on('close', () => inFlight--);
+    if (url.startsWith('/hang')) return; // never answers: the timeout must end it
+    const status = url.startsWith('/fail') ? 500 : url.startsWith('/gone') ? 404 : url.startsWith('/moved') ? 301 : 200;
+    setTimeout(() => {
+      res.writeHead(status, status === 301 ? { location: '/elsewhere' } : {});
+      res.end('x'.repeat(50_000));
+    }, 10);
+  });
+
+  before(async () => {
+    baseUrl = `http://127.0.0.1:${await listen(server)}`;
+  });
+  after(() => closeServer(server));
+
+  const reset = () => {
+    seen.length = 0;
+    maxInFlight = 0;
+  };
+
+  it('refreshes every URL with a GET carrying secret-header when they all succeed', async () => {
+    reset();
+    const refreshed = await purgeCdn(['/plog/a', '/', '/plog?page=2'], { baseUrl });
+    assert.deepEqual(refreshed, [`${baseUrl}/plog/a`, `${baseUrl}/`, `${baseUrl}/plog?page=2`]);
+    assert.deepEqual(seen.map((s) => s.url).sort(), ['/', '/plog/a', '/plog?page=2']);
+    for (const { headers } of seen) assert.equal(headers['secret-header'], 'true');
+  });
+
+  it('tries every URL and names each failed one when some fail', async () => {
+    reset();
+    const urls = ['/ok-1', '/fail-1', '/ok-2', '/gone', '/moved', '/ok-3'];
+    await assert.rejects(purgeCdn(urls, { baseUrl }), (error: unknown) => {
+      assert.ok(error instanceof CdnPurgeError);
+      assert.equal(error.code, 'CDN_PURGE_FAILED');
+      assert.deepEqual(error.failures, [
+        { url: `${baseUrl}/fail-1`, reason: 'answered 500' },
+        { url: `${baseUrl}/gone`, reason: 'answered 404' },
+        { url: `${baseUrl}/moved`, reason: 'answered 301' },
+      ]);
+      assert.match(error.message, /failed for 3 of 6 URL\(s\)/);
+      for (const failure of error.failures) assert.ok(error.message.includes(failure.url));
+      return true;
+    });
+    assert.deepEqual(seen.map((s) => s.url).sort(), [...urls].sort(), 'every URL was tried, and the redirect not followed');
+  });
+
+  it('reports a URL as timed out when the edge does not answer in time, and still tries the others', async () => {
+    reset();
+    await assert.rejects(purgeCdn(['/hang', '/ok'], { baseUrl, timeoutMs: 200 }), (error: unknown) => {
+      assert.ok(error instanceof CdnPurgeError);
+      assert.deepEqual(error.failures, [{ url: `${baseUrl}/hang`, reason: 'timed out' }]);
+      return true;
+    });
+    assert.deepEqual(seen.map((s) => s.url).sort(), ['/hang', '/ok']);
+  });
+
+  it('reports a network error naming the URL when nothing listens there', async () => {
+    const closed = createServer();
+    const port = await listen(closed);
+    await closeServer(closed);
+    await assert.rejects(purgeCdn(['/a'], { baseUrl: `http://127.0.0.1:${port}` }), (error: unknown) => {
+      assert.ok(error instanceof CdnPurgeError);
+      assert.equal(error.failures[0]?.url, `http://127.0.0.1:${port}/a`);
+      assert.match(error.failures[0]?.reason ?? '', /ECONNREFUSED/);
+      return true;
+    });
+  });
+
+  it('keeps at most `concurrency` requests in flight when given many URLs', async () => {
+    reset();
+    const urls = Array.from({ length: 20 }, (_, i) => `/page-${i}`);
+    await purgeCdn(urls, { baseUrl, concurrency: 3 });
+    assert.equal(seen.length, 20);
+    assert.ok(maxInFlight <= 3 && maxInFlight >= 2, `max in flight ${maxInFlight}`);
+  });
+
+  it('refuses an absolute URL on another origin without sending it anything', async () => {
+    reset();
+    await assert.rejects(purgeCdn(['http://evil.example/x', '//evil.example/y', '/ok'], { baseUrl }), (error: unknown) => {
+      assert.ok(error instanceof CdnPurgeError);
+      assert.deepEqual(
+        error.failures.map((f) => f.url),
+        ['http://evil.example/x', '//evil.example/y'],
+      );
+      assert.match(error.failures[0]?.reason ?? '', /not on the CDN base URL's origin/);
+      return true;
+    });
+    assert.deepEqual(seen.map((s) => s.url), ['/ok']);
+  });
+
+  it('resolves nothing and sends nothing when the list is empty', async () => {
+    reset();
+    assert.deepEqual(await purgeCdn([], { baseUrl }), []);
+    assert.equal(seen.length, 0);
+  });
+
+  it('uses the fetch it is given', async () => {
+    const calls: string[] = [];
+    const fetchImpl: typeof fetch = async (input) => {
+      calls.push(String(input));
+      return new Response(null, { status: 204 });
+    };
+    await purgeCdn(['/a'], { baseUrl: 'http://cdn.example', fetch: fetchImpl });
+    assert.deepEqual(calls, ['http://cdn.example/a']);
+  });
+
+  it('throws a clear error before sending anything when concurrency or timeout is not a positive integer', async () => {
+    reset();
+    for (const options of [{ concurrency: 0 }, { concurrency: Number.NaN }, { timeoutMs: -5 }, { timeoutMs: 1.5 }]) {
+      await assert.rejects(purgeCdn(['/a'], { baseUrl, ...options }), { code: 'CDN_PURGE_OPTIONS_INVALID' }, JSON.stringify(options));
+    }
+    assert.equal(seen.length, 0);
+  });
+
+  it('throws a clear error when the base URL is not an http(s) URL', async () => {
+    for (const bad of ['', 'cdn.example', 'ftp://cdn.example', 'http://cdn.example/?q=1']) {
+      await assert.rejects(purgeCdn(['/a'], { baseUrl: bad }), { code: 'CDN_BASE_URL_INVALID' }, bad);
+    }
+  });
+});
+
+describe('resolvePurgeUrl', () => {
+  const base = new URL('http://cdn.example:8080');
+
+  it('prefixes relative URLs with the base with exactly one slash between them', () => {
+    assert.equal(resolvePurgeUrl('/plog/a', base), 'http://cdn.example:8080/plog/a');
+    assert.equal(resolvePurgeUrl('plog/a', base), 'http://cdn.example:8080/plog/a');
+    assert.equal(resolvePurgeUrl('plog/a', new URL('http://cdn.example:8080///')), 'http://cdn.example:8080/plog/a');
+    assert.equal(resolvePurgeUrl('/', base), 'http://cdn.example:8080/');
+    assert.equal(resolvePurgeUrl('/x?q=1', base), 'http://cdn.example:8080/x?q=1');
+  });
+
+  it('keeps the path prefix of a base URL that has one', () => {
+    const prefixed = new URL('http://cdn.example/site/');
+    assert.equal(resolvePurgeUrl('/plog/a', prefixed), 'http://cdn.example/site/plog/a');
+    assert.equal(resolvePurgeUrl('plog/a', new URL('http://cdn.example/site')), 'http://cdn.example/site/plog/a');
+  });
+
+  it('encodes unicode and spaces when the path has them', () => {
+    assert.equal(resolvePurgeUrl('/café song', base), 'http://cdn.example:8080/caf%C3%A9%20song');
+  });
+
+  it('accepts an absolute URL on the base origin and refuses one elsewhere', () => {
+    assert.equal(resolvePurgeUrl('http://CDN.example:8080/a', base), 'http://cdn.example:8080/a');
+    for (const foreign of ['http://cdn.example:8081/a', 'https://cdn.example:8080/a', 'http://other/a', 'javascript:alert(1)', 'http://cdn.example:8080@evil/a', '//plog/a']) {
+      assert.throws(() => resolvePurgeUrl(foreign, base), /not on the CDN base URL's origin|not a valid URL/, foreign);
+    }
+  });
+
+  it('never leaves the base origin for a relative URL, whatever its characters (property)', () => {
+    const bases = ['http://cdn.example:8080', 'http://cdn.example/site/', 'https://[::1]:8443/a/b'];
+    const relative = fc.string({ unit: 'binary' }).filter((url) => !/^[a-z][a-z0-9+.-]*:/i.test(url) && !url.startsWith('//'));
+    fc.assert(
+      fc.property(fc.constantFrom(...bases), relative, (baseText, url) => {
+        const base = new URL(baseText);
+        assert.equal(new URL(resolvePurgeUrl(url, base)).origin, base.origin);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('accepts an absolute URL only on the base origin (property)', () => {
+    const base = new URL('http://cdn.example:8080');
+    fc.assert(
+      fc.property(fc.webUrl({ withQueryParameters: true, withFragments: true }), (url) => {
+        let resolved: string | undefined;
+        try {
+          resolved = resolvePurgeUrl(url, base);
+        } catch {
+          resolved = undefined;
+        }
+        assert.equal(resolved !== undefined, new URL(url).origin === base.origin, url);
+      }),
+    );
+  });
+});

@@ -1,0 +1,146 @@
+import { AppError } from '../errors.js';
+import { EDGE_CACHE_SETTINGS } from './nginx-config.js';
+
+/** Options of `purgeCdn`. */
+export interface PurgeCdnOptions {
+  /**
+   * The edge's public base URL (`CDN_BASE_URL`), prefixed to every relative URL. Absolute URLs must share its origin.
+   * It should be the host visitors use: the edge keys its cache on the requested host.
+   */
+  baseUrl: string;
+  /**
+   * The fetch implementation.
+   * @default globalThis.fetch
+   */
+  fetch?: typeof fetch;
+  /**
+   * Time allowed for one URL, from the request until its whole body has been read.
+   * @default 10000
+   */
+  timeoutMs?: number;
+  /**
+   * URLs refreshed at the same time.
+   * @default 4
+   */
+  concurrency?: number;
+}
+
+export const DEFAULTS = {
+  timeoutMs: 10_000,
+  concurrency: 4,
+} as const satisfies Partial<PurgeCdnOptions>;
+
+/** One URL the edge did not refresh, and why. */
+export interface CdnPurgeFailure {
+  url: string;
+  reason: string;
+}
+
+/** Every URL of one `purgeCdn` call that failed; thrown after all URLs were tried. */
+export class CdnPurgeError extends AppError {
+  readonly failures: readonly CdnPurgeFailure[];
+
+  constructor(failures: readonly CdnPurgeFailure[], total: number) {
+    super(
+      'CDN_PURGE_FAILED',
+      `CDN purge failed for ${failures.length} of ${total} URL(s): ${failures.map((f) => `${f.url} (${f.reason})`).join('; ')}`,
+      502,
+      { details: { failures } },
+    );
+    this.name = 'CdnPurgeError';
+    this.failures = failures;
+  }
+}
+
+function parseBaseUrl(baseUrl: string): URL {
+  let base: URL | undefined;
+  try {
+    base = new URL(baseUrl);
+  } catch {
+    base = undefined;
+  }
+  if (base === undefined || (base.protocol !== 'http:' && base.protocol !== 'https:') || base.search !== '' || base.hash !== '') {
+    throw new AppError('CDN_BASE_URL_INVALID', `expected the CDN base URL to be an http(s) URL without query, got '${baseUrl}'`, 500);
+  }
+  return base;
+}
+
+/**
+ * The absolute URL to refresh for `url`: a relative URL is appended to the base (one slash between them, so a base
+ * with a path prefix keeps it); an absolute one must be on the base's origin, since the bypass header is sent with it
+ * and purging someone else's host is a mistake at best.
+ */
+export function resolvePurgeUrl(url: string, base: URL): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//')) {
+    let absolute: URL;
+    try {
+      absolute = new URL(url.startsWith('//') ? `${base.protocol}${url}` : url);
+    } catch {
+      throw new Error('not a valid URL');
+    }
+    if (absolute.origin !== base.origin) throw new Error(`not on the CDN base URL's origin ${base.origin}`);
+    return absolute.href;
+  }
+  const prefix = base.href.replace(/\/+$/, '');
+  return new URL(`${prefix}/${url.replace(/^\/+/, '')}`).href;
+}
+
+async function refresh(url: string, fetchImpl: typeof fetch, timeoutMs: number): Promise<void> {
+  const response = await fetchImpl(url, {
+    method: 'GET',
+    headers: { [EDGE_CACHE_SETTINGS.bypassHeader]: 'true' },
+    redirect: 'manual',
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  // Read to the end: success means the whole refreshed answer came through, and the connection can be reused.
+  await response.arrayBuffer();
+  if (response.status < 200 || response.status > 299) throw new Error(`answered ${response.status}`);
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new AppError('CDN_PURGE_OPTIONS_INVALID', `expected purgeCdn's ${name} to be a positive integer, got ${value}`, 500);
+  }
+  return value;
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'timed out';
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return `${error.message}${cause}`;
+  }
+  return String(error);
+}
+
+/**
+ * Purges the edge by refreshing each URL: a GET with `secret-header: true` makes nginx fetch it from the front and
+ * store the new answer. Every URL is tried; then one CdnPurgeError names each that failed (non-2xx, network error,
+ * timeout, or a URL off the base's origin). Resolves with the absolute URLs refreshed.
+ */
+export async function purgeCdn(urls: readonly string[], options: PurgeCdnOptions): Promise<string[]> {
+  const base = parseBaseUrl(options.baseUrl);
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const timeoutMs = positiveInteger('timeoutMs', options.timeoutMs ?? DEFAULTS.timeoutMs);
+  const concurrency = positiveInteger('concurrency', options.concurrency ?? DEFAULTS.concurrency);
+  const outcomes: { url: string; reason?: string }[] = [];
+  let next = 0;
+
+  const worker = async (): Promise<void> => {
+    while (next < urls.length) {
+      const index = next++;
+      const url = urls[index] ?? '';
+      try {
+        const absolute = resolvePurgeUrl(url, base);
+        outcomes[index] = { url: absolute };
+        await refresh(absolute, fetchImpl, timeoutMs);
+      } catch (error) {
+        outcomes[index] = { url: outcomes[index]?.url ?? url, reason: reasonOf(error) };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, urls.length) }, worker));
+  const failures = outcomes.flatMap(({ url, reason }) => (reason === undefined ? [] : [{ url, reason }]));
+  if (failures.length > 0) throw new CdnPurgeError(failures, urls.length);
+  return outcomes.map(({ url }) => url);
+}

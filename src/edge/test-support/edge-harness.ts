@@ -1,0 +1,192 @@
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { edgePaths } from '../nginx-config.js';
+import { findNginx, NGINX_INSTALL_HINT, spawnNginx, waitUntilListening, workerUser, writeEdgeConfig } from '../nginx-process.js';
+
+/**
+ * The nginx binary for tests. Missing locally: undefined plus a loud message (the caller skips). Missing in CI
+ * (`process.env.CI`): an error, so the suite fails instead of skipping.
+ */
+export function nginxForTests(): { nginx: string; skip: false } | { nginx: undefined; skip: string } {
+  const nginx = findNginx(process.env.NGINX_BIN ?? 'nginx', process.env.PATH);
+  if (nginx !== undefined) return { nginx, skip: false };
+  const message = `nginx is not installed: these tests need the real nginx (${NGINX_INSTALL_HINT})`;
+  if (process.env.CI) throw new Error(`${message}; CI must never skip them`);
+  process.stderr.write(`\n*** SKIPPED: ${message} ***\n\n`);
+  return { nginx: undefined, skip: message };
+}
+
+export function tempDir(prefix: string): { path: string; remove(): void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** A port that was free a moment ago (nginx needs a concrete port, not 0). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+export async function listen(server: Server): Promise<number> {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return (server.address() as AddressInfo).port;
+}
+
+export async function closeServer(server: Server): Promise<void> {
+  if (!server.listening) return;
+  const closed = once(server, 'close');
+  server.close();
+  server.closeAllConnections();
+  await closed;
+}
+
+/**
+ * A stand-in for the front, as the edge sees it: a cacheable page whose content has a version, a 404, `/api/`
+ * answers with and without a public Cache-Control, private and cookie-setting pages, and a count of calls per path.
+ */
+export interface FakeFront {
+  port: number;
+  /** Calls received per path (query string included). */
+  calls: Map<string, number>;
+  /** Request headers of the latest call per path. */
+  lastHeaders: Map<string, IncomingHttpHeaders>;
+  /** Bumped by tests to change what every page says. */
+  version: number;
+  /** Paths that now answer 404 (a deleted post). */
+  gone: Set<string>;
+  callsTo(path: string): number;
+  stop(): Promise<void>;
+}
+
+export async function startFakeFront(): Promise<FakeFront> {
+  const front: FakeFront = {
+    port: 0,
+    calls: new Map(),
+    lastHeaders: new Map(),
+    version: 1,
+    gone: new Set(),
+    callsTo: (path) => front.calls.get(path) ?? 0,
+    stop: () => closeServer(server),
+  };
+  const server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    front.calls.set(url, front.callsTo(url) + 1);
+    front.lastHeaders.set(url, req.headers);
+    const path = url.split('?')[0] ?? '/';
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(body));
+    };
+    if (front.gone.has(path)) {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<h1>gone</h1>');
+    } else if (path === '/slow') {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'public,max-age=86400' });
+        res.end(`<p>slow v${front.version}</p>`);
+      }, 300);
+    } else if (path === '/short' || path === '/api/short') {
+      res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'public, max-age=1' });
+      res.end(`<p>short v${front.version}</p>`);
+    } else if (path === '/__cache__/stats') {
+      if (req.headers.authorization === 'Bearer s3cret') json(200, { entries: 1, caller: 'admin' });
+      else json(401, { error: 'Unauthorized' });
+    } else if (path === '/missing' || path === '/api/missing') {
+      // A public Cache-Control on purpose: the edge itself must refuse to keep anything but a 200.
+      res.writeHead(404, { 'content-type': 'text/html', 'cache-control': 'public,max-age=86400' });
+      res.end('<h1>not found</h1>');
+    } else if (path === '/api/autocomplete') {
+      json(200, { q: 'ab', matches: [], version: front.version });
+    } else if (path === '/api/cached') {
+      json(200, { version: front.version }, { 'cache-control': 'public, max-age=3600' });
+    } else if (path === '/api/private') {
+      json(200, { version: front.version }, { 'cache-control': 'private, max-age=3600' });
+    } else if (path === '/private') {
+      res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'private, max-age=86400' });
+      res.end(`<p>private v${front.version}</p>`);
+    } else if (path === '/cookie') {
+      res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'public,max-age=86400', 'set-cookie': 'session=abc' });
+      res.end(`<p>cookie v${front.version}</p>`);
+    } else {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public,max-age=86400' });
+      res.end(`<p>${path} v${front.version} for ${req.headers['x-forwarded-host'] ?? '(no x-forwarded-host)'}</p>`);
+    }
+  });
+  front.port = await listen(server);
+  return front;
+}
+
+export interface RunningEdge {
+  url: string;
+  port: number;
+  edgeDir: string;
+  /** What nginx wrote on stderr, for failure messages. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts the real nginx with the generated config in `edgeDir`, in front of 127.0.0.1:`upstreamPort`. */
+export async function startEdge(nginx: string, edgeDir: string, upstreamPort: number): Promise<RunningEdge> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freePort();
+    const configFile = writeEdgeConfig({
+      edgeDir,
+      listen: { host: '127.0.0.1', port },
+      upstreams: [{ host: '127.0.0.1', port: upstreamPort }],
+      user: workerUser(process.getuid?.(), userInfo().username),
+      workerProcesses: 1,
+    });
+    const running = spawnNginx(nginx, edgeDir, configFile, { stdio: 'pipe', ownProcessGroup: true });
+    let output = '';
+    running.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    try {
+      await waitUntilListening(running, edgePaths(edgeDir).pid);
+      return {
+        url: `http://127.0.0.1:${port}`,
+        port,
+        edgeDir,
+        output: () => output,
+        stop: async () => {
+          await running.stop();
+        },
+      };
+    } catch (error) {
+      await running.stop();
+      lastError = new Error(`${(error as Error).message}: ${output}`);
+      if (!output.includes('Address already in use')) break;
+    }
+  }
+  throw lastError;
+}
+
+export interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A GET on a fresh connection, with any headers (including Host, which fetch cannot set). */
+export async function get(url: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

@@ -1,0 +1,41 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AppError } from '../errors.js';
+import type { Command } from './command.js';
+
+/** The checkout this module belongs to, from `src/server/` or `dist/server/`. */
+const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Whether the development install that the benchmarks run on (tsx and the bench/ sources) is there. */
+function benchAvailable(root: string): boolean {
+  if (!existsSync(join(root, 'bench', 'run.ts'))) return false;
+  try {
+    createRequire(join(root, 'package.json')).resolve('tsx');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `sitestack bench [suite ...]`: the same runner as `npm run bench`. */
+export const benchCommand: Command = {
+  name: 'bench',
+  summary: 'run the benchmark suites (all, or the ones named) and print their table with ratios and targets',
+  usage: 'sitestack bench [suite ...]   e.g. sitestack bench page-cache',
+  async run({ args }) {
+    if (!benchAvailable(PROJECT_ROOT)) {
+      throw new AppError(
+        'BENCH_UNAVAILABLE',
+        `the benchmarks run from a source checkout with its development dependencies (bench/ and tsx under ${PROJECT_ROOT}); run 'npm ci' there`,
+        400,
+      );
+    }
+    const child = spawn(process.execPath, ['--import', 'tsx', join('bench', 'run.ts'), ...args], { cwd: PROJECT_ROOT, stdio: 'inherit' });
+    const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+    return code ?? (signal === null ? 1 : 128);
+  },
+};

@@ -1,0 +1,79 @@
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { AppError } from '../errors.js';
+import {
+  checkNginxConfig,
+  edgePaths,
+  formatHostPort,
+  requireNginx,
+  spawnNginx,
+  waitUntilListening,
+  workerUser,
+  writeEdgeConfig,
+  type EdgeConfigOptions,
+} from '../edge/index.js';
+import type { Command, CommandContext } from './command.js';
+
+const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+function edgeOptions({ config }: CommandContext, accessLog: boolean): EdgeConfigOptions {
+  return {
+    edgeDir: join(config.dataDir, 'edge'),
+    listen: { host: config.host, port: config.edgePort },
+    upstreams: config.edgeUpstreams.map((origin) => {
+      const url = new URL(origin);
+      return { host: url.hostname, port: url.port === '' ? 80 : Number(url.port) };
+    }),
+    user: workerUser(process.getuid?.(), userInfo().username),
+    accessLog,
+  };
+}
+
+/** `sitestack edge`: writes the nginx config under DATA_DIR/edge, checks it with `nginx -t` and runs nginx in the foreground. */
+export const edgeCommand: Command = {
+  name: 'edge',
+  summary: 'run the nginx edge cache (a local CDN) on EDGE_PORT in front of the front',
+  usage: [
+    'sitestack edge [--check] [--access-log]',
+    '',
+    '  --check       write DATA_DIR/edge/nginx.conf, check it with `nginx -t` and exit',
+    '  --access-log  also log every request with its cache status to DATA_DIR/edge/access.log',
+    '',
+    'Environment: HOST, EDGE_PORT (listen address), EDGE_UPSTREAM (the fronts, default http://HOST:PORT),',
+    'DATA_DIR (nginx files go to DATA_DIR/edge), NGINX_BIN (default nginx, also looked for in /usr/sbin).',
+    'nginx runs in the foreground; SIGINT and SIGTERM stop it and sitestack exits with its status.',
+  ].join('\n'),
+  async run(context) {
+    const { args, config, logger, out } = context;
+    const unknown = args.filter((arg) => arg !== '--check' && arg !== '--access-log');
+    if (unknown.length > 0) throw new AppError('USAGE', `sitestack edge: unknown option '${unknown[0]}' (see sitestack edge --help)`, 400);
+
+    const options = edgeOptions(context, args.includes('--access-log'));
+    const configFile = writeEdgeConfig(options);
+    const nginx = requireNginx(config.nginxBin, process.env.PATH);
+    await checkNginxConfig(nginx, options.edgeDir, configFile);
+    if (args.includes('--check')) {
+      out.write(`nginx config OK: ${configFile}\n`);
+      return 0;
+    }
+
+    const running = spawnNginx(nginx, options.edgeDir, configFile);
+    const forward = (signal: NodeJS.Signals) => running.child.kill(signal);
+    for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
+    try {
+      const address = `http://${formatHostPort(options.listen)}`;
+      await waitUntilListening(running, edgePaths(options.edgeDir).pid).then(
+        () => {
+          logger.info({ nginx, configFile, upstreams: config.edgeUpstreams }, 'edge started');
+          out.write(`edge listening on ${address} → ${config.edgeUpstreams.join(', ')} (nginx config ${configFile})\n`);
+        },
+        (error: unknown) => logger.error({ err: error }, 'edge did not start'),
+      );
+      const status = await running.exited;
+      logger.info({ status }, 'edge stopped');
+      return status;
+    } finally {
+      for (const signal of FORWARDED_SIGNALS) process.off(signal, forward);
+    }
+  },
+};

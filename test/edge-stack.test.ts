@@ -1,0 +1,101 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { loadConfig } from '../src/config.js';
+import { silentLogger } from '../src/log.js';
+import { get, nginxForTests, startEdge, tempDir, type RunningEdge } from '../src/edge/test-support/edge-harness.js';
+import { startFront, type RunningFront } from '../src/server/front-command.js';
+import { startOrigin, type RunningOrigin } from '../src/server/origin-command.js';
+import { ADMIN_TOKEN, eventually, freePort, PURGE_SECRET } from './support/stack.js';
+
+const { nginx, skip } = nginxForTests();
+
+const post = (title: string) => ({ title, body: '<p>Body text.</p>', summary: 'S', categories: ['Web'], pub_date: '2026-11-20' });
+
+/** The three layers: the real nginx edge → the real front → the real origin, whose outbox purges the front, then the edge. */
+describe('edge → front → origin', { skip }, () => {
+  let dir: ReturnType<typeof tempDir>;
+  let edge: RunningEdge;
+  let origin: RunningOrigin;
+  let front: RunningFront | undefined;
+  const logger = silentLogger();
+  let config: ReturnType<typeof loadConfig>;
+
+  const admin = (method: string, path: string, body?: unknown) =>
+    fetch(`${origin.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+
+  before(async () => {
+    dir = tempDir('sitestack-edge-stack-');
+    const frontPort = await freePort();
+    edge = await startEdge(nginx!, join(dir.path, 'edge'), frontPort);
+    const base = loadConfig({
+      DATA_DIR: dir.path,
+      ORIGIN_ADMIN_TOKEN: ADMIN_TOKEN,
+      PURGE_SECRET,
+      PORT: String(frontPort),
+      CDN_BASE_URL: edge.url,
+      LOG_LEVEL: 'silent',
+    });
+    origin = await startOrigin({ config: base, logger, port: 0, backoff: { baseMs: 50, maxMs: 300 } });
+    config = { ...base, apiBase: origin.url };
+    front = await startFront({ config, logger });
+  });
+
+  after(async () => {
+    await edge?.stop();
+    await front?.close();
+    await origin?.close();
+    dir?.remove();
+  });
+
+  it('serves a rendered page from the front once, then from the edge cache', async () => {
+    const first = await get(`${edge.url}/plog`);
+    assert.equal(first.status, 200);
+    assert.equal(first.headers['x-cache'], 'MISS');
+    assert.equal(first.headers['x-middleware-cache'], 'miss');
+    assert.equal(first.headers['cache-control'], 'public,max-age=86400');
+    const second = await get(`${edge.url}/plog`);
+    assert.equal(second.headers['x-cache'], 'HIT');
+    assert.equal(second.body, first.body);
+  });
+
+  it('shows an edited post through the edge once the outbox has purged the front and then the edge', async () => {
+    assert.equal((await admin('PUT', '/api/v1/plog/edge-e2e', post('Before the edge purge'))).status, 201);
+    await eventually('new post through the edge', async () => (await get(`${edge.url}/plog/edge-e2e`)).body.includes('Before the edge purge'), 3_000);
+    assert.equal((await get(`${edge.url}/plog/edge-e2e`)).headers['x-cache'], 'HIT');
+
+    assert.equal((await admin('PUT', '/api/v1/plog/edge-e2e', post('After the edge purge'))).status, 200);
+    await eventually(
+      'edited title through the edge',
+      async () => {
+        const page = await get(`${edge.url}/plog/edge-e2e`);
+        return page.headers['x-cache'] === 'HIT' && page.body.includes('After the edge purge');
+      },
+      3_000,
+    );
+    await eventually('edited title on the home page through the edge', async () => (await get(`${edge.url}/`)).body.includes('After the edge purge'), 3_000);
+  });
+
+  it('does not keep the front 404 page nor the JSON 404 of an unknown /api/ route', async () => {
+    for (const path of ['/plog/no-such-post', '/api/no-such-route']) {
+      assert.equal((await get(`${edge.url}${path}`)).status, 404, path);
+      assert.equal((await get(`${edge.url}${path}`)).headers['x-cache'], 'MISS', path);
+    }
+  });
+
+  it('keeps serving cached pages and answers a refresh with 502 while the front is down', async () => {
+    await get(`${edge.url}/plog`);
+    await front?.close();
+    front = undefined;
+    try {
+      assert.equal((await get(`${edge.url}/plog`)).headers['x-cache'], 'HIT');
+      assert.equal((await get(`${edge.url}/plog`, { 'secret-header': 'true' })).status, 502);
+    } finally {
+      front = await startFront({ config, logger });
+    }
+  });
+});
