@@ -15,6 +15,9 @@ export const FIELD_BOOSTS = { title: 10, summary: 3, body: 1 } as const;
 /** Extra weight of a whole-phrase match (the query's words in a row) in the title and in the body. */
 export const PHRASE_BOOSTS = { title: 10, body: 2 } as const;
 
+/** Extra weight of a title that is exactly the query (folded): the page named by the query ranks first. */
+export const EXACT_TITLE_BOOST = 100;
+
 /** `best` rank is `popularity * POPULARITY_FACTOR + score`. */
 export const POPULARITY_FACTOR = 10;
 
@@ -72,7 +75,10 @@ export function indexDefinition(shape: IndexShape = {}): Pick<estypes.IndicesCre
           type: 'text',
           analyzer: 'folded_text',
           copy_to: ['words'],
-          fields: { prefix: { type: 'text', analyzer: 'title_prefix', search_analyzer: 'title_prefix_search' } },
+          fields: {
+            prefix: { type: 'text', analyzer: 'title_prefix', search_analyzer: 'title_prefix_search' },
+            exact: { type: 'keyword', normalizer: 'folded_keyword', ignore_above: 256 },
+          },
         },
         summary: { type: 'text', analyzer: 'folded_text', copy_to: ['words'] },
         // Offsets in the postings let the unified highlighter work on bodies of any length without re-analysing them.
@@ -121,29 +127,31 @@ export function textQuery(query: QueryFilter): estypes.QueryDslQueryContainer {
   const words = queryWords(query.text);
   if (words.length === 0) return { match_none: {} };
   const text = words.join(' ');
-  const should: estypes.QueryDslQueryContainer[] =
-    words.length < 2
-      ? []
-      : [
-          { match_phrase: { title: { query: text, boost: PHRASE_BOOSTS.title } } },
-          { match_phrase: { body: { query: text, boost: PHRASE_BOOSTS.body } } },
-        ];
-  return {
+  const fields = [`title^${FIELD_BOOSTS.title}`, `summary^${FIELD_BOOSTS.summary}`, `body^${FIELD_BOOSTS.body}`];
+  const complete = words.slice(0, -1);
+  const last = words.at(-1) as string;
+  const must: estypes.QueryDslQueryContainer[] = [];
+  if (complete.length > 0) must.push({ multi_match: { query: complete.join(' '), type: 'cross_fields', operator: 'and', fields } });
+  // The last word may be unfinished (search as you type): it matches as a word, or as the start of one.
+  must.push({
     bool: {
-      must: [
-        {
-          multi_match: {
-            query: text,
-            type: 'cross_fields',
-            operator: 'and',
-            fields: [`title^${FIELD_BOOSTS.title}`, `summary^${FIELD_BOOSTS.summary}`, `body^${FIELD_BOOSTS.body}`],
-          },
-        },
+      should: [
+        { multi_match: { query: last, type: 'cross_fields', fields } },
+        { prefix: { title: { value: last, boost: FIELD_BOOSTS.title } } },
+        { prefix: { summary: { value: last, boost: FIELD_BOOSTS.summary } } },
+        { prefix: { body: { value: last, boost: FIELD_BOOSTS.body } } },
       ],
-      should,
-      filter: filters(query),
+      minimum_should_match: 1,
     },
-  };
+  });
+  const should: estypes.QueryDslQueryContainer[] = [{ term: { 'title.exact': { value: text, boost: EXACT_TITLE_BOOST } } }];
+  if (words.length > 1) {
+    should.push(
+      { match_phrase: { title: { query: text, boost: PHRASE_BOOSTS.title } } },
+      { match_phrase: { body: { query: text, boost: PHRASE_BOOSTS.body } } },
+    );
+  }
+  return { bool: { must, should, filter: filters(query) } };
 }
 
 /** The ranked query and sort of each order (DESIGN §7). */

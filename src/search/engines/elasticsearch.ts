@@ -156,6 +156,9 @@ function clampInteger(value: number | undefined, fallback: number, min: number, 
   return Math.min(max, Math.max(min, Math.trunc(value)));
 }
 
+/** Search totals are exact up to this many, then `gte` (counting every match of a common word costs time). */
+const TOTAL_HITS_LIMIT = 1000;
+
 /** Deep pagination past this window is refused by the cluster (`index.max_result_window`). */
 const MAX_RESULT_WINDOW = 10_000;
 
@@ -424,6 +427,7 @@ export class ElasticsearchEngine implements SearchEngine {
       ...rankedSearch(query, sort),
       size,
       from,
+      track_total_hits: TOTAL_HITS_LIMIT,
       _source: HIT_SOURCE,
     };
     if (highlight !== undefined) {
@@ -454,6 +458,9 @@ export class ElasticsearchEngine implements SearchEngine {
   async suggest(query: SuggestQuery): Promise<Suggestion[]> {
     const size = clampInteger(query.size, 3, 1, 10);
     const text = queryWords(query.text).join(' ');
+    const filter = query.locales === undefined ? {} : { locales: query.locales };
+    // Known words that match nothing together may hide a typo too: then every word's neighbours are candidates.
+    const mode = text !== '' && (await this.count({ index: query.index, text, ...filter })) === 0 ? 'always' : 'missing';
     const response = await this.#read('suggest', query.index, (options) =>
       this.#client.search(
         {
@@ -461,7 +468,7 @@ export class ElasticsearchEngine implements SearchEngine {
           size: 0,
           track_total_hits: false,
           query: { match_none: {} },
-          ...(text === '' ? {} : { suggest: { words: { text, term: TERM_SUGGESTER } } }),
+          ...(text === '' ? {} : { suggest: { words: { text, term: { ...TERM_SUGGESTER, suggest_mode: mode } } } }),
         },
         options,
       ),
@@ -477,7 +484,7 @@ export class ElasticsearchEngine implements SearchEngine {
     const counted = await Promise.all(
       alternatives.map(async (alternative) => ({
         text: alternative.text,
-        total: await this.count({ index: query.index, text: alternative.text, ...(query.locales === undefined ? {} : { locales: query.locales }) }),
+        total: await this.count({ index: query.index, text: alternative.text, ...filter }),
       })),
     );
     return counted.filter((suggestion) => suggestion.total > 0).slice(0, size);

@@ -441,12 +441,21 @@ function evaluate(query: Json, doc: StoredDoc, context: SearchContext, highlight
       const [field, value] = fieldOf(spec);
       const mapping = context.index.fields.get(field);
       if (mapping === undefined) return undefined;
+      if (kind === 'prefix' && mapping.type === 'text') {
+        // On a text field a prefix query matches indexed terms, with a constant score, as Elasticsearch's does.
+        const target = String(typeof value === 'object' && value !== null ? (value as Json)['value'] : value);
+        const terms = [...(doc.text.get(field)?.frequencies.keys() ?? [])].filter((term) => term.startsWith(target));
+        const options = (typeof value === 'object' && value !== null ? value : {}) as Json;
+        remember(field, terms);
+        return terms.length > 0 ? (typeof options['boost'] === 'number' ? options['boost'] : 1) : undefined;
+      }
       if (mapping.type !== 'keyword') throw new EsError(400, 'query_shard_exception', `the fake supports ${kind} queries on keyword fields only, not [${field}]`);
       const values = kind === 'terms' ? (value as unknown[]) : [typeof value === 'object' && value !== null ? (value as Json)['value'] : value];
       const wanted = values.map((item) => mapping.normalize(String(item)));
       const stored = doc.keywords.get(field) ?? [];
       const hit = stored.some((item) => wanted.some((target) => (kind === 'prefix' ? item.startsWith(target) : item === target)));
-      return hit ? boost : undefined;
+      const fieldBoost = kind !== 'terms' && typeof value === 'object' && value !== null && typeof (value as Json)['boost'] === 'number' ? ((value as Json)['boost'] as number) : boost;
+      return hit ? fieldBoost : undefined;
     }
     case 'function_score': {
       const inner = evaluate((spec['query'] ?? { match_all: {} }) as Json, doc, context, highlightTerms);
