@@ -22,6 +22,7 @@ describe('loadConfig', () => {
     assert.equal(config.searchUrl, 'sqlite:/srv/site/data/search.sqlite');
     assert.equal(config.searchPrefix, 'site_docs');
     assert.deepEqual(config.searchRateLimit, { max: 25, windowMs: 60_000 });
+    assert.deepEqual(config.trustedProxies, ['loopback']);
     assert.deepEqual(config.commentRateLimit, { max: 5, windowMs: 60_000 });
     assert.equal(config.purgeSecret, undefined);
   });
@@ -64,6 +65,19 @@ describe('loadConfig', () => {
   it('accepts an Elasticsearch address when SEARCH_URL is http(s)', () => {
     assert.equal(loadConfig({ SEARCH_URL: 'https://u:p@es:9200' }).searchUrl, 'https://u:p@es:9200');
     assert.throws(() => loadConfig({ SEARCH_URL: 'es:9200' }), /SEARCH_URL/);
+  });
+});
+
+describe('TRUSTED_PROXIES', () => {
+  it('accepts addresses, subnets, loopback and none', () => {
+    assert.deepEqual(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, ::1 ,192.0.2.7,loopback' }).trustedProxies, ['10.0.0.0/8', '::1', '192.0.2.7', 'loopback']);
+    assert.deepEqual(loadConfig({ TRUSTED_PROXIES: 'none' }).trustedProxies, []);
+  });
+
+  it('names the bad entry when one is not an address or subnet', () => {
+    assert.throws(() => loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8,proxy.local' }), /expected TRUSTED_PROXIES .* got 'proxy\.local'/);
+    assert.throws(() => loadConfig({ TRUSTED_PROXIES: '10.0.0.0/40' }), /TRUSTED_PROXIES/);
+    assert.throws(() => loadConfig({ TRUSTED_PROXIES: ',' }), /TRUSTED_PROXIES/);
   });
 });
 

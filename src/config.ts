@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { ConfigError } from './errors.js';
+import { validProxyEntry } from './search/api/client-address.js';
 
 /** Everything sitestack reads from the environment, parsed and checked once at start-up. */
 export interface Config {
@@ -26,6 +27,8 @@ export interface Config {
   searchUrl: string;
   searchPrefix: string;
   searchRateLimit: RateLimit;
+  /** Proxies whose X-Forwarded-For names the client (addresses, CIDR subnets, `loopback`). */
+  trustedProxies: string[];
   commentRateLimit: RateLimit;
   /** Each front worker names itself in an `x-front-worker` answer header (diagnostics and tests of `--workers`). */
   frontWorkerHeader: boolean;
@@ -155,6 +158,17 @@ export function parseRateLimit(name: string, value: string): RateLimit {
   return { max: Number(match[1]), windowMs };
 }
 
+/** Parses a comma-separated list of proxy addresses and CIDR subnets (`loopback` = 127.0.0.0/8 and ::1); `none`: no proxy. */
+export function parseTrustedProxies(name: string, value: string): string[] {
+  if (value === 'none') return [];
+  const entries = parseList(value);
+  const bad = entries.find((entry) => !validProxyEntry(entry));
+  if (bad !== undefined || entries.length === 0) {
+    throw new ConfigError(`expected ${name} to be 'none' or a list of IP addresses, CIDR subnets and 'loopback', got '${bad ?? value}'`);
+  }
+  return entries;
+}
+
 function parseHostName(name: string, value: string): string {
   if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i.test(value)) {
     throw new ConfigError(`expected ${name} to be a host name such as webservices.amazon.com, got '${value}'`);
@@ -227,6 +241,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     searchUrl,
     searchPrefix: read(env, 'SEARCH_PREFIX') ?? 'site_docs',
     searchRateLimit: parseRateLimit('SEARCH_RATE_LIMIT', read(env, 'SEARCH_RATE_LIMIT') ?? '25/minute'),
+    trustedProxies: parseTrustedProxies('TRUSTED_PROXIES', read(env, 'TRUSTED_PROXIES') ?? 'loopback'),
     commentRateLimit: parseRateLimit('COMMENT_RATE_LIMIT', read(env, 'COMMENT_RATE_LIMIT') ?? '5/minute'),
     frontWorkerHeader: parseOneOf('FRONT_WORKER_HEADER', read(env, 'FRONT_WORKER_HEADER') ?? 'off', ['on', 'off']) === 'on',
     logLevel: parseOneOf('LOG_LEVEL', read(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { hydrateRoot } from 'react-dom/client';
+import { startSearchPage } from '../search/page/app.js';
 import { App } from './pages.js';
 import { dataUrl, matchPage } from './routes.js';
 import type { Bootstrap, PageData } from './types.js';
@@ -86,3 +87,5 @@ function Root() {
 
 const root = document.getElementById('root');
 if (root !== null) hydrateRoot(root, <Root />);
+// The search page runs its own script on the shell React rendered (it is never reached by client navigation).
+if (bootstrap.page.kind === 'search') startSearchPage();

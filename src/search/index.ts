@@ -1,4 +1,4 @@
-/** Site search: content build, reader, HTML stripping, engines and the indexer (DESIGN §7). */
+/** Site search: content build, reader, HTML stripping, engines, the indexer, the search API, page and autocomplete (DESIGN §7). */
 export type {
   AliasAction,
   AutocompleteMatch,
@@ -29,3 +29,9 @@ export { runContentBuild, splitSections, type ContentBuildOptions, type ContentB
 export { importPopularityCsv, PopularityStore, popularityKey } from './popularity.js';
 export { ensureSearchIndex, loadPopularity, type EnsureSearchIndexOptions } from './ensure-index.js';
 export { escapeHtml, foldForPrefix, markedFragment, matchExpression, tokenize } from './query-text.js';
+export { searchRoutes, SEARCH_ROUTES_DEFAULTS, type SearchRoutesOptions, type SearchResponse, type SearchDocument, type AutocompleteResponse } from './api/routes.js';
+export { parseSearchParams, parseAutocompleteParams, autocompleteCacheControl, type SearchParams, type ValidationErrorBody } from './api/params.js';
+export { clientAddress, trustedProxyCheck, validProxyEntry } from './api/client-address.js';
+export { searchPageRoutes, SEARCH_PAGE_DEFAULTS, type SearchPageOptions } from './page/routes.js';
+export { searchPageHtml } from './page/html.js';
+export { markedFragments, markedTitle, isSafeFragment } from './highlight.js';

@@ -9,7 +9,7 @@ const usage = 'sitestack content-build [--out <dir>]';
 /** `sitestack content-build`: writes one index.json per published post of the origin (API_BASE). */
 export const contentBuildCommand: Command = {
   name: 'content-build',
-  summary: 'Write <out>/<locale>/plog/<oid>/index.json for every published post of the origin (default --out build)',
+  summary: 'write <out>/<locale>/plog/<oid>/index.json for every published post of the origin (default --out build)',
   usage,
   async run({ args, config, logger, out }) {
     const { values, positionals } = parseCommandArgs({ args, allowPositionals: true, options: { out: { type: 'string' } } }, usage);

@@ -8,6 +8,7 @@ import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { createPageCache, createStatsHandler, type PageCache, type PageCacheOptions } from '../page-cache/index.js';
 import { buildClient, createRenderer, type BuildClientOptions } from '../renderer/index.js';
+import { createEngine, searchRoutes } from '../search/index.js';
 import { openSongs, songRoutes } from '../songs/index.js';
 import { createApiApp } from './api.js';
 import type { Command } from './command.js';
@@ -125,7 +126,15 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     logger,
   });
   const songs = openSongs({ dataDir: config.dataDir, config: config.songs, logger, seed: true });
-  const api = await createApiApp({ logger, plugins: [songRoutes(songs), ...(options.apiPlugins ?? [])] });
+  const engine = createEngine(config.searchUrl, {}, { logger });
+  const search = searchRoutes({
+    engine,
+    index: config.searchPrefix,
+    rateLimit: config.searchRateLimit,
+    trustedProxies: config.trustedProxies,
+    logger,
+  });
+  const api = await createApiApp({ logger, plugins: [songRoutes(songs), search, ...(options.apiPlugins ?? [])] });
   const server = createFrontServer({ api, pageCache, stats: createStatsHandler(pageCache, { secret: purgeSecret }), renderer, logger });
   const workerId = options.workerId;
   if (workerId !== undefined) server.prependListener('request', (_req, res: ServerResponse) => res.setHeader('x-front-worker', workerId));
@@ -139,6 +148,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     });
   } catch (error) {
     await api.close();
+    await engine.close();
     songs.close();
     throw error;
   }
@@ -155,6 +165,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
         server.closeAllConnections();
       });
       await api.close();
+      await engine.close();
       songs.close();
     },
   };
@@ -162,7 +173,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
 
 export const frontCommand: Command = {
   name: 'front',
-  summary: 'Run the front: /api/*, the page cache with its purge route, and the React renderer (PORT); --workers N for N processes',
+  summary: 'run the front: /api/*, the page cache with its purge route, and the React renderer (PORT); --workers N for N processes',
   usage: FRONT_USAGE,
   async run({ args, config, logger, out }) {
     const workers = parseWorkers(args, FRONT_USAGE);

@@ -18,7 +18,7 @@ async function countFiles(root: string): Promise<number> {
 /** `sitestack index <root>`: publishes a content build into the search engine named by SEARCH_URL. */
 export const indexCommand: Command = {
   name: 'index',
-  summary: 'Index a content build (every index.json under <root>) into the search engine: full run, --update or --recreate',
+  summary: 'index a content build (every index.json under <root>) into the search engine: full run, --update or --recreate',
   usage,
   async run({ args, config, logger, out }) {
     const { values, positionals } = parseCommandArgs(

@@ -76,7 +76,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
 
 export const originCommand: Command = {
   name: 'origin',
-  summary: 'Run the content origin: JSON API over SQLite, admin writes and the purge outbox (ORIGIN_PORT)',
+  summary: 'run the content origin: JSON API over SQLite, admin writes and the purge outbox (ORIGIN_PORT)',
   usage: 'sitestack origin',
   async run({ config, logger, out }) {
     const origin = await startOrigin({ config, logger });

@@ -9,7 +9,7 @@ const usage = 'sitestack popularity import <csv of url,pageviews>';
 /** `sitestack popularity import <csv>`: replaces the stored pageviews the content build turns into popularity. */
 export const popularityCommand: Command = {
   name: 'popularity',
-  summary: 'Import pageviews from a url,pageviews CSV into <DATA_DIR>/popularity.sqlite (replaces the previous import)',
+  summary: 'import pageviews from a url,pageviews CSV into <DATA_DIR>/popularity.sqlite (replaces the previous import)',
   usage,
   async run({ args, config, out }) {
     const { positionals } = parseCommandArgs({ args, allowPositionals: true, options: {} }, usage);

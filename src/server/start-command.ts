@@ -11,7 +11,7 @@ const usage = 'sitestack start [--workers N]';
 
 export const startCommand: Command = {
   name: 'start',
-  summary: 'Build what is needed (client bundle, first search index) and run the origin and the front; prints their URLs',
+  summary: 'build what is needed (client bundle, first search index) and run the origin and the front; prints their URLs',
   usage,
   async run({ args, config, logger, out }) {
     const workers = parseWorkers(args, usage);

@@ -301,6 +301,56 @@ export function engineContractTests(name: string, makeEngine: () => Promise<Sear
       assert.deepEqual(await engine.suggest({ index, text: 'flexbox layout' }), []);
       assert.deepEqual(await engine.suggest({ index, text: 'qqqqqqq' }), []);
     });
+
+    it('matches an unfinished last word as a prefix and ranks adjacent words above scattered ones', async () => {
+      const filler = 'lorem ipsum dolor sit amet '.repeat(8);
+      const index = await indexWith([
+        doc('phrase', 'Offline', { body: 'a service worker caches responses' }),
+        doc('scattered', 'Tasks', { body: `a worker runs ${filler} in its own service` }),
+        doc('other', 'Workshop', { body: 'nothing to see' }),
+      ]);
+      assert.deepEqual(ids(await engine.search({ index, text: 'service worker', sort: 'relevance' })), ['phrase', 'scattered']);
+      assert.deepEqual(ids(await engine.search({ index, text: 'service work', sort: 'relevance' })), ['phrase', 'scattered']);
+      assert.deepEqual(ids(await engine.search({ index, text: 'worksh' })), ['other']);
+    });
+
+    it('ranks the page whose whole title is the query above a far more popular page', async () => {
+      const index = await indexWith([
+        doc('exact', 'Heron', { popularity: 0 }),
+        doc('popular', 'Heron watching and heron feeding', { popularity: 1, body: 'heron heron heron' }),
+      ]);
+      assert.deepEqual(ids(await engine.search({ index, text: 'heron' })), ['exact', 'popular']);
+    });
+
+    it('returns up to 3 body fragments around matched words when the body is long', async () => {
+      const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+      const index = await indexWith([doc('long', 'Long', { body: `${words(40)} osprey ${words(40)} osprey ${words(40)} osprey ${words(40)} osprey ${words(40)}` })]);
+      const [hit] = (await engine.search({ index, text: 'osprey', highlight: true })).documents;
+      assert.equal(hit?.highlight?.body.length, 3);
+      for (const fragment of hit?.highlight?.body ?? []) {
+        assert.match(fragment, /<mark>osprey<\/mark>/);
+        assert.ok(fragment.replace(/<\/?mark>/g, '').length < 200);
+      }
+    });
+
+    it('caps the total at 1000 with relation gte and counts exactly below it', async () => {
+      const index = await indexWith(Array.from({ length: 1001 }, (_, i) => doc(`c${i}`, `Crane ${i}`)));
+      assert.deepEqual((await engine.search({ index, text: 'crane' })).total, { value: 1000, relation: 'gte' });
+      assert.equal(await engine.count({ index, text: 'crane' }), 1001);
+    });
+
+    it('suggests a transposition within the filters, and a neighbour of a known word when known words match nothing', async () => {
+      const index = await indexWith([
+        doc('1', 'Pelican', { body: 'pelican' }),
+        doc('2', 'Pelican fr', { body: 'pelican', locale: 'fr' }),
+        doc('3', 'Cart layout', { body: 'cart' }),
+        doc('4', 'Card games', { body: 'card' }),
+      ]);
+      assert.deepEqual(await engine.suggest({ index, text: 'Pelcian' }), [{ text: 'pelican', total: 2 }]);
+      assert.deepEqual(await engine.suggest({ index, text: 'pelcian', locales: ['fr'] }), [{ text: 'pelican', total: 1 }]);
+      assert.deepEqual(await engine.suggest({ index, text: 'card layout' }), [{ text: 'cart layout', total: 1 }]);
+      assert.deepEqual(await engine.suggest({ index, text: 'card games' }), []);
+    });
   });
 }
 

@@ -458,7 +458,10 @@ export class ElasticsearchEngine implements SearchEngine {
   async suggest(query: SuggestQuery): Promise<Suggestion[]> {
     const size = clampInteger(query.size, 3, 1, 10);
     const text = queryWords(query.text).join(' ');
-    const filter = query.locales === undefined ? {} : { locales: query.locales };
+    const filter = {
+      ...(query.locales === undefined ? {} : { locales: query.locales }),
+      ...(query.slugPrefixes === undefined ? {} : { slugPrefixes: query.slugPrefixes }),
+    };
     // Known words that match nothing together may hide a typo too: then every word's neighbours are candidates.
     const mode = text !== '' && (await this.count({ index: query.index, text, ...filter })) === 0 ? 'always' : 'missing';
     const response = await this.#read('suggest', query.index, (options) =>

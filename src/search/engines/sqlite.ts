@@ -2,15 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { AppError } from '../../errors.js';
-import {
-  MARK_CLOSE,
-  MARK_OPEN,
-  foldForPrefix,
-  markedFragment,
-  matchExpression,
-  tokenize,
-  withoutControlCharacters,
-} from '../query-text.js';
+import { markedFragments, markedTitle } from '../highlight.js';
+import { MARK_CLOSE, MARK_OPEN, foldForPrefix, tokenize, withoutControlCharacters } from '../query-text.js';
+import { countExpression, planQuery, searchExpression, type QueryPlan } from '../search-expression.js';
+import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../spelling.js';
+import { SpellLookup, dropSpellIndex, hasSpellIndex, rebuildSpellIndex, spellTables } from './sqlite-spell.js';
 import { validIndexName, validateDocument } from './validation.js';
 import type {
   AliasAction,
@@ -18,6 +14,7 @@ import type {
   AutocompleteQuery,
   BulkItemResult,
   Health,
+  HighlightOptions,
   IndexInfo,
   IndexedDocument,
   QueryFilter,
@@ -101,6 +98,11 @@ function indexNotFound(name: string): AppError {
   return new AppError('INDEX_NOT_FOUND', `no such index: '${name}'`, 404);
 }
 
+interface RankedRow {
+  rowid: number;
+  score: number;
+}
+
 interface SearchRow {
   id: string;
   url: string;
@@ -109,10 +111,26 @@ interface SearchRow {
   locale: string;
   slug: string;
   popularity: number;
-  score: number;
   title_marked?: string;
   body_marked?: string;
 }
+
+/** Alternatives of a misspelt query counted at most, and candidates per word tried: each costs one count query. */
+const SUGGESTION_ALTERNATIVES = 8;
+const CANDIDATES_PER_WORD = 4;
+/**
+ * Added to the text score of a document whose whole title is the query (folded): more than popularity can add
+ * (`popularity * 10` ≤ 10), so the page a user names by its title comes first.
+ */
+export const EXACT_TITLE_BOOST = 25;
+/**
+ * Added to the score of a document whose title holds every query word (sorts `best` and `relevance`). Title matches
+ * are ranked first, in their own step, and documents matching in the summary or body only are read only when title
+ * matches do not fill the page: ranking every body match of a common word is what makes a full-text query slow.
+ */
+export const TITLE_MATCH_BOOST = 50;
+/** `total` counts matches up to this many, then answers `gte` (every page a client may ask for is below it). */
+export const TOTAL_CAP = 1000;
 
 function listParameter(values: readonly string[] | undefined, fold: (value: string) => string): string | null {
   if (values === undefined || values.length === 0) return null;
@@ -131,6 +149,9 @@ export class SqliteEngine implements SearchEngine {
   readonly #prefixIndex: readonly number[];
   readonly #ftsHashBytes: number;
   readonly #statements = new Map<string, Database.Statement>();
+  readonly #spellLookups = new Map<string, SpellLookup>();
+  /** Indices written to since their spelling index was last rebuilt (by refresh or forceMerge). */
+  readonly #spellStale = new Set<string>();
 
   constructor(options: SqliteEngineOptions) {
     this.#weights = options.columnWeights ?? SQLITE_ENGINE_DEFAULTS.columnWeights;
@@ -166,6 +187,7 @@ export class SqliteEngine implements SearchEngine {
 
   #forgetStatements(index: string): void {
     for (const key of this.#statements.keys()) if (key.startsWith(`${index}\u0000`)) this.#statements.delete(key);
+    this.#spellLookups.delete(index);
   }
 
   #indexExists(name: string): boolean {
@@ -234,6 +256,7 @@ export class SqliteEngine implements SearchEngine {
 
   async bulk(index: string, documents: readonly IndexedDocument[]): Promise<BulkItemResult[]> {
     const tables = tablesOf(index);
+    this.#spellStale.add(index);
     return this.#db.transaction(() => {
       if (!this.#indexExists(index)) throw indexNotFound(index);
       const existing = this.#statement(`${index}\u0000existing`, () => `SELECT rowid FROM ${tables.docs} WHERE id = ?`).pluck();
@@ -281,6 +304,15 @@ export class SqliteEngine implements SearchEngine {
 
   async refresh(index: string): Promise<void> {
     if (!this.#indexExists(index)) throw indexNotFound(index);
+    this.#refreshSpelling(index);
+  }
+
+  /** Rebuilds the "did you mean" index from the vocabulary when documents were written since the last rebuild. */
+  #refreshSpelling(index: string): void {
+    if (!this.#spellStale.has(index) && hasSpellIndex(this.#db, index)) return;
+    this.#db.transaction(() => rebuildSpellIndex(this.#db, index, tablesOf(index).vocab))();
+    this.#spellLookups.delete(index);
+    this.#spellStale.delete(index);
   }
 
   async updateAliases(actions: readonly AliasAction[]): Promise<void> {
@@ -327,6 +359,7 @@ export class SqliteEngine implements SearchEngine {
       this.#db.prepare('DELETE FROM search_aliases WHERE index_name = ?').run(name);
       this.#db.prepare('DELETE FROM search_indices WHERE name = ?').run(name);
       this.#db.exec(`DROP TABLE ${tables.vocab}; DROP TABLE ${tables.fts}; DROP TABLE ${tables.docs};`);
+      dropSpellIndex(this.#db, name);
     })();
     this.#forgetStatements(name);
   }
@@ -335,6 +368,7 @@ export class SqliteEngine implements SearchEngine {
     if (!this.#indexExists(name)) throw indexNotFound(name);
     const fts = tablesOf(name).fts;
     this.#db.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`).run();
+    this.#refreshSpelling(name);
     this.#db.pragma('wal_checkpoint(PASSIVE)');
   }
 
@@ -350,82 +384,144 @@ export class SqliteEngine implements SearchEngine {
     return [expression, locales, locales, slugPrefixes, slugPrefixes];
   }
 
+  /**
+   * Two steps, so that the costly columns are read for the returned page only: rank every match by the sort (bm25 of
+   * the expression with its phrase boosts), then read the documents and highlight them.
+   */
   async search(query: SearchQuery): Promise<SearchResult> {
     const sort = query.sort ?? 'best';
     const size = clampInteger(query.size, 10, 1, 100);
     const from = clampInteger(query.from, 0, 0, 10_000);
     const highlight = query.highlight === undefined || query.highlight === false ? undefined : query.highlight === true ? {} : query.highlight;
-    const expression = matchExpression(tokenize(query.text));
     return this.#read(() => {
       const index = this.#resolve(query.index);
+      const plan = this.#plan(index, query.text);
+      const expression = searchExpression(plan.words, plan.prefixLast);
       if (expression === undefined) return { documents: [], total: { value: 0, relation: 'eq' } };
       const tables = tablesOf(index);
       const [titleWeight, summaryWeight, bodyWeight] = this.#weights;
-      const fragmentTokens = Math.max(4, Math.round((highlight?.fragmentLength ?? 120) / 6));
+      const rank = (tierExpression: string, boost: number, limit: number, offset: number) =>
+        this.#statement(`${index}\u0000rank\u0000${sort}`, () =>
+          `SELECT d.rowid AS rowid,
+                  -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) + (d.title_key = ?) * ${EXACT_TITLE_BOOST} + ? AS score
+           FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
+           WHERE ${this.#filterSql(index)}
+           ORDER BY ${ORDER_BY[sort]}
+           LIMIT ? OFFSET ?`,
+        ).all(foldForPrefix(query.text), boost, ...this.#filterParameters(tierExpression, query), limit, offset) as RankedRow[];
+      let ranked: RankedRow[];
+      if (sort === 'popularity') ranked = rank(expression, 0, size, from);
+      else {
+        const inTitle = `{title} : (${expression})`;
+        ranked = rank(inTitle, TITLE_MATCH_BOOST, from + size, 0);
+        if (ranked.length < from + size) {
+          ranked = [...ranked, ...rank(`(${expression}) NOT ${inTitle}`, 0, from + size - ranked.length, 0)];
+        }
+        ranked = ranked.slice(from);
+      }
       const marked = highlight === undefined
         ? ''
         : `, highlight(${tables.fts}, 0, '${MARK_OPEN}', '${MARK_CLOSE}') AS title_marked,
-             snippet(${tables.fts}, 2, '${MARK_OPEN}', '${MARK_CLOSE}', '…', ${fragmentTokens}) AS body_marked`;
-      const rows = this.#statement(`${index}\u0000search\u0000${sort}\u0000${highlight === undefined ? '' : fragmentTokens}`, () =>
-        `SELECT d.id, d.url, d.title, ${tables.fts}.summary, d.locale, d.slug, d.popularity,
-                -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) AS score${marked}
-         FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
-         WHERE ${this.#filterSql(index)}
-         ORDER BY ${ORDER_BY[sort]}
-         LIMIT ? OFFSET ?`,
-      ).all(...this.#filterParameters(expression, query), size, from) as SearchRow[];
-      const total = this.#countIn(index, expression, query);
-      return { documents: rows.map((row) => toHit(row, highlight !== undefined)), total: { value: total, relation: 'eq' } };
+             highlight(${tables.fts}, 2, '${MARK_OPEN}', '${MARK_CLOSE}') AS body_marked`;
+      // FTS5 ignores a rowid constraint next to MATCH unless the value is an INTEGER, and JavaScript numbers bind as REAL.
+      const readText = this.#statement(`${index}\u0000read-text\u0000${highlight === undefined ? '' : 'marked'}`, () =>
+        `SELECT summary${marked} FROM ${tables.fts} WHERE ${tables.fts} MATCH ? AND rowid = CAST(? AS INTEGER)`,
+      );
+      const readDoc = this.#statement(`${index}\u0000read-doc`, () => `SELECT id, url, title, locale, slug, popularity FROM ${tables.docs} WHERE rowid = ?`);
+      const documents = ranked.map((rank) => {
+        const row = { ...(readDoc.get(rank.rowid) as SearchRow), ...(readText.get(expression, rank.rowid) as SearchRow) };
+        return toHit(row, rank.score, highlight);
+      });
+      const total = rankedTotal(ranked.length, from, size) ?? this.#countIn(index, countExpression(plan.words, plan.prefixLast) as string, query, TOTAL_CAP + 1);
+      return { documents, total: total > TOTAL_CAP ? { value: TOTAL_CAP, relation: 'gte' } : { value: total, relation: 'eq' } };
     });
   }
 
-  #countIn(index: string, expression: string, query: QueryFilter): number {
+  /** Matches of the expression within the filters, counted up to `cap`. */
+  #countIn(index: string, expression: string, query: QueryFilter, cap = Number.MAX_SAFE_INTEGER): number {
     const tables = tablesOf(index);
     return this.#statement(`${index}\u0000count`, () =>
-      `SELECT count(*) FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)}`,
+      `SELECT count(*) FROM (
+         SELECT 1 FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} LIMIT ?
+       )`,
     )
       .pluck()
-      .get(...this.#filterParameters(expression, query)) as number;
+      .get(...this.#filterParameters(expression, query), cap) as number;
+  }
+
+  #matchesAny(index: string, expression: string, query: Omit<QueryFilter, 'text'>): boolean {
+    const tables = tablesOf(index);
+    return this.#statement(`${index}\u0000exists`, () =>
+      `SELECT 1 FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} LIMIT 1`,
+    ).get(...this.#filterParameters(expression, { ...query, text: '' })) !== undefined;
+  }
+
+  /** The words a text is matched by in this index (see planQuery): common words dropped, prefix on an unfinished last word. */
+  #plan(index: string, text: string): QueryPlan {
+    const tables = tablesOf(index);
+    const statistics = hasSpellIndex(this.#db, index) ? `SELECT docs FROM ${spellTables(index).terms} WHERE term = ?` : `SELECT doc FROM ${tables.vocab} WHERE term = ?`;
+    const frequency = this.#statement(`${index}\u0000frequency\u0000${statistics}`, () => statistics).pluck();
+    const documents = this.#statement(`${index}\u0000documents`, () => `SELECT coalesce(max(rowid), 0) FROM ${tables.docs}`).pluck().get() as number;
+    return planQuery(tokenize(text), documents, (word) => frequency.get(foldForPrefix(word)) as number | undefined);
+  }
+
+  #countExpressionOf(index: string, text: string): string {
+    const plan = this.#plan(index, text);
+    return countExpression(plan.words, plan.prefixLast) as string;
   }
 
   async count(query: QueryFilter): Promise<number> {
-    const expression = matchExpression(tokenize(query.text));
     return this.#read(() => {
       const index = this.#resolve(query.index);
+      const plan = this.#plan(index, query.text);
+      const expression = countExpression(plan.words, plan.prefixLast);
       return expression === undefined ? 0 : this.#countIn(index, expression, query);
     });
   }
 
   /**
-   * Minimal "did you mean": each query word absent from the index's vocabulary is replaced by the most frequent
-   * vocabulary word within edit distance 2 that shares its first letter; the spliced query is kept when it matches.
+   * "Did you mean": each query word the vocabulary does not hold gets its nearest vocabulary words (edit distance ≤ 2,
+   * looked up in the spelling index built by refresh/forceMerge); they are spliced into the whole query, ranked by
+   * distance then word frequency, and each alternative is counted with the query's filters. Only alternatives that
+   * match are returned, best first. A query whose words are all known suggests nothing.
    */
   async suggest(query: SuggestQuery): Promise<Suggestion[]> {
-    const words = tokenize(query.text).map((word) => foldForPrefix(word));
+    const typed = tokenize(query.text);
+    const words = typed.map((word) => foldForPrefix(word));
     const size = clampInteger(query.size, 3, 1, 10);
     return this.#read(() => {
       const index = this.#resolve(query.index);
-      if (words.length === 0) return [];
-      const vocab = tablesOf(index).vocab;
-      const known = this.#statement(`${index}\u0000known`, () => `SELECT 1 FROM ${vocab} WHERE term = ?`);
-      const near = this.#statement(`${index}\u0000near`, () =>
-        `SELECT term, doc FROM ${vocab} WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ? ORDER BY doc DESC`,
-      );
-      let changed = false;
-      const replaced = words.map((word) => {
-        if (known.get(word) !== undefined) return word;
-        const first = Array.from(word)[0] ?? '';
-        const candidates = near.all(first, `${first}\u{10FFFF}`, word.length - 2, word.length + 2) as { term: string; doc: number }[];
-        const best = candidates.find((candidate) => editDistanceAtMost(word, candidate.term, 2));
-        if (best === undefined) return word;
-        changed = true;
-        return best.term;
+      if (words.length === 0 || !hasSpellIndex(this.#db, index)) return [];
+      let lookup = this.#spellLookups.get(index);
+      if (lookup === undefined) {
+        lookup = new SpellLookup(this.#db, index);
+        this.#spellLookups.set(index, lookup);
+      }
+      const filters = { index, locales: query.locales, slugPrefixes: query.slugPrefixes };
+      const candidates = new Map<number, Candidate[]>();
+      words.forEach((word, position) => {
+        const asPrefix = position === words.length - 1 && countExpression([word])?.endsWith('*') === true;
+        if (spellable(word) && !lookup.known(word, asPrefix)) candidates.set(position, lookup.candidates(word));
       });
-      if (!changed) return [];
-      const text = replaced.join(' ');
-      const expression = matchExpression(replaced) as string;
-      const total = this.#countIn(index, expression, { index, text, locales: query.locales });
-      return total > 0 ? [{ text, total }].slice(0, size) : [];
+      let alternatives: Alternative[];
+      if (candidates.size > 0) alternatives = spliceAlternatives(words, candidates, CANDIDATES_PER_WORD, SUGGESTION_ALTERNATIVES);
+      else {
+        // Every word is known: a query that matches is correct; one that matches nothing may hide a typo that made
+        // another real word, so each word in turn is replaced by its neighbours.
+        if (this.#matchesAny(index, this.#countExpressionOf(index, words.join(' ')), filters)) return [];
+        words.forEach((word, position) => {
+          if (spellable(word)) candidates.set(position, lookup.candidates(word));
+        });
+        alternatives = singleChanges(words, candidates, CANDIDATES_PER_WORD).slice(0, SUGGESTION_ALTERNATIVES * 2);
+      }
+      const suggestions: Suggestion[] = [];
+      for (const alternative of alternatives) {
+        const text = alternative.words.map((word, position) => (word === words[position] ? typed[position] : word)).join(' ');
+        const total = this.#countIn(index, this.#countExpressionOf(index, text), { ...filters, text });
+        if (total > 0) suggestions.push({ text, total });
+        if (suggestions.length === size) break;
+      }
+      return suggestions;
     });
   }
 
@@ -464,7 +560,12 @@ function clampInteger(value: number | undefined, fallback: number, min: number, 
   return Math.min(max, Math.max(min, Math.trunc(value)));
 }
 
-function toHit(row: SearchRow, withHighlight: boolean): SearchHit {
+/** The total when the page itself shows it (a short first page, or a short page after full ones); else undefined. */
+function rankedTotal(returned: number, from: number, size: number): number | undefined {
+  return returned < size && (returned > 0 || from === 0) ? from + returned : undefined;
+}
+
+function toHit(row: SearchRow, score: number, highlight: HighlightOptions | undefined): SearchHit {
   const hit: SearchHit = {
     id: row.id,
     url: row.url,
@@ -473,36 +574,13 @@ function toHit(row: SearchRow, withHighlight: boolean): SearchHit {
     locale: row.locale,
     slug: row.slug,
     popularity: row.popularity,
-    score: row.score,
+    score,
   };
-  if (withHighlight) {
-    const title = row.title_marked ?? '';
-    const body = row.body_marked ?? '';
+  if (highlight !== undefined) {
     hit.highlight = {
-      title: title.includes(MARK_OPEN) ? [markedFragment(title)] : [],
-      body: body.includes(MARK_OPEN) ? [markedFragment(body)] : [],
+      title: markedTitle(row.title_marked ?? ''),
+      body: markedFragments(row.body_marked ?? '', { fragments: highlight.fragments, length: highlight.fragmentLength }),
     };
   }
   return hit;
-}
-
-/** Whether the Levenshtein distance of `a` and `b` is at most `limit` (banded, stops early). */
-export function editDistanceAtMost(a: string, b: string, limit: number): boolean {
-  const left = Array.from(a);
-  const right = Array.from(b);
-  if (Math.abs(left.length - right.length) > limit) return false;
-  let previous = Array.from({ length: right.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= left.length; i++) {
-    const current = [i];
-    let rowMinimum = i;
-    for (let j = 1; j <= right.length; j++) {
-      const cost = left[i - 1] === right[j - 1] ? 0 : 1;
-      const value = Math.min((previous[j] ?? Infinity) + 1, (current[j - 1] ?? Infinity) + 1, (previous[j - 1] ?? Infinity) + cost);
-      current.push(value);
-      rowMinimum = Math.min(rowMinimum, value);
-    }
-    if (rowMinimum > limit) return false;
-    previous = current;
-  }
-  return (previous[right.length] ?? Infinity) <= limit;
 }

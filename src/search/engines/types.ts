@@ -113,6 +113,8 @@ export interface SuggestQuery {
   index: string;
   text: string;
   locales?: readonly string[];
+  /** Alternatives are counted within these slug prefixes, like the search itself. */
+  slugPrefixes?: readonly string[];
   /** At most this many suggestions. @default 3 */
   size?: number;
 }

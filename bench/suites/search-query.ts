@@ -1,0 +1,181 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { SqliteEngine } from '../../src/search/engines/sqlite.js';
+import type { IndexedDocument, SearchEngine } from '../../src/search/engines/types.js';
+import { foldForPrefix, matchExpression, tokenize } from '../../src/search/query-text.js';
+import { parseIndexJson } from '../../src/search/reader.js';
+import { prng, syntheticDocuments } from '../../src/search/synthetic.js';
+import { load, spawnServer, type BenchResult, type BenchSuite } from '../lib.js';
+
+const INDEX = 'bench_20260101000000';
+const ALIAS = 'bench';
+const server = fileURLToPath(new URL('../servers/search-api.ts', import.meta.url));
+
+interface Sample {
+  url: string;
+  title: string;
+  locale: string;
+}
+
+/** Builds the synthetic build straight into the engine (bulk in chunks, refresh, force merge, alias), keeping a sample. */
+export async function buildSyntheticIndex(engine: SearchEngine, documents: number, sampleEvery: number): Promise<Sample[]> {
+  await engine.createIndex(INDEX);
+  const samples: Sample[] = [];
+  let chunk: IndexedDocument[] = [];
+  let i = 0;
+  for (const { folder, json } of syntheticDocuments({ documents })) {
+    const read = parseIndexJson(`${folder}/index.json`, Buffer.from(JSON.stringify(json)));
+    if (!('document' in read)) throw new Error(`synthetic document ${folder}: ${read.problem}`);
+    chunk.push(read.document);
+    if (i++ % sampleEvery === 0) samples.push({ url: read.document.url, title: read.document.title, locale: read.document.locale });
+    if (chunk.length === 1000) {
+      await engine.bulk(INDEX, chunk);
+      chunk = [];
+    }
+  }
+  await engine.bulk(INDEX, chunk);
+  await engine.refresh(INDEX);
+  await engine.forceMerge(INDEX);
+  await engine.updateAliases([{ add: { index: INDEX, alias: ALIAS } }]);
+  return samples;
+}
+
+export interface TypoQuery {
+  sample: Sample;
+  text: string;
+  intendedWord: string;
+  position: number;
+}
+
+/** One typo (deletion, transposition or substitution) in one word of 4+ letters of each title, drawn reproducibly. */
+export function typoQueries(samples: readonly Sample[], seed = 7): TypoQuery[] {
+  const random = prng(seed);
+  const queries: TypoQuery[] = [];
+  for (const sample of samples) {
+    const words = tokenize(sample.title).map((word) => word.toLowerCase());
+    const positions = words.map((word, position) => ({ word, position })).filter(({ word }) => Array.from(word).length >= 4);
+    const pick = positions[Math.floor(random() * positions.length)];
+    if (pick === undefined) continue;
+    const letters = Array.from(pick.word);
+    const at = Math.floor(random() * letters.length);
+    const kind = Math.floor(random() * 3);
+    if (kind === 0) letters.splice(at, 1);
+    else if (kind === 1 && at + 1 < letters.length && letters[at] !== letters[at + 1]) [letters[at], letters[at + 1]] = [letters[at + 1] as string, letters[at] as string];
+    else {
+      const alphabet = 'abcdefghijklmnopqrstuvwxyz'.replace(letters[at] ?? '', '');
+      letters[at] = alphabet[Math.floor(random() * alphabet.length)] as string;
+    }
+    const typo = [...words];
+    typo[pick.position] = letters.join('');
+    queries.push({ sample, text: typo.join(' '), intendedWord: pick.word, position: pick.position });
+  }
+  return queries;
+}
+
+function percentiles(samples: number[]): { p50: number; p99: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  return { p50: at(0.5), p99: at(0.99) };
+}
+
+async function timeEach<T>(items: readonly T[], rounds: number, fn: (item: T) => Promise<unknown> | unknown): Promise<{ p50: number; p99: number }> {
+  const samples: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const item of items) {
+      const start = process.hrtime.bigint();
+      await fn(item);
+      samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+  }
+  return percentiles(samples);
+}
+
+/**
+ * Search, suggestions and autocomplete on a synthetic build (default 50,000 documents; SEARCH_BENCH_DOCUMENTS
+ * overrides it): in-process latency against a raw FTS5 MATCH baseline, HTTP throughput of a fastify process serving
+ * the search routes, and ranking and typo quality on query sets derived from the build.
+ */
+export const searchQuerySuite: BenchSuite = {
+  name: 'search-query',
+  description: 'search with highlighting and suggestions, autocomplete, HTTP throughput and quality on a synthetic build',
+  async run(): Promise<BenchResult[]> {
+    const documents = Number(process.env.SEARCH_BENCH_DOCUMENTS ?? 50_000);
+    const dir = mkdtempSync(join(tmpdir(), 'sitestack-bench-search-query-'));
+    const file = join(dir, 'search.sqlite');
+    const engine = new SqliteEngine({ path: file });
+    try {
+      const started = performance.now();
+      const samples = await buildSyntheticIndex(engine, documents, Math.max(1, Math.floor(documents / 1000)));
+      console.error(`  built ${documents} documents in ${((performance.now() - started) / 1000).toFixed(1)} s; ${samples.length} sampled pages`);
+      const typos = typoQueries(samples);
+
+      let exactFirst = 0;
+      let exactFirstStrict = 0;
+      for (const sample of samples) {
+        const result = await engine.search({ index: ALIAS, text: sample.title, locales: [sample.locale], size: 3 });
+        const [top] = result.documents;
+        if (top?.url === sample.url) exactFirstStrict++;
+        if (top !== undefined && (top.url === sample.url || top.title.toLowerCase() === sample.title.toLowerCase())) exactFirst++;
+      }
+      let typoFound = 0;
+      for (const query of typos) {
+        const result = await engine.search({ index: ALIAS, text: query.text, locales: [query.sample.locale], size: 3 });
+        const suggestions = await engine.suggest({ index: ALIAS, text: query.text, locales: [query.sample.locale] });
+        const inTop3 = result.documents.some((hit) => hit.url === query.sample.url);
+        const suggested = suggestions.some((suggestion) => foldForPrefix(suggestion.text.split(' ')[query.position] ?? '') === foldForPrefix(query.intendedWord));
+        if (inTop3 || suggested) typoFound++;
+      }
+
+      const queries = [...samples.map((sample) => ({ text: sample.title, locale: sample.locale })), ...typos.map((typo) => ({ text: typo.text, locale: typo.sample.locale }))];
+      const full = await timeEach(queries, 2, async (query) => {
+        await engine.search({ index: ALIAS, text: query.text, locales: [query.locale], size: 10, highlight: true });
+        await engine.suggest({ index: ALIAS, text: query.text, locales: [query.locale] });
+      });
+      const raw = new Database(file, { readonly: true });
+      const fts = raw.prepare(`SELECT rowid FROM "ix_${INDEX}_fts" WHERE "ix_${INDEX}_fts" MATCH ? ORDER BY rank LIMIT 10`);
+      // One round over a spread subset: ranking every match of common words the naive way takes up to a second a query.
+      const baselineQueries = queries.filter((_, i) => i % 5 === 0);
+      const baseline = await timeEach(baselineQueries, 1, (query) => {
+        const expression = matchExpression(tokenize(query.text));
+        if (expression !== undefined) fts.all(expression);
+      });
+      raw.close();
+      const prefixes = samples.flatMap((sample) => [1, 3, 5, 9].map((length) => Array.from(sample.title).slice(0, length).join('')));
+      const autocomplete = await timeEach(prefixes, 3, (prefix) => engine.autocomplete({ index: ALIAS, prefix, size: 10 }));
+
+      await engine.close();
+      const api = await spawnServer(server, [file, ALIAS]);
+      let http;
+      try {
+        const paths = queries.map((query) => `/api/v1/search?q=${encodeURIComponent(query.text)}&locale=${encodeURIComponent(query.locale)}`);
+        http = await load(api.url, { paths, connections: 16, durationSeconds: 8 });
+      } finally {
+        await api.stop();
+      }
+
+      const percent = (count: number, of: number) => (100 * count) / Math.max(1, of);
+      return [
+        { name: 'raw FTS5 MATCH p50 (baseline)', value: baseline.p50, unit: 'ms', note: `every word required, ORDER BY rank LIMIT 10, no filter, highlight or suggestions; ${baselineQueries.length} queries` },
+        { name: 'raw FTS5 MATCH p99', value: baseline.p99, unit: 'ms' },
+        { name: 'search + highlight + suggest p50', value: full.p50, unit: 'ms', baseline: 'raw FTS5 MATCH p50 (baseline)', target: { max: 2 }, note: `${queries.length} queries × 2` },
+        { name: 'search + highlight + suggest p99', value: full.p99, unit: 'ms', target: { max: 10 } },
+        { name: 'autocomplete p99', value: autocomplete.p99, unit: 'ms', target: { max: 2 }, note: `p50 ${autocomplete.p50.toFixed(3)} ms; prefixes of 1, 3, 5, 9 characters` },
+        {
+          name: 'HTTP searches/s (fastify process)',
+          value: http.requestsPerSecond,
+          unit: 'req/s',
+          target: { min: 1500 },
+          note: `searchRoutes alone, no cache; p99 ${http.p99Ms} ms; ${http.non2xx} non-2xx, ${http.errors} errors`,
+        },
+        { name: 'exact title ranked first', value: percent(exactFirst, samples.length), unit: '%', target: { min: 99 }, note: `${samples.length} titles; strict (this very page): ${percent(exactFirstStrict, samples.length).toFixed(1)}%` },
+        { name: 'one typo: page in top 3 or word suggested', value: percent(typoFound, typos.length), unit: '%', target: { min: 95 }, note: `${typos.length} queries` },
+      ];
+    } finally {
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};

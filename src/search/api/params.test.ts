@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { autocompleteCacheControl, codePointLength, parseAutocompleteParams, parseSearchParams } from './params.js';
+
+describe('parseSearchParams', () => {
+  it('fills the defaults when only q is given', () => {
+    assert.deepEqual(parseSearchParams({ q: 'fetch' }), {
+      ok: true,
+      value: { q: 'fetch', locales: ['en-US'], sort: 'best', size: 10, page: 1, slugPrefixes: [] },
+    });
+  });
+
+  it('keeps distinct locales and slug prefixes in order and drops empty values', () => {
+    const parsed = parseSearchParams({ q: 'x', locale: ['fr', '', 'FR', 'pt-BR'], slug_prefix: ['/docs/web', 'docs/web', 'Docs/Learn'] });
+    assert.ok(parsed.ok);
+    assert.deepEqual(parsed.value.locales, ['fr', 'pt-BR']);
+    assert.deepEqual(parsed.value.slugPrefixes, ['docs/web', 'Docs/Learn']);
+  });
+
+  it('reports values that are not strings as invalid instead of throwing', () => {
+    for (const query of [{ q: 5 }, { q: ['a', 'b'] }, { q: { nested: 1 } }, { q: 'a', locale: [1] }, { q: 'a', size: null }]) {
+      const parsed = parseSearchParams(query);
+      assert.equal(parsed.ok, false, JSON.stringify(query));
+    }
+    assert.equal(parseSearchParams(null).ok, false);
+    assert.equal(parseSearchParams('q=a').ok, false);
+  });
+
+  it('never throws and answers either a value or field errors for any query object (property)', () => {
+    const value = fc.oneof(fc.string(), fc.array(fc.string(), { maxLength: 12 }), fc.integer(), fc.constant(undefined), fc.object());
+    fc.assert(
+      fc.property(fc.dictionary(fc.constantFrom('q', 'locale', 'sort', 'size', 'page', 'slug_prefix', 'other'), value), (query) => {
+        const parsed = parseSearchParams(query);
+        if (parsed.ok) {
+          assert.ok(parsed.value.size >= 1 && parsed.value.size <= 100);
+          assert.ok(parsed.value.page >= 1 && parsed.value.page <= 10);
+          assert.ok(codePointLength(parsed.value.q) <= 200 && parsed.value.q.trim() !== '');
+        } else {
+          for (const list of Object.values(parsed.body.errors)) assert.ok(list.length > 0 && list.every((item) => item.message !== ''));
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('parseAutocompleteParams and autocompleteCacheControl', () => {
+  it('requires one non-empty q', () => {
+    assert.deepEqual(parseAutocompleteParams({ q: ' ' }), { ok: true, value: { q: ' ' } });
+    assert.equal(parseAutocompleteParams({}).ok, false);
+    assert.equal(parseAutocompleteParams({ q: ['a', 'b'] }).ok, false);
+  });
+
+  it('makes 1 to 9 code points cacheable for an hour and nothing else', () => {
+    assert.equal(autocompleteCacheControl(''), undefined);
+    assert.equal(autocompleteCacheControl('a'), 'public, max-age=3600');
+    assert.equal(autocompleteCacheControl('🎉'.repeat(9)), 'public, max-age=3600');
+    assert.equal(autocompleteCacheControl('🎉'.repeat(10)), undefined);
+    assert.equal(autocompleteCacheControl('abcdefghij'), undefined);
+  });
+});

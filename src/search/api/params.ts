@@ -1,0 +1,206 @@
+import type { SortOrder } from '../engines/types.js';
+
+/**
+ * Pure validation of the search and autocomplete query strings (DESIGN §7). Lengths are counted in Unicode code points.
+ * An empty value takes the default; a parameter that is not repeatable but given twice is an error (`repeated`) rather
+ * than a silent choice; unknown parameters are ignored (cache busters, tracking tags).
+ */
+
+export const SEARCH_PARAM_LIMITS = {
+  /** Longest `q`, in code points. */
+  maxQueryLength: 200,
+  minSize: 1,
+  maxSize: 100,
+  minPage: 1,
+  maxPage: 10,
+  /** Values of a repeatable parameter (`locale`, `slug_prefix`) accepted at most. */
+  maxRepeats: 10,
+  /** Longest `slug_prefix`, in code points. */
+  maxSlugPrefixLength: 200,
+  /** Longest autocomplete `q`, in code points. */
+  maxAutocompleteLength: 200,
+} as const;
+
+export const SEARCH_PARAM_DEFAULTS = { locale: 'en-US', sort: 'best', size: 10, page: 1 } as const satisfies {
+  locale: string;
+  sort: SortOrder;
+  size: number;
+  page: number;
+};
+
+export const SORT_ORDERS: readonly SortOrder[] = ['best', 'relevance', 'popularity'];
+
+export interface SearchParams {
+  q: string;
+  /** Distinct locales, in the order given. */
+  locales: string[];
+  sort: SortOrder;
+  size: number;
+  page: number;
+  /** Distinct slug prefixes without a leading `/`. */
+  slugPrefixes: string[];
+}
+
+export type FieldErrorCode =
+  | 'required'
+  | 'too_long'
+  | 'repeated'
+  | 'too_many'
+  | 'invalid'
+  | 'invalid_choice'
+  | 'not_an_integer'
+  | 'out_of_range';
+
+export interface FieldError {
+  message: string;
+  code: FieldErrorCode;
+}
+
+/** The 400 body: every invalid field with all of its problems. */
+export interface ValidationErrorBody {
+  errors: Record<string, FieldError[]>;
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; body: ValidationErrorBody };
+
+/** Locale codes as BCP 47 writes them: a 2–3 letter language and optional subtags (`en-US`, `pt-BR`, `zh-Hant-TW`). */
+const LOCALE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}$/;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+export function codePointLength(text: string): number {
+  let length = 0;
+  for (const _ of text) length++;
+  return length;
+}
+
+class Errors {
+  readonly fields: Record<string, FieldError[]> = {};
+  add(field: string, code: FieldErrorCode, message: string): void {
+    (this.fields[field] ??= []).push({ message, code });
+  }
+  get empty(): boolean {
+    return Object.keys(this.fields).length === 0;
+  }
+}
+
+/** The values of a query parameter: undefined when absent; anything that is not a string counts as invalid. */
+function valuesOf(query: unknown, name: string): unknown[] | undefined {
+  if (query === null || typeof query !== 'object' || !Object.hasOwn(query, name)) return undefined;
+  const value = (query as Record<string, unknown>)[name];
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value : [value];
+}
+
+/** The one value of a non-repeatable parameter; '' when absent or empty (take the default); undefined after an error. */
+function single(query: unknown, name: string, errors: Errors): string | undefined {
+  const values = valuesOf(query, name);
+  if (values === undefined || values.length === 0) return '';
+  if (values.length > 1) {
+    errors.add(name, 'repeated', `${name} may be given once`);
+    return undefined;
+  }
+  const [value] = values;
+  if (typeof value !== 'string') {
+    errors.add(name, 'invalid', `${name} must be a string`);
+    return undefined;
+  }
+  return value;
+}
+
+function repeatable(query: unknown, name: string, errors: Errors): string[] | undefined {
+  const values = (valuesOf(query, name) ?? []).filter((value) => value !== '');
+  if (values.some((value) => typeof value !== 'string')) {
+    errors.add(name, 'invalid', `${name} must be a string`);
+    return undefined;
+  }
+  if (values.length > SEARCH_PARAM_LIMITS.maxRepeats) {
+    errors.add(name, 'too_many', `${name} may be given at most ${SEARCH_PARAM_LIMITS.maxRepeats} times`);
+    return undefined;
+  }
+  return values as string[];
+}
+
+function integer(query: unknown, name: string, fallback: number, min: number, max: number, errors: Errors): number {
+  const value = single(query, name, errors);
+  if (value === undefined) return fallback;
+  if (value === '') return fallback;
+  if (!/^[0-9]{1,6}$/.test(value)) {
+    errors.add(name, 'not_an_integer', `${name} must be a whole number from ${min} to ${max}`);
+    return fallback;
+  }
+  const number = Number(value);
+  if (number < min || number > max) errors.add(name, 'out_of_range', `${name} must be from ${min} to ${max}`);
+  return number;
+}
+
+function distinctBy(values: readonly string[], key: (value: string) => string): string[] {
+  const seen = new Set<string>();
+  return values.filter((value) => {
+    const folded = key(value);
+    if (seen.has(folded)) return false;
+    seen.add(folded);
+    return true;
+  });
+}
+
+/** Validates the query of `GET /api/v1/search`. */
+export function parseSearchParams(query: unknown): Parsed<SearchParams> {
+  const errors = new Errors();
+  const q = single(query, 'q', errors);
+  if (q !== undefined) {
+    if (q.trim() === '') errors.add('q', 'required', 'q is required');
+    else if (codePointLength(q) > SEARCH_PARAM_LIMITS.maxQueryLength) {
+      errors.add('q', 'too_long', `q must be at most ${SEARCH_PARAM_LIMITS.maxQueryLength} characters`);
+    }
+  }
+  const locales = repeatable(query, 'locale', errors) ?? [];
+  if (locales.some((locale) => !LOCALE.test(locale))) errors.add('locale', 'invalid', 'locale must be a locale code such as en-US');
+
+  const sortValue = single(query, 'sort', errors);
+  const sort = sortValue === undefined || sortValue === '' ? SEARCH_PARAM_DEFAULTS.sort : sortValue;
+  if (!(SORT_ORDERS as readonly string[]).includes(sort)) {
+    errors.add('sort', 'invalid_choice', `sort must be one of ${SORT_ORDERS.join(', ')}`);
+  }
+  const size = integer(query, 'size', SEARCH_PARAM_DEFAULTS.size, SEARCH_PARAM_LIMITS.minSize, SEARCH_PARAM_LIMITS.maxSize, errors);
+  const page = integer(query, 'page', SEARCH_PARAM_DEFAULTS.page, SEARCH_PARAM_LIMITS.minPage, SEARCH_PARAM_LIMITS.maxPage, errors);
+
+  const slugPrefixes = (repeatable(query, 'slug_prefix', errors) ?? []).map((prefix) => prefix.replace(/^\/+/, ''));
+  if (slugPrefixes.some((prefix) => CONTROL.test(prefix))) errors.add('slug_prefix', 'invalid', 'slug_prefix must not contain control characters');
+  if (slugPrefixes.some((prefix) => codePointLength(prefix) > SEARCH_PARAM_LIMITS.maxSlugPrefixLength)) {
+    errors.add('slug_prefix', 'too_long', `slug_prefix must be at most ${SEARCH_PARAM_LIMITS.maxSlugPrefixLength} characters`);
+  }
+
+  if (!errors.empty) return { ok: false, body: { errors: errors.fields } };
+  return {
+    ok: true,
+    value: {
+      q: q as string,
+      locales: locales.length === 0 ? [SEARCH_PARAM_DEFAULTS.locale] : distinctBy(locales, (locale) => locale.toLowerCase()),
+      sort: sort as SortOrder,
+      size,
+      page,
+      slugPrefixes: distinctBy(slugPrefixes, (prefix) => prefix.toLowerCase()),
+    },
+  };
+}
+
+/** Validates the query of `GET /api/search/autocomplete`: `q` present, not empty, given once, at most 200 characters. */
+export function parseAutocompleteParams(query: unknown): Parsed<{ q: string }> {
+  const errors = new Errors();
+  const q = single(query, 'q', errors);
+  if (q === '') errors.add('q', 'required', 'q is required');
+  else if (q !== undefined && codePointLength(q) > SEARCH_PARAM_LIMITS.maxAutocompleteLength) {
+    errors.add('q', 'too_long', `q must be at most ${SEARCH_PARAM_LIMITS.maxAutocompleteLength} characters`);
+  }
+  return errors.empty ? { ok: true, value: { q: q as string } } : { ok: false, body: { errors: errors.fields } };
+}
+
+/** Autocomplete answers for `q` of 1–9 code points may be kept by proxies for an hour; longer ones are not kept. */
+export function autocompleteCacheControl(q: string): string | undefined {
+  const length = codePointLength(q);
+  return length >= 1 && length <= 9 ? 'public, max-age=3600' : undefined;
+}
+
+/** Successful search answers may be kept by proxies and the edge for 12 hours. */
+export const SEARCH_CACHE_CONTROL = 'public, max-age=43200';

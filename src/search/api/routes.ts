@@ -1,0 +1,119 @@
+import { performance } from 'node:perf_hooks';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyPluginAsync } from 'fastify';
+import { AppError } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import type { SearchEngine, SearchHit, Suggestion, TotalHits } from '../engines/types.js';
+import { clientAddress, trustedProxyCheck } from './client-address.js';
+import { SEARCH_CACHE_CONTROL, autocompleteCacheControl, parseAutocompleteParams, parseSearchParams } from './params.js';
+
+/** What the search routes need. */
+export interface SearchRoutesOptions {
+  engine: SearchEngine;
+  /** The alias (or index) searched: the indexer's prefix. @default 'site_docs' */
+  index?: string;
+  /** Searches per client address and window (`SEARCH_RATE_LIMIT`). @default { max: 25, windowMs: 60_000 } */
+  rateLimit?: { max: number; windowMs: number };
+  /**
+   * Addresses and CIDR subnets of proxies whose `X-Forwarded-For` is believed (`TRUSTED_PROXIES`); `loopback` stands
+   * for 127.0.0.0/8 and ::1. Requests from any other peer are limited by the peer's own address.
+   * @default ['loopback']
+   */
+  trustedProxies?: readonly string[];
+  /** Suggestions returned at most. @default 3 */
+  suggestions?: number;
+  logger: Logger;
+}
+
+export const SEARCH_ROUTES_DEFAULTS = {
+  index: 'site_docs',
+  rateLimit: { max: 25, windowMs: 60_000 },
+  trustedProxies: ['loopback'],
+  suggestions: 3,
+} as const;
+
+/** One document of the search answer (DESIGN §7). */
+export interface SearchDocument {
+  url: string;
+  /** The text-match score, without popularity. */
+  score: number;
+  title: string;
+  locale: string;
+  slug: string;
+  popularity: number;
+  summary: string;
+  highlight: { title: string[]; body: string[] };
+}
+
+export interface SearchResponse {
+  documents: SearchDocument[];
+  metadata: { took_ms: number; total: TotalHits; size: number; page: number };
+  suggestions: Suggestion[];
+}
+
+export interface AutocompleteResponse {
+  q: string;
+  matches: { title: string; url: string; locale: string }[];
+}
+
+function toDocument(hit: SearchHit): SearchDocument {
+  return {
+    url: hit.url,
+    score: hit.score,
+    title: hit.title,
+    locale: hit.locale,
+    slug: hit.slug,
+    popularity: hit.popularity,
+    summary: hit.summary,
+    highlight: hit.highlight ?? { title: [], body: [] },
+  };
+}
+
+/**
+ * `GET /api/v1/search` (rate-limited per client address) and `GET /api/search/autocomplete`, as a fastify plugin for
+ * the front's API app. Errors other than validation (an index not built yet, a broken engine) are thrown to the app's
+ * error mapper.
+ */
+export function searchRoutes(options: SearchRoutesOptions): FastifyPluginAsync {
+  const index = options.index ?? SEARCH_ROUTES_DEFAULTS.index;
+  const limit = options.rateLimit ?? SEARCH_ROUTES_DEFAULTS.rateLimit;
+  const trusted = trustedProxyCheck(options.trustedProxies ?? SEARCH_ROUTES_DEFAULTS.trustedProxies);
+  const suggestionCount = options.suggestions ?? SEARCH_ROUTES_DEFAULTS.suggestions;
+  const { engine, logger } = options;
+
+  return async (app) => {
+    await app.register(rateLimit, {
+      global: false,
+      enableDraftSpec: true,
+      keyGenerator: (request) => clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], trusted),
+      errorResponseBuilder: (_request, context) =>
+        new AppError('RATE_LIMITED', `too many searches: at most ${context.max} per ${Math.round(limit.windowMs / 1000)} s; retry in ${context.after}`, 429),
+      onExceeded: (request, key) => logger.warn({ client: key, url: request.url }, 'search rate limit exceeded'),
+    });
+
+    app.get('/api/v1/search', { config: { rateLimit: { max: limit.max, timeWindow: limit.windowMs } } }, async (request, reply) => {
+      const started = performance.now();
+      const parsed = parseSearchParams(request.query);
+      if (!parsed.ok) return reply.status(400).send(parsed.body);
+      const { q, locales, sort, size, page, slugPrefixes } = parsed.value;
+      const result = await engine.search({ index, text: q, locales, slugPrefixes, sort, size, from: (page - 1) * size, highlight: true });
+      const suggestions = await engine.suggest({ index, text: q, locales, slugPrefixes, size: suggestionCount });
+      const body: SearchResponse = {
+        documents: result.documents.map(toDocument),
+        metadata: { took_ms: Math.round(performance.now() - started), total: result.total, size, page },
+        suggestions,
+      };
+      return reply.header('cache-control', SEARCH_CACHE_CONTROL).send(body);
+    });
+
+    app.get('/api/search/autocomplete', async (request, reply) => {
+      const parsed = parseAutocompleteParams(request.query);
+      if (!parsed.ok) return reply.status(400).send(parsed.body);
+      const { q } = parsed.value;
+      const matches = await engine.autocomplete({ index, prefix: q, size: 10 });
+      const cacheControl = autocompleteCacheControl(q);
+      if (cacheControl !== undefined) reply.header('cache-control', cacheControl);
+      return reply.send({ q, matches: matches.map(({ title, url, locale }) => ({ title, url, locale })) } satisfies AutocompleteResponse);
+    });
+  };
+}

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { isSafeFragment, markedFragments, markedTitle, parseMarked } from './highlight.js';
+import { MARK_CLOSE, MARK_OPEN } from './query-text.js';
+
+const mark = (word: string) => `${MARK_OPEN}${word}${MARK_CLOSE}`;
+
+describe('markedFragments', () => {
+  it('returns nothing when no word is marked', () => {
+    assert.deepEqual(markedFragments('plain text only'), []);
+    assert.deepEqual(markedTitle('plain'), []);
+  });
+
+  it('escapes hostile text and keeps only <mark> as markup', () => {
+    const text = `<script>alert("x")</script> & ${mark('<img src=x onerror=alert(1)>')} '${mark('q')}'`;
+    const [fragment] = markedFragments(text);
+    assert.equal(fragment, '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; <mark>&lt;img src=x onerror=alert(1)&gt;</mark> &#39;<mark>q</mark>&#39;');
+    assert.ok(isSafeFragment(fragment ?? ''));
+  });
+
+  it('returns at most 3 windows of about 120 characters, in text order, preferring words not shown yet', () => {
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+    const text = `${filler(40)} ${mark('alpha')} ${filler(40)} ${mark('alpha')} ${filler(40)} ${mark('beta')} ${filler(40)} ${mark('gamma')} ${filler(40)} ${mark('delta')}`;
+    const fragments = markedFragments(text);
+    assert.equal(fragments.length, 3);
+    assert.deepEqual(fragments.map((fragment) => /<mark>(\w+)<\/mark>/.exec(fragment)?.[1]), ['alpha', 'beta', 'gamma']);
+    for (const fragment of fragments) {
+      const length = fragment.replace(/<\/?mark>/g, '').length;
+      assert.ok(length >= 80 && length <= 170, `${length}: ${fragment}`);
+      assert.ok(fragment.startsWith('…') && fragment.endsWith('…'));
+    }
+    assert.equal(markedFragments(text, { fragments: 1 }).length, 1);
+  });
+
+  it('never splits a surrogate pair at a window edge', () => {
+    const text = `${'😀'.repeat(200)}${mark('x')}${'😀'.repeat(200)}`;
+    for (const fragment of markedFragments(text)) assert.ok(!/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(fragment));
+  });
+
+  it('yields only safe fragments that keep every marked word of the window, for any text (property)', () => {
+    const piece = fc.oneof(fc.string({ maxLength: 30 }), fc.string({ maxLength: 8 }).map(mark));
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
+        const fragments = markedFragments(pieces.join(''));
+        assert.ok(fragments.length <= 3);
+        for (const fragment of fragments) assert.ok(isSafeFragment(fragment), fragment);
+        if (parseMarked(pieces.join('')).matches.length > 0) assert.ok(fragments.length >= 1);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('isSafeFragment', () => {
+  it('accepts escaped text with <mark> and rejects any other markup or a bare ampersand', () => {
+    assert.ok(isSafeFragment('a &lt;b&gt; <mark>c</mark> &amp; &quot;d&quot; &#39;'));
+    for (const unsafe of ['<b>x</b>', '<mark onclick=x>y</mark>', '<script>', 'a & b', '&#x3C;', '"', '<mark', '&nbsp;']) {
+      assert.equal(isSafeFragment(unsafe), false, unsafe);
+    }
+  });
+});

@@ -1,0 +1,214 @@
+/**
+ * The search page's behaviour in the browser. It reads `location.search`, adds the page's locale when the query names
+ * none, calls `/api/v1/search`, and renders the answer with DOM nodes only — highlight fragments are rebuilt from text
+ * parts, never assigned as HTML. New queries push a history entry; back and forward restore the query of the entry.
+ * Elements are looked up at each render and events are delegated, so a page re-rendered by the renderer's client
+ * (client navigation back to the search page) keeps working.
+ */
+import { fragmentParts } from './fragment-nodes.js';
+
+interface Hit {
+  url: string;
+  title: string;
+  locale: string;
+  summary: string;
+  highlight: { title: string[]; body: string[] };
+}
+
+interface Answer {
+  documents: Hit[];
+  metadata: { took_ms: number; total: { value: number; relation: 'eq' | 'gte' }; size: number; page: number };
+  suggestions: { text: string; total: number }[];
+}
+
+const MAX_PAGE = 10;
+const ROOT_ID = 'search-app';
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function byId<T extends HTMLElement>(id: string): T {
+  const node = document.getElementById(id);
+  if (node === null) throw new Error(`search page: missing #${id}`);
+  return node as T;
+}
+
+function appendFragment(parent: HTMLElement, html: string): void {
+  for (const part of fragmentParts(html)) {
+    parent.append(part.marked ? element('mark', part.text) : document.createTextNode(part.text));
+  }
+}
+
+interface Elements {
+  root: HTMLElement;
+  input: HTMLInputElement;
+  sortSelect: HTMLSelectElement;
+  status: HTMLElement;
+  suggestionsBox: HTMLElement;
+  results: HTMLElement;
+  pages: HTMLElement;
+}
+
+function elements(): Elements {
+  return {
+    root: byId<HTMLElement>(ROOT_ID),
+    input: byId<HTMLInputElement>('search-input'),
+    sortSelect: byId<HTMLSelectElement>('search-sort'),
+    status: byId<HTMLElement>('search-status'),
+    suggestionsBox: byId<HTMLElement>('search-suggestions'),
+    results: byId<HTMLElement>('search-results'),
+    pages: byId<HTMLElement>('search-pages'),
+  };
+}
+
+let latest = 0;
+
+/** The page URL for a query: only what the user chose, so links stay short and the locale comes from the page. */
+function pageUrl(params: URLSearchParams): string {
+  const own = new URLSearchParams();
+  for (const name of ['q', 'sort', 'page', 'size', 'slug_prefix', 'locale']) {
+    for (const value of params.getAll(name)) if (value !== '') own.append(name, value);
+  }
+  if (own.get('sort') === 'best') own.delete('sort');
+  if (own.get('page') === '1') own.delete('page');
+  return `${location.pathname}?${own.toString()}`;
+}
+
+function navigate(params: URLSearchParams): void {
+  history.pushState(null, '', pageUrl(params));
+  void show();
+}
+
+function linkTo(params: URLSearchParams, text: string): HTMLAnchorElement {
+  const link = element('a', text);
+  link.href = pageUrl(params);
+  link.addEventListener('click', (event) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate(params);
+  });
+  return link;
+}
+
+function clear({ status, suggestionsBox, results, pages }: Elements): void {
+  status.replaceChildren();
+  status.className = '';
+  suggestionsBox.replaceChildren();
+  results.replaceChildren();
+  pages.replaceChildren();
+}
+
+function note({ status }: Elements, kind: 'error' | 'info', ...lines: string[]): void {
+  status.className = kind;
+  status.replaceChildren(...lines.flatMap((line, index) => (index === 0 ? [element('span', line)] : [element('br'), element('span', line)])));
+}
+
+function renderAnswer(page: Elements, answer: Answer, params: URLSearchParams): void {
+  const { suggestionsBox, results, pages } = page;
+  const { total, size, page: current } = answer.metadata;
+  const count = `${total.relation === 'gte' ? 'More than ' : ''}${total.value} result${total.value === 1 ? '' : 's'}`;
+  note(page, 'info', `${count} for “${params.get('q') ?? ''}”`);
+  const first = answer.suggestions[0];
+  if (first !== undefined) {
+    const corrected = new URLSearchParams(params);
+    corrected.set('q', first.text);
+    corrected.delete('page');
+    suggestionsBox.append('Did you mean ', linkTo(corrected, first.text), ` (${first.total})?`);
+  }
+  for (const hit of answer.documents) {
+    const item = element('li');
+    const title = element('a');
+    title.href = hit.url;
+    title.className = 'result-title';
+    if (hit.highlight.title[0] === undefined) title.textContent = hit.title;
+    else appendFragment(title, hit.highlight.title[0]);
+    item.append(title);
+    const fragments = hit.highlight.body.length > 0 ? hit.highlight.body : [];
+    const excerpt = element('p');
+    excerpt.className = 'result-excerpt';
+    if (fragments.length === 0) excerpt.textContent = hit.summary;
+    fragments.forEach((fragment, index) => {
+      if (index > 0) excerpt.append(' ');
+      appendFragment(excerpt, fragment);
+    });
+    item.append(excerpt, element('small', hit.url));
+    results.append(item);
+  }
+  const lastPage = Math.min(MAX_PAGE, Math.ceil(total.value / size));
+  if (lastPage > 1) {
+    for (let number = 1; number <= lastPage; number++) {
+      const target = new URLSearchParams(params);
+      target.set('page', String(number));
+      if (number === current) {
+        const current = element('span', String(number));
+        current.setAttribute('aria-current', 'page');
+        pages.append(current);
+      } else pages.append(linkTo(target, String(number)));
+    }
+  }
+}
+
+function errorLines(body: unknown): string[] {
+  const errors = (body as { errors?: Record<string, { message?: unknown }[]> } | null)?.errors;
+  if (errors === undefined || errors === null || typeof errors !== 'object') return ['The search request is not valid.'];
+  return Object.values(errors).flatMap((list) => (Array.isArray(list) ? list.map((item) => String(item.message)) : []));
+}
+
+/** Shows the results of the current location; a slower earlier request never overwrites a later one. */
+async function show(): Promise<void> {
+  if (document.getElementById(ROOT_ID) === null) return;
+  const page = elements();
+  const { root, input, sortSelect } = page;
+  const params = new URLSearchParams(location.search);
+  input.value = params.get('q') ?? '';
+  sortSelect.value = params.get('sort') || 'best';
+  const request = ++latest;
+  clear(page);
+  if ((params.get('q') ?? '').trim() === '') return;
+  const apiParams = new URLSearchParams(params);
+  if (!apiParams.has('locale')) apiParams.set('locale', root.dataset.locale ?? 'en-US');
+  root.setAttribute('aria-busy', 'true');
+  try {
+    const response = await fetch(`/api/v1/search?${apiParams.toString()}`, { headers: { accept: 'application/json' } });
+    const body: unknown = await response.json().catch(() => null);
+    if (request !== latest) return;
+    if (response.ok) renderAnswer(page, body as Answer, params);
+    else if (response.status === 400) note(page, 'error', ...errorLines(body));
+    else if (response.status === 429) {
+      const wait = response.headers.get('retry-after');
+      note(page, 'error', `Too many searches from your address. Please try again${wait === null ? ' later' : ` in ${wait} seconds`}.`);
+    } else note(page, 'error', `Search is unavailable right now (error ${response.status}). Please try again later.`);
+  } catch {
+    if (request === latest) note(page, 'error', 'Search is unavailable right now (the server could not be reached). Please try again later.');
+  } finally {
+    if (request === latest) root.removeAttribute('aria-busy');
+  }
+}
+
+/** Starts the search page: renders the current location's results and follows form, sort and history events. */
+export function startSearchPage(): void {
+  document.addEventListener('submit', (event) => {
+    if (!(event.target instanceof HTMLFormElement) || event.target.id !== 'search-form') return;
+    event.preventDefault();
+    const { input, sortSelect } = elements();
+    const params = new URLSearchParams();
+    params.set('q', input.value);
+    if (sortSelect.value !== 'best') params.set('sort', sortSelect.value);
+    navigate(params);
+  });
+  document.addEventListener('change', (event) => {
+    if (!(event.target instanceof HTMLSelectElement) || event.target.id !== 'search-sort') return;
+    const { input, sortSelect } = elements();
+    if (input.value.trim() === '') return;
+    const params = new URLSearchParams(location.search);
+    params.set('q', input.value);
+    params.set('sort', sortSelect.value);
+    params.delete('page');
+    navigate(params);
+  });
+  window.addEventListener('popstate', () => void show());
+  void show();
+}

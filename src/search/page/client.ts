@@ -1,0 +1,4 @@
+/** The standalone search page's script entry (bundled by esbuild; see bundle.ts). */
+import { startSearchPage } from './app.js';
+
+startSearchPage();

@@ -1,0 +1,66 @@
+import { matchExpression } from './query-text.js';
+
+/** The last word is matched as a prefix only from this many characters on: shorter prefixes expand to too many terms. */
+export const MIN_PREFIX_LENGTH = 3;
+/**
+ * A word found in more than this share of an index's documents is common: when the query also has a rarer word, it is
+ * neither required nor scored (reading its long position lists would dominate the query's cost and add almost nothing
+ * to bm25, whose IDF for it is about zero). A stop-word list derived from the index itself.
+ */
+export const COMMON_WORD_SHARE = 0.3;
+/** Below this many documents no word is common: shares in a small index say nothing about the language. */
+export const COMMON_WORD_MIN_DOCUMENTS = 1000;
+
+/** What the index knows about a query word: documents holding it, or undefined when it is not a term of the index. */
+export type DocumentFrequency = (word: string) => number | undefined;
+
+export interface QueryPlan {
+  /** The words the engine matches and scores. */
+  words: string[];
+  /** Whether the last of them is matched as a prefix too. */
+  prefixLast: boolean;
+}
+
+/**
+ * Which words of a query the engine matches (see COMMON_WORD_SHARE), and whether the last one is matched as a prefix:
+ * only when it is long enough and not a whole term of the index (a finished word needs no expansion, and expanding a
+ * common stem such as `the` would read every term it starts).
+ */
+export function planQuery(words: readonly string[], documents: number, frequency: DocumentFrequency): QueryPlan {
+  const last = words[words.length - 1];
+  const prefixLast = last !== undefined && Array.from(last).length >= MIN_PREFIX_LENGTH && frequency(last) === undefined;
+  const common = (word: string) => documents >= COMMON_WORD_MIN_DOCUMENTS && (frequency(word) ?? 0) > documents * COMMON_WORD_SHARE;
+  const rare = words.filter((word, index) => (index === words.length - 1 && prefixLast) || !common(word));
+  return { words: rare.length > 0 ? rare : [...words], prefixLast };
+}
+
+function quote(word: string): string {
+  return `"${word.replaceAll('"', '""')}"`;
+}
+
+/**
+ * The FTS5 expression of a search: every word must match (the last one also as a prefix when it is long enough), and
+ * two extra phrases that match a subset of the same documents add to their bm25 score: the exact last word (so `fetch`
+ * outranks `fetching`) and the whole text as a phrase (so adjacent words outrank scattered ones). Words are quoted, so
+ * no FTS5 syntax from the user reaches the engine. Undefined when there is no word.
+ */
+export function searchExpression(words: readonly string[], prefixLast = prefixable(words)): string | undefined {
+  if (words.length === 0) return undefined;
+  const last = words[words.length - 1] as string;
+  const head = words.slice(0, -1).map(quote);
+  const lastTerm = prefixLast ? `(${quote(last)} OR ${quote(last)}*)` : quote(last);
+  const all = [...head, lastTerm].join(' AND ');
+  if (words.length === 1) return all;
+  const phrase = `${quote(words.join(' '))}${prefixLast ? '*' : ''}`;
+  return `(${all}) OR ${phrase}`;
+}
+
+function prefixable(words: readonly string[]): boolean {
+  const last = words[words.length - 1];
+  return last !== undefined && Array.from(last).length >= MIN_PREFIX_LENGTH;
+}
+
+/** The expression of a count or a suggestion check: every word, exactly as `searchExpression` requires them. */
+export function countExpression(words: readonly string[], prefixLast = prefixable(words)): string | undefined {
+  return matchExpression(words, { prefixLast });
+}

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { deletionNeighbourhood, editDistance, spellable, spliceAlternatives } from './spelling.js';
+
+describe('editDistance', () => {
+  it('counts insertions, deletions, substitutions and adjacent transpositions as 1 each', () => {
+    assert.equal(editDistance('flexbox', 'flexbox'), 0);
+    assert.equal(editDistance('flexbx', 'flexbox'), 1);
+    assert.equal(editDistance('flexbox', 'flexboxx'), 1);
+    assert.equal(editDistance('flexbox', 'flaxbox'), 1);
+    assert.equal(editDistance('flexbox', 'flexbxo'), 1);
+    assert.equal(editDistance('ab', 'ba'), 1);
+    assert.equal(editDistance('flexbox', 'flxebxo'), 2);
+    assert.equal(editDistance('grid', 'flexbox'), 3, 'anything beyond the limit is limit + 1');
+    assert.equal(editDistance('😀a', 'a😀'), 1, 'by code point');
+  });
+});
+
+const word = fc.string({ unit: fc.constantFrom(...'abcdefghé'), minLength: 1, maxLength: 12 });
+
+function edit(text: string, kind: number, at: number, letter: string): string {
+  const characters = Array.from(text);
+  const i = at % (characters.length + 1);
+  if (kind === 0 && characters.length > 1) characters.splice(Math.min(i, characters.length - 1), 1);
+  else if (kind === 1) characters.splice(i, 0, letter);
+  else if (kind === 2 && i < characters.length) characters[i] = letter;
+  else if (kind === 3 && i + 1 < characters.length) [characters[i], characters[i + 1]] = [characters[i + 1] as string, characters[i] as string];
+  return characters.join('');
+}
+
+describe('deletionNeighbourhood', () => {
+  it('includes the word and every single and double deletion of its first 7 characters', () => {
+    assert.deepEqual([...deletionNeighbourhood('abc')].sort(), ['a', 'ab', 'abc', 'ac', 'b', 'bc', 'c']);
+    assert.deepEqual([...deletionNeighbourhood('ab')].sort(), ['', 'a', 'ab', 'b']);
+    assert.ok(deletionNeighbourhood('abcdefghij').has('bdefg'));
+  });
+
+  it('shares a key between a word and any word one or two edits away (property)', () => {
+    const edits = fc.array(fc.tuple(fc.nat(3), fc.nat(20), fc.constantFrom('a', 'z', 'é')), { minLength: 1, maxLength: 2 });
+    fc.assert(
+      fc.property(word, edits, (original, steps) => {
+        const typo = steps.reduce((text, [kind, at, letter]) => edit(text, kind, at, letter), original);
+        if (editDistance(original, typo) > 2) return;
+        const keys = deletionNeighbourhood(original);
+        assert.ok([...deletionNeighbourhood(typo)].some((key) => keys.has(key)), `${original} / ${typo}`);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe('spellable', () => {
+  it('files words of letters from 3 to 40 characters only', () => {
+    assert.ok(spellable('flexbox'));
+    assert.ok(spellable('élan'));
+    for (const term of ['ab', '123', 'a1b2', 'x'.repeat(41), 'foo_bar']) assert.equal(spellable(term), false, term);
+  });
+});
+
+describe('spliceAlternatives', () => {
+  it('splices candidates into the whole query, closest and most frequent first', () => {
+    const candidates = new Map([
+      [0, [{ term: 'flexbox', distance: 1, docs: 5 }, { term: 'flexbot', distance: 1, docs: 1 }]],
+      [2, [{ term: 'grid', distance: 2, docs: 9 }]],
+    ]);
+    assert.deepEqual(
+      spliceAlternatives(['flexbx', 'and', 'grod'], candidates, 3, 5).map((alternative) => alternative.words.join(' ')),
+      ['flexbox and grid', 'flexbot and grid'],
+    );
+    assert.deepEqual(spliceAlternatives(['fine'], new Map(), 3, 5), [], 'nothing to correct, nothing suggested');
+  });
+});
