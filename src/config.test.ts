@@ -133,6 +133,11 @@ describe('parseRateLimit', () => {
       assert.throws(() => parseRateLimit('R', bad), /expected R to be a rate such as '25\/minute'/);
     }
   });
+  it('turns the front worker header on only when FRONT_WORKER_HEADER is on', () => {
+    assert.equal(loadConfig({}).frontWorkerHeader, false);
+    assert.equal(loadConfig({ FRONT_WORKER_HEADER: 'on' }).frontWorkerHeader, true);
+    assert.throws(() => loadConfig({ FRONT_WORKER_HEADER: 'yes' }), /FRONT_WORKER_HEADER/);
+  });
 });
 
 describe('loadConfig for the edge', () => {

@@ -30,6 +30,8 @@ export interface Config {
   /** Proxies whose X-Forwarded-For names the client (addresses, CIDR subnets, `loopback`). */
   trustedProxies: string[];
   commentRateLimit: RateLimit;
+  /** Each front worker names itself in an `x-front-worker` answer header (diagnostics and tests of `--workers`). */
+  frontWorkerHeader: boolean;
   logLevel: LogLevel;
   songs: SongsConfig;
 }
@@ -241,6 +243,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     searchRateLimit: parseRateLimit('SEARCH_RATE_LIMIT', read(env, 'SEARCH_RATE_LIMIT') ?? '25/minute'),
     trustedProxies: parseTrustedProxies('TRUSTED_PROXIES', read(env, 'TRUSTED_PROXIES') ?? 'loopback'),
     commentRateLimit: parseRateLimit('COMMENT_RATE_LIMIT', read(env, 'COMMENT_RATE_LIMIT') ?? '5/minute'),
+    frontWorkerHeader: parseOneOf('FRONT_WORKER_HEADER', read(env, 'FRONT_WORKER_HEADER') ?? 'off', ['on', 'off']) === 'on',
     logLevel: parseOneOf('LOG_LEVEL', read(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),
     songs: loadSongsConfig(env),
   };

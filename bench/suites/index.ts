@@ -2,9 +2,10 @@ import type { BenchSuite } from '../lib.js';
 import { edgeSuite } from './edge.js';
 import { pageCacheSuite } from './page-cache.js';
 import { pagePathSuite } from './page-path.js';
+import { scaleSuite } from './scale.js';
 import { searchIndexSuite } from './search-index.js';
 import { searchQuerySuite } from './search-query.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, edgeSuite, searchIndexSuite, searchQuerySuite, songsSuite];
+export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, edgeSuite, searchIndexSuite, searchQuerySuite, songsSuite, scaleSuite];

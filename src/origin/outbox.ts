@@ -79,6 +79,8 @@ export class PurgeOutbox {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
+  /** Deliveries under way, one at most per route: a route that hangs holds back only itself. */
+  private readonly inFlight = new Map<string, Promise<void>>();
   private stopped = true;
   private readonly abort = new AbortController();
 
@@ -175,6 +177,7 @@ export class PurgeOutbox {
     clearTimeout(this.timer);
     this.abort.abort();
     await this.running;
+    await Promise.all(this.inFlight.values());
   }
 
   private schedule(delayMs: number): void {
@@ -192,7 +195,9 @@ export class PurgeOutbox {
   }
 
   private msUntilNextAttempt(): number {
-    const front = this.statements.nextFrontAttempt.get(JSON.stringify(this.options.routes))?.next ?? null;
+    // A route with a delivery under way is not due: its delivery notifies the worker when it ends.
+    const idle = this.options.routes.filter((route) => !this.inFlight.has(route));
+    const front = idle.length === 0 ? null : (this.statements.nextFrontAttempt.get(JSON.stringify(idle))?.next ?? null);
     const cdn = this.options.cdnPurge === undefined ? null : (this.statements.nextCdnAttempt.get()?.next ?? null);
     const candidates = [front, cdn].filter((value): value is number => value !== null);
     if (candidates.length === 0) return 2 ** 31 - 1;
@@ -201,7 +206,21 @@ export class PurgeOutbox {
 
   private async tick(): Promise<void> {
     try {
-      await Promise.all(this.options.routes.map((route) => this.deliverTo(route)));
+      for (const route of this.options.routes) {
+        if (this.inFlight.has(route)) continue;
+        // Each route runs on its own; when a delivery ends, the worker runs again for the fronts-done and CDN steps.
+        const delivery = this.deliverTo(route).then(
+          (attempted) => {
+            this.inFlight.delete(route);
+            if (attempted) this.notify();
+          },
+          (error: unknown) => {
+            this.inFlight.delete(route);
+            this.options.logger.error({ err: error, route }, 'purge outbox failed');
+          },
+        );
+        this.inFlight.set(route, delivery);
+      }
       if (this.stopped) return;
       this.finishConfirmedJobs();
       if (this.options.cdnPurge !== undefined) await this.purgeCdn(this.options.cdnPurge);
@@ -227,9 +246,10 @@ export class PurgeOutbox {
     return this.options.now() + retryDelayMs(attempts, this.options.backoff, this.options.random());
   }
 
-  private async deliverTo(route: string): Promise<void> {
+  /** Delivers the route's due jobs; resolves with whether there were any (it never rejects). */
+  private async deliverTo(route: string): Promise<boolean> {
     const due = this.statements.dueForRoute.all(route, this.options.now(), this.options.batchJobs);
-    if (due.length === 0) return;
+    if (due.length === 0) return false;
     const { jobs, pathnames } = this.batch(due);
     try {
       const response = await this.options.fetch(route, {
@@ -245,13 +265,14 @@ export class PurgeOutbox {
       })();
       this.options.logger.debug({ route, pathnames }, 'purge delivered');
     } catch (error) {
-      if (this.stopped) return;
+      if (this.stopped) return true;
       const message = error instanceof Error ? error.message : String(error);
       this.options.db.transaction(() => {
         for (const job of jobs) this.statements.failed.run({ job: job.id, route, next: this.delay(job.attempts + 1), error: message });
       })();
       this.options.logger.warn({ route, attempts: Math.max(...jobs.map((job) => job.attempts + 1)), err: message }, 'purge delivery failed; will retry');
     }
+    return true;
   }
 
   /** Deletes the jobs every front has confirmed, handing their pathnames to the CDN step when there is one. */

@@ -95,15 +95,22 @@ export interface PageCacheOptions {
    */
   maxPathnameLength?: number;
   /**
+   * How a purge accepted on the purge route also reaches the caches of other processes (front workers): it must purge
+   * this cache through `purgeHere` and resolve with every key removed anywhere. Unset: the route purges this cache only.
+   * @default undefined
+   */
+  distributePurge?: ((pathnames: string[], purgeHere: (pathnames: readonly string[]) => string[]) => Promise<string[]>) | undefined;
+  /**
    * Where warnings and renderer errors are logged.
    * @default a silent logger
    */
   logger?: Logger;
 }
 
-export type ResolvedPageCacheOptions = Required<Omit<PageCacheOptions, 'maxBytes' | 'purgeSecret'>> & {
+export type ResolvedPageCacheOptions = Required<Omit<PageCacheOptions, 'maxBytes' | 'purgeSecret' | 'distributePurge'>> & {
   maxBytes: number | undefined;
   purgeSecret: string | undefined;
+  distributePurge: PageCacheOptions['distributePurge'];
 };
 
 export const DEFAULTS = {
@@ -123,6 +130,7 @@ export const DEFAULTS = {
   maxPurgeBodyBytes: 1024 * 1024,
   maxPathnames: 1000,
   maxPathnameLength: 2048,
+  distributePurge: undefined,
 } as const satisfies Omit<ResolvedPageCacheOptions, 'logger'>;
 
 const KEY_NAMES: readonly string[] = ['url', 'path', 'path+variant', 'search-query'];

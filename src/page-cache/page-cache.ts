@@ -115,7 +115,9 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     // Mounted under a path (Express, Connect), `req.url` lacks the mount point; keys and purges use the full path.
     const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
     if (isPurgeRoute(url)) {
-      answerPurge(req, res, { ...config, purge }).catch((error: unknown) => failed(res, error, 'the purge route failed'));
+      const distribute = config.distributePurge;
+      const routePurge = distribute === undefined ? purge : (pathnames: string[]) => distribute(pathnames, purge);
+      answerPurge(req, res, { ...config, purge: routePurge }).catch((error: unknown) => failed(res, error, 'the purge route failed'));
       return;
     }
     const method = req.method;

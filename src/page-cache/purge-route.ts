@@ -6,7 +6,7 @@ import { validatePurgeBody, type PathnameLimits } from './pathnames.js';
 export interface PurgeRouteOptions extends PathnameLimits {
   maxPurgeBodyBytes: number;
   purgeSecret: string | undefined;
-  purge(pathnames: readonly string[]): string[];
+  purge(pathnames: string[]): string[] | Promise<string[]>;
 }
 
 type BodyResult = { ok: true; text: string } | { ok: false; tooLarge: boolean };
@@ -90,5 +90,5 @@ export async function answerPurge(req: IncomingMessage, res: ServerResponse, opt
     sendText(res, 403, 'Forbidden');
     return;
   }
-  sendJson(res, 200, { purged: options.purge(validation.pathnames) });
+  sendJson(res, 200, { purged: await options.purge(validation.pathnames) });
 }

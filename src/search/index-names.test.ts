@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isAppError } from '../errors.js';
+import { ElasticsearchEngine } from './engines/elasticsearch.js';
 import { createEngine } from './engines/factory.js';
 import { sqlitePathFromUrl } from './engines/sqlite.js';
 import { isRunIndexName, runIndexName } from './index-names.js';
@@ -22,8 +23,10 @@ describe('runIndexName', () => {
 });
 
 describe('createEngine', () => {
-  it('refuses Elasticsearch URLs clearly until that engine exists, and malformed URLs', () => {
-    assert.throws(() => createEngine('https://u:p@es:9200'), (error) => isAppError(error) && error.code === 'SEARCH_ENGINE_UNAVAILABLE');
+  it('selects Elasticsearch for http(s) URLs and refuses malformed URLs', async () => {
+    const engine = createEngine('https://u:p@es:9200');
+    assert.ok(engine instanceof ElasticsearchEngine);
+    await engine.close();
     assert.throws(() => createEngine('es:9200'), (error) => isAppError(error) && error.code === 'SEARCH_URL_INVALID');
     assert.throws(() => createEngine('sqlite:'), (error) => isAppError(error) && error.code === 'SEARCH_URL_INVALID');
   });

@@ -1,17 +1,82 @@
-import type { Server } from 'node:http';
+import cluster from 'node:cluster';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { createPageCache, createStatsHandler, type PageCache } from '../page-cache/index.js';
+import { createPageCache, createStatsHandler, type PageCache, type PageCacheOptions } from '../page-cache/index.js';
 import { buildClient, createRenderer, type BuildClientOptions } from '../renderer/index.js';
 import { createEngine, searchRoutes } from '../search/index.js';
 import { openSongs, songRoutes } from '../songs/index.js';
 import { createApiApp } from './api.js';
 import type { Command } from './command.js';
 import { createFrontServer } from './front.js';
+import { runFrontWorkers, type FrontWorkers } from './front-workers.js';
+import { WorkerPurgeFanout } from './purge-fanout.js';
 import { waitForShutdown } from './shutdown.js';
+
+const FRONT_USAGE = 'sitestack front [--workers N]';
+
+/** `--workers N` (or `--workers=N`): front processes to run, 1–64. @default 1 */
+export function parseWorkers(args: readonly string[], usage: string): number {
+  let value: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--workers') value = args[++i] ?? '';
+    else if (arg.startsWith('--workers=')) value = arg.slice('--workers='.length);
+    else throw new AppError('USAGE', `unknown argument '${arg}'\nUsage: ${usage}`, 400);
+  }
+  if (value === undefined) return 1;
+  const workers = /^\d{1,2}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(workers >= 1 && workers <= 64)) throw new AppError('USAGE', `--workers expects a whole number from 1 to 64, got '${value}'\nUsage: ${usage}`, 400);
+  return workers;
+}
+
+/** Work done once in the primary so the workers do not race each other: the client bundle and the song store seed. */
+export async function prepareWorkers(config: Config, logger: Logger): Promise<void> {
+  await buildClient({ outDir: join(config.dataDir, 'client') });
+  openSongs({ dataDir: config.dataDir, config: config.songs, logger, seed: true }).close();
+}
+
+async function listeningAddress(fleet: FrontWorkers): Promise<string> {
+  let address = '';
+  const onListening = (_worker: unknown, info: AddressInfo) => (address = `${info.address.includes(':') ? `[${info.address}]` : info.address}:${info.port}`);
+  cluster.on('listening', onListening);
+  try {
+    await fleet.ready;
+  } finally {
+    cluster.off('listening', onListening);
+  }
+  return address;
+}
+
+/**
+ * One front process: standalone, or a cluster worker whose purges reach every other worker through the primary.
+ * `sitestack start` runs the same in its workers.
+ */
+export async function startFrontProcess(options: Omit<StartFrontOptions, 'distributePurge' | 'workerId'>): Promise<RunningFront> {
+  if (!cluster.isWorker) return startFront(options);
+  // A relayed purge can arrive while this worker still starts: its cache is empty then, so there is nothing to purge.
+  const started: { cache?: PageCache } = {};
+  const fanout = new WorkerPurgeFanout({ purgeLocal: (pathnames) => started.cache?.purge(pathnames) ?? [], logger: options.logger });
+  const front = await startFront({
+    ...options,
+    distributePurge: async (pathnames) => (await fanout.purgeEverywhere(pathnames)).purged,
+    ...(options.config.frontWorkerHeader ? { workerId: String(cluster.worker?.id ?? '') } : {}),
+  });
+  started.cache = front.pageCache;
+  return {
+    ...front,
+    async close() {
+      fanout.close();
+      await front.close();
+      // The IPC channel to the primary would keep this worker alive once its servers are closed.
+      cluster.worker?.disconnect();
+    },
+  };
+}
 
 export interface RunningFront {
   url: string;
@@ -34,6 +99,10 @@ export interface StartFrontOptions {
   clientBuild?: Omit<BuildClientOptions, 'outDir'>;
   /** Route plugins for `/api/*` besides the song routes. */
   apiPlugins?: readonly FastifyPluginAsync[];
+  /** How a purge accepted on the purge route also reaches other workers' caches (see the page cache option). */
+  distributePurge?: PageCacheOptions['distributePurge'];
+  /** Names this process on every answer as `x-front-worker: <id>` (tests of `--workers`; `FRONT_WORKER_HEADER`). */
+  workerId?: string;
 }
 
 /**
@@ -53,10 +122,11 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     variantCookie: config.cacheVariantCookie,
     variantHeader: config.cacheVariantHeader,
     purgeSecret,
+    distributePurge: options.distributePurge,
     logger,
   });
   const songs = openSongs({ dataDir: config.dataDir, config: config.songs, logger, seed: true });
-  const engine = createEngine(config.searchUrl);
+  const engine = createEngine(config.searchUrl, {}, { logger });
   const search = searchRoutes({
     engine,
     index: config.searchPrefix,
@@ -66,6 +136,8 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
   });
   const api = await createApiApp({ logger, plugins: [songRoutes(songs), search, ...(options.apiPlugins ?? [])] });
   const server = createFrontServer({ api, pageCache, stats: createStatsHandler(pageCache, { secret: purgeSecret }), renderer, logger });
+  const workerId = options.workerId;
+  if (workerId !== undefined) server.prependListener('request', (_req, res: ServerResponse) => res.setHeader('x-front-worker', workerId));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -101,11 +173,21 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
 
 export const frontCommand: Command = {
   name: 'front',
-  summary: 'run the front: /api/*, the page cache with its purge route, and the React renderer (PORT)',
-  usage: 'sitestack front',
-  async run({ config, logger, out }) {
-    const front = await startFront({ config, logger });
-    out.write(`front listening on ${front.url} (build ${front.buildId})\n`);
+  summary: 'run the front: /api/*, the page cache with its purge route, and the React renderer (PORT); --workers N for N processes',
+  usage: FRONT_USAGE,
+  async run({ args, config, logger, out }) {
+    const workers = parseWorkers(args, FRONT_USAGE);
+    if (cluster.isPrimary && workers > 1) {
+      await prepareWorkers(config, logger);
+      const fleet = runFrontWorkers({ workers, logger });
+      const address = await listeningAddress(fleet);
+      out.write(`front listening on http://${address} with ${workers} worker processes\n`);
+      await waitForShutdown(logger);
+      await fleet.stop();
+      return 0;
+    }
+    const front = await startFrontProcess({ config, logger });
+    out.write(`front listening on ${front.url} (build ${front.buildId}${cluster.isWorker ? `, worker ${cluster.worker?.id}` : ''})\n`);
     await waitForShutdown(logger);
     await front.close();
     return 0;

@@ -1,15 +1,27 @@
+import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { ensureSearchIndex } from '../search/index.js';
 import type { Command } from './command.js';
-import { startFront } from './front-command.js';
+import { parseWorkers, prepareWorkers, startFrontProcess, startFront } from './front-command.js';
+import { runFrontWorkers } from './front-workers.js';
 import { startOrigin } from './origin-command.js';
 import { waitForShutdown } from './shutdown.js';
+
+const usage = 'sitestack start [--workers N]';
 
 export const startCommand: Command = {
   name: 'start',
   summary: 'build what is needed (client bundle, first search index) and run the origin and the front; prints their URLs',
-  usage: 'sitestack start',
-  async run({ config, logger, out }) {
+  usage,
+  async run({ args, config, logger, out }) {
+    const workers = parseWorkers(args, usage);
+    if (cluster.isWorker) {
+      // A front worker of `start --workers N`: the primary runs the origin and passed the purge secret on.
+      const front = await startFrontProcess({ config, logger });
+      await waitForShutdown(logger);
+      await front.close();
+      return 0;
+    }
     // Without a configured secret, origin and front share one made up for this run, so local purges work.
     const purgeSecret = config.purgeSecret ?? randomBytes(24).toString('base64url');
     if (config.purgeSecret === undefined) logger.info('PURGE_SECRET is unset: origin and front share a random secret for this run');
@@ -19,16 +31,27 @@ export const startCommand: Command = {
     } catch (error) {
       logger.error({ err: error }, 'the first search index could not be built; run sitestack content-build and sitestack index');
     }
-    let front;
+    let stopFront: () => Promise<void>;
+    let frontUrl: string;
     try {
-      front = await startFront({ config, logger, purgeSecret });
+      if (workers > 1) {
+        await prepareWorkers(config, logger);
+        const fleet = runFrontWorkers({ workers, logger, env: { PURGE_SECRET: purgeSecret } });
+        await fleet.ready;
+        frontUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port} (${workers} worker processes)`;
+        stopFront = () => fleet.stop();
+      } else {
+        const front = await startFront({ config, logger, purgeSecret });
+        frontUrl = front.url;
+        stopFront = () => front.close();
+      }
     } catch (error) {
       await origin.close();
       throw error;
     }
-    out.write(`sitestack is running\n  front   ${front.url}/\n  origin  ${origin.url}/api/v1/plog/\nPress Ctrl+C to stop.\n`);
+    out.write(`sitestack is running\n  front   ${frontUrl}/\n  origin  ${origin.url}/api/v1/plog/\nPress Ctrl+C to stop.\n`);
     await waitForShutdown(logger);
-    await front.close();
+    await stopFront();
     await origin.close();
     return 0;
   },

@@ -1,0 +1,552 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, type BaseConnection, type errors, type estypes } from '@elastic/elasticsearch';
+import { AppError, isAppError } from '../../errors.js';
+import type { Logger } from '../../log.js';
+import { withoutControlCharacters } from '../query-text.js';
+import {
+  POPULARITY_FACTOR,
+  TERM_SUGGESTER,
+  autocompletePrefix,
+  autocompleteQuery,
+  highlightRequest,
+  indexDefinition,
+  queryWords,
+  rankedSearch,
+  spliceSuggestions,
+  textQuery,
+  type IndexShape,
+  type SuggestEntry,
+} from './elasticsearch-schema.js';
+import { validIndexName, validateDocument } from './validation.js';
+import type {
+  AliasAction,
+  AutocompleteMatch,
+  AutocompleteQuery,
+  BulkItemResult,
+  Health,
+  IndexInfo,
+  IndexedDocument,
+  QueryFilter,
+  SearchEngine,
+  SearchHit,
+  SearchQuery,
+  SearchResult,
+  SuggestQuery,
+  Suggestion,
+} from './types.js';
+
+/** Options of the Elasticsearch engine. */
+export interface ElasticsearchEngineOptions {
+  /** The cluster address without credentials, e.g. `https://es.example:9200`. */
+  node: string;
+  /** Basic-auth credentials (from `SEARCH_URL`'s user and password); never logged. */
+  auth?: { username: string; password: string };
+  /** Shards and replicas of the indices the engine creates. @default { shards: 1, replicas: 1 } */
+  index?: IndexShape;
+  /** How long a search, count, suggestion or autocomplete request may take before it is answered as unavailable. @default 3000 */
+  readTimeoutMs?: number;
+  /** How long a write (bulk, alias change, index creation) may take per attempt. @default 60000 */
+  writeTimeoutMs?: number;
+  /** How long a force merge may take; it returns only when the merge is done. @default 600000 */
+  mergeTimeoutMs?: number;
+  /** Further attempts of a read after a connection error, timeout, 429 or 502–504. @default 1 */
+  readRetries?: number;
+  /** Further attempts of a write (and of each bulk item the cluster rejected with 429). @default 5 */
+  writeRetries?: number;
+  /** First backoff delay; it doubles per attempt, with jitter, up to `maxBackoffMs`. @default 200 */
+  backoffMs?: number;
+  /** @default 10000 */
+  maxBackoffMs?: number;
+  /** A connection class to use instead of HTTP — the tests pass `@elastic/elasticsearch-mock`'s. */
+  Connection?: typeof BaseConnection;
+  logger?: Logger;
+}
+
+export const ELASTICSEARCH_ENGINE_DEFAULTS = {
+  readTimeoutMs: 3_000,
+  writeTimeoutMs: 60_000,
+  mergeTimeoutMs: 600_000,
+  readRetries: 1,
+  writeRetries: 5,
+  backoffMs: 200,
+  maxBackoffMs: 10_000,
+} as const satisfies Partial<ElasticsearchEngineOptions>;
+
+/** `http(s)://USER:PASSWORD@HOST:PORT` → the node address and the credentials apart, so neither log nor error shows them. */
+export function elasticsearchOptionsFromUrl(url: string): Pick<ElasticsearchEngineOptions, 'node' | 'auth'> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new AppError('SEARCH_URL_INVALID', 'SEARCH_URL is not a valid http(s) URL', 500);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new AppError('SEARCH_URL_INVALID', `SEARCH_URL must be http(s) for Elasticsearch, got '${parsed.protocol}'`, 500);
+  }
+  const auth =
+    parsed.username === '' && parsed.password === ''
+      ? undefined
+      : { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) };
+  parsed.username = '';
+  parsed.password = '';
+  const node = parsed.toString().replace(/\/+$/, '');
+  return auth === undefined ? { node } : { node, auth };
+}
+
+/** The cluster's error type and reason, from a response body. */
+function responseCause(error: errors.ResponseError): { type: string; reason: string } {
+  const body = error.body as { error?: { type?: string; reason?: string; root_cause?: { type?: string; reason?: string }[] } | string } | undefined;
+  if (typeof body?.error === 'string') return { type: 'error', reason: body.error };
+  return { type: body?.error?.type ?? `http_${error.statusCode ?? 0}`, reason: body?.error?.reason ?? error.message };
+}
+
+// Errors are told apart by name: the client's CommonJS and ESM builds have distinct classes of the same names.
+function errorName(error: unknown): string | undefined {
+  return error instanceof Error ? error.name : undefined;
+}
+
+function isResponseError(error: unknown): error is errors.ResponseError {
+  return errorName(error) === 'ResponseError';
+}
+
+/** Whether another attempt may succeed: the cluster is unreachable, slow, overloaded or between masters. */
+export function isTransient(error: unknown): boolean {
+  const name = errorName(error);
+  if (name === 'ConnectionError' || name === 'TimeoutError' || name === 'NoLivingConnectionsError') return true;
+  return isResponseError(error) && [429, 502, 503, 504].includes(error.statusCode ?? 0);
+}
+
+/** Failures the API answers as 503: the cluster cannot serve now, or refuses the configured credentials. */
+function isUnavailable(error: unknown): boolean {
+  return isTransient(error) || (isResponseError(error) && [401, 403].includes(error.statusCode ?? 0));
+}
+
+function unavailable(error: unknown): AppError {
+  const what =
+    errorName(error) === 'TimeoutError'
+      ? 'timed out'
+      : isResponseError(error)
+        ? `answered ${error.statusCode ?? '?'} ${responseCause(error).type}`
+        : 'cannot be reached';
+  return new AppError('SEARCH_UNAVAILABLE', `the search cluster ${what}; try again shortly`, 503, { cause: error });
+}
+
+function notReady(name: string): AppError {
+  return new AppError('SEARCH_NOT_READY', `search index '${name}' does not exist yet`, 503);
+}
+
+function indexNotFound(name: string): AppError {
+  return new AppError('INDEX_NOT_FOUND', `no such index: '${name}'`, 404);
+}
+
+function invalidName(name: string): AppError {
+  return new AppError(
+    'INDEX_NAME_INVALID',
+    `invalid index or alias name '${name}': use lower-case letters, digits, '_' and '-', starting with a letter or digit`,
+    400,
+  );
+}
+
+function isStatus(error: unknown, status: number): error is errors.ResponseError {
+  return isResponseError(error) && error.statusCode === status;
+}
+
+function clampInteger(value: number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || !Number.isFinite(value)) return fallback;
+  return Math.min(max, Math.max(min, Math.trunc(value)));
+}
+
+/** Search totals are exact up to this many, then `gte` (counting every match of a common word costs time). */
+const TOTAL_HITS_LIMIT = 1000;
+
+/** Deep pagination past this window is refused by the cluster (`index.max_result_window`). */
+const MAX_RESULT_WINDOW = 10_000;
+
+const HIT_SOURCE = ['url', 'title', 'summary', 'locale', 'slug', 'popularity'];
+
+interface StoredDocument {
+  url: string;
+  title: string;
+  summary: string;
+  locale: string;
+  slug: string;
+  popularity: number;
+}
+
+type Operation = 'read' | 'write' | 'merge';
+
+/**
+ * The engine interface on the official Elasticsearch client. The client itself never retries (`maxRetries: 0`): the
+ * engine retries transient failures with its own exponential backoff — a few times for writes, so an indexing run
+ * rides out a busy or restarting cluster, at most `readRetries` times for reads, so the search API answers 503
+ * `SEARCH_UNAVAILABLE` within about `readTimeoutMs` rather than hanging. Bulk items rejected with 429 are sent again
+ * on their own, with the same backoff.
+ */
+export class ElasticsearchEngine implements SearchEngine {
+  readonly #client: Client;
+  readonly #shape: IndexShape;
+  readonly #logger: Logger | undefined;
+  readonly #settings: Required<Omit<ElasticsearchEngineOptions, 'node' | 'auth' | 'index' | 'Connection' | 'logger'>>;
+
+  constructor(options: ElasticsearchEngineOptions) {
+    this.#settings = {
+      readTimeoutMs: options.readTimeoutMs ?? ELASTICSEARCH_ENGINE_DEFAULTS.readTimeoutMs,
+      writeTimeoutMs: options.writeTimeoutMs ?? ELASTICSEARCH_ENGINE_DEFAULTS.writeTimeoutMs,
+      mergeTimeoutMs: options.mergeTimeoutMs ?? ELASTICSEARCH_ENGINE_DEFAULTS.mergeTimeoutMs,
+      readRetries: options.readRetries ?? ELASTICSEARCH_ENGINE_DEFAULTS.readRetries,
+      writeRetries: options.writeRetries ?? ELASTICSEARCH_ENGINE_DEFAULTS.writeRetries,
+      backoffMs: options.backoffMs ?? ELASTICSEARCH_ENGINE_DEFAULTS.backoffMs,
+      maxBackoffMs: options.maxBackoffMs ?? ELASTICSEARCH_ENGINE_DEFAULTS.maxBackoffMs,
+    };
+    this.#shape = options.index ?? {};
+    this.#logger = options.logger;
+    this.#client = new Client({
+      node: options.node,
+      ...(options.auth === undefined ? {} : { auth: options.auth }),
+      ...(options.Connection === undefined ? {} : { Connection: options.Connection }),
+      maxRetries: 0,
+      requestTimeout: this.#settings.writeTimeoutMs,
+    });
+  }
+
+  #backoff(attempt: number): number {
+    const ceiling = Math.min(this.#settings.maxBackoffMs, this.#settings.backoffMs * 2 ** (attempt - 1));
+    return ceiling / 2 + Math.random() * (ceiling / 2);
+  }
+
+  /** Runs `request` with the operation's timeout, retrying transient failures; they end as SEARCH_UNAVAILABLE. */
+  async #call<T>(operation: Operation, name: string, request: (options: { requestTimeout: number }) => Promise<T>): Promise<T> {
+    const retries = operation === 'read' ? this.#settings.readRetries : this.#settings.writeRetries;
+    const requestTimeout =
+      operation === 'read' ? this.#settings.readTimeoutMs : operation === 'merge' ? this.#settings.mergeTimeoutMs : this.#settings.writeTimeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await request({ requestTimeout });
+      } catch (error) {
+        if (!isTransient(error)) throw isUnavailable(error) ? unavailable(error) : error;
+        if (attempt >= retries) throw unavailable(error);
+        const delay = this.#backoff(attempt + 1);
+        this.#logger?.warn({ request: name, attempt: attempt + 1, delayMs: Math.round(delay), err: unavailable(error).message }, 'search cluster request failed; retrying');
+        await sleep(delay);
+      }
+    }
+  }
+
+  async health(): Promise<Health> {
+    const health = await this.#call('read', 'health', (options) => this.#client.cluster.health({}, options)).catch((error: unknown) => {
+      throw this.#unexpected(error, 'health');
+    });
+    const status = String(health.status).toLowerCase();
+    return status === 'green' || status === 'yellow' ? status : 'red';
+  }
+
+  async createIndex(name: string): Promise<void> {
+    if (!validIndexName(name)) throw invalidName(name);
+    try {
+      await this.#call('write', 'create index', (options) =>
+        this.#client.indices.create({ index: name, ...indexDefinition(this.#shape) }, options),
+      );
+    } catch (error) {
+      if (isResponseError(error) && error.statusCode === 400) {
+        const { type, reason } = responseCause(error);
+        if (type === 'resource_already_exists_exception' || (type === 'invalid_index_name_exception' && /alias/.test(reason))) {
+          throw new AppError('INDEX_EXISTS', `an index or alias named '${name}' already exists`, 409);
+        }
+      }
+      throw this.#unexpected(error, 'create index');
+    }
+  }
+
+  /** Throws INDEX_NOT_FOUND unless `name` is an index (not an alias): a bulk call must never create one by accident. */
+  async #requireIndex(name: string): Promise<void> {
+    if (!validIndexName(name)) throw indexNotFound(name);
+    try {
+      const found = await this.#call('write', 'get index', (options) =>
+        this.#client.indices.get({ index: name, filter_path: ['*.settings.index.provided_name'] }, options),
+      );
+      if (!Object.hasOwn(found, name)) throw indexNotFound(name);
+    } catch (error) {
+      if (isStatus(error, 404)) throw indexNotFound(name);
+      throw this.#unexpected(error, 'get index');
+    }
+  }
+
+  async bulk(index: string, documents: readonly IndexedDocument[]): Promise<BulkItemResult[]> {
+    await this.#requireIndex(index);
+    const results: BulkItemResult[] = documents.map((document) => {
+      const problem = validateDocument(document);
+      const id = typeof document?.id === 'string' ? document.id : String(document?.id);
+      return problem === undefined ? { id, ok: true } : { id, ok: false, error: { type: 'invalid_document', reason: problem } };
+    });
+    let pending = results.flatMap((result, position) => (result.ok ? [position] : []));
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      const operations = pending.flatMap((position) => {
+        const document = documents[position] as IndexedDocument;
+        return [{ index: { _index: index, _id: document.id } }, storedDocument(document)];
+      });
+      const response = await this.#call('write', 'bulk', (options) => this.#client.bulk({ operations }, options)).catch((error: unknown) => {
+        throw isAppError(error) ? error : this.#unexpected(error, 'bulk');
+      });
+      const rejected: number[] = [];
+      response.items.forEach((item, i) => {
+        const position = pending[i] as number;
+        const outcome = item.index ?? Object.values(item)[0];
+        const result = results[position] as BulkItemResult;
+        if (outcome?.error === undefined || outcome.error === null) {
+          results[position] = { id: result.id, ok: true };
+        } else if (outcome.status === 429 && attempt < this.#settings.writeRetries) {
+          rejected.push(position);
+        } else {
+          results[position] = { id: result.id, ok: false, error: { type: outcome.error.type, reason: outcome.error.reason ?? outcome.error.type } };
+        }
+      });
+      pending = rejected;
+      if (pending.length > 0) {
+        const delay = this.#backoff(attempt + 1);
+        this.#logger?.warn({ index, rejected: pending.length, attempt: attempt + 1, delayMs: Math.round(delay) }, 'bulk items rejected with 429; retrying them');
+        await sleep(delay);
+      }
+    }
+    return results;
+  }
+
+  async refresh(index: string): Promise<void> {
+    await this.#indexCall('write', 'refresh', index, (options) => this.#client.indices.refresh({ index }, options));
+  }
+
+  async updateAliases(actions: readonly AliasAction[]): Promise<void> {
+    for (const action of actions) {
+      const { alias } = 'add' in action ? action.add : action.remove;
+      if (!validIndexName(alias)) throw invalidName(alias);
+    }
+    const body = actions.map((action): estypes.IndicesUpdateAliasesAction =>
+      'add' in action
+        ? { add: { index: action.add.index, alias: action.add.alias } }
+        : { remove: { index: action.remove.index, alias: action.remove.alias, must_exist: true } },
+    );
+    try {
+      await this.#call('write', 'update aliases', (options) => this.#client.indices.updateAliases({ actions: body }, options));
+    } catch (error) {
+      if (isResponseError(error) && (error.statusCode === 404 || error.statusCode === 400)) {
+        const { type, reason } = responseCause(error);
+        if (type === 'index_not_found_exception') throw new AppError('INDEX_NOT_FOUND', reason, 404);
+        if (type === 'aliases_not_found_exception') throw new AppError('ALIAS_NOT_FOUND', reason, 404);
+        throw new AppError('INVALID_ALIAS', reason, 400);
+      }
+      throw this.#unexpected(error, 'update aliases');
+    }
+  }
+
+  async #listIndices(prefix: string): Promise<IndexInfo[]> {
+    if (!/^[a-z0-9_-]*$/.test(prefix)) return [];
+    const pattern = `${prefix}*`;
+    const [rows, aliases] = await Promise.all([
+      this.#call('read', 'cat indices', (options) =>
+        this.#client.cat.indices({ index: pattern, format: 'json', h: ['index', 'docs.count'], s: ['index'], expand_wildcards: 'open' }, options),
+      ),
+      this.#call('read', 'get aliases', (options) =>
+        this.#client.indices.getAlias({ index: pattern, expand_wildcards: 'open' }, options),
+      ).catch((error: unknown) => {
+        if (isStatus(error, 404)) return {} as estypes.IndicesGetAliasResponse;
+        throw error;
+      }),
+    ]);
+    return rows
+      .filter((row) => typeof row.index === 'string' && row.index.startsWith(prefix))
+      .map((row) => {
+        const name = row.index as string;
+        return {
+          name,
+          aliases: Object.keys(aliases[name]?.aliases ?? {}).sort(),
+          docCount: Number(row['docs.count'] ?? 0),
+        };
+      })
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  async listIndices(prefix: string): Promise<IndexInfo[]> {
+    try {
+      return await this.#listIndices(prefix);
+    } catch (error) {
+      throw this.#unexpected(error, 'list indices');
+    }
+  }
+
+  async deleteIndex(name: string): Promise<void> {
+    // A wildcard or an alias here would delete other indices: only a valid concrete name reaches the cluster.
+    if (!validIndexName(name)) throw indexNotFound(name);
+    await this.#indexCall('write', 'delete index', name, (options) => this.#client.indices.delete({ index: name }, options));
+  }
+
+  async forceMerge(name: string): Promise<void> {
+    await this.#indexCall('merge', 'force merge', name, (options) =>
+      this.#client.indices.forcemerge({ index: name, max_num_segments: 1 }, options),
+    );
+  }
+
+  async #indexCall(operation: Operation, label: string, index: string, request: (options: { requestTimeout: number }) => Promise<unknown>): Promise<void> {
+    if (!validIndexName(index)) throw indexNotFound(index);
+    try {
+      await this.#call(operation, label, request);
+    } catch (error) {
+      if (isStatus(error, 404)) throw indexNotFound(index);
+      throw this.#unexpected(error, label);
+    }
+  }
+
+  /** A read of an index or alias: a missing one is SEARCH_NOT_READY, like the embedded engine. */
+  async #read<T>(label: string, index: string, request: (options: { requestTimeout: number }) => Promise<T>): Promise<T> {
+    if (!validIndexName(index)) throw notReady(index);
+    try {
+      return await this.#call('read', label, request);
+    } catch (error) {
+      if (isStatus(error, 404)) throw notReady(index);
+      throw this.#unexpected(error, label);
+    }
+  }
+
+  /** Anything but a transient failure or a known 4xx is a bug of this engine or the cluster: a 502 naming the cause. */
+  #unexpected(error: unknown, label: string): AppError {
+    if (isAppError(error)) return error;
+    if (isResponseError(error)) {
+      const { type, reason } = responseCause(error);
+      this.#logger?.error({ request: label, status: error.statusCode, type, reason }, 'search cluster refused a request');
+      return new AppError('SEARCH_ENGINE_ERROR', `the search cluster refused ${label}: ${type}`, 502, { cause: error });
+    }
+    this.#logger?.error({ request: label, err: error }, 'search cluster request failed');
+    return new AppError('SEARCH_ENGINE_ERROR', `the search cluster request ${label} failed`, 502, { cause: error });
+  }
+
+  async search(query: SearchQuery): Promise<SearchResult> {
+    const sort = query.sort ?? 'best';
+    const size = clampInteger(query.size, 10, 1, 100);
+    const from = clampInteger(query.from, 0, 0, MAX_RESULT_WINDOW - size);
+    const highlight = query.highlight === undefined || query.highlight === false ? undefined : query.highlight === true ? {} : query.highlight;
+    const request: estypes.SearchRequest = {
+      index: query.index,
+      ...rankedSearch(query, sort),
+      size,
+      from,
+      track_total_hits: TOTAL_HITS_LIMIT,
+      _source: HIT_SOURCE,
+    };
+    if (highlight !== undefined) {
+      request.highlight = highlightRequest(clampInteger(highlight.fragments, 3, 1, 10), clampInteger(highlight.fragmentLength, 120, 20, 1000));
+    }
+    const response = await this.#read('search', query.index, (options) => this.#client.search<StoredDocument>(request, options));
+    const total = response.hits.total;
+    return {
+      documents: response.hits.hits.map((hit) => toHit(hit, sort, highlight !== undefined)),
+      total:
+        typeof total === 'number'
+          ? { value: total, relation: 'eq' }
+          : { value: total?.value ?? 0, relation: total?.relation === 'gte' ? 'gte' : 'eq' },
+    };
+  }
+
+  async count(query: QueryFilter): Promise<number> {
+    const response = await this.#read('count', query.index, (options) =>
+      this.#client.count({ index: query.index, query: textQuery(query) }, options),
+    );
+    return response.count;
+  }
+
+  /**
+   * "Did you mean": the term suggester proposes vocabulary words within two edits for each word the index lacks;
+   * the candidates are spliced into the whole query, and each alternative is counted with its own `_count`.
+   */
+  async suggest(query: SuggestQuery): Promise<Suggestion[]> {
+    const size = clampInteger(query.size, 3, 1, 10);
+    const text = queryWords(query.text).join(' ');
+    const filter = {
+      ...(query.locales === undefined ? {} : { locales: query.locales }),
+      ...(query.slugPrefixes === undefined ? {} : { slugPrefixes: query.slugPrefixes }),
+    };
+    // Known words that match nothing together may hide a typo too: then every word's neighbours are candidates.
+    const mode = text !== '' && (await this.count({ index: query.index, text, ...filter })) === 0 ? 'always' : 'missing';
+    const response = await this.#read('suggest', query.index, (options) =>
+      this.#client.search(
+        {
+          index: query.index,
+          size: 0,
+          track_total_hits: false,
+          query: { match_none: {} },
+          ...(text === '' ? {} : { suggest: { words: { text, term: { ...TERM_SUGGESTER, suggest_mode: mode } } } }),
+        },
+        options,
+      ),
+    );
+    const entries = ((response.suggest?.['words'] ?? []) as estypes.SearchTermSuggest[]).map(
+      (entry): SuggestEntry => ({
+        offset: entry.offset,
+        length: entry.length,
+        options: (Array.isArray(entry.options) ? entry.options : [entry.options]).map((option) => ({ text: option.text, score: option.score })),
+      }),
+    );
+    const alternatives = spliceSuggestions(text, entries, size * 2);
+    const counted = await Promise.all(
+      alternatives.map(async (alternative) => ({
+        text: alternative.text,
+        total: await this.count({ index: query.index, text: alternative.text, ...filter }),
+      })),
+    );
+    return counted.filter((suggestion) => suggestion.total > 0).slice(0, size);
+  }
+
+  async autocomplete(query: AutocompleteQuery): Promise<AutocompleteMatch[]> {
+    const size = clampInteger(query.size, 10, 1, 100);
+    const prefix = autocompletePrefix(query.prefix);
+    const response = await this.#read('autocomplete', query.index, (options) =>
+      this.#client.search<Pick<StoredDocument, 'title' | 'url' | 'locale'>>(
+        {
+          index: query.index,
+          size,
+          track_total_hits: false,
+          query: prefix === '' ? { match_none: {} } : autocompleteQuery(prefix, query.locales),
+          sort: [{ popularity: { order: 'desc' } }],
+          _source: ['title', 'url', 'locale'],
+        },
+        options,
+      ),
+    );
+    return response.hits.hits.flatMap((hit) =>
+      hit._source === undefined ? [] : [{ title: hit._source.title, url: hit._source.url, locale: hit._source.locale }],
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.#client.close();
+  }
+}
+
+function storedDocument(document: IndexedDocument): StoredDocument & { body: string } {
+  return {
+    url: document.url,
+    title: withoutControlCharacters(document.title),
+    summary: withoutControlCharacters(document.summary),
+    body: withoutControlCharacters(document.body),
+    popularity: document.popularity,
+    locale: document.locale,
+    slug: document.slug,
+  };
+}
+
+function toHit(hit: estypes.SearchHit<StoredDocument>, sort: SearchQuery['sort'], withHighlight: boolean): SearchHit {
+  const source = hit._source as StoredDocument;
+  const engineScore = hit._score ?? 0;
+  const result: SearchHit = {
+    id: hit._id ?? '',
+    url: source.url,
+    title: source.title,
+    summary: source.summary,
+    locale: source.locale,
+    slug: source.slug,
+    popularity: source.popularity,
+    // `best` scores include the popularity term; the interface reports the text score alone.
+    score: sort === 'best' ? engineScore - source.popularity * POPULARITY_FACTOR : engineScore,
+  };
+  if (withHighlight) {
+    result.highlight = { title: hit.highlight?.['title'] ?? [], body: hit.highlight?.['body'] ?? [] };
+  }
+  return result;
+}

@@ -1,0 +1,110 @@
+import cluster, { type Worker } from 'node:cluster';
+import type { Logger } from '../log.js';
+import { PurgeRelay, type RelayWorker } from './purge-fanout.js';
+
+/** Options of the primary process of `sitestack front --workers N`. */
+export interface FrontWorkersOptions {
+  /** Worker processes to run, each a whole front with its own page cache. */
+  workers: number;
+  logger: Logger;
+  /** How long a purge waits for the other workers' confirmation. @default 2000 */
+  purgeTimeoutMs?: number;
+  /** Delay before a dead worker is replaced; doubles while replacements keep dying young, up to 10 s. @default 100 */
+  restartDelayMs?: number;
+  /** A worker that lived at least this long resets the restart delay. @default 10000 */
+  stableAfterMs?: number;
+  /** Extra environment of every worker. */
+  env?: Record<string, string>;
+}
+
+export const FRONT_WORKERS_DEFAULTS = { purgeTimeoutMs: 2_000, restartDelayMs: 100, stableAfterMs: 10_000 } as const;
+
+export interface FrontWorkers {
+  /** Resolves when every worker of the first generation listens. */
+  readonly ready: Promise<void>;
+  /** Live workers. */
+  workers(): Worker[];
+  /** Stops replacing workers, asks every worker to exit, and resolves when they have. */
+  stop(): Promise<void>;
+}
+
+function relayWorker(worker: Worker): RelayWorker {
+  return { id: worker.id, send: (message) => worker.send(message), isConnected: () => worker.isConnected() };
+}
+
+/**
+ * Runs in the cluster primary: forks the workers (which run this same program and start a front each), relays purges
+ * between them and replaces a worker that dies. The workers share the listening socket; the primary serves nothing.
+ */
+export function runFrontWorkers(options: FrontWorkersOptions): FrontWorkers {
+  const { logger } = options;
+  if (!cluster.isPrimary) throw new Error('runFrontWorkers runs in the cluster primary only');
+  const count = Math.max(1, Math.trunc(options.workers));
+  const restartDelayMs = options.restartDelayMs ?? FRONT_WORKERS_DEFAULTS.restartDelayMs;
+  const stableAfterMs = options.stableAfterMs ?? FRONT_WORKERS_DEFAULTS.stableAfterMs;
+  const live = () => Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
+  const relay = new PurgeRelay(() => live().map(relayWorker), {
+    timeoutMs: options.purgeTimeoutMs ?? FRONT_WORKERS_DEFAULTS.purgeTimeoutMs,
+    logger,
+  });
+  const started = new Map<number, number>();
+  let stopping = false;
+  let delay = restartDelayMs;
+  const restarts = new Set<NodeJS.Timeout>();
+
+  const fork = () => {
+    const worker = cluster.fork({ ...options.env, SITESTACK_FRONT_WORKER: '1' });
+    started.set(worker.id, Date.now());
+    return worker;
+  };
+
+  const onMessage = (worker: Worker, message: unknown) => relay.onMessage(relayWorker(worker), message);
+  const onExit = (worker: Worker, code: number | null, signal: string | null) => {
+    relay.onExit(relayWorker(worker));
+    const lived = Date.now() - (started.get(worker.id) ?? Date.now());
+    started.delete(worker.id);
+    if (stopping) return;
+    if (lived >= stableAfterMs) delay = restartDelayMs;
+    const wait = delay;
+    delay = Math.min(10_000, delay * 2);
+    logger.error({ worker: worker.id, pid: worker.process.pid, code, signal, restartInMs: wait }, 'front worker died; starting a replacement');
+    const timer = setTimeout(() => {
+      restarts.delete(timer);
+      if (!stopping) fork();
+    }, wait);
+    restarts.add(timer);
+  };
+  cluster.on('message', onMessage);
+  cluster.on('exit', onExit);
+
+  const first = Array.from({ length: count }, fork);
+  const ready = Promise.all(
+    first.map(
+      (worker) =>
+        new Promise<void>((resolve, reject) => {
+          worker.once('listening', () => resolve());
+          worker.once('exit', (code) => reject(new Error(`front worker ${worker.id} exited with code ${code} before listening`)));
+        }),
+    ),
+  ).then(() => undefined);
+
+  return {
+    ready,
+    workers: live,
+    async stop() {
+      stopping = true;
+      for (const timer of restarts) clearTimeout(timer);
+      restarts.clear();
+      const exits = live().map((worker) => new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once('exit', () => resolve()))));
+      for (const worker of live()) worker.process.kill('SIGTERM');
+      const forced = setTimeout(() => {
+        for (const worker of live()) worker.process.kill('SIGKILL');
+      }, 10_000);
+      await Promise.all(exits);
+      clearTimeout(forced);
+      relay.close();
+      cluster.off('message', onMessage);
+      cluster.off('exit', onExit);
+    },
+  };
+}
