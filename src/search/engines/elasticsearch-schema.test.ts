@@ -7,6 +7,7 @@ describe('elasticsearch query policy', () => {
   it('sends folded words only when the text holds query syntax', () => {
     assert.deepEqual(queryWords('title:Alpha AND "beta*" NEAR(Café)'), ['title', 'alpha', 'and', 'beta', 'near', 'cafe']);
     assert.deepEqual(textQuery({ index: 'i', text: '"*()' }), { match_none: {} });
+    assert.deepEqual(queryWords('\u2474 \ufb01le'), ['1', 'file']);
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (text) => {
         for (const word of queryWords(text)) assert.match(word, /^[\p{L}\p{N}\p{M}\p{Co}]+$/u);

@@ -97,9 +97,12 @@ export function indexDefinition(shape: IndexShape = {}): Pick<estypes.IndicesCre
   };
 }
 
-/** The words of the user's text, folded as the index folds them; the text itself never reaches a query parser. */
+/**
+ * The words of the user's text, folded as the index folds them; the text itself never reaches a query parser. Folding
+ * can bring punctuation back (compatibility forms such as `⑴` decompose to `(1)`), so folded words are split again.
+ */
 export function queryWords(text: string): string[] {
-  return tokenize(text).map((word) => foldForPrefix(word)).filter((word) => word !== '');
+  return tokenize(text).flatMap((word) => tokenize(foldForPrefix(word)));
 }
 
 function filters(query: Pick<QueryFilter, 'locales' | 'slugPrefixes'>): estypes.QueryDslQueryContainer[] {
