@@ -19,8 +19,6 @@ interface CaptureState {
   chunks: Buffer[];
   /** Whether each chunk is memory of our own (encoded from a string here) rather than the renderer's buffer. */
   owned: boolean[];
-  /** The first chunk when it is a UTF-8 string, passed to Node untouched and encoded only if more chunks follow. */
-  text: string | undefined;
   length: number;
   headers: OutgoingHttpHeaders | undefined;
   done: boolean;
@@ -34,7 +32,6 @@ function finish(state: CaptureState, entry: CacheEntry | undefined): void {
   state.done = true;
   state.chunks = [];
   state.owned = [];
-  state.text = undefined;
   state.options.onDone(entry);
 }
 
@@ -61,34 +58,9 @@ function body(state: CaptureState): Buffer {
   return joined;
 }
 
-function isUtf8(encoding: unknown): boolean {
-  return typeof encoding !== 'string' || encoding === 'utf8' || encoding === 'utf-8';
-}
-
-/**
- * Records a chunk and returns what to hand to Node. A response's first chunk, when it is an ASCII string, is kept as
- * the string (the common one-`end(html)` render then costs no copy at all); any other string is encoded once here and
- * passed on as those bytes.
- */
+/** Records a chunk and returns what to hand to Node: a string is encoded once here and passed on as those bytes. */
 function take(state: CaptureState, chunk: unknown, encoding: unknown): unknown {
-  if (state.done || (typeof chunk !== 'string' && !(chunk instanceof Uint8Array)) || chunk.length === 0) return chunk;
-  if (state.text !== undefined) {
-    const text = state.text;
-    state.text = undefined;
-    state.length -= Buffer.byteLength(text);
-    record(state, Buffer.from(text, 'utf8'), true);
-    if (state.done) return chunk;
-  }
-  if (typeof chunk === 'string' && state.chunks.length === 0 && isUtf8(encoding)) {
-    const bytes = Buffer.byteLength(chunk);
-    // Only pure ASCII is kept as a string: V8 holds it in one byte a character, as compact as the encoded bytes.
-    if (bytes === chunk.length) {
-      state.length += bytes;
-      if (state.options.maxBytes !== undefined && state.length > state.options.maxBytes) finish(state, undefined);
-      else state.text = chunk;
-      return chunk;
-    }
-  }
+  if (state.done) return chunk;
   if (typeof chunk === 'string') {
     const buffer = Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
     record(state, buffer, true);
@@ -124,7 +96,7 @@ function capturingEnd(this: CapturedResponse, chunk?: unknown, encoding?: unknow
     passed === chunk ? end.call(this, chunk, encoding, callback) : end.call(this, passed, typeof encoding === 'function' ? encoding : callback);
   if (!state.done) {
     if (this.destroyed || state.headers === undefined || state.length === 0) finish(state, undefined);
-    else finish(state, createEntry(state.headers, state.text ?? body(state)));
+    else finish(state, createEntry(state.headers, body(state)));
   }
   return result;
 }
@@ -149,7 +121,6 @@ export function captureResponse(res: ServerResponse, options: CaptureOptions): v
     end: res.end,
     chunks: [],
     owned: [],
-    text: undefined,
     length: 0,
     headers: undefined,
     done: false,

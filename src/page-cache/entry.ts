@@ -9,20 +9,15 @@ export interface CacheEntry {
    * to the stored body's length, then `x-middleware-cache: hit`.
    */
   readonly replayHeaders: string[];
-  /**
-   * The body bytes, or the one ASCII string the renderer wrote, kept as it is until the first hit: encoding it on the
-   * miss path would allocate a second copy of every page the renderer sends, and most misses are never hit again.
-   */
-  body: Buffer | string;
+  readonly body: Buffer;
   /** Body bytes plus header name and value bytes: what the byte bound counts. */
   readonly size: number;
 }
 
 /** Builds the entry for a captured response from the headers it had when its head was written. */
-export function createEntry(headers: OutgoingHttpHeaders, body: Buffer | string): CacheEntry {
+export function createEntry(headers: OutgoingHttpHeaders, body: Buffer): CacheEntry {
   const replayHeaders: string[] = [];
-  const bodyLength = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-  let size = bodyLength;
+  let size = body.length;
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || name === CACHE_HEADER || name === 'content-length') continue;
     for (const item of Array.isArray(value) ? value : [value]) {
@@ -33,13 +28,7 @@ export function createEntry(headers: OutgoingHttpHeaders, body: Buffer | string)
   }
   // The length of the body actually stored is part of the prepared head (whatever the renderer declared), so a hit
   // goes out with a true Content-Length rather than chunked.
-  if (headers['transfer-encoding'] === undefined) replayHeaders.push('content-length', String(bodyLength));
+  if (headers['transfer-encoding'] === undefined) replayHeaders.push('content-length', String(body.length));
   replayHeaders.push(CACHE_HEADER, 'hit');
   return { replayHeaders, body, size };
-}
-
-/** The entry's body as bytes, encoding a stored string once, on the first hit. */
-export function bodyBytes(entry: CacheEntry): Buffer {
-  if (typeof entry.body === 'string') entry.body = Buffer.from(entry.body, 'utf8');
-  return entry.body;
 }

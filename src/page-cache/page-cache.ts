@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendText } from './http-answers.js';
 import { isBypassed } from './bypass.js';
 import { captureResponse } from './capture.js';
-import { bodyBytes, CACHE_HEADER, type CacheEntry } from './entry.js';
+import { CACHE_HEADER, type CacheEntry } from './entry.js';
 import { keyForTarget, originForm } from './key.js';
 import { resolveOptions, type PageCacheOptions } from './options.js';
 import { validatePathnames } from './pathnames.js';
@@ -67,7 +67,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     hits++;
     res.writeHead(200, entry.replayHeaders);
     if (head) res.end();
-    else res.end(bodyBytes(entry));
+    else res.end(entry.body);
   }
 
   function failed(res: ServerResponse, error: unknown, what = 'the renderer failed'): void {
