@@ -1,5 +1,5 @@
-// A fastify server registering songRoutes exactly as the front's API app will (error mapper + plugin), against an
-// iTunes stand-in in this process; or, with `baseline`, a bare fastify route answering the same JSON.
+// The real front (`front`: its API app serves the song routes) against an iTunes stand-in in this process; or, with
+// `baseline`, a bare fastify route answering the same JSON.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,17 +7,18 @@ import Fastify from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { installErrorMapper } from '../../src/server/error-mapper.js';
-import { AFFILIATE_CACHE_CONTROL, DEMO_SONGS, openSongs, songRoutes } from '../../src/songs/index.js';
+import { startFront } from '../../src/server/front-command.js';
+import { AFFILIATE_CACHE_CONTROL, DEMO_SONGS } from '../../src/songs/index.js';
 import { standInCatalogue } from '../../src/songs/test-support/catalogue.js';
 import { startItunesStandIn } from '../../src/songs/test-support/itunes-stand-in.js';
 
-const mode = process.argv[2] ?? 'songs';
+const mode = process.argv[2] ?? 'front';
 const logger = silentLogger();
-const app = Fastify();
-installErrorMapper(app, logger);
 const cleanups: (() => unknown)[] = [];
 
 if (mode === 'baseline') {
+  const app = Fastify();
+  installErrorMapper(app, logger);
   const answer = {
     song_id: 1,
     provider: 'itunes',
@@ -27,18 +28,20 @@ if (mode === 'baseline') {
     reply.header('cache-control', AFFILIATE_CACHE_CONTROL);
     return answer;
   });
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  console.log(`listening ${url}`);
+  cleanups.push(() => app.close());
 } else {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-songs-'));
   const itunes = await startItunesStandIn(standInCatalogue(DEMO_SONGS));
-  const songs = openSongs({ dataDir, config: loadConfig({ DATA_DIR: dataDir, ITUNES_API_BASE: itunes.url }).songs, logger, seed: true });
-  await app.register(songRoutes(songs));
-  cleanups.push(() => songs.close(), () => itunes.close(), () => rmSync(dataDir, { recursive: true, force: true }));
+  // The origin is never asked: only /api/song/… is requested, and the API app answers it before the page cache.
+  const config = loadConfig({ DATA_DIR: dataDir, ITUNES_API_BASE: itunes.url, API_BASE: 'http://127.0.0.1:9' });
+  const front = await startFront({ config, logger, port: 0 });
+  console.log(`listening ${front.url}`);
+  cleanups.push(() => front.close(), () => itunes.close(), () => rmSync(dataDir, { recursive: true, force: true }));
 }
 
-const url = await app.listen({ host: '127.0.0.1', port: 0 });
-console.log(`listening ${url}`);
 process.once('SIGTERM', async () => {
-  await app.close();
   for (const cleanup of cleanups) await cleanup();
   process.exit(0);
 });
