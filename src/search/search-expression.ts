@@ -64,3 +64,9 @@ function prefixable(words: readonly string[]): boolean {
 export function countExpression(words: readonly string[], prefixLast = prefixable(words)): string | undefined {
   return matchExpression(words, { prefixLast });
 }
+
+/** The whole text as one phrase (the last word also as a prefix when asked): the phrase part of `searchExpression`. */
+export function phraseExpression(words: readonly string[], prefixLast = prefixable(words)): string | undefined {
+  if (words.length === 0) return undefined;
+  return `${quote(words.join(' '))}${prefixLast ? '*' : ''}`;
+}
