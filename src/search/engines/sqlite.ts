@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { AppError } from '../../errors.js';
 import { markedFragments, markedTitle } from '../highlight.js';
 import { MARK_CLOSE, MARK_OPEN, foldForPrefix, tokenize, withoutControlCharacters } from '../query-text.js';
-import { countExpression, phraseExpression, planQuery, searchExpression, type QueryPlan } from '../search-expression.js';
+import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, phraseExpression, planQuery, searchExpression, type QueryPlan } from '../search-expression.js';
 import { ROWIDS_PER_BUCKET, bucketStart, rankBucket, rankCandidates, titlePrefixes, FILED_PREFIX_LENGTH } from '../static-rank.js';
 import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../spelling.js';
 import { SpellLookup, dropSpellIndex, hasSpellIndex, rebuildSpellIndex, spellTables } from './sqlite-spell.js';
@@ -123,17 +123,23 @@ const CANDIDATES_PER_WORD = 4;
  */
 export const EXACT_TITLE_BOOST = 25;
 /**
- * Added to the score of a document whose title holds every query word (sorts `best` and `relevance`). Title matches
- * are ranked first, in their own step, and documents matching in the summary or body only are read only when title
- * matches do not fill the page: ranking every body match of a common word is what makes a full-text query slow.
+ * A document whose title holds every query word scores this plus the bm25 of its title alone (from the title table),
+ * ranking it above documents matching in the summary or body only (scored by the weighted bm25 of all columns). Body
+ * matches are read only when title matches do not fill the page: ranking every body match of a common word is what
+ * makes a full-text query slow.
  */
 export const TITLE_MATCH_BOOST = 50;
 /** Title matches taken as candidates, most popular first (see search). */
-export const TITLE_CANDIDATES = 200;
+export const TITLE_CANDIDATES = 100;
 /** Matches of the whole expression taken as candidates, most popular first, when title matches do not fill the page. */
 export const BODY_CANDIDATES = 200;
 /** Whole-phrase matches added to those, so adjacent words are found past the body cut-off. */
 export const PHRASE_CANDIDATES = 50;
+/**
+ * An unfinished last word is matched as its most frequent completions in the vocabulary, at most this many (like
+ * Elasticsearch's `max_expansions`): a rarer completion is found once typed in full.
+ */
+export const PREFIX_EXPANSIONS = 16;
 /** `total` counts matches up to this many, then answers `gte` (every page a client may ask for is below it). */
 export const TOTAL_CAP = 1000;
 
@@ -421,7 +427,11 @@ export class SqliteEngine implements SearchEngine {
     this.#db.pragma('wal_checkpoint(PASSIVE)');
   }
 
-  /** The MATCH of `table` (the index's FTS table by default) and the filters on its documents row `d`. */
+  /**
+   * The MATCH of `table` (the index's FTS table by default) and the filters on its documents row `d`. Queries join
+   * `CROSS JOIN` so the FTS walk drives: left to itself, the planner may satisfy `ORDER BY rowid` by scanning the
+   * documents table in rowid order and probing FTS5 once per document, which reads the whole index.
+   */
   #filterSql(index: string, table = tablesOf(index).fts): string {
     return `${table} MATCH ? AND ${this.#docFilterSql('d')}`;
   }
@@ -454,7 +464,7 @@ export class SqliteEngine implements SearchEngine {
     return this.#read(() => {
       const index = this.#resolve(query.index);
       const plan = this.#plan(index, query.text);
-      const expression = searchExpression(plan.words, plan.prefixLast);
+      const expression = searchExpression(plan.words, plan.prefixLast, plan.expansions);
       if (expression === undefined) return { documents: [], total: { value: 0, relation: 'eq' } };
       const tables = tablesOf(index);
       const [titleWeight, summaryWeight, bodyWeight] = this.#weights;
@@ -463,11 +473,13 @@ export class SqliteEngine implements SearchEngine {
       const wanted = from + size;
       const candidates = new Map<number, RankedRow>();
       let exhaustive = true;
+      // Body matches of a query of common words only are ordered by static rank alone, with no bm25 (see QueryPlan.common).
+      const bodyScore = plan.common ? '0' : `-bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight})`;
       const body = (limit: number, matchExpression: string) =>
-        this.#statement(`${index}\u0000body`, () =>
+        this.#statement(`${index}\u0000body\u0000${bodyScore}`, () =>
           `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
-                  -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
-           FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
+                  ${bodyScore} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
+           FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
            WHERE ${this.#filterSql(index)}
            ORDER BY ${tables.fts}.rowid LIMIT ?`,
         ).all(titleKey, matchExpression, ...filters, limit) as RankedRow[];
@@ -475,7 +487,7 @@ export class SqliteEngine implements SearchEngine {
         const rows = this.#statement(`${index}\u0000by-rank`, () =>
           `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
                   -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
-           FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
+           FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
            WHERE ${this.#filterSql(index)}
            ORDER BY ${tables.fts}.rowid LIMIT ? OFFSET ?`,
         ).all(titleKey, expression, ...filters, size, from) as RankedRow[];
@@ -484,34 +496,42 @@ export class SqliteEngine implements SearchEngine {
       } else {
         const titleRows = this.#statement(`${index}\u0000titles`, () =>
           `SELECT ${tables.titles}.rowid AS rowid, d.popularity AS popularity,
-                  -bm25(${tables.titles}) * ${titleWeight} + ${TITLE_MATCH_BOOST} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
-           FROM ${tables.titles} JOIN ${tables.docs} d ON d.rowid = ${tables.titles}.rowid
-           WHERE ${this.#filterSql(index, tables.titles)} AND (? IS NULL OR ${tables.titles}.rowid = CAST(? AS INTEGER))
+                  -bm25(${tables.titles}) + ${TITLE_MATCH_BOOST} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
+           FROM ${tables.titles} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.titles}.rowid
+           WHERE ${this.#filterSql(index, tables.titles)}
            ORDER BY ${tables.titles}.rowid LIMIT ?`,
         );
-        const titled = (limit: number, rowid: number | null) => titleRows.all(titleKey, expression, ...filters, rowid, rowid, limit) as RankedRow[];
-        const titleMatches = titled(TITLE_CANDIDATES, null);
+        const titleMatches = titleRows.all(titleKey, expression, ...filters, TITLE_CANDIDATES) as RankedRow[];
         for (const row of titleMatches) candidates.set(row.rowid, row);
         if (titleMatches.length === TITLE_CANDIDATES) {
           exhaustive = false;
           const exact = this.#statement(`${index}\u0000exact-title`, () =>
-            `SELECT d.rowid FROM ${tables.docs} d WHERE d.title_key = ? AND ${this.#docFilterSql('d')} ORDER BY d.rowid LIMIT ${TITLE_CANDIDATES}`,
-          ).pluck().all(titleKey, ...filters) as number[];
-          for (const rowid of exact) if (!candidates.has(rowid)) for (const row of titled(1, rowid)) candidates.set(row.rowid, row);
+            `SELECT d.rowid FROM ${tables.docs} d WHERE d.title_key = ? AND ${this.#docFilterSql('d')} ORDER BY d.rowid LIMIT ?`,
+          ).pluck().all(titleKey, ...filters, wanted) as number[];
+          const titleScore = this.#statement(`${index}\u0000title-score`, () =>
+            `SELECT ${tables.titles}.rowid AS rowid, d.popularity AS popularity,
+                    -bm25(${tables.titles}) + ${TITLE_MATCH_BOOST + EXACT_TITLE_BOOST} AS score
+             FROM ${tables.titles} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.titles}.rowid
+             WHERE ${tables.titles} MATCH ? AND ${tables.titles}.rowid = CAST(? AS INTEGER)`,
+          );
+          for (const rowid of exact) {
+            const row = candidates.has(rowid) ? undefined : (titleScore.get(expression, rowid) as RankedRow | undefined);
+            if (row !== undefined) candidates.set(rowid, row);
+          }
         }
         if (candidates.size < wanted) {
-          const bodyMatches = body(BODY_CANDIDATES, expression);
+          const bodyMatches = body(BODY_CANDIDATES, plan.common ? (countExpression(plan.words, plan.prefixLast, plan.expansions) as string) : expression);
           for (const row of bodyMatches) if (!candidates.has(row.rowid)) candidates.set(row.rowid, row);
           exhaustive = bodyMatches.length < BODY_CANDIDATES;
-          const phrase = plan.words.length > 1 && !exhaustive ? phraseExpression(plan.words, plan.prefixLast) : undefined;
+          const phrase = plan.words.length > 1 && !exhaustive && !plan.common ? phraseExpression(plan.words, plan.prefixLast, plan.expansions) : undefined;
           if (phrase !== undefined) {
             const phraseRows = this.#statement(`${index}\u0000phrase`, () =>
-              `SELECT ${tables.fts}.rowid FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} ORDER BY ${tables.fts}.rowid LIMIT ?`,
+              `SELECT ${tables.fts}.rowid FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} ORDER BY ${tables.fts}.rowid LIMIT ?`,
             ).pluck().all(phrase, ...filters, PHRASE_CANDIDATES) as number[];
             const scoreOne = this.#statement(`${index}\u0000score-one`, () =>
               `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
                       -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
-               FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
+               FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
                WHERE ${tables.fts} MATCH ? AND ${tables.fts}.rowid = CAST(? AS INTEGER)`,
             );
             for (const rowid of phraseRows) {
@@ -537,7 +557,7 @@ export class SqliteEngine implements SearchEngine {
         return toHit(row, rank.score, highlight);
       });
       const seen = sort === 'popularity' ? rankedTotal(ranked.length, from, size) : exhaustive ? candidates.size : undefined;
-      const total = seen ?? this.#countIn(index, countExpression(plan.words, plan.prefixLast) as string, query, TOTAL_CAP + 1);
+      const total = seen ?? this.#countIn(index, countExpression(plan.words, plan.prefixLast, plan.expansions) as string, query, TOTAL_CAP + 1);
       return { documents, total: total > TOTAL_CAP ? { value: TOTAL_CAP, relation: 'gte' } : { value: total, relation: 'eq' } };
     });
   }
@@ -547,7 +567,7 @@ export class SqliteEngine implements SearchEngine {
     const tables = tablesOf(index);
     return this.#statement(`${index}\u0000count`, () =>
       `SELECT count(*) FROM (
-         SELECT 1 FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} LIMIT ?
+         SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} LIMIT ?
        )`,
     )
       .pluck()
@@ -557,7 +577,7 @@ export class SqliteEngine implements SearchEngine {
   #matchesAny(index: string, expression: string, query: Omit<QueryFilter, 'text'>): boolean {
     const tables = tablesOf(index);
     return this.#statement(`${index}\u0000exists`, () =>
-      `SELECT 1 FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} LIMIT 1`,
+      `SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} LIMIT 1`,
     ).get(...this.#filterParameters(expression, { ...query, text: '' })) !== undefined;
   }
 
@@ -569,19 +589,28 @@ export class SqliteEngine implements SearchEngine {
     const frequency = this.#statement(`${index}\u0000frequency\u0000${statistics}`, () => statistics).pluck();
     const counted = spelling ? `SELECT documents FROM ${spellTables(index).stats}` : `SELECT count(*) FROM ${tables.docs}`;
     const documents = (this.#statement(`${index}\u0000documents\u0000${counted}`, () => counted).pluck().get() as number | undefined) ?? 0;
-    return planQuery(tokenize(text), documents, (word) => frequency.get(foldForPrefix(word)) as number | undefined);
+    const plan = planQuery(tokenize(text), documents, (word) => frequency.get(foldForPrefix(word)) as number | undefined);
+    const last = plan.words[plan.words.length - 1];
+    if (!spelling || !plan.prefixLast || last === undefined) return plan;
+    const prefix = foldForPrefix(last);
+    const completions = this.#statement(`${index}\u0000completions`, () =>
+      `SELECT term, docs FROM ${spellTables(index).terms} WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ${PREFIX_EXPANSIONS}`,
+    ).all(prefix, `${prefix}\u{10FFFF}`) as { term: string; docs: number }[];
+    const postings = completions.reduce((sum, completion) => sum + completion.docs, 0);
+    const common = plan.common || (documents >= COMMON_WORD_MIN_DOCUMENTS && postings > documents * COMMON_WORD_SHARE);
+    return { ...plan, common, expansions: completions.map((completion) => completion.term) };
   }
 
   #countExpressionOf(index: string, text: string): string {
     const plan = this.#plan(index, text);
-    return countExpression(plan.words, plan.prefixLast) as string;
+    return countExpression(plan.words, plan.prefixLast, plan.expansions) as string;
   }
 
   async count(query: QueryFilter): Promise<number> {
     return this.#read(() => {
       const index = this.#resolve(query.index);
       const plan = this.#plan(index, query.text);
-      const expression = countExpression(plan.words, plan.prefixLast);
+      const expression = countExpression(plan.words, plan.prefixLast, plan.expansions);
       return expression === undefined ? 0 : this.#countIn(index, expression, query);
     });
   }
@@ -589,7 +618,7 @@ export class SqliteEngine implements SearchEngine {
   /**
    * "Did you mean": each query word the vocabulary does not hold gets its nearest vocabulary words (edit distance ≤ 2,
    * looked up in the spelling index built by refresh/forceMerge); they are spliced into the whole query, ranked by
-   * distance then word frequency, and each alternative is counted with the query's filters. Only alternatives that
+   * distance then word frequency, and each alternative is counted with the query's filters, up to TOTAL_CAP. Only alternatives that
    * match are returned, best first. A query whose words are all known suggests nothing.
    */
   async suggest(query: SuggestQuery): Promise<Suggestion[]> {
@@ -625,7 +654,7 @@ export class SqliteEngine implements SearchEngine {
       const suggestions: Suggestion[] = [];
       for (const alternative of alternatives) {
         const text = alternative.words.map((word, position) => (word === words[position] ? typed[position] : word)).join(' ');
-        const total = this.#countIn(index, this.#countExpressionOf(index, text), { ...filters, text });
+        const total = this.#countIn(index, this.#countExpressionOf(index, text), { ...filters, text }, TOTAL_CAP);
         if (total > 0) suggestions.push({ text, total });
         if (suggestions.length === size) break;
       }
@@ -649,7 +678,7 @@ export class SqliteEngine implements SearchEngine {
       const localeFilter = '(? IS NULL OR d.locale_key IN (SELECT value FROM json_each(?)))';
       if (Array.from(prefix).length <= FILED_PREFIX_LENGTH) {
         return this.#statement(`${index}\u0000autocomplete-filed`, () =>
-          `SELECT d.title, d.url, d.locale FROM ${tables.prefixes} p JOIN ${tables.docs} d ON d.rowid = p.doc
+          `SELECT d.title, d.url, d.locale FROM ${tables.prefixes} p CROSS JOIN ${tables.docs} d ON d.rowid = p.doc
            WHERE p.prefix = ? AND ${localeFilter} ORDER BY p.doc LIMIT ?`,
         ).all(prefix, locales, locales, size) as AutocompleteMatch[];
       }
