@@ -140,6 +140,11 @@ export const PHRASE_CANDIDATES = 50;
  * Elasticsearch's `max_expansions`): a rarer completion is found once typed in full.
  */
 export const PREFIX_EXPANSIONS = 16;
+/**
+ * A suggestion's `total` counts matches up to this many: an alternative made of common words would otherwise be
+ * counted through thousands of matches, several alternatives per query, for a number the page shows as "100+".
+ */
+export const SUGGESTION_TOTAL_CAP = 100;
 /** `total` counts matches up to this many, then answers `gte` (every page a client may ask for is below it). */
 export const TOTAL_CAP = 1000;
 
@@ -618,8 +623,9 @@ export class SqliteEngine implements SearchEngine {
   /**
    * "Did you mean": each query word the vocabulary does not hold gets its nearest vocabulary words (edit distance ≤ 2,
    * looked up in the spelling index built by refresh/forceMerge); they are spliced into the whole query, ranked by
-   * distance then word frequency, and each alternative is counted with the query's filters, up to TOTAL_CAP. Only alternatives that
-   * match are returned, best first. A query whose words are all known suggests nothing.
+   * distance then word frequency, and each alternative is counted with the query's filters, up to
+   * SUGGESTION_TOTAL_CAP. Only alternatives that match are returned, best first. A query whose words are all known
+   * suggests nothing.
    */
   async suggest(query: SuggestQuery): Promise<Suggestion[]> {
     // A word of marks only (a lone combining sign) folds to nothing: it can be neither matched nor corrected.
@@ -654,7 +660,7 @@ export class SqliteEngine implements SearchEngine {
       const suggestions: Suggestion[] = [];
       for (const alternative of alternatives) {
         const text = alternative.words.map((word, position) => (word === words[position] ? typed[position] : word)).join(' ');
-        const total = this.#countIn(index, this.#countExpressionOf(index, text), { ...filters, text }, TOTAL_CAP);
+        const total = this.#countIn(index, this.#countExpressionOf(index, text), { ...filters, text }, SUGGESTION_TOTAL_CAP);
         if (total > 0) suggestions.push({ text, total });
         if (suggestions.length === size) break;
       }
