@@ -19,6 +19,16 @@ export interface QueryPlan {
   words: string[];
   /** Whether the last of them is matched as a prefix too. */
   prefixLast: boolean;
+  /**
+   * Whether every word is common, so none could be dropped: such a query matches a large share of the index, and
+   * bm25 (whose IDF reads each word's whole posting list, positions included) costs much and tells little.
+   */
+  common: boolean;
+  /**
+   * The index terms an unfinished last word stands for (its most frequent completions, set by the engine), matched
+   * instead of FTS5's `word*`, which merges the posting lists of every completion before returning one row.
+   */
+  expansions?: readonly string[];
 }
 
 /**
@@ -31,7 +41,7 @@ export function planQuery(words: readonly string[], documents: number, frequency
   const prefixLast = last !== undefined && Array.from(last).length >= MIN_PREFIX_LENGTH && frequency(last) === undefined;
   const common = (word: string) => documents >= COMMON_WORD_MIN_DOCUMENTS && (frequency(word) ?? 0) > documents * COMMON_WORD_SHARE;
   const rare = words.filter((word, index) => (index === words.length - 1 && prefixLast) || !common(word));
-  return { words: rare.length > 0 ? rare : [...words], prefixLast };
+  return { words: rare.length > 0 ? rare : [...words], prefixLast, common: rare.length === 0 && words.length > 0 };
 }
 
 function quote(word: string): string {
@@ -44,15 +54,23 @@ function quote(word: string): string {
  * outranks `fetching`) and the whole text as a phrase (so adjacent words outrank scattered ones). Words are quoted, so
  * no FTS5 syntax from the user reaches the engine. Undefined when there is no word.
  */
-export function searchExpression(words: readonly string[], prefixLast = prefixable(words)): string | undefined {
+export function searchExpression(words: readonly string[], prefixLast = prefixable(words), expansions?: readonly string[]): string | undefined {
   if (words.length === 0) return undefined;
+  const all = allWords(words, prefixLast, expansions);
+  if (words.length === 1) return all;
+  return `(${all}) OR ${phraseExpression(words, prefixLast, expansions)}`;
+}
+
+function allWords(words: readonly string[], prefixLast: boolean, expansions: readonly string[] | undefined): string {
   const last = words[words.length - 1] as string;
   const head = words.slice(0, -1).map(quote);
-  const lastTerm = prefixLast ? `(${quote(last)} OR ${quote(last)}*)` : quote(last);
-  const all = [...head, lastTerm].join(' AND ');
-  if (words.length === 1) return all;
-  const phrase = `${quote(words.join(' '))}${prefixLast ? '*' : ''}`;
-  return `(${all}) OR ${phrase}`;
+  let lastTerm = quote(last);
+  if (prefixLast) {
+    lastTerm = expansions === undefined
+      ? `(${quote(last)} OR ${quote(last)}*)`
+      : `(${[last, ...expansions.filter((term) => term !== last)].map(quote).join(' OR ')})`;
+  }
+  return [...head, lastTerm].join(' AND ');
 }
 
 function prefixable(words: readonly string[]): boolean {
@@ -61,6 +79,16 @@ function prefixable(words: readonly string[]): boolean {
 }
 
 /** The expression of a count or a suggestion check: every word, exactly as `searchExpression` requires them. */
-export function countExpression(words: readonly string[], prefixLast = prefixable(words)): string | undefined {
+export function countExpression(words: readonly string[], prefixLast = prefixable(words), expansions?: readonly string[]): string | undefined {
+  if (expansions !== undefined && prefixLast && words.length > 0) return allWords(words, prefixLast, expansions);
   return matchExpression(words, { prefixLast });
+}
+
+/**
+ * The whole text as one phrase, the phrase part of `searchExpression`: the last word also as a prefix when asked and
+ * not expanded (a phrase cannot hold alternatives, so with expansions it is matched as typed).
+ */
+export function phraseExpression(words: readonly string[], prefixLast = prefixable(words), expansions?: readonly string[]): string | undefined {
+  if (words.length === 0) return undefined;
+  return `${quote(words.join(' '))}${prefixLast && expansions === undefined ? '*' : ''}`;
 }

@@ -125,8 +125,9 @@ export function engineContractTests(name: string, makeEngine: () => Promise<Sear
     it('never throws and never reads syntax when the text holds query operators or odd characters', async () => {
       const index = await indexWith([doc('a', 'Alpha beta', { body: 'near and or not title body' })]);
       const hostile = ['"', '"alpha', '*', 'alp*', 'NEAR(alpha beta)', 'title:alpha', 'alpha AND', 'OR', '(', ')', '^alpha',
-        '{title body}: alpha', '-alpha', 'alpha + beta', '\u0000\u0007', '🦄🦄', 'مرحبا بالعالم', 'x'.repeat(200), '', '   '];
+        '{title body}: alpha', '-alpha', 'alpha + beta', '\u0000\u0007', '🦄🦄', 'مرحبا بالعالم', 'x'.repeat(200), '', '   ', '\u17b6', 'alpha \u0301\u17b6'];
       for (const text of hostile) {
+        assert.ok(Array.isArray(await engine.suggest({ index, text })), text);
         const result = await engine.search({ index, text, highlight: true });
         assert.equal(typeof result.total.value, 'number', text);
         assert.equal(await engine.count({ index, text }), result.total.value, text);
@@ -274,6 +275,21 @@ export function engineContractTests(name: string, makeEngine: () => Promise<Sear
       await assert.rejects(engine.forceMerge(fresh()), hasCode('INDEX_NOT_FOUND'));
     });
 
+    it('ranks and completes by the new popularity and title when documents are replaced', async () => {
+      const index = await indexWith([
+        doc('p1', 'Petrel one', { popularity: 0.9 }),
+        doc('p2', 'Petrel two', { popularity: 0.5 }),
+        doc('p3', 'Petrel three', { popularity: 0.1 }),
+      ]);
+      await engine.bulk(index, [doc('p3', 'Petrel three', { popularity: 1 }), doc('p1', 'Shearwater one', { popularity: 0.9, body: 'petrel' })]);
+      await engine.refresh(index);
+      assert.deepEqual(ids(await engine.search({ index, text: 'petrel', sort: 'popularity' })), ['p3', 'p1', 'p2']);
+      assert.deepEqual((await engine.autocomplete({ index, prefix: 'pet' })).map((match) => match.url), ['/p3', '/p2']);
+      assert.deepEqual((await engine.autocomplete({ index, prefix: 'shearwater o' })).map((match) => match.url), ['/p1']);
+      assert.equal(await engine.count({ index, text: 'petrel' }), 3);
+      assert.equal((await engine.listIndices(index))[0]?.docCount, 3);
+    });
+
     it('completes title prefixes by popularity, at most the asked size, case- and diacritic-insensitively', async () => {
       const index = await indexWith([
         doc('1', 'Élan vital', { popularity: 0.2 }),
@@ -320,6 +336,18 @@ export function engineContractTests(name: string, makeEngine: () => Promise<Sear
         doc('popular', 'Heron watching and heron feeding', { popularity: 1, body: 'heron heron heron' }),
       ]);
       assert.deepEqual(ids(await engine.search({ index, text: 'heron' })), ['exact', 'popular']);
+    });
+
+    it('ranks the exact title first and pages through title matches when hundreds of titles match', async () => {
+      const index = await indexWith([
+        ...Array.from({ length: 300 }, (_, i) => doc(`c${i}`, `Cormorant ${i}`, { popularity: 0.5 + i / 1000 })),
+        doc('exact', 'Cormorant', { popularity: 0 }),
+      ]);
+      const first = await engine.search({ index, text: 'cormorant', size: 5 });
+      assert.equal(first.documents[0]?.id, 'exact');
+      assert.deepEqual(first.total, { value: 301, relation: 'eq' });
+      const second = await engine.search({ index, text: 'cormorant', size: 5, from: 5 });
+      assert.equal(new Set([...ids(first), ...ids(second)]).size, 10);
     });
 
     it('returns up to 3 body fragments around matched words when the body is long', async () => {

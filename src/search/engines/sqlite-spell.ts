@@ -12,19 +12,29 @@ function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-export function spellTables(index: string): { terms: string; keys: string } {
-  return { terms: quoteIdentifier(`ix_${index}_spell_terms`), keys: quoteIdentifier(`ix_${index}_spell_keys`) };
+export function spellTables(index: string): { terms: string; keys: string; stats: string } {
+  return {
+    terms: quoteIdentifier(`ix_${index}_spell_terms`),
+    keys: quoteIdentifier(`ix_${index}_spell_keys`),
+    stats: quoteIdentifier(`ix_${index}_spell_stats`),
+  };
 }
 
-/** Rebuilds the spelling index of `index` from its vocabulary table; run inside the writer's transaction. */
-export function rebuildSpellIndex(db: Database.Database, index: string, vocabTable: string): void {
-  const { terms, keys } = spellTables(index);
+/**
+ * Rebuilds the spelling index of `index` from its vocabulary table, with the number of documents the term counts are
+ * out of (`documents`, read per query in O(1)); run inside the writer's transaction.
+ */
+export function rebuildSpellIndex(db: Database.Database, index: string, vocabTable: string, documents: number): void {
+  const { terms, keys, stats } = spellTables(index);
   db.exec(`
     DROP TABLE IF EXISTS ${keys};
     DROP TABLE IF EXISTS ${terms};
+    DROP TABLE IF EXISTS ${stats};
     CREATE TABLE ${terms} (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, docs INTEGER NOT NULL) STRICT;
     CREATE TABLE ${keys} (key TEXT NOT NULL, term_id INTEGER NOT NULL, PRIMARY KEY (key, term_id)) STRICT, WITHOUT ROWID;
+    CREATE TABLE ${stats} (documents INTEGER NOT NULL) STRICT;
   `);
+  db.prepare(`INSERT INTO ${stats} (documents) VALUES (?)`).run(documents);
   const insertTerm = db.prepare(`INSERT INTO ${terms} (term, docs) VALUES (?, ?)`);
   const insertKey = db.prepare(`INSERT OR IGNORE INTO ${keys} (key, term_id) VALUES (?, ?)`);
   for (const row of db.prepare(`SELECT term, doc FROM ${vocabTable}`).all() as { term: string; doc: number }[]) {
@@ -35,8 +45,8 @@ export function rebuildSpellIndex(db: Database.Database, index: string, vocabTab
 }
 
 export function dropSpellIndex(db: Database.Database, index: string): void {
-  const { terms, keys } = spellTables(index);
-  db.exec(`DROP TABLE IF EXISTS ${keys}; DROP TABLE IF EXISTS ${terms};`);
+  const { terms, keys, stats } = spellTables(index);
+  db.exec(`DROP TABLE IF EXISTS ${keys}; DROP TABLE IF EXISTS ${terms}; DROP TABLE IF EXISTS ${stats};`);
 }
 
 export function hasSpellIndex(db: Database.Database, index: string): boolean {

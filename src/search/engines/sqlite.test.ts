@@ -1,11 +1,30 @@
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { engineContractTests } from './contract.js';
-import { SqliteEngine } from './sqlite.js';
+import { SUGGESTION_TOTAL_CAP, SqliteEngine } from './sqlite.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sitestack-sqlite-engine-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 engineContractTests('sqlite', async () => new SqliteEngine({ path: join(dir, 'search.sqlite') }));
+
+describe('SqliteEngine suggestions', () => {
+  it('counts a suggestion up to SUGGESTION_TOTAL_CAP when more documents match', async () => {
+    const engine = new SqliteEngine({ path: join(dir, 'suggest-cap.sqlite') });
+    try {
+      await engine.createIndex('cap');
+      const documents = Array.from({ length: SUGGESTION_TOTAL_CAP + 20 }, (_, i) => ({
+        id: `p${i}`, url: `/p${i}`, title: `Pelican ${i}`, body: '', summary: '', popularity: 0, locale: 'en-US', slug: `p${i}`,
+      }));
+      await engine.bulk('cap', documents);
+      await engine.refresh('cap');
+      assert.deepEqual(await engine.suggest({ index: 'cap', text: 'pelcian' }), [{ text: 'pelican', total: SUGGESTION_TOTAL_CAP }]);
+      assert.equal(await engine.count({ index: 'cap', text: 'pelican' }), SUGGESTION_TOTAL_CAP + 20, 'count() stays exact');
+    } finally {
+      await engine.close();
+    }
+  });
+});

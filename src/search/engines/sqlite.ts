@@ -4,7 +4,8 @@ import Database from 'better-sqlite3';
 import { AppError } from '../../errors.js';
 import { markedFragments, markedTitle } from '../highlight.js';
 import { MARK_CLOSE, MARK_OPEN, foldForPrefix, tokenize, withoutControlCharacters } from '../query-text.js';
-import { countExpression, planQuery, searchExpression, type QueryPlan } from '../search-expression.js';
+import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, phraseExpression, planQuery, searchExpression, type QueryPlan } from '../search-expression.js';
+import { ROWIDS_PER_BUCKET, bucketStart, rankBucket, rankCandidates, titlePrefixes, FILED_PREFIX_LENGTH } from '../static-rank.js';
 import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../spelling.js';
 import { SpellLookup, dropSpellIndex, hasSpellIndex, rebuildSpellIndex, spellTables } from './sqlite-spell.js';
 import { validIndexName, validateDocument } from './validation.js';
@@ -22,7 +23,6 @@ import type {
   SearchHit,
   SearchQuery,
   SearchResult,
-  SortOrder,
   SuggestQuery,
   Suggestion,
 } from './types.js';
@@ -73,6 +73,8 @@ function quoteIdentifier(name: string): string {
 interface Tables {
   docs: string;
   fts: string;
+  titles: string;
+  prefixes: string;
   vocab: string;
 }
 
@@ -80,15 +82,11 @@ function tablesOf(index: string): Tables {
   return {
     docs: quoteIdentifier(`ix_${index}_docs`),
     fts: quoteIdentifier(`ix_${index}_fts`),
+    titles: quoteIdentifier(`ix_${index}_titles`),
+    prefixes: quoteIdentifier(`ix_${index}_prefixes`),
     vocab: quoteIdentifier(`ix_${index}_vocab`),
   };
 }
-
-const ORDER_BY: Record<SortOrder, string> = {
-  best: 'd.popularity * 10 + score DESC, d.rowid',
-  relevance: 'score DESC, d.rowid',
-  popularity: 'd.popularity DESC, score DESC, d.rowid',
-};
 
 function notReady(name: string): AppError {
   return new AppError('SEARCH_NOT_READY', `search index '${name}' does not exist yet`, 503);
@@ -100,6 +98,7 @@ function indexNotFound(name: string): AppError {
 
 interface RankedRow {
   rowid: number;
+  popularity: number;
   score: number;
 }
 
@@ -124,11 +123,28 @@ const CANDIDATES_PER_WORD = 4;
  */
 export const EXACT_TITLE_BOOST = 25;
 /**
- * Added to the score of a document whose title holds every query word (sorts `best` and `relevance`). Title matches
- * are ranked first, in their own step, and documents matching in the summary or body only are read only when title
- * matches do not fill the page: ranking every body match of a common word is what makes a full-text query slow.
+ * A document whose title holds every query word scores this plus the bm25 of its title alone (from the title table),
+ * ranking it above documents matching in the summary or body only (scored by the weighted bm25 of all columns). Body
+ * matches are read only when title matches do not fill the page: ranking every body match of a common word is what
+ * makes a full-text query slow.
  */
 export const TITLE_MATCH_BOOST = 50;
+/** Title matches taken as candidates, most popular first (see search). */
+export const TITLE_CANDIDATES = 100;
+/** Matches of the whole expression taken as candidates, most popular first, when title matches do not fill the page. */
+export const BODY_CANDIDATES = 200;
+/** Whole-phrase matches added to those, so adjacent words are found past the body cut-off. */
+export const PHRASE_CANDIDATES = 50;
+/**
+ * An unfinished last word is matched as its most frequent completions in the vocabulary, at most this many (like
+ * Elasticsearch's `max_expansions`): a rarer completion is found once typed in full.
+ */
+export const PREFIX_EXPANSIONS = 16;
+/**
+ * A suggestion's `total` counts matches up to this many: an alternative made of common words would otherwise be
+ * counted through thousands of matches, several alternatives per query, for a number the page shows as "100+".
+ */
+export const SUGGESTION_TOTAL_CAP = 100;
 /** `total` counts matches up to this many, then answers `gte` (every page a client may ask for is below it). */
 export const TOTAL_CAP = 1000;
 
@@ -246,6 +262,8 @@ export class SqliteEngine implements SearchEngine {
         CREATE VIRTUAL TABLE ${tables.fts} USING fts5(
           title, summary, body, tokenize = 'unicode61 remove_diacritics 2'${prefix}
         );
+        CREATE VIRTUAL TABLE ${tables.titles} USING fts5(title, tokenize = 'unicode61 remove_diacritics 2');
+        CREATE TABLE ${tables.prefixes} (prefix TEXT NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY (prefix, doc)) STRICT, WITHOUT ROWID;
         CREATE VIRTUAL TABLE ${tables.vocab} USING fts5vocab(${quoteIdentifier(`ix_${name}_fts`)}, 'row');
       `);
       // FTS5 takes configuration values as literals only; #ftsHashBytes is an integer.
@@ -254,51 +272,88 @@ export class SqliteEngine implements SearchEngine {
     })();
   }
 
+  /**
+   * Writes a batch in static-rank order (see static-rank.ts): a replaced document is deleted and inserted again under
+   * the rowid of its new popularity. FTS5 starts a new segment whenever a rowid is lower than the one written before,
+   * so the deletions go first and the insertions follow in ascending rowid order: at most two segments per call.
+   * When an id repeats within the call, its last occurrence is the one written.
+   */
   async bulk(index: string, documents: readonly IndexedDocument[]): Promise<BulkItemResult[]> {
     const tables = tablesOf(index);
     this.#spellStale.add(index);
     return this.#db.transaction(() => {
       if (!this.#indexExists(index)) throw indexNotFound(index);
-      const existing = this.#statement(`${index}\u0000existing`, () => `SELECT rowid FROM ${tables.docs} WHERE id = ?`).pluck();
+      const existing = this.#statement(`${index}\u0000existing`, () => `SELECT rowid FROM ${tables.docs} WHERE id = ?`).safeIntegers().pluck();
+      const lastInBucket = this.#statement(`${index}\u0000last-in-bucket`, () => `SELECT max(rowid) FROM ${tables.docs} WHERE rowid >= ? AND rowid < ?`)
+        .safeIntegers()
+        .pluck();
       const insertDoc = this.#statement(`${index}\u0000insert`, () =>
-        `INSERT INTO ${tables.docs} (id, url, title, title_key, locale, locale_key, slug, slug_key, popularity)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO ${tables.docs} (rowid, id, url, title, title_key, locale, locale_key, slug, slug_key, popularity)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
-      const updateDoc = this.#statement(`${index}\u0000update`, () =>
-        `UPDATE ${tables.docs} SET url = ?, title = ?, title_key = ?, locale = ?, locale_key = ?, slug = ?, slug_key = ?,
-           popularity = ? WHERE rowid = ?`,
-      );
+      const deleteDoc = this.#statement(`${index}\u0000delete`, () => `DELETE FROM ${tables.docs} WHERE rowid = ?`);
       const insertText = this.#statement(`${index}\u0000text`, () => `INSERT INTO ${tables.fts} (rowid, title, summary, body) VALUES (?, ?, ?, ?)`);
       const deleteText = this.#statement(`${index}\u0000untext`, () => `DELETE FROM ${tables.fts} WHERE rowid = ?`);
-      return documents.map((document): BulkItemResult => {
+      const insertTitle = this.#statement(`${index}\u0000title`, () => `INSERT INTO ${tables.titles} (rowid, title) VALUES (?, ?)`);
+      const deleteTitle = this.#statement(`${index}\u0000untitle`, () => `DELETE FROM ${tables.titles} WHERE rowid = ?`);
+      const insertPrefix = this.#statement(`${index}\u0000prefix`, () => `INSERT OR IGNORE INTO ${tables.prefixes} (prefix, doc) VALUES (?, ?)`);
+      const deletePrefixes = this.#statement(`${index}\u0000unprefix`, () => `DELETE FROM ${tables.prefixes} WHERE prefix = ? AND doc = ?`);
+      const titleKeyOf = this.#statement(`${index}\u0000title-key`, () => `SELECT title_key FROM ${tables.docs} WHERE rowid = ?`).pluck();
+
+      const results: BulkItemResult[] = [];
+      const latest = new Map<string, number>();
+      documents.forEach((document, position) => {
         const problem = validateDocument(document);
         const id = typeof document?.id === 'string' ? document.id : String(document?.id);
-        if (problem !== undefined) return { id, ok: false, error: { type: 'invalid_document', reason: problem } };
-        try {
-          const title = withoutControlCharacters(document.title);
-          const fields = [
-            document.url,
-            title,
-            foldForPrefix(title),
-            document.locale,
-            document.locale.toLowerCase(),
-            document.slug,
-            document.slug.toLowerCase(),
-            document.popularity,
-          ];
-          let rowid = existing.get(document.id) as number | bigint | undefined;
-          if (rowid === undefined) {
-            rowid = insertDoc.run(document.id, ...fields).lastInsertRowid;
-          } else {
-            updateDoc.run(...fields, rowid);
-            deleteText.run(rowid);
-          }
-          insertText.run(rowid, title, withoutControlCharacters(document.summary), withoutControlCharacters(document.body));
-          return { id, ok: true };
-        } catch (error) {
-          return { id, ok: false, error: { type: 'engine_error', reason: error instanceof Error ? error.message : String(error) } };
-        }
+        results.push(problem === undefined ? { id, ok: true } : { id, ok: false, error: { type: 'invalid_document', reason: problem } });
+        if (problem === undefined) latest.set(document.id, position);
       });
+      const failed = (position: number, error: unknown) => {
+        const id = results[position]?.id ?? '';
+        results[position] = { id, ok: false, error: { type: 'engine_error', reason: error instanceof Error ? error.message : String(error) } };
+      };
+      const replaced: { position: number; rowid: bigint }[] = [];
+      for (const [id, position] of latest) {
+        const rowid = existing.get(id) as bigint | undefined;
+        if (rowid !== undefined) replaced.push({ position, rowid });
+      }
+      replaced.sort((a, b) => (a.rowid < b.rowid ? -1 : 1));
+      for (const { position, rowid } of replaced) {
+        try {
+          for (const prefix of titlePrefixes((titleKeyOf.get(rowid) as string | undefined) ?? '')) deletePrefixes.run(prefix, rowid);
+          deleteDoc.run(rowid);
+          deleteText.run(rowid);
+          deleteTitle.run(rowid);
+        } catch (error) {
+          failed(position, error);
+          latest.delete(results[position]?.id ?? '');
+        }
+      }
+      const next = new Map<number, bigint>();
+      const inserts = [...latest.values()]
+        .map((position) => ({ position, bucket: rankBucket((documents[position] as IndexedDocument).popularity) }))
+        .sort((a, b) => a.bucket - b.bucket || a.position - b.position);
+      for (const { position, bucket } of inserts) {
+        const document = documents[position] as IndexedDocument;
+        try {
+          let rowid = next.get(bucket);
+          if (rowid === undefined) {
+            const start = bucketStart(bucket);
+            const last = lastInBucket.get(start, start + BigInt(ROWIDS_PER_BUCKET)) as bigint | null;
+            rowid = last === null ? start : last + 1n;
+          }
+          const title = withoutControlCharacters(document.title);
+          const titleKey = foldForPrefix(title);
+          insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity);
+          insertText.run(rowid, title, withoutControlCharacters(document.summary), withoutControlCharacters(document.body));
+          insertTitle.run(rowid, title);
+          for (const prefix of titlePrefixes(titleKey)) insertPrefix.run(prefix, rowid);
+          next.set(bucket, rowid + 1n);
+        } catch (error) {
+          failed(position, error);
+        }
+      }
+      return results;
     })();
   }
 
@@ -310,7 +365,11 @@ export class SqliteEngine implements SearchEngine {
   /** Rebuilds the "did you mean" index from the vocabulary when documents were written since the last rebuild. */
   #refreshSpelling(index: string): void {
     if (!this.#spellStale.has(index) && hasSpellIndex(this.#db, index)) return;
-    this.#db.transaction(() => rebuildSpellIndex(this.#db, index, tablesOf(index).vocab))();
+    const tables = tablesOf(index);
+    this.#db.transaction(() => {
+      const documents = this.#db.prepare(`SELECT count(*) FROM ${tables.docs}`).pluck().get() as number;
+      rebuildSpellIndex(this.#db, index, tables.vocab, documents);
+    })();
     this.#spellLookups.delete(index);
     this.#spellStale.delete(index);
   }
@@ -358,7 +417,7 @@ export class SqliteEngine implements SearchEngine {
       if (!this.#indexExists(name)) throw indexNotFound(name);
       this.#db.prepare('DELETE FROM search_aliases WHERE index_name = ?').run(name);
       this.#db.prepare('DELETE FROM search_indices WHERE name = ?').run(name);
-      this.#db.exec(`DROP TABLE ${tables.vocab}; DROP TABLE ${tables.fts}; DROP TABLE ${tables.docs};`);
+      this.#db.exec(`DROP TABLE ${tables.vocab}; DROP TABLE ${tables.fts}; DROP TABLE ${tables.titles}; DROP TABLE ${tables.prefixes}; DROP TABLE ${tables.docs};`);
       dropSpellIndex(this.#db, name);
     })();
     this.#forgetStatements(name);
@@ -366,16 +425,25 @@ export class SqliteEngine implements SearchEngine {
 
   async forceMerge(name: string): Promise<void> {
     if (!this.#indexExists(name)) throw indexNotFound(name);
-    const fts = tablesOf(name).fts;
+    const { fts, titles } = tablesOf(name);
     this.#db.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`).run();
+    this.#db.prepare(`INSERT INTO ${titles} (${titles}) VALUES ('optimize')`).run();
     this.#refreshSpelling(name);
     this.#db.pragma('wal_checkpoint(PASSIVE)');
   }
 
-  #filterSql(index: string): string {
-    return `${tablesOf(index).fts} MATCH ?
-      AND (? IS NULL OR d.locale_key IN (SELECT value FROM json_each(?)))
-      AND (? IS NULL OR EXISTS (SELECT 1 FROM json_each(?) p WHERE substr(d.slug_key, 1, length(p.value)) = p.value))`;
+  /**
+   * The MATCH of `table` (the index's FTS table by default) and the filters on its documents row `d`. Queries join
+   * `CROSS JOIN` so the FTS walk drives: left to itself, the planner may satisfy `ORDER BY rowid` by scanning the
+   * documents table in rowid order and probing FTS5 once per document, which reads the whole index.
+   */
+  #filterSql(index: string, table = tablesOf(index).fts): string {
+    return `${table} MATCH ? AND ${this.#docFilterSql('d')}`;
+  }
+
+  #docFilterSql(documents: string): string {
+    return `(? IS NULL OR ${documents}.locale_key IN (SELECT value FROM json_each(?)))
+      AND (? IS NULL OR EXISTS (SELECT 1 FROM json_each(?) p WHERE substr(${documents}.slug_key, 1, length(p.value)) = p.value))`;
   }
 
   #filterParameters(expression: string, query: QueryFilter): unknown[] {
@@ -385,8 +453,13 @@ export class SqliteEngine implements SearchEngine {
   }
 
   /**
-   * Two steps, so that the costly columns are read for the returned page only: rank every match by the sort (bm25 of
-   * the expression with its phrase boosts), then read the documents and highlight them.
+   * Top-k retrieval over static-rank postings (rowid = descending popularity, see static-rank.ts): instead of scoring
+   * every match, the candidates are the documents whose exact title is the query, the first TITLE_CANDIDATES title
+   * matches (from the small title table), and — when those do not fill the page — the first BODY_CANDIDATES matches
+   * of the whole expression plus the first PHRASE_CANDIDATES whole-phrase matches, each walked in rowid order so FTS5
+   * stops early. Only the candidates get a bm25 score; they are ranked by the sort, and only the page is read and
+   * highlighted. A document past every cut-off (an unpopular page matching only in its body a query with many
+   * matches) can be missed: that is the approximation, in exchange for a cost bounded by the cut-offs.
    */
   async search(query: SearchQuery): Promise<SearchResult> {
     const sort = query.sort ?? 'best';
@@ -396,29 +469,85 @@ export class SqliteEngine implements SearchEngine {
     return this.#read(() => {
       const index = this.#resolve(query.index);
       const plan = this.#plan(index, query.text);
-      const expression = searchExpression(plan.words, plan.prefixLast);
+      const expression = searchExpression(plan.words, plan.prefixLast, plan.expansions);
       if (expression === undefined) return { documents: [], total: { value: 0, relation: 'eq' } };
       const tables = tablesOf(index);
       const [titleWeight, summaryWeight, bodyWeight] = this.#weights;
-      const rank = (tierExpression: string, boost: number, limit: number, offset: number) =>
-        this.#statement(`${index}\u0000rank\u0000${sort}`, () =>
-          `SELECT d.rowid AS rowid,
-                  -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) + (d.title_key = ?) * ${EXACT_TITLE_BOOST} + ? AS score
-           FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
+      const filters = this.#filterParameters(expression, query).slice(1);
+      const titleKey = foldForPrefix(query.text);
+      const wanted = from + size;
+      const candidates = new Map<number, RankedRow>();
+      let exhaustive = true;
+      // Body matches of a query of common words only are ordered by static rank alone, with no bm25 (see QueryPlan.common).
+      const bodyScore = plan.common ? '0' : `-bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight})`;
+      const body = (limit: number, matchExpression: string) =>
+        this.#statement(`${index}\u0000body\u0000${bodyScore}`, () =>
+          `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
+                  ${bodyScore} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
+           FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
            WHERE ${this.#filterSql(index)}
-           ORDER BY ${ORDER_BY[sort]}
-           LIMIT ? OFFSET ?`,
-        ).all(foldForPrefix(query.text), boost, ...this.#filterParameters(tierExpression, query), limit, offset) as RankedRow[];
-      let ranked: RankedRow[];
-      if (sort === 'popularity') ranked = rank(expression, 0, size, from);
-      else {
-        const inTitle = `{title} : (${expression})`;
-        ranked = rank(inTitle, TITLE_MATCH_BOOST, from + size, 0);
-        if (ranked.length < from + size) {
-          ranked = [...ranked, ...rank(`(${expression}) NOT ${inTitle}`, 0, from + size - ranked.length, 0)];
+           ORDER BY ${tables.fts}.rowid LIMIT ?`,
+        ).all(titleKey, matchExpression, ...filters, limit) as RankedRow[];
+      if (sort === 'popularity') {
+        const rows = this.#statement(`${index}\u0000by-rank`, () =>
+          `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
+                  -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
+           FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
+           WHERE ${this.#filterSql(index)}
+           ORDER BY ${tables.fts}.rowid LIMIT ? OFFSET ?`,
+        ).all(titleKey, expression, ...filters, size, from) as RankedRow[];
+        for (const row of rows) candidates.set(row.rowid, row);
+        exhaustive = rows.length < size && (rows.length > 0 || from === 0);
+      } else {
+        const titleRows = this.#statement(`${index}\u0000titles`, () =>
+          `SELECT ${tables.titles}.rowid AS rowid, d.popularity AS popularity,
+                  -bm25(${tables.titles}) + ${TITLE_MATCH_BOOST} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
+           FROM ${tables.titles} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.titles}.rowid
+           WHERE ${this.#filterSql(index, tables.titles)}
+           ORDER BY ${tables.titles}.rowid LIMIT ?`,
+        );
+        const titleMatches = titleRows.all(titleKey, expression, ...filters, TITLE_CANDIDATES) as RankedRow[];
+        for (const row of titleMatches) candidates.set(row.rowid, row);
+        if (titleMatches.length === TITLE_CANDIDATES) {
+          exhaustive = false;
+          const exact = this.#statement(`${index}\u0000exact-title`, () =>
+            `SELECT d.rowid FROM ${tables.docs} d WHERE d.title_key = ? AND ${this.#docFilterSql('d')} ORDER BY d.rowid LIMIT ?`,
+          ).pluck().all(titleKey, ...filters, wanted) as number[];
+          const titleScore = this.#statement(`${index}\u0000title-score`, () =>
+            `SELECT ${tables.titles}.rowid AS rowid, d.popularity AS popularity,
+                    -bm25(${tables.titles}) + ${TITLE_MATCH_BOOST + EXACT_TITLE_BOOST} AS score
+             FROM ${tables.titles} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.titles}.rowid
+             WHERE ${tables.titles} MATCH ? AND ${tables.titles}.rowid = CAST(? AS INTEGER)`,
+          );
+          for (const rowid of exact) {
+            const row = candidates.has(rowid) ? undefined : (titleScore.get(expression, rowid) as RankedRow | undefined);
+            if (row !== undefined) candidates.set(rowid, row);
+          }
         }
-        ranked = ranked.slice(from);
+        if (candidates.size < wanted) {
+          const bodyMatches = body(BODY_CANDIDATES, plan.common ? (countExpression(plan.words, plan.prefixLast, plan.expansions) as string) : expression);
+          for (const row of bodyMatches) if (!candidates.has(row.rowid)) candidates.set(row.rowid, row);
+          exhaustive = bodyMatches.length < BODY_CANDIDATES;
+          const phrase = plan.words.length > 1 && !exhaustive && !plan.common ? phraseExpression(plan.words, plan.prefixLast, plan.expansions) : undefined;
+          if (phrase !== undefined) {
+            const phraseRows = this.#statement(`${index}\u0000phrase`, () =>
+              `SELECT ${tables.fts}.rowid FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} ORDER BY ${tables.fts}.rowid LIMIT ?`,
+            ).pluck().all(phrase, ...filters, PHRASE_CANDIDATES) as number[];
+            const scoreOne = this.#statement(`${index}\u0000score-one`, () =>
+              `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
+                      -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
+               FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
+               WHERE ${tables.fts} MATCH ? AND ${tables.fts}.rowid = CAST(? AS INTEGER)`,
+            );
+            for (const rowid of phraseRows) {
+              if (candidates.has(rowid)) continue;
+              const row = scoreOne.get(titleKey, expression, rowid) as RankedRow | undefined;
+              if (row !== undefined) candidates.set(rowid, row);
+            }
+          }
+        }
       }
+      const ranked = sort === 'popularity' ? rankCandidates([...candidates.values()], sort) : rankCandidates([...candidates.values()], sort).slice(from, wanted);
       const marked = highlight === undefined
         ? ''
         : `, highlight(${tables.fts}, 0, '${MARK_OPEN}', '${MARK_CLOSE}') AS title_marked,
@@ -432,7 +561,8 @@ export class SqliteEngine implements SearchEngine {
         const row = { ...(readDoc.get(rank.rowid) as SearchRow), ...(readText.get(expression, rank.rowid) as SearchRow) };
         return toHit(row, rank.score, highlight);
       });
-      const total = rankedTotal(ranked.length, from, size) ?? this.#countIn(index, countExpression(plan.words, plan.prefixLast) as string, query, TOTAL_CAP + 1);
+      const seen = sort === 'popularity' ? rankedTotal(ranked.length, from, size) : exhaustive ? candidates.size : undefined;
+      const total = seen ?? this.#countIn(index, countExpression(plan.words, plan.prefixLast, plan.expansions) as string, query, TOTAL_CAP + 1);
       return { documents, total: total > TOTAL_CAP ? { value: TOTAL_CAP, relation: 'gte' } : { value: total, relation: 'eq' } };
     });
   }
@@ -442,7 +572,7 @@ export class SqliteEngine implements SearchEngine {
     const tables = tablesOf(index);
     return this.#statement(`${index}\u0000count`, () =>
       `SELECT count(*) FROM (
-         SELECT 1 FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} LIMIT ?
+         SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} LIMIT ?
        )`,
     )
       .pluck()
@@ -452,29 +582,40 @@ export class SqliteEngine implements SearchEngine {
   #matchesAny(index: string, expression: string, query: Omit<QueryFilter, 'text'>): boolean {
     const tables = tablesOf(index);
     return this.#statement(`${index}\u0000exists`, () =>
-      `SELECT 1 FROM ${tables.fts} JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} LIMIT 1`,
+      `SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} LIMIT 1`,
     ).get(...this.#filterParameters(expression, { ...query, text: '' })) !== undefined;
   }
 
   /** The words a text is matched by in this index (see planQuery): common words dropped, prefix on an unfinished last word. */
   #plan(index: string, text: string): QueryPlan {
     const tables = tablesOf(index);
-    const statistics = hasSpellIndex(this.#db, index) ? `SELECT docs FROM ${spellTables(index).terms} WHERE term = ?` : `SELECT doc FROM ${tables.vocab} WHERE term = ?`;
+    const spelling = hasSpellIndex(this.#db, index);
+    const statistics = spelling ? `SELECT docs FROM ${spellTables(index).terms} WHERE term = ?` : `SELECT doc FROM ${tables.vocab} WHERE term = ?`;
     const frequency = this.#statement(`${index}\u0000frequency\u0000${statistics}`, () => statistics).pluck();
-    const documents = this.#statement(`${index}\u0000documents`, () => `SELECT coalesce(max(rowid), 0) FROM ${tables.docs}`).pluck().get() as number;
-    return planQuery(tokenize(text), documents, (word) => frequency.get(foldForPrefix(word)) as number | undefined);
+    const counted = spelling ? `SELECT documents FROM ${spellTables(index).stats}` : `SELECT count(*) FROM ${tables.docs}`;
+    const documents = (this.#statement(`${index}\u0000documents\u0000${counted}`, () => counted).pluck().get() as number | undefined) ?? 0;
+    const plan = planQuery(tokenize(text), documents, (word) => frequency.get(foldForPrefix(word)) as number | undefined);
+    const last = plan.words[plan.words.length - 1];
+    if (!spelling || !plan.prefixLast || last === undefined) return plan;
+    const prefix = foldForPrefix(last);
+    const completions = this.#statement(`${index}\u0000completions`, () =>
+      `SELECT term, docs FROM ${spellTables(index).terms} WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ${PREFIX_EXPANSIONS}`,
+    ).all(prefix, `${prefix}\u{10FFFF}`) as { term: string; docs: number }[];
+    const postings = completions.reduce((sum, completion) => sum + completion.docs, 0);
+    const common = plan.common || (documents >= COMMON_WORD_MIN_DOCUMENTS && postings > documents * COMMON_WORD_SHARE);
+    return { ...plan, common, expansions: completions.map((completion) => completion.term) };
   }
 
   #countExpressionOf(index: string, text: string): string {
     const plan = this.#plan(index, text);
-    return countExpression(plan.words, plan.prefixLast) as string;
+    return countExpression(plan.words, plan.prefixLast, plan.expansions) as string;
   }
 
   async count(query: QueryFilter): Promise<number> {
     return this.#read(() => {
       const index = this.#resolve(query.index);
       const plan = this.#plan(index, query.text);
-      const expression = countExpression(plan.words, plan.prefixLast);
+      const expression = countExpression(plan.words, plan.prefixLast, plan.expansions);
       return expression === undefined ? 0 : this.#countIn(index, expression, query);
     });
   }
@@ -482,11 +623,13 @@ export class SqliteEngine implements SearchEngine {
   /**
    * "Did you mean": each query word the vocabulary does not hold gets its nearest vocabulary words (edit distance ≤ 2,
    * looked up in the spelling index built by refresh/forceMerge); they are spliced into the whole query, ranked by
-   * distance then word frequency, and each alternative is counted with the query's filters. Only alternatives that
-   * match are returned, best first. A query whose words are all known suggests nothing.
+   * distance then word frequency, and each alternative is counted with the query's filters, up to
+   * SUGGESTION_TOTAL_CAP. Only alternatives that match are returned, best first. A query whose words are all known
+   * suggests nothing.
    */
   async suggest(query: SuggestQuery): Promise<Suggestion[]> {
-    const typed = tokenize(query.text);
+    // A word of marks only (a lone combining sign) folds to nothing: it can be neither matched nor corrected.
+    const typed = tokenize(query.text).filter((word) => foldForPrefix(word) !== '');
     const words = typed.map((word) => foldForPrefix(word));
     const size = clampInteger(query.size, 3, 1, 10);
     return this.#read(() => {
@@ -517,7 +660,7 @@ export class SqliteEngine implements SearchEngine {
       const suggestions: Suggestion[] = [];
       for (const alternative of alternatives) {
         const text = alternative.words.map((word, position) => (word === words[position] ? typed[position] : word)).join(' ');
-        const total = this.#countIn(index, this.#countExpressionOf(index, text), { ...filters, text });
+        const total = this.#countIn(index, this.#countExpressionOf(index, text), { ...filters, text }, SUGGESTION_TOTAL_CAP);
         if (total > 0) suggestions.push({ text, total });
         if (suggestions.length === size) break;
       }
@@ -525,18 +668,30 @@ export class SqliteEngine implements SearchEngine {
     });
   }
 
+  /**
+   * Title prefixes of up to FILED_PREFIX_LENGTH characters are read from the prefix table in rowid (static rank)
+   * order, stopping at `size` matches whatever the number of titles sharing a short prefix; longer prefixes, shared
+   * by few titles, are a range of the title key index.
+   */
   async autocomplete(query: AutocompleteQuery): Promise<AutocompleteMatch[]> {
     const prefix = foldForPrefix(query.prefix);
     const size = clampInteger(query.size, 10, 1, 100);
     return this.#read(() => {
       const index = this.#resolve(query.index);
       if (prefix === '') return [];
+      const tables = tablesOf(index);
       const locales = listParameter(query.locales, (locale) => locale.toLowerCase());
+      const localeFilter = '(? IS NULL OR d.locale_key IN (SELECT value FROM json_each(?)))';
+      if (Array.from(prefix).length <= FILED_PREFIX_LENGTH) {
+        return this.#statement(`${index}\u0000autocomplete-filed`, () =>
+          `SELECT d.title, d.url, d.locale FROM ${tables.prefixes} p CROSS JOIN ${tables.docs} d ON d.rowid = p.doc
+           WHERE p.prefix = ? AND ${localeFilter} ORDER BY p.doc LIMIT ?`,
+        ).all(prefix, locales, locales, size) as AutocompleteMatch[];
+      }
       return this.#statement(`${index}\u0000autocomplete`, () =>
-        `SELECT title, url, locale FROM ${tablesOf(index).docs}
-         WHERE title_key >= ? AND title_key < ?
-           AND (? IS NULL OR locale_key IN (SELECT value FROM json_each(?)))
-         ORDER BY popularity DESC, title_key LIMIT ?`,
+        `SELECT d.title, d.url, d.locale FROM ${tables.docs} d
+         WHERE d.title_key >= ? AND d.title_key < ? AND ${localeFilter}
+         ORDER BY d.rowid LIMIT ?`,
       ).all(prefix, `${prefix}\u{10FFFF}`, locales, locales, size) as AutocompleteMatch[];
     });
   }

@@ -122,6 +122,7 @@ export interface SuggestQuery {
 /** A "did you mean" alternative: the whole query text with some words replaced, and how many documents match it. */
 export interface Suggestion {
   text: string;
+  /** Documents matching `text`; an engine may stop counting at 100 (the embedded engine does), so 100 means "100 or more". */
   total: number;
 }
 
