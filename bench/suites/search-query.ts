@@ -7,7 +7,8 @@ import { SqliteEngine } from '../../src/search/engines/sqlite.js';
 import type { IndexedDocument, SearchEngine } from '../../src/search/engines/types.js';
 import { foldForPrefix, matchExpression, tokenize } from '../../src/search/query-text.js';
 import { parseIndexJson } from '../../src/search/reader.js';
-import { prng, syntheticDocuments } from '../../src/search/synthetic.js';
+import { seededRandom } from '../../src/seeded-random.js';
+import { syntheticDocuments } from '../../src/search/synthetic.js';
 import { load, spawnServer, type BenchResult, type BenchSuite } from '../lib.js';
 
 const INDEX = 'bench_20260101000000';
@@ -52,7 +53,7 @@ export interface TypoQuery {
 
 /** One typo (deletion, transposition or substitution) in one word of 4+ letters of each title, drawn reproducibly. */
 export function typoQueries(samples: readonly Sample[], seed = 7): TypoQuery[] {
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const queries: TypoQuery[] = [];
   for (const sample of samples) {
     const words = tokenize(sample.title).map((word) => word.toLowerCase());

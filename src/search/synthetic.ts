@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { seededRandom } from '../seeded-random.js';
 
 /**
  * A synthetic content build for benchmarks and quality checks: documents shaped like MDN's `index.json` files, with
@@ -42,17 +43,6 @@ const REAL_WORDS = [
   'security', 'policy', 'permission', 'browser', 'compatibility', 'specification', 'syntax', 'example', 'returns',
 ];
 
-/** mulberry32: a small, fast, seedable PRNG. */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface Vocabulary {
   words: readonly string[];
@@ -114,7 +104,7 @@ export interface SyntheticDocument {
 /** Generates the documents one at a time, so a large build never sits in memory. */
 export function* syntheticDocuments(options: SyntheticOptions = {}): Generator<SyntheticDocument> {
   const count = options.documents ?? SYNTHETIC_DEFAULTS.documents;
-  const random = prng(options.seed ?? SYNTHETIC_DEFAULTS.seed);
+  const random = seededRandom(options.seed ?? SYNTHETIC_DEFAULTS.seed);
   const vocabulary = syntheticVocabulary(random, options.vocabularySize ?? SYNTHETIC_DEFAULTS.vocabularySize);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const words = (n: number) => Array.from({ length: n }, () => vocabulary.draw()).join(' ');
