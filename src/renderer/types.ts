@@ -1,33 +1,9 @@
+import type { PostSummary as PostListing, PostGroup as MonthGroup, Post as PostDetail, PublicComment as CommentItem } from '../origin/index.js';
+
+// The origin's JSON API (DESIGN §5) is one contract: the renderer reads exactly the shapes the origin answers.
+export type { PostListing, MonthGroup, PostDetail, CommentItem };
+
 /** The props of every page, as the server renders them and as the data routes answer them. */
-export interface PostListing {
-  oid: string;
-  title: string;
-  pub_date: string;
-  categories: string[];
-  comments: number;
-}
-
-export interface MonthGroup {
-  date: string;
-  posts: PostListing[];
-}
-
-export interface PostDetail {
-  oid: string;
-  title: string;
-  body_html: string;
-  summary: string;
-  pub_date: string;
-  categories: string[];
-}
-
-export interface CommentItem {
-  id: number;
-  name: string;
-  comment: string;
-  add_date: string;
-}
-
 export type PageData =
   | { kind: 'home'; title: string; latest: PostListing[]; total: number }
   | { kind: 'archive'; title: string; groups: MonthGroup[] }
