@@ -1,7 +1,7 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createInterface } from 'node:readline';
@@ -40,6 +40,43 @@ export interface LoadOptions {
   uniqueQuery?: string;
   /** A process (the server under test) whose CPU time per request to report, read from /proc on Linux. */
   cpuOfPid?: number;
+  /** Further processes whose CPU time per request to report together, as `otherCpuMicrosPerRequest`. */
+  alsoCpuOfPids?: readonly number[];
+  /** Runs wrk on the load generator's CPUs of {@link cpuSplit} (servers started with `pinned` get the other one). */
+  pinned?: boolean;
+}
+
+/** Which CPUs the system under test and the load generator each get when a suite pins them apart. */
+export interface CpuSplit {
+  /** taskset CPU list of the servers under test. */
+  server: string;
+  /** taskset CPU list of the load generator. */
+  load: string;
+}
+
+/**
+ * CPU 0 for the system under test and the remaining CPUs for the load generator, so that neither takes CPU time from
+ * the other: on a small machine a fast server otherwise measures how much CPU the generator leaves it, not what it can
+ * serve. Undefined (nothing pinned) on one CPU, without `taskset`, or with `BENCH_PIN=0`.
+ */
+export function cpuSplit(cpus: number, tasksetAvailable: boolean, setting: string | undefined): CpuSplit | undefined {
+  if (cpus < 2 || !tasksetAvailable || setting === '0') return undefined;
+  return { server: '0', load: cpus === 2 ? '1' : `1-${cpus - 1}` };
+}
+
+let machineSplit: CpuSplit | undefined | null = null;
+
+/** {@link cpuSplit} of this machine. */
+export function machineCpuSplit(): CpuSplit | undefined {
+  if (machineSplit === null) {
+    machineSplit = cpuSplit(availableParallelism(), spawnSync('taskset', ['-V']).error === undefined, process.env.BENCH_PIN);
+  }
+  return machineSplit;
+}
+
+/** `command args` as run on the CPUs `cpus` (through taskset, which execs the command: the pid stays the command's). */
+export function onCpus(cpus: string | undefined, command: string, args: readonly string[]): [string, string[]] {
+  return cpus === undefined ? [command, [...args]] : ['taskset', ['-c', cpus, command, ...args]];
 }
 
 export interface LoadResult {
@@ -50,6 +87,8 @@ export interface LoadResult {
   non2xx: number;
   /** CPU time the `cpuOfPid` process spent per request during the measured run, in µs (NaN when unavailable). */
   cpuMicrosPerRequest?: number;
+  /** CPU time the `alsoCpuOfPids` processes spent per request together, in µs. */
+  otherCpuMicrosPerRequest?: number;
 }
 
 /** User plus system CPU seconds a process has used so far, from /proc; NaN where /proc is not available. */
@@ -160,7 +199,8 @@ async function wrkRun(url: string, options: LoadOptions, durationSeconds: number
       writeFileSync(join(dir, 'load.lua'), script);
       args.push('-s', join(dir, 'load.lua'));
     }
-    const { stdout } = await promisify(execFile)('wrk', [...args, target.toString()], { maxBuffer: 1 << 20 });
+    const [command, commandArgs] = onCpus(options.pinned === true ? machineCpuSplit()?.load : undefined, 'wrk', [...args, target.toString()]);
+    const { stdout } = await promisify(execFile)(command, commandArgs, { maxBuffer: 1 << 20 });
     return parseWrkReport(stdout);
   } finally {
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
@@ -186,13 +226,18 @@ export async function load(url: string, options: LoadOptions = {}): Promise<Load
   }
   const run = loadGenerator() === 'wrk' ? wrkRun : autocannonRun;
   await run(url, options, options.warmupSeconds ?? 1);
+  const others = options.alsoCpuOfPids ?? [];
+  const othersCpu = () => others.reduce((sum, pid) => sum + processCpuSeconds(pid), 0);
+  const othersBefore = othersCpu();
   const cpuBefore = options.cpuOfPid === undefined ? Number.NaN : processCpuSeconds(options.cpuOfPid);
   const result = await run(url, options, options.durationSeconds ?? 5);
   const cpuAfter = options.cpuOfPid === undefined ? Number.NaN : processCpuSeconds(options.cpuOfPid);
+  const othersAfter = othersCpu();
   const { total, ...figures } = result;
   return {
     ...figures,
     ...(options.cpuOfPid === undefined ? {} : { cpuMicrosPerRequest: ((cpuAfter - cpuBefore) * 1e6) / total }),
+    ...(others.length === 0 ? {} : { otherCpuMicrosPerRequest: ((othersAfter - othersBefore) * 1e6) / total }),
   };
 }
 
@@ -205,9 +250,17 @@ export interface ServerProcess {
 /**
  * Starts `script` (a TypeScript file under bench/servers) in its own Node process, so the server under test and the
  * load generator do not share an event loop. The script prints `listening <url>` on stdout once it accepts requests.
+ * `pinned` runs it on the server CPU of {@link machineCpuSplit} (loads of the same suite then pass `pinned` too).
  */
-export async function spawnServer(script: string, args: string[] = [], env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+export async function spawnServer(
+  script: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+  options: { pinned?: boolean } = {},
+): Promise<ServerProcess> {
+  const cpus = options.pinned === true ? machineCpuSplit()?.server : undefined;
+  const [command, commandArgs] = onCpus(cpus, process.execPath, ['--import', 'tsx', script, ...args]);
+  const child = spawn(command, commandArgs, {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, NODE_ENV: 'production', ...env },
   });

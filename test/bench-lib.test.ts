@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { judge, parseWrkReport } from '../bench/lib.js';
+import { cpuSplit, judge, onCpus, parseWrkReport } from '../bench/lib.js';
 
 const REPORT = `Running 5s test @ http://127.0.0.1:3000/plog/hello
   1 threads and 32 connections
@@ -48,5 +48,28 @@ describe('judge', () => {
     ];
     assert.deepEqual(judge(results[1]!, results), { ratio: 0.95, pass: true });
     assert.equal(judge(results[2]!, results).pass, false);
+  });
+});
+
+describe('cpuSplit', () => {
+  it('gives the server CPU 0 and the load generator the rest when the machine has two or more CPUs', () => {
+    assert.deepEqual(cpuSplit(2, true, undefined), { server: '0', load: '1' });
+    assert.deepEqual(cpuSplit(8, true, '1'), { server: '0', load: '1-7' });
+  });
+
+  it('pins nothing on one CPU, without taskset or when BENCH_PIN is 0', () => {
+    assert.equal(cpuSplit(1, true, undefined), undefined);
+    assert.equal(cpuSplit(4, false, undefined), undefined);
+    assert.equal(cpuSplit(4, true, '0'), undefined);
+  });
+});
+
+describe('onCpus', () => {
+  it('runs the command through taskset on the given CPUs when there are some', () => {
+    assert.deepEqual(onCpus('1-3', 'wrk', ['-t1', 'http://x/']), ['taskset', ['-c', '1-3', 'wrk', '-t1', 'http://x/']]);
+  });
+
+  it('runs the command as it is when no CPUs are given', () => {
+    assert.deepEqual(onCpus(undefined, 'wrk', ['-t1']), ['wrk', ['-t1']]);
   });
 });

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { load, spawnServer, type BenchResult, type BenchSuite, type LoadOptions } from '../lib.js';
+import { load, machineCpuSplit, spawnServer, type BenchResult, type BenchSuite, type LoadOptions } from '../lib.js';
 
 const PAGE_PATH = '/plog/hello';
 
@@ -14,9 +14,9 @@ interface Measured {
 
 /** One server script under load; a run with errors or non-2xx answers is not a figure. */
 async function measure(script: string, args: string[], options: LoadOptions = {}): Promise<Measured> {
-  const server = await spawnServer(`bench/servers/${script}`, args);
+  const server = await spawnServer(`bench/servers/${script}`, args, {}, { pinned: true });
   try {
-    const result = await load(`${server.url}${PAGE_PATH}`, { ...options, ...(server.child.pid === undefined ? {} : { cpuOfPid: server.child.pid }) });
+    const result = await load(`${server.url}${PAGE_PATH}`, { ...options, pinned: true, ...(server.child.pid === undefined ? {} : { cpuOfPid: server.child.pid }) });
     if (result.errors > 0 || result.non2xx > 0) throw new Error(`${script} ${args.join(' ')}: ${result.errors} errors, ${result.non2xx} non-2xx`);
     const measured: Measured = { rps: result.requestsPerSecond, cpuMicros: result.cpuMicrosPerRequest ?? Number.NaN };
     if (script === 'page-cache.ts') {
@@ -67,6 +67,12 @@ async function child<T>(script: string, args: string[] = []): Promise<T> {
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as T;
 }
 
+/** Where the servers and the load generator ran, for the notes. */
+export function placement(): string {
+  const split = machineCpuSplit();
+  return split === undefined ? 'servers and load generator share the CPUs (not pinned)' : `servers on CPU ${split.server}, wrk on CPU ${split.load} (taskset)`;
+}
+
 export const pageCacheSuite: BenchSuite = {
   name: 'page-cache',
   description: 'page cache hits, misses, purge and memory on a 30 KB React-rendered HTML page',
@@ -94,7 +100,7 @@ export const pageCacheSuite: BenchSuite = {
         name: 'bare node:http, prebuilt bytes',
         value: bare.rps,
         unit: rps,
-        note: `the limit for Node: writeHead + end of the same 30 KB bytes and headers; every req/s and CPU figure is the best of ${ROUNDS} interleaved rounds`,
+        note: `the limit for Node: writeHead + end of the same 30 KB bytes and headers; every req/s and CPU figure is the best of ${ROUNDS} interleaved rounds; ${placement()}`,
       },
       { name: 'Express + lru-cache middleware, hits', value: express.rps, unit: rps, note: 'patches res.write/res.end; hits via res.set + res.send' },
       { name: 'page cache hits', value: hit.rps, unit: rps, baseline: 'bare node:http, prebuilt bytes', target: { minRatio: 0.9 } },
