@@ -28,3 +28,60 @@ describe('SqliteEngine suggestions', () => {
     }
   });
 });
+
+describe('SqliteEngine build transactions', () => {
+  const page = (id: string) => ({ id, url: `/${id}`, title: `Heron ${id}`, body: 'grey heron', summary: '', popularity: 0.5, locale: 'en-US', slug: id });
+
+  it('shows writes to an index no alias points at to other connections after refresh', async () => {
+    const file = join(dir, 'build-tx.sqlite');
+    const writer = new SqliteEngine({ path: file });
+    const reader = new SqliteEngine({ path: file });
+    try {
+      await writer.createIndex('building');
+      await writer.bulk('building', [page('a'), page('b')]);
+      await writer.bulk('building', [page('c')]);
+      assert.equal(await writer.count({ index: 'building', text: 'heron' }), 3, 'the writer sees its own writes');
+      assert.equal(await reader.count({ index: 'building', text: 'heron' }), 0, 'other connections see nothing before refresh');
+      await writer.refresh('building');
+      assert.equal(await reader.count({ index: 'building', text: 'heron' }), 3);
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
+  });
+
+  it('commits writes to an aliased index at every bulk call, and pending build writes at close', async () => {
+    const file = join(dir, 'live-tx.sqlite');
+    const writer = new SqliteEngine({ path: file });
+    const reader = new SqliteEngine({ path: file });
+    try {
+      await writer.createIndex('live');
+      await writer.updateAliases([{ add: { index: 'live', alias: 'site' } }]);
+      await writer.bulk('live', [page('a')]);
+      assert.equal(await reader.count({ index: 'site', text: 'heron' }), 1);
+      await writer.createIndex('next');
+      await writer.bulk('next', [page('a'), page('b')]);
+      await writer.close();
+      assert.equal(await reader.count({ index: 'next', text: 'heron' }), 2);
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
+  });
+
+  it('commits every buildTransactionDocuments documents', async () => {
+    const file = join(dir, 'capped-tx.sqlite');
+    const writer = new SqliteEngine({ path: file, buildTransactionDocuments: 2 });
+    const reader = new SqliteEngine({ path: file });
+    try {
+      await writer.createIndex('capped');
+      await writer.bulk('capped', [page('a')]);
+      assert.equal(await reader.count({ index: 'capped', text: 'heron' }), 0);
+      await writer.bulk('capped', [page('b')]);
+      assert.equal(await reader.count({ index: 'capped', text: 'heron' }), 2);
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
+  });
+});
