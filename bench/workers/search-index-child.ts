@@ -33,7 +33,7 @@ if (mode === 'ceiling') {
   console.log(JSON.stringify({ documents, elapsedMs, documentsPerSecond: (documents * 1000) / elapsedMs, peakRssMb: peakRssMb() }));
 } else if (mode === 'full') {
   const engine = new SqliteEngine({ path: database });
-  const report = await runIndexer({ engine, root, prefix: 'bench' });
+  const report = await runIndexer({ engine, root, prefix: 'bench', ...(process.env.SEARCH_BENCH_WORKERS === undefined ? {} : { workers: Number(process.env.SEARCH_BENCH_WORKERS) }) });
   await engine.close();
   console.log(JSON.stringify({ documents: report.documents, failures: report.failureCount, badFiles: report.badFileCount, elapsedMs: report.elapsedMs, documentsPerSecond: report.documentsPerSecond, peakRssMb: peakRssMb() }));
 } else {
