@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { engineContractTests } from './contract.js';
 import { SUGGESTION_TOTAL_CAP, SqliteEngine } from './sqlite.js';
 
@@ -82,6 +83,32 @@ describe('SqliteEngine build transactions', () => {
     } finally {
       await writer.close();
       await reader.close();
+    }
+  });
+});
+
+describe('SqliteEngine page size', () => {
+  it('creates a new database file with pageBytes pages and keeps the page size of an existing one', async () => {
+    const file = join(dir, 'pages.sqlite');
+    await new SqliteEngine({ path: file, pageBytes: 8192 }).close();
+    await new SqliteEngine({ path: file }).close();
+    const db = new Database(file, { readonly: true });
+    try {
+      assert.equal(db.pragma('page_size', { simple: true }), 8192);
+    } finally {
+      db.close();
+    }
+    assert.throws(() => new SqliteEngine({ path: join(dir, 'odd.sqlite'), pageBytes: 3000 }), /power of two/);
+  });
+
+  it('uses 16 KB pages for a new file by default', async () => {
+    const file = join(dir, 'default-pages.sqlite');
+    await new SqliteEngine({ path: file }).close();
+    const db = new Database(file, { readonly: true });
+    try {
+      assert.equal(db.pragma('page_size', { simple: true }), 16_384);
+    } finally {
+      db.close();
     }
   });
 });
