@@ -7,9 +7,9 @@ import { READ_DEFAULTS, readIndexFile, walkIndexFiles, type ReadOptions, type Re
 export interface ReadPoolOptions extends ReadOptions {
   /**
    * Reading threads that parse and strip files while the caller writes to the engine; 0 reads on the calling thread.
-   * The caller's engine writes need a core too, but parsing costs more per document than writing, so one thread per
-   * core keeps both busy.
-   * @default availableParallelism(), at most 4
+   * A document costs the engine writer more CPU than reading and stripping it, so the writer gets a core of its own:
+   * one more reading thread would only take turns with it on the same cores.
+   * @default availableParallelism() - 1, at least 1 and at most 4
    */
   workers?: number;
   /** Files per message to a thread. @default 64 */
@@ -23,7 +23,7 @@ export interface ReadPoolOptions extends ReadOptions {
 }
 
 export const READ_POOL_DEFAULTS = {
-  workers: Math.min(4, availableParallelism()),
+  workers: Math.max(1, Math.min(4, availableParallelism() - 1)),
   batchSize: 64,
   maxInFlight: 2048,
 } as const;
