@@ -58,9 +58,10 @@ export interface SqliteEngineOptions {
   pageBytes?: number;
   /**
    * Writes to an index no alias points at (a full run's new index, invisible until the swap) share one transaction,
-   * committed after this many documents and by `refresh`, `forceMerge`, any alias or index change and `close`. FTS5
-   * writes a segment at every commit, and each segment is merged again later, so fewer commits mean less work; the
-   * cap bounds how long other writers wait. Writes to an aliased index commit at every bulk call.
+   * committed after this many documents and by `refresh`, `forceMerge`, any alias or index change and `close`. Inside
+   * it FTS5 does not merge segments: forceMerge's optimize merges each of them once, instead of automerge and
+   * crisismerge merging most of them several times on the way. The cap bounds how long other writers wait and how far
+   * the WAL grows. Writes to an aliased index commit at every bulk call, with FTS5's own merging.
    * @default 10000
    */
   buildTransactionDocuments?: number;
