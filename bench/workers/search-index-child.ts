@@ -1,5 +1,6 @@
 // One measurement of the search-index bench in its own process, so its peak memory is its own.
 // Usage: search-index-child.ts <ceiling|read|full> <build root> <database file> [documents]
+import { readFileSync } from 'node:fs';
 import { SqliteEngine } from '../../src/search/engines/sqlite.js';
 import type { IndexedDocument } from '../../src/search/engines/types.js';
 import { runIndexer } from '../../src/search/indexer.js';
@@ -8,6 +9,21 @@ import { readBuild } from '../../src/search/read-pool.js';
 const [mode, root, database, limitText] = process.argv.slice(2);
 if (root === undefined || database === undefined) throw new Error('usage: search-index-child.ts <ceiling|read|full> <root> <database> [documents]');
 const peakRssMb = () => process.resourceUsage().maxRSS / 1024;
+/** CPU milliseconds of this process, all threads. */
+const cpuMs = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+};
+/** CPU milliseconds of the main thread alone, from /proc (Linux); NaN elsewhere. */
+function mainThreadCpuMs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
 
 if (mode === 'ceiling') {
   // The engine alone: documents already read and stripped, in memory, bulk-inserted in the indexer's chunks.
@@ -20,22 +36,41 @@ if (mode === 'ceiling') {
   const engine = new SqliteEngine({ path: database });
   await engine.createIndex('ceiling');
   const started = performance.now();
+  const cpuBefore = cpuMs();
   for (let i = 0; i < documents.length; i += 1000) await engine.bulk('ceiling', documents.slice(i, i + 1000));
   await engine.forceMerge('ceiling');
   const elapsedMs = performance.now() - started;
+  const cpuMicrosPerDocument = ((cpuMs() - cpuBefore) * 1000) / documents.length;
   await engine.close();
-  console.log(JSON.stringify({ documents: documents.length, elapsedMs, documentsPerSecond: (documents.length * 1000) / elapsedMs }));
+  console.log(JSON.stringify({ documents: documents.length, elapsedMs, documentsPerSecond: (documents.length * 1000) / elapsedMs, cpuMicrosPerDocument }));
 } else if (mode === 'read') {
   const started = performance.now();
+  const cpuBefore = cpuMs();
   let documents = 0;
   for await (const result of readBuild(root)) if ('document' in result) documents++;
   const elapsedMs = performance.now() - started;
-  console.log(JSON.stringify({ documents, elapsedMs, documentsPerSecond: (documents * 1000) / elapsedMs, peakRssMb: peakRssMb() }));
+  const cpuMicrosPerDocument = ((cpuMs() - cpuBefore) * 1000) / documents;
+  console.log(JSON.stringify({ documents, elapsedMs, documentsPerSecond: (documents * 1000) / elapsedMs, peakRssMb: peakRssMb(), cpuMicrosPerDocument }));
 } else if (mode === 'full') {
   const engine = new SqliteEngine({ path: database });
-  const report = await runIndexer({ engine, root, prefix: 'bench' });
+  const cpuBefore = cpuMs();
+  const mainBefore = mainThreadCpuMs();
+  const report = await runIndexer({ engine, root, prefix: 'bench', ...(process.env.SEARCH_BENCH_WORKERS === undefined ? {} : { workers: Number(process.env.SEARCH_BENCH_WORKERS) }) });
+  const cpuMicrosPerDocument = ((cpuMs() - cpuBefore) * 1000) / report.documents;
+  const mainThreadCpuMicrosPerDocument = ((mainThreadCpuMs() - mainBefore) * 1000) / report.documents;
   await engine.close();
-  console.log(JSON.stringify({ documents: report.documents, failures: report.failureCount, badFiles: report.badFileCount, elapsedMs: report.elapsedMs, documentsPerSecond: report.documentsPerSecond, peakRssMb: peakRssMb() }));
+  console.log(
+    JSON.stringify({
+      documents: report.documents,
+      failures: report.failureCount,
+      badFiles: report.badFileCount,
+      elapsedMs: report.elapsedMs,
+      documentsPerSecond: report.documentsPerSecond,
+      peakRssMb: peakRssMb(),
+      cpuMicrosPerDocument,
+      mainThreadCpuMicrosPerDocument,
+    }),
+  );
 } else {
   throw new Error(`unknown mode ${mode}`);
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { MAX_QUERY_WORDS, MAX_WORD_LENGTH, escapeHtml, foldForPrefix, markedFragment, matchExpression, tokenize } from './query-text.js';
+import { MAX_QUERY_WORDS, MAX_WORD_LENGTH, escapeHtml, foldForPrefix, markedFragment, matchExpression, tokenize, withoutControlCharacters } from './query-text.js';
 
 describe('tokenize', () => {
   it('splits on everything but letters, digits and marks', () => {
@@ -49,6 +49,19 @@ describe('foldForPrefix and highlighting', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 100 }), (text) => {
         assert.doesNotMatch(escapeHtml(text), /[<>"']/);
+      }),
+    );
+  });
+});
+
+describe('withoutControlCharacters', () => {
+  it('replaces control characters but tab and line breaks with spaces, for any text', () => {
+    assert.equal(withoutControlCharacters('a\u0002b\u0003c\td\ne\rf\u007f'), 'a b c\td\ne\rf ');
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        const cleaned = withoutControlCharacters(text);
+        // eslint-disable-next-line no-control-regex -- the characters under test
+        return cleaned.length === text.length && !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(cleaned);
       }),
     );
   });

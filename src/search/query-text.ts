@@ -52,10 +52,15 @@ export function foldForPrefix(text: string): string {
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+// eslint-disable-next-line no-control-regex -- as above
+const HAS_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
-/** Removes control characters (other than tab and line breaks) from text before it is stored. */
+/**
+ * Removes control characters (other than tab and line breaks) from text before it is stored. Text rarely holds any,
+ * and testing for one costs half of a replace that finds none.
+ */
 export function withoutControlCharacters(text: string): string {
-  return text.replace(CONTROL, ' ');
+  return HAS_CONTROL.test(text) ? text.replace(CONTROL, ' ') : text;
 }
 
 /** Markers the engine puts around matched words; stored text never contains them (see withoutControlCharacters). */

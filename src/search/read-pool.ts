@@ -7,9 +7,9 @@ import { READ_DEFAULTS, readIndexFile, walkIndexFiles, type ReadOptions, type Re
 export interface ReadPoolOptions extends ReadOptions {
   /**
    * Reading threads that parse and strip files while the caller writes to the engine; 0 reads on the calling thread.
-   * The caller's engine writes need a core too, but parsing costs more per document than writing, so one thread per
-   * core keeps both busy.
-   * @default availableParallelism(), at most 4
+   * A document costs the engine writer more CPU than reading and stripping it, so the writer gets a core of its own:
+   * one more reading thread would only take turns with it on the same cores.
+   * @default availableParallelism() - 1, at least 1 and at most 4
    */
   workers?: number;
   /** Files per message to a thread. @default 64 */
@@ -23,7 +23,7 @@ export interface ReadPoolOptions extends ReadOptions {
 }
 
 export const READ_POOL_DEFAULTS = {
-  workers: Math.min(4, availableParallelism()),
+  workers: Math.max(1, Math.min(4, availableParallelism() - 1)),
   batchSize: 64,
   maxInFlight: 2048,
 } as const;
@@ -37,6 +37,20 @@ export interface ReadBatch {
 }
 
 type BatchAnswer = { sequence: number; results: ReadResult[] } | { sequence: number; error: string };
+
+/** What the pool sends the walking thread at its start (as workerData), and later. */
+export interface WalkRequest {
+  root: string;
+  priorityPrefix: string | undefined;
+  batchSize: number;
+  /** Batches the thread may post before it waits for more credit. */
+  credit: number;
+}
+export interface WalkCredit {
+  more: number;
+}
+/** What the walking thread posts: a batch of paths in walk order, the end of the walk, or why it stopped. */
+export type WalkMessage = { paths: string[] } | { done: true } | { error: { code: string; message: string; status: number } };
 
 /** Files read at once on the calling thread (their I/O overlaps; parsing does not). */
 const INLINE_CONCURRENCY = 16;
@@ -59,12 +73,52 @@ async function* readInline(root: string, options: ReadPoolOptions): AsyncGenerat
   }
 }
 
-function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./read-worker.js', import.meta.url));
+function startWorker(name: 'read-worker' | 'walk-worker', workerData?: unknown): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, import.meta.url), { workerData });
   // Under tsx (tests, bench) this module is TypeScript, and a worker thread does not inherit tsx's loader.
-  const script = new URL('./read-worker.ts', import.meta.url).href;
-  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script)}); });`, { eval: true });
+  const script = new URL(`./${name}.ts`, import.meta.url).href;
+  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script)}); });`, { eval: true, workerData });
 }
+
+/** Batches of walked paths, from a walking thread that is at most WALK_CREDIT batches ahead of the caller. */
+async function* walkInThread(root: string, priorityPrefix: string | undefined, batchSize: number): AsyncGenerator<string[]> {
+  const request: WalkRequest = { root, priorityPrefix, batchSize, credit: WALK_CREDIT };
+  const thread = startWorker('walk-worker', request);
+  const queue: WalkMessage[] = [];
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    wake?.();
+    wake = undefined;
+  };
+  thread.on('message', (message: WalkMessage) => {
+    queue.push(message);
+    notify();
+  });
+  thread.on('error', (error) => {
+    failure = error;
+    notify();
+  });
+  try {
+    for (;;) {
+      const message = queue.shift();
+      if (message === undefined) {
+        if (failure !== undefined) throw new AppError('READ_FAILED', `the walking thread failed: ${failure.message}`, 500, { cause: failure });
+        await new Promise<void>((resolve) => (wake = resolve));
+        continue;
+      }
+      if ('done' in message) return;
+      if ('error' in message) throw new AppError(message.error.code, message.error.message, message.error.status);
+      thread.postMessage({ more: 1 } satisfies WalkCredit);
+      yield message.paths;
+    }
+  } finally {
+    await thread.terminate();
+  }
+}
+
+/** Batches of paths the walking thread may list ahead of the reading threads. */
+const WALK_CREDIT = 64;
 
 /**
  * Every `index.json` under `root`, parsed and stripped, in walk order (files under `priorityPrefix` first), with
@@ -79,7 +133,7 @@ export async function* readBuild(root: string, options: ReadPoolOptions = {}): A
   const maxFileBytes = options.maxFileBytes ?? READ_DEFAULTS.maxFileBytes;
   const batchSize = options.batchSize ?? READ_POOL_DEFAULTS.batchSize;
   const maxBatches = Math.max(workers * 2, Math.ceil((options.maxInFlight ?? READ_POOL_DEFAULTS.maxInFlight) / batchSize));
-  const threads = Array.from({ length: workers }, startWorker);
+  const threads = Array.from({ length: workers }, () => startWorker('read-worker'));
   const answers = new Map<number, BatchAnswer>();
   let wake: (() => void) | undefined;
   let failure: Error | undefined;
@@ -97,7 +151,7 @@ export async function* readBuild(root: string, options: ReadPoolOptions = {}): A
       notify();
     });
   }
-  const batches = batchesOf(walkIndexFiles(root, options.priorityPrefix), batchSize);
+  const batches = walkInThread(root, options.priorityPrefix, batchSize);
   let sent = 0;
   let next = 0;
   let exhausted = false;
@@ -127,6 +181,6 @@ export async function* readBuild(root: string, options: ReadPoolOptions = {}): A
       yield* answer.results;
     }
   } finally {
-    await Promise.all(threads.map((thread) => thread.terminate()));
+    await Promise.all([batches.return(undefined), ...threads.map((thread) => thread.terminate())]);
   }
 }

@@ -116,6 +116,12 @@ describe('readContentBuild', () => {
       for await (const _path of walkIndexFiles(join(root, 'missing'))) assert.fail('nothing to walk');
     };
     await assert.rejects(walkMissing(), (error) => isAppError(error) && error.code === 'BUILD_UNREADABLE' && /missing': ENOENT/.test(error.message));
+    for (const workers of [0, 2]) {
+      const readMissing = async () => {
+        for await (const _result of readBuild(join(root, 'missing'), { workers })) assert.fail('nothing to read');
+      };
+      await assert.rejects(readMissing(), (error) => isAppError(error) && error.code === 'BUILD_UNREADABLE' && /missing': ENOENT/.test(error.message), `workers ${workers}`);
+    }
   });
 
   it('reports oversized, broken and binary files by path and reads the rest, inline or with threads', async () => {

@@ -49,3 +49,10 @@ describe('stripHtml', () => {
     assert.equal(stripHtml('before<script>never closed <p>x</p>'), 'before');
   });
 });
+
+describe('stripHtml entities', () => {
+  it('decodes entities in attributes that hide a block and in the text of a title or textarea', () => {
+    assert.equal(stripHtml('<p style="display&colon;none">gone</p><div class="notecard&#32;warning">gone</div>kept'), 'kept');
+    assert.equal(stripHtml('<textarea>&lt;b&gt; <b>x</b> &amp;</textarea>'), '<b> <b>x</b> &');
+  });
+});

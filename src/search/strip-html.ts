@@ -14,8 +14,26 @@ const DISPLAY_NONE = /display\s*:\s*none/i;
 
 function classes(attributes: Record<string, string>): string[] {
   const value = attributes.class;
-  return value === undefined ? [] : value.toLowerCase().split(/\s+/);
+  return value === undefined ? [] : decodeEntities(value).toLowerCase().split(/\s+/);
 }
+
+/**
+ * HTML entities of a text or attribute value decoded, by htmlparser2 itself. The stripping parser leaves them
+ * encoded: its tokenizer then skips from tag to tag instead of stepping through every character of the text, and
+ * only the few values holding an `&` are decoded here.
+ */
+function decodeEntities(raw: string): string {
+  if (!raw.includes('&')) return raw;
+  decoded = '';
+  entityDecoder.reset();
+  // Text of a title or textarea may hold a `<` that is not a tag; escaped, it stays text when decoded.
+  entityDecoder.end(raw.replaceAll('<', '&lt;'));
+  return decoded;
+}
+
+let decoded = '';
+/** One parser reused for every value decoded (stripping is synchronous, so one value at a time). */
+const entityDecoder = new Parser({ ontext: (text) => (decoded += text) }, { decodeEntities: true });
 
 /**
  * Whether an element and everything inside it stays out of the index: scripts, styles and templates, hidden blocks
@@ -24,7 +42,7 @@ function classes(attributes: Record<string, string>): string[] {
 export function isDroppedElement(name: string, attributes: Record<string, string>): boolean {
   if (DROPPED_TAGS.has(name)) return true;
   if (attributes.hidden !== undefined) return true;
-  if (attributes.style !== undefined && DISPLAY_NONE.test(attributes.style)) return true;
+  if (attributes.style !== undefined && DISPLAY_NONE.test(decodeEntities(attributes.style))) return true;
   const classList = classes(attributes);
   if (classList.includes('hidden')) return true;
   if (classList.includes('warning') && (name === 'div' || classList.includes('notecard'))) return true;
@@ -55,10 +73,10 @@ export function stripHtml(html: string): string {
         depth--;
       },
       ontext(chunk) {
-        if (droppedAt === -1) text += chunk;
+        if (droppedAt === -1) text += decodeEntities(chunk);
       },
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
   parser.end(html);
   return collapseWhitespace(text);

@@ -49,6 +49,22 @@ export interface SqliteEngineOptions {
   ftsHashBytes?: number;
   /** Page cache of the connection in MiB. @default 64 */
   cacheMiB?: number;
+  /**
+   * Page size of a new database file in bytes (a power of two from 512 to 65536); an existing file keeps its own.
+   * Indexing writes documents of several KB and FTS5 leaves of about 4 KB: with 16 KB pages, fewer of them spill to
+   * overflow pages, and a build costs about 15% less CPU than with SQLite's 4 KB default.
+   * @default 16384
+   */
+  pageBytes?: number;
+  /**
+   * Writes to an index no alias points at (a full run's new index, invisible until the swap) share one transaction,
+   * committed after this many documents and by `refresh`, `forceMerge`, any alias or index change and `close`. Inside
+   * it FTS5 does not merge segments: forceMerge's optimize merges each of them once, instead of automerge and
+   * crisismerge merging most of them several times on the way. The cap bounds how long other writers wait and how far
+   * the WAL grows. Writes to an aliased index commit at every bulk call, with FTS5's own merging.
+   * @default 10000
+   */
+  buildTransactionDocuments?: number;
 }
 
 export const SQLITE_ENGINE_DEFAULTS = {
@@ -56,6 +72,8 @@ export const SQLITE_ENGINE_DEFAULTS = {
   prefixIndex: [] as const,
   ftsHashBytes: 64 * 1024 * 1024,
   cacheMiB: 64,
+  pageBytes: 16_384,
+  buildTransactionDocuments: 10_000,
 } satisfies Omit<Required<SqliteEngineOptions>, 'path'>;
 
 /** `sqlite:<file>` (also `sqlite://<file>`) → the file path. */
@@ -114,6 +132,19 @@ interface SearchRow {
   body_marked?: string;
 }
 
+/** FTS5's segment merging while documents are written: `automerge` and `crisismerge` (segments per level). */
+interface Merging {
+  automerge: number;
+  crisismerge: number;
+}
+/** FTS5's own defaults, in force outside build transactions. */
+const FTS5_DEFAULT_MERGING: Merging = { automerge: 4, crisismerge: 16 };
+/**
+ * Inside a build transaction: no merging at all (FTS5's maximum crisismerge is 1999 segments per level). Every
+ * segment is merged exactly once, by forceMerge's optimize, instead of several times on the way.
+ */
+const BUILD_MERGING: Merging = { automerge: 0, crisismerge: 1999 };
+
 /** Alternatives of a misspelt query counted at most, and candidates per word tried: each costs one count query. */
 const SUGGESTION_ALTERNATIVES = 8;
 const CANDIDATES_PER_WORD = 4;
@@ -157,7 +188,9 @@ function listParameter(values: readonly string[] | undefined, fold: (value: stri
  * The embedded engine: SQLite FTS5 through better-sqlite3. One FTS5 table (title, summary, body) plus one documents
  * table per index; aliases in a table, changed in one transaction. WAL mode lets readers on other connections keep
  * their snapshot while a writer builds a new index, and every read resolves its alias and queries inside one read
- * transaction, so it sees the old index or the new one, never a mix.
+ * transaction, so it sees the old index or the new one, never a mix. Writes to an index no alias points at share
+ * large transactions without segment merging (see buildTransactionDocuments): other connections see them after
+ * `refresh`, as Elasticsearch shows bulk writes after a refresh.
  */
 export class SqliteEngine implements SearchEngine {
   readonly #db: Database.Database;
@@ -168,16 +201,26 @@ export class SqliteEngine implements SearchEngine {
   readonly #spellLookups = new Map<string, SpellLookup>();
   /** Indices written to since their spelling index was last rebuilt (by refresh or forceMerge). */
   readonly #spellStale = new Set<string>();
+  readonly #buildTransactionDocuments: number;
+  /** The index whose writes share the open build transaction (see buildTransactionDocuments), and its documents so far. */
+  #build: { index: string; documents: number } | undefined;
 
   constructor(options: SqliteEngineOptions) {
     this.#weights = options.columnWeights ?? SQLITE_ENGINE_DEFAULTS.columnWeights;
     this.#prefixIndex = options.prefixIndex ?? SQLITE_ENGINE_DEFAULTS.prefixIndex;
     this.#ftsHashBytes = Math.max(1024 * 1024, Math.trunc(options.ftsHashBytes ?? SQLITE_ENGINE_DEFAULTS.ftsHashBytes));
+    this.#buildTransactionDocuments = Math.max(1, Math.trunc(options.buildTransactionDocuments ?? SQLITE_ENGINE_DEFAULTS.buildTransactionDocuments));
     if (!this.#prefixIndex.every((length) => Number.isInteger(length) && length >= 1 && length <= 10)) {
       throw new AppError('SEARCH_OPTIONS_INVALID', 'prefixIndex lengths must be integers from 1 to 10', 500);
     }
     mkdirSync(dirname(options.path), { recursive: true });
+    const pageBytes = options.pageBytes ?? SQLITE_ENGINE_DEFAULTS.pageBytes;
+    if (!(Number.isInteger(pageBytes) && pageBytes >= 512 && pageBytes <= 65_536 && (pageBytes & (pageBytes - 1)) === 0)) {
+      throw new AppError('SEARCH_OPTIONS_INVALID', 'pageBytes must be a power of two from 512 to 65536', 500);
+    }
     this.#db = new Database(options.path);
+    // Takes effect on a new, empty file only, and must come before WAL mode writes the first page.
+    this.#db.pragma(`page_size = ${pageBytes}`);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma('busy_timeout = 10000');
@@ -227,6 +270,42 @@ export class SqliteEngine implements SearchEngine {
     return rows[0] as string;
   }
 
+  #aliased(index: string): boolean {
+    return this.#statement('aliased', () => 'SELECT 1 FROM search_aliases WHERE index_name = ?').get(index) !== undefined;
+  }
+
+  /**
+   * Opens the build transaction for `index` (committing another index's first). FTS5's automerge is off inside it:
+   * merging segments while they are still being written is wasted work, as forceMerge merges them all in one pass.
+   */
+  #beginBuild(index: string): void {
+    if (this.#build?.index === index) return;
+    this.#endBuild();
+    this.#db.exec('BEGIN IMMEDIATE');
+    this.#build = { index, documents: 0 };
+    this.#setMerging(index, BUILD_MERGING);
+  }
+
+  /** Commits the open build transaction, if any; then FTS5 merges the index's segments on later writes again. */
+  #endBuild(): void {
+    const build = this.#build;
+    if (build === undefined) return;
+    this.#build = undefined;
+    if (!this.#db.inTransaction) return;
+    this.#db.exec('COMMIT');
+    // After the commit: FTS5 writes pending entries as a segment at commit time and would merge it with automerge on.
+    if (this.#indexExists(build.index)) this.#setMerging(build.index, FTS5_DEFAULT_MERGING);
+  }
+
+  #setMerging(index: string, merging: Merging): void {
+    const { fts, titles } = tablesOf(index);
+    // FTS5 takes configuration values as literals only; these are integers.
+    for (const table of [fts, titles]) {
+      this.#db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('automerge', ${merging.automerge})`);
+      this.#db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('crisismerge', ${merging.crisismerge})`);
+    }
+  }
+
   /** Runs `read` on one consistent snapshot: the alias lookup and the queries see the same database state. */
   #read<T>(read: () => T): T {
     return this.#db.transaction(read).deferred();
@@ -239,6 +318,7 @@ export class SqliteEngine implements SearchEngine {
 
   async createIndex(name: string): Promise<void> {
     if (!validIndexName(name)) throw invalidName(name);
+    this.#endBuild();
     const tables = tablesOf(name);
     const prefix = this.#prefixIndex.length === 0 ? '' : `, prefix='${this.#prefixIndex.join(' ')}'`;
     this.#db.transaction(() => {
@@ -280,9 +360,11 @@ export class SqliteEngine implements SearchEngine {
    */
   async bulk(index: string, documents: readonly IndexedDocument[]): Promise<BulkItemResult[]> {
     const tables = tablesOf(index);
+    if (!this.#indexExists(index)) throw indexNotFound(index);
+    if (this.#aliased(index)) this.#endBuild();
+    else this.#beginBuild(index);
     this.#spellStale.add(index);
-    return this.#db.transaction(() => {
-      if (!this.#indexExists(index)) throw indexNotFound(index);
+    const results = this.#db.transaction(() => {
       const existing = this.#statement(`${index}\u0000existing`, () => `SELECT rowid FROM ${tables.docs} WHERE id = ?`).safeIntegers().pluck();
       const lastInBucket = this.#statement(`${index}\u0000last-in-bucket`, () => `SELECT max(rowid) FROM ${tables.docs} WHERE rowid >= ? AND rowid < ?`)
         .safeIntegers()
@@ -296,7 +378,11 @@ export class SqliteEngine implements SearchEngine {
       const deleteText = this.#statement(`${index}\u0000untext`, () => `DELETE FROM ${tables.fts} WHERE rowid = ?`);
       const insertTitle = this.#statement(`${index}\u0000title`, () => `INSERT INTO ${tables.titles} (rowid, title) VALUES (?, ?)`);
       const deleteTitle = this.#statement(`${index}\u0000untitle`, () => `DELETE FROM ${tables.titles} WHERE rowid = ?`);
-      const insertPrefix = this.#statement(`${index}\u0000prefix`, () => `INSERT OR IGNORE INTO ${tables.prefixes} (prefix, doc) VALUES (?, ?)`);
+      // One statement per document for its (at most FILED_PREFIX_LENGTH) title prefixes.
+      const insertPrefixes = (count: number) =>
+        this.#statement(`${index}\u0000prefixes\u0000${count}`, () =>
+          `INSERT OR IGNORE INTO ${tables.prefixes} (prefix, doc) VALUES ${Array.from({ length: count }, () => '(?, ?)').join(', ')}`,
+        );
       const deletePrefixes = this.#statement(`${index}\u0000unprefix`, () => `DELETE FROM ${tables.prefixes} WHERE prefix = ? AND doc = ?`);
       const titleKeyOf = this.#statement(`${index}\u0000title-key`, () => `SELECT title_key FROM ${tables.docs} WHERE rowid = ?`).pluck();
 
@@ -347,7 +433,8 @@ export class SqliteEngine implements SearchEngine {
           insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity);
           insertText.run(rowid, title, withoutControlCharacters(document.summary), withoutControlCharacters(document.body));
           insertTitle.run(rowid, title);
-          for (const prefix of titlePrefixes(titleKey)) insertPrefix.run(prefix, rowid);
+          const prefixes = titlePrefixes(titleKey);
+          if (prefixes.length > 0) insertPrefixes(prefixes.length).run(prefixes.flatMap((prefix) => [prefix, rowid]));
           next.set(bucket, rowid + 1n);
         } catch (error) {
           failed(position, error);
@@ -355,9 +442,12 @@ export class SqliteEngine implements SearchEngine {
       }
       return results;
     })();
+    if (this.#build !== undefined && (this.#build.documents += documents.length) >= this.#buildTransactionDocuments) this.#endBuild();
+    return results;
   }
 
   async refresh(index: string): Promise<void> {
+    this.#endBuild();
     if (!this.#indexExists(index)) throw indexNotFound(index);
     this.#refreshSpelling(index);
   }
@@ -375,6 +465,7 @@ export class SqliteEngine implements SearchEngine {
   }
 
   async updateAliases(actions: readonly AliasAction[]): Promise<void> {
+    this.#endBuild();
     this.#db.transaction(() => {
       for (const action of actions) {
         if ('add' in action) {
@@ -413,6 +504,7 @@ export class SqliteEngine implements SearchEngine {
 
   async deleteIndex(name: string): Promise<void> {
     const tables = tablesOf(name);
+    this.#endBuild();
     this.#db.transaction(() => {
       if (!this.#indexExists(name)) throw indexNotFound(name);
       this.#db.prepare('DELETE FROM search_aliases WHERE index_name = ?').run(name);
@@ -424,6 +516,7 @@ export class SqliteEngine implements SearchEngine {
   }
 
   async forceMerge(name: string): Promise<void> {
+    this.#endBuild();
     if (!this.#indexExists(name)) throw indexNotFound(name);
     const { fts, titles } = tablesOf(name);
     this.#db.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`).run();
@@ -697,6 +790,7 @@ export class SqliteEngine implements SearchEngine {
   }
 
   async close(): Promise<void> {
+    if (this.#db.open) this.#endBuild();
     this.#statements.clear();
     if (this.#db.open) this.#db.close();
   }
