@@ -35,7 +35,7 @@ interface Contender {
   distinct?: boolean;
 }
 
-const ROUNDS = 2;
+const ROUNDS = 3;
 
 /**
  * Measures the contenders of one comparison in turn, `ROUNDS` times over, and keeps each one's best round (highest
