@@ -2,8 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { AppError } from '../../errors.js';
-import { markedFragments, markedTitle } from '../highlight.js';
-import { MARK_CLOSE, MARK_OPEN, foldForPrefix, tokenize, withoutControlCharacters } from '../query-text.js';
+import { fragmentsOf, matchWords, titleOf, type TermMatcher } from '../highlight.js';
+import { foldForPrefix, tokenize, withoutControlCharacters } from '../query-text.js';
 import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, phraseExpression, planQuery, searchExpression, type QueryPlan } from '../search-expression.js';
 import { ROWIDS_PER_BUCKET, bucketStart, rankBucket, rankCandidates, titlePrefixes, FILED_PREFIX_LENGTH } from '../static-rank.js';
 import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../spelling.js';
@@ -110,8 +110,7 @@ interface SearchRow {
   locale: string;
   slug: string;
   popularity: number;
-  title_marked?: string;
-  body_marked?: string;
+  body?: string;
 }
 
 /** Alternatives of a misspelt query counted at most, and candidates per word tried: each costs one count query. */
@@ -513,15 +512,19 @@ export class SqliteEngine implements SearchEngine {
           const exact = this.#statement(`${index}\u0000exact-title`, () =>
             `SELECT d.rowid FROM ${tables.docs} d WHERE d.title_key = ? AND ${this.#docFilterSql('d')} ORDER BY d.rowid LIMIT ?`,
           ).pluck().all(titleKey, ...filters, wanted) as number[];
-          const titleScore = this.#statement(`${index}\u0000title-score`, () =>
+          // Documents of one title key have the same title words, so the same title bm25: one is scored (each bm25
+          // statement reads the whole posting list of every query word for its IDF) and its score given to all.
+          const missing = exact.filter((rowid) => !candidates.has(rowid));
+          const exactTitle = new Set(exact);
+          const scoredExact = titleMatches.find((row) => exactTitle.has(row.rowid)) ?? (missing.length === 0 ? undefined : this.#statement(`${index}\u0000title-score`, () =>
             `SELECT ${tables.titles}.rowid AS rowid, d.popularity AS popularity,
                     -bm25(${tables.titles}) + ${TITLE_MATCH_BOOST + EXACT_TITLE_BOOST} AS score
              FROM ${tables.titles} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.titles}.rowid
              WHERE ${tables.titles} MATCH ? AND ${tables.titles}.rowid = CAST(? AS INTEGER)`,
-          );
-          for (const rowid of exact) {
-            const row = candidates.has(rowid) ? undefined : (titleScore.get(expression, rowid) as RankedRow | undefined);
-            if (row !== undefined) candidates.set(rowid, row);
+          ).get(expression, missing[0]) as RankedRow | undefined);
+          if (scoredExact !== undefined) {
+            const popularity = this.#statement(`${index}\u0000popularity`, () => `SELECT popularity FROM ${tables.docs} WHERE rowid = ?`).pluck();
+            for (const rowid of missing) candidates.set(rowid, { rowid, popularity: popularity.get(rowid) as number, score: scoredExact.score });
           }
         }
         if (candidates.size < wanted) {
@@ -533,33 +536,33 @@ export class SqliteEngine implements SearchEngine {
             const phraseRows = this.#statement(`${index}\u0000phrase`, () =>
               `SELECT ${tables.fts}.rowid FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} ORDER BY ${tables.fts}.rowid LIMIT ?`,
             ).pluck().all(phrase, ...filters, PHRASE_CANDIDATES) as number[];
-            const scoreOne = this.#statement(`${index}\u0000score-one`, () =>
-              `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
-                      -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
-               FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
-               WHERE ${tables.fts} MATCH ? AND ${tables.fts}.rowid = CAST(? AS INTEGER)`,
-            );
-            for (const rowid of phraseRows) {
-              if (candidates.has(rowid)) continue;
-              const row = scoreOne.get(titleKey, expression, rowid) as RankedRow | undefined;
-              if (row !== undefined) candidates.set(rowid, row);
+            // One statement scores them all: bm25 computes its IDF once per statement (reading every posting list of the
+            // query), so the rowids are a filter on the walk (`+` keeps it from FTS5, which would restart per rowid).
+            const unscored = phraseRows.filter((rowid) => !candidates.has(rowid));
+            if (unscored.length > 0) {
+              const scored = this.#statement(`${index}\u0000score-listed`, () =>
+                `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
+                        -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
+                 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
+                 WHERE ${tables.fts} MATCH ? AND ${tables.fts}.rowid >= CAST(? AS INTEGER) AND ${tables.fts}.rowid <= CAST(? AS INTEGER)
+                   AND +${tables.fts}.rowid IN (SELECT value FROM json_each(?))`,
+              ).all(titleKey, expression, unscored[0], unscored[unscored.length - 1], JSON.stringify(unscored)) as RankedRow[];
+              for (const row of scored) candidates.set(row.rowid, row);
             }
           }
         }
       }
       const ranked = sort === 'popularity' ? rankCandidates([...candidates.values()], sort) : rankCandidates([...candidates.values()], sort).slice(from, wanted);
-      const marked = highlight === undefined
-        ? ''
-        : `, highlight(${tables.fts}, 0, '${MARK_OPEN}', '${MARK_CLOSE}') AS title_marked,
-             highlight(${tables.fts}, 2, '${MARK_OPEN}', '${MARK_CLOSE}') AS body_marked`;
-      // FTS5 ignores a rowid constraint next to MATCH unless the value is an INTEGER, and JavaScript numbers bind as REAL.
-      const readText = this.#statement(`${index}\u0000read-text\u0000${highlight === undefined ? '' : 'marked'}`, () =>
-        `SELECT summary${marked} FROM ${tables.fts} WHERE ${tables.fts} MATCH ? AND rowid = CAST(? AS INTEGER)`,
+      // Highlighting reads the stored text and marks the query's words in JS: FTS5's highlight() would run the whole
+      // expression again for the row and tokenize every column it marks, however little of a long body is shown.
+      const matcher = highlight === undefined ? undefined : termMatcher(plan);
+      const readText = this.#statement(`${index}\u0000read-text\u0000${highlight === undefined ? '' : 'body'}`, () =>
+        `SELECT summary${highlight === undefined ? '' : ', body'} FROM ${tables.fts} WHERE rowid = CAST(? AS INTEGER)`,
       );
       const readDoc = this.#statement(`${index}\u0000read-doc`, () => `SELECT id, url, title, locale, slug, popularity FROM ${tables.docs} WHERE rowid = ?`);
       const documents = ranked.map((rank) => {
-        const row = { ...(readDoc.get(rank.rowid) as SearchRow), ...(readText.get(expression, rank.rowid) as SearchRow) };
-        return toHit(row, rank.score, highlight);
+        const row = { ...(readDoc.get(rank.rowid) as SearchRow), ...(readText.get(rank.rowid) as SearchRow) };
+        return toHit(row, rank.score, highlight, matcher);
       });
       const seen = sort === 'popularity' ? rankedTotal(ranked.length, from, size) : exhaustive ? candidates.size : undefined;
       const total = seen ?? this.#countIn(index, countExpression(plan.words, plan.prefixLast, plan.expansions) as string, query, TOTAL_CAP + 1);
@@ -720,7 +723,7 @@ function rankedTotal(returned: number, from: number, size: number): number | und
   return returned < size && (returned > 0 || from === 0) ? from + returned : undefined;
 }
 
-function toHit(row: SearchRow, score: number, highlight: HighlightOptions | undefined): SearchHit {
+function toHit(row: SearchRow, score: number, highlight: HighlightOptions | undefined, matcher: TermMatcher | undefined): SearchHit {
   const hit: SearchHit = {
     id: row.id,
     url: row.url,
@@ -731,11 +734,19 @@ function toHit(row: SearchRow, score: number, highlight: HighlightOptions | unde
     popularity: row.popularity,
     score,
   };
-  if (highlight !== undefined) {
+  if (highlight !== undefined && matcher !== undefined) {
     hit.highlight = {
-      title: markedTitle(row.title_marked ?? ''),
-      body: markedFragments(row.body_marked ?? '', { fragments: highlight.fragments, length: highlight.fragmentLength }),
+      title: titleOf(matchWords(row.title, matcher)),
+      body: fragmentsOf(matchWords(row.body ?? '', matcher), { fragments: highlight.fragments, length: highlight.fragmentLength }, matcher.prefixes === undefined ? matcher.terms : undefined),
     };
   }
   return hit;
+}
+
+/** The words a plan matches, as highlighting marks them: folded like the index folds them, an unexpanded prefix as a prefix. */
+function termMatcher(plan: QueryPlan): TermMatcher {
+  const words = plan.words.map((word) => foldForPrefix(word));
+  const terms = new Set([...words, ...(plan.expansions ?? [])]);
+  const last = words[words.length - 1];
+  return plan.prefixLast && plan.expansions === undefined && last !== undefined ? { terms, prefixes: [last] } : { terms };
 }
