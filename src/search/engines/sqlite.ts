@@ -5,7 +5,7 @@ import { AppError } from '../../errors.js';
 import { fragmentsOf, matchWords, titleOf, type TermMatcher } from '../highlight.js';
 import { foldForPrefix, tokenize, withoutControlCharacters } from '../query-text.js';
 import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, phraseExpression, planQuery, searchExpression, type QueryPlan } from '../search-expression.js';
-import { ROWIDS_PER_BUCKET, bucketStart, rankBucket, rankCandidates, titlePrefixes, FILED_PREFIX_LENGTH } from '../static-rank.js';
+import { FILED_PREFIX_LENGTH, PARTITIONED_BASE, legacyRowidBlock, localePartition, partitionOf, partitionRange, rankBucket, rankCandidates, rowidBlock, staticRank, titlePrefixes } from '../static-rank.js';
 import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../spelling.js';
 import { SpellLookup, dropSpellIndex, hasSpellIndex, rebuildSpellIndex, spellTables } from './sqlite-spell.js';
 import { validIndexName, validateDocument } from './validation.js';
@@ -147,11 +147,6 @@ export const SUGGESTION_TOTAL_CAP = 100;
 /** `total` counts matches up to this many, then answers `gte` (every page a client may ask for is below it). */
 export const TOTAL_CAP = 1000;
 
-function listParameter(values: readonly string[] | undefined, fold: (value: string) => string): string | null {
-  if (values === undefined || values.length === 0) return null;
-  return JSON.stringify(values.map(fold));
-}
-
 /**
  * The embedded engine: SQLite FTS5 through better-sqlite3. One FTS5 table (title, summary, body) plus one documents
  * table per index; aliases in a table, changed in one transaction. WAL mode lets readers on other connections keep
@@ -290,6 +285,7 @@ export class SqliteEngine implements SearchEngine {
         `INSERT INTO ${tables.docs} (rowid, id, url, title, title_key, locale, locale_key, slug, slug_key, popularity)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
+      const firstRowid = this.#statement(`${index}\u0000first-rowid`, () => `SELECT rowid FROM ${tables.docs} ORDER BY rowid LIMIT 1`).safeIntegers().pluck();
       const deleteDoc = this.#statement(`${index}\u0000delete`, () => `DELETE FROM ${tables.docs} WHERE rowid = ?`);
       const insertText = this.#statement(`${index}\u0000text`, () => `INSERT INTO ${tables.fts} (rowid, title, summary, body) VALUES (?, ?, ?, ?)`);
       const deleteText = this.#statement(`${index}\u0000untext`, () => `DELETE FROM ${tables.fts} WHERE rowid = ?`);
@@ -328,17 +324,23 @@ export class SqliteEngine implements SearchEngine {
           latest.delete(results[position]?.id ?? '');
         }
       }
-      const next = new Map<number, bigint>();
+      // An index created before locale partitions (positive rowids) keeps its layout: its readers take it as one partition.
+      const legacy = ((firstRowid.get() as bigint | undefined) ?? -1n) > 0n;
+      const next = new Map<string, bigint>();
       const inserts = [...latest.values()]
-        .map((position) => ({ position, bucket: rankBucket((documents[position] as IndexedDocument).popularity) }))
-        .sort((a, b) => a.bucket - b.bucket || a.position - b.position);
-      for (const { position, bucket } of inserts) {
+        .map((position) => {
+          const document = documents[position] as IndexedDocument;
+          return { position, partition: legacy ? 0 : localePartition(document.locale.toLowerCase()), bucket: rankBucket(document.popularity) };
+        })
+        .sort((a, b) => a.partition - b.partition || a.bucket - b.bucket || a.position - b.position);
+      for (const { position, partition, bucket } of inserts) {
         const document = documents[position] as IndexedDocument;
         try {
-          let rowid = next.get(bucket);
+          const block = `${partition}:${bucket}`;
+          let rowid = next.get(block);
           if (rowid === undefined) {
-            const start = bucketStart(bucket);
-            const last = lastInBucket.get(start, start + BigInt(ROWIDS_PER_BUCKET)) as bigint | null;
+            const [start, end] = legacy ? legacyRowidBlock(bucket) : rowidBlock(partition, bucket);
+            const last = lastInBucket.get(start, end) as bigint | null;
             rowid = last === null ? start : last + 1n;
           }
           const title = withoutControlCharacters(document.title);
@@ -347,7 +349,7 @@ export class SqliteEngine implements SearchEngine {
           insertText.run(rowid, title, withoutControlCharacters(document.summary), withoutControlCharacters(document.body));
           insertTitle.run(rowid, title);
           for (const prefix of titlePrefixes(titleKey)) insertPrefix.run(prefix, rowid);
-          next.set(bucket, rowid + 1n);
+          next.set(block, rowid + 1n);
         } catch (error) {
           failed(position, error);
         }
@@ -436,19 +438,30 @@ export class SqliteEngine implements SearchEngine {
    * `CROSS JOIN` so the FTS walk drives: left to itself, the planner may satisfy `ORDER BY rowid` by scanning the
    * documents table in rowid order and probing FTS5 once per document, which reads the whole index.
    */
-  #filterSql(index: string, table = tablesOf(index).fts): string {
-    return `${table} MATCH ? AND ${this.#docFilterSql('d')}`;
+  #filterSql(table: string, filter: DocFilter): string {
+    return `${table} MATCH ? AND ${filter.sql} AND ${table}.rowid >= CAST(? AS INTEGER) AND ${table}.rowid <= CAST(? AS INTEGER)`;
   }
 
-  #docFilterSql(documents: string): string {
-    return `(? IS NULL OR ${documents}.locale_key IN (SELECT value FROM json_each(?)))
-      AND (? IS NULL OR EXISTS (SELECT 1 FROM json_each(?) p WHERE substr(${documents}.slug_key, 1, length(p.value)) = p.value))`;
-  }
-
-  #filterParameters(expression: string, query: QueryFilter): unknown[] {
-    const locales = listParameter(query.locales, (locale) => locale.toLowerCase());
-    const slugPrefixes = listParameter(query.slugPrefixes, (prefix) => prefix.toLowerCase());
-    return [expression, locales, locales, slugPrefixes, slugPrefixes];
+  /**
+   * The rowid ranges a query walks (see static-rank.ts): the partition of each of its locales, or every partition the
+   * index holds when it names none, in rowid order; an index of the earlier layout is one range. Every statement of
+   * #filterSql takes a range; walks of several ranges are merged by static rank (mergeWalks).
+   */
+  #ranges(index: string, locales: readonly string[] | undefined): RowidRange[] {
+    const firstFrom = this.#statement(`${index}\u0000first-from`, () => `SELECT rowid FROM ${tablesOf(index).docs} WHERE rowid >= ? ORDER BY rowid LIMIT 1`).pluck();
+    const lowest = firstFrom.get(PARTITIONED_BASE) as number | undefined;
+    if (lowest === undefined || lowest > 0) return [WHOLE_RANGE];
+    if (locales !== undefined && locales.length > 0) {
+      return [...new Set(locales.map((locale) => localePartition(locale.toLowerCase())))].sort((a, b) => a - b).map(partitionRange);
+    }
+    const ranges: RowidRange[] = [];
+    let rowid: number | undefined = lowest;
+    while (rowid !== undefined && rowid < 0) {
+      const range = partitionRange(partitionOf(rowid));
+      ranges.push(range);
+      rowid = firstFrom.get(range[1] + 1) as number | undefined;
+    }
+    return ranges;
   }
 
   /**
@@ -472,45 +485,47 @@ export class SqliteEngine implements SearchEngine {
       if (expression === undefined) return { documents: [], total: { value: 0, relation: 'eq' } };
       const tables = tablesOf(index);
       const [titleWeight, summaryWeight, bodyWeight] = this.#weights;
-      const filters = this.#filterParameters(expression, query).slice(1);
+      const filter = docFilter(query.locales, query.slugPrefixes);
+      const filters = filter.parameters;
+      const ranges = this.#ranges(index, query.locales);
+      /** The first `limit` rows of a rowid-ordered statement over every range, in static-rank order. */
+      const walk = <T>(statement: Database.Statement, head: unknown[], limit: number, rowidOf: (row: T) => number): T[] =>
+        mergeWalks(ranges.map(([low, high]) => statement.all(...head, low, high, limit) as T[]), limit, rowidOf);
+      const rowOf = (row: RankedRow) => row.rowid;
       const titleKey = foldForPrefix(query.text);
       const wanted = from + size;
       const candidates = new Map<number, RankedRow>();
       let exhaustive = true;
+      let walkedTotal: number | undefined;
       // Body matches of a query of common words only are ordered by static rank alone, with no bm25 (see QueryPlan.common).
       const bodyScore = plan.common ? '0' : `-bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight})`;
-      const body = (limit: number, matchExpression: string) =>
-        this.#statement(`${index}\u0000body\u0000${bodyScore}`, () =>
+      const scoredWalk = (score: string) =>
+        this.#statement(`${index}\u0000walk\u0000${score}\u0000${filter.shape}`, () =>
           `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
-                  ${bodyScore} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
+                  ${score} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
            FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
-           WHERE ${this.#filterSql(index)}
+           WHERE ${this.#filterSql(tables.fts, filter)}
            ORDER BY ${tables.fts}.rowid LIMIT ?`,
-        ).all(titleKey, matchExpression, ...filters, limit) as RankedRow[];
+        );
       if (sort === 'popularity') {
-        const rows = this.#statement(`${index}\u0000by-rank`, () =>
-          `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
-                  -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
-           FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
-           WHERE ${this.#filterSql(index)}
-           ORDER BY ${tables.fts}.rowid LIMIT ? OFFSET ?`,
-        ).all(titleKey, expression, ...filters, size, from) as RankedRow[];
-        for (const row of rows) candidates.set(row.rowid, row);
-        exhaustive = rows.length < size && (rows.length > 0 || from === 0);
+        const walks = ranges.map(([low, high]) => scoredWalk(`-bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight})`).all(titleKey, expression, ...filters, low, high, wanted) as RankedRow[]);
+        for (const row of mergeWalks(walks, wanted, rowOf).slice(from)) candidates.set(row.rowid, row);
+        // Every range ended before the page did: the walks hold every match.
+        if (walks.every((rows) => rows.length < wanted)) walkedTotal = walks.reduce((sum, rows) => sum + rows.length, 0);
       } else {
-        const titleRows = this.#statement(`${index}\u0000titles`, () =>
+        const titleRows = this.#statement(`${index}\u0000titles\u0000${filter.shape}`, () =>
           `SELECT ${tables.titles}.rowid AS rowid, d.popularity AS popularity,
                   -bm25(${tables.titles}) + ${TITLE_MATCH_BOOST} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
            FROM ${tables.titles} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.titles}.rowid
-           WHERE ${this.#filterSql(index, tables.titles)}
+           WHERE ${this.#filterSql(tables.titles, filter)}
            ORDER BY ${tables.titles}.rowid LIMIT ?`,
         );
-        const titleMatches = titleRows.all(titleKey, expression, ...filters, TITLE_CANDIDATES) as RankedRow[];
+        const titleMatches = walk(titleRows, [titleKey, expression, ...filters], TITLE_CANDIDATES, rowOf);
         for (const row of titleMatches) candidates.set(row.rowid, row);
         if (titleMatches.length === TITLE_CANDIDATES) {
           exhaustive = false;
-          const exact = this.#statement(`${index}\u0000exact-title`, () =>
-            `SELECT d.rowid FROM ${tables.docs} d WHERE d.title_key = ? AND ${this.#docFilterSql('d')} ORDER BY d.rowid LIMIT ?`,
+          const exact = this.#statement(`${index}\u0000exact-title\u0000${filter.shape}`, () =>
+            `SELECT d.rowid FROM ${tables.docs} d WHERE d.title_key = ? AND ${filter.sql} ORDER BY d.rowid LIMIT ?`,
           ).pluck().all(titleKey, ...filters, wanted) as number[];
           // Documents of one title key have the same title words, so the same title bm25: one is scored (each bm25
           // statement reads the whole posting list of every query word for its IDF) and its score given to all.
@@ -528,17 +543,19 @@ export class SqliteEngine implements SearchEngine {
           }
         }
         if (candidates.size < wanted) {
-          const bodyMatches = body(BODY_CANDIDATES, plan.common ? (countExpression(plan.words, plan.prefixLast, plan.expansions) as string) : expression);
+          const bodyExpression = plan.common ? (countExpression(plan.words, plan.prefixLast, plan.expansions) as string) : expression;
+          const bodyMatches = walk(scoredWalk(bodyScore), [titleKey, bodyExpression, ...filters], BODY_CANDIDATES, rowOf);
           for (const row of bodyMatches) if (!candidates.has(row.rowid)) candidates.set(row.rowid, row);
           exhaustive = bodyMatches.length < BODY_CANDIDATES;
           const phrase = plan.words.length > 1 && !exhaustive && !plan.common ? phraseExpression(plan.words, plan.prefixLast, plan.expansions) : undefined;
           if (phrase !== undefined) {
-            const phraseRows = this.#statement(`${index}\u0000phrase`, () =>
-              `SELECT ${tables.fts}.rowid FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} ORDER BY ${tables.fts}.rowid LIMIT ?`,
-            ).pluck().all(phrase, ...filters, PHRASE_CANDIDATES) as number[];
+            const phraseWalk = this.#statement(`${index}\u0000phrase\u0000${filter.shape}`, () =>
+              `SELECT ${tables.fts}.rowid FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(tables.fts, filter)} ORDER BY ${tables.fts}.rowid LIMIT ?`,
+            ).pluck();
+            const phraseRows = walk(phraseWalk, [phrase, ...filters], PHRASE_CANDIDATES, (rowid: number) => rowid);
             // One statement scores them all: bm25 computes its IDF once per statement (reading every posting list of the
             // query), so the rowids are a filter on the walk (`+` keeps it from FTS5, which would restart per rowid).
-            const unscored = phraseRows.filter((rowid) => !candidates.has(rowid));
+            const unscored = phraseRows.filter((rowid) => !candidates.has(rowid)).sort((a, b) => a - b);
             if (unscored.length > 0) {
               const scored = this.#statement(`${index}\u0000score-listed`, () =>
                 `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
@@ -564,7 +581,7 @@ export class SqliteEngine implements SearchEngine {
         const row = { ...(readDoc.get(rank.rowid) as SearchRow), ...(readText.get(rank.rowid) as SearchRow) };
         return toHit(row, rank.score, highlight, matcher);
       });
-      const seen = sort === 'popularity' ? rankedTotal(ranked.length, from, size) : exhaustive ? candidates.size : undefined;
+      const seen = sort === 'popularity' ? walkedTotal : exhaustive ? candidates.size : undefined;
       const total = seen ?? this.#countIn(index, countExpression(plan.words, plan.prefixLast, plan.expansions) as string, query, TOTAL_CAP + 1);
       return { documents, total: total > TOTAL_CAP ? { value: TOTAL_CAP, relation: 'gte' } : { value: total, relation: 'eq' } };
     });
@@ -573,26 +590,38 @@ export class SqliteEngine implements SearchEngine {
   /** Matches of the expression within the filters, counted up to `cap`. */
   #countIn(index: string, expression: string, query: QueryFilter, cap = Number.MAX_SAFE_INTEGER): number {
     const tables = tablesOf(index);
-    return this.#statement(`${index}\u0000count`, () =>
+    const filter = docFilter(query.locales, query.slugPrefixes);
+    const count = this.#statement(`${index}\u0000count\u0000${filter.shape}`, () =>
       `SELECT count(*) FROM (
-         SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} LIMIT ?
+         SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(tables.fts, filter)} LIMIT ?
        )`,
-    )
-      .pluck()
-      .get(...this.#filterParameters(expression, query), cap) as number;
+    ).pluck();
+    let total = 0;
+    for (const [low, high] of this.#ranges(index, query.locales)) {
+      if (total >= cap) break;
+      total += count.get(expression, ...filter.parameters, low, high, cap - total) as number;
+    }
+    return total;
   }
 
   #matchesAny(index: string, expression: string, query: Omit<QueryFilter, 'text'>): boolean {
     const tables = tablesOf(index);
-    return this.#statement(`${index}\u0000exists`, () =>
-      `SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} LIMIT 1`,
-    ).get(...this.#filterParameters(expression, { ...query, text: '' })) !== undefined;
+    const filter = docFilter(query.locales, query.slugPrefixes);
+    const exists = this.#statement(`${index}\u0000exists\u0000${filter.shape}`, () =>
+      `SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(tables.fts, filter)} LIMIT 1`,
+    );
+    return this.#ranges(index, query.locales).some(([low, high]) => exists.get(expression, ...filter.parameters, low, high) !== undefined);
+  }
+
+  /** Whether the index has its spelling tables (see sqlite-spell.ts), with the schema lookup prepared once. */
+  #hasSpelling(index: string): boolean {
+    return this.#statement('spell-exists', () => "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(`ix_${index}_spell_terms`) !== undefined;
   }
 
   /** The words a text is matched by in this index (see planQuery): common words dropped, prefix on an unfinished last word. */
   #plan(index: string, text: string): QueryPlan {
     const tables = tablesOf(index);
-    const spelling = hasSpellIndex(this.#db, index);
+    const spelling = this.#hasSpelling(index);
     const statistics = spelling ? `SELECT docs FROM ${spellTables(index).terms} WHERE term = ?` : `SELECT doc FROM ${tables.vocab} WHERE term = ?`;
     const frequency = this.#statement(`${index}\u0000frequency\u0000${statistics}`, () => statistics).pluck();
     const counted = spelling ? `SELECT documents FROM ${spellTables(index).stats}` : `SELECT count(*) FROM ${tables.docs}`;
@@ -637,7 +666,7 @@ export class SqliteEngine implements SearchEngine {
     const size = clampInteger(query.size, 3, 1, 10);
     return this.#read(() => {
       const index = this.#resolve(query.index);
-      if (words.length === 0 || !hasSpellIndex(this.#db, index)) return [];
+      if (words.length === 0 || !this.#hasSpelling(index)) return [];
       let lookup = this.#spellLookups.get(index);
       if (lookup === undefined) {
         lookup = new SpellLookup(this.#db, index);
@@ -683,19 +712,23 @@ export class SqliteEngine implements SearchEngine {
       const index = this.#resolve(query.index);
       if (prefix === '') return [];
       const tables = tablesOf(index);
-      const locales = listParameter(query.locales, (locale) => locale.toLowerCase());
-      const localeFilter = '(? IS NULL OR d.locale_key IN (SELECT value FROM json_each(?)))';
+      const filter = docFilter(query.locales);
+      const ranges = this.#ranges(index, query.locales);
+      const titleOf = (match: AutocompleteMatch & { rowid: number }) => match.rowid;
+      const complete = (statement: Database.Statement, head: unknown[]) =>
+        mergeWalks(ranges.map(([low, high]) => statement.all(...head, ...filter.parameters, low, high, size) as (AutocompleteMatch & { rowid: number })[]), size, titleOf)
+          .map(({ title, url, locale }) => ({ title, url, locale }));
       if (Array.from(prefix).length <= FILED_PREFIX_LENGTH) {
-        return this.#statement(`${index}\u0000autocomplete-filed`, () =>
-          `SELECT d.title, d.url, d.locale FROM ${tables.prefixes} p CROSS JOIN ${tables.docs} d ON d.rowid = p.doc
-           WHERE p.prefix = ? AND ${localeFilter} ORDER BY p.doc LIMIT ?`,
-        ).all(prefix, locales, locales, size) as AutocompleteMatch[];
+        return complete(this.#statement(`${index}\u0000autocomplete-filed\u0000${filter.shape}`, () =>
+          `SELECT d.rowid, d.title, d.url, d.locale FROM ${tables.prefixes} p CROSS JOIN ${tables.docs} d ON d.rowid = p.doc
+           WHERE p.prefix = ? AND ${filter.sql} AND p.doc >= ? AND p.doc <= ? ORDER BY p.doc LIMIT ?`,
+        ), [prefix]);
       }
-      return this.#statement(`${index}\u0000autocomplete`, () =>
-        `SELECT d.title, d.url, d.locale FROM ${tables.docs} d
-         WHERE d.title_key >= ? AND d.title_key < ? AND ${localeFilter}
+      return complete(this.#statement(`${index}\u0000autocomplete\u0000${filter.shape}`, () =>
+        `SELECT d.rowid, d.title, d.url, d.locale FROM ${tables.docs} d
+         WHERE d.title_key >= ? AND d.title_key < ? AND ${filter.sql} AND d.rowid >= ? AND d.rowid <= ?
          ORDER BY d.rowid LIMIT ?`,
-      ).all(prefix, `${prefix}\u{10FFFF}`, locales, locales, size) as AutocompleteMatch[];
+      ), [prefix, `${prefix}\u{10FFFF}`]);
     });
   }
 
@@ -713,14 +746,61 @@ function invalidName(name: string): AppError {
   );
 }
 
+/** The documents filter of a query: SQL on the documents row `d`, its parameters, and its shape (which SQL, for the statement cache). */
+interface DocFilter {
+  shape: string;
+  sql: string;
+  parameters: unknown[];
+}
+
+/**
+ * Locale and slug-prefix filters (case-insensitive), written for what the query holds: a lone locale or prefix is a
+ * plain comparison, since a json_each list costs a temporary table per statement run.
+ */
+function docFilter(locales: readonly string[] | undefined, slugPrefixes?: readonly string[]): DocFilter {
+  const parts: string[] = [];
+  const parameters: unknown[] = [];
+  let shape = '';
+  const localeKeys = [...new Set((locales ?? []).map((locale) => locale.toLowerCase()))];
+  if (localeKeys.length === 1) {
+    parts.push('d.locale_key = ?');
+    parameters.push(localeKeys[0]);
+    shape += 'l';
+  } else if (localeKeys.length > 1) {
+    parts.push('d.locale_key IN (SELECT value FROM json_each(?))');
+    parameters.push(JSON.stringify(localeKeys));
+    shape += 'L';
+  }
+  const prefixes = [...new Set((slugPrefixes ?? []).map((prefix) => prefix.toLowerCase()))];
+  if (prefixes.length === 1) {
+    parts.push('substr(d.slug_key, 1, ?) = ?');
+    parameters.push(Array.from(prefixes[0] as string).length, prefixes[0]);
+    shape += 's';
+  } else if (prefixes.length > 1) {
+    parts.push('EXISTS (SELECT 1 FROM json_each(?) p WHERE substr(d.slug_key, 1, length(p.value)) = p.value)');
+    parameters.push(JSON.stringify(prefixes));
+    shape += 'S';
+  }
+  return { shape, sql: parts.length === 0 ? '1' : parts.join(' AND '), parameters };
+}
+
+/** A span of rowids, inclusive: one locale partition (see static-rank.ts), or every rowid of an earlier index. */
+type RowidRange = readonly [number, number];
+
+const WHOLE_RANGE: RowidRange = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+
+/** The first `limit` rows of several rowid-ordered walks (one per range), in static-rank order. */
+function mergeWalks<T>(walks: readonly T[][], limit: number, rowidOf: (row: T) => number): T[] {
+  if (walks.length === 1) return walks[0] as T[];
+  return walks
+    .flat()
+    .sort((a, b) => staticRank(rowidOf(a)) - staticRank(rowidOf(b)))
+    .slice(0, limit);
+}
+
 function clampInteger(value: number | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined || !Number.isFinite(value)) return fallback;
   return Math.min(max, Math.max(min, Math.trunc(value)));
-}
-
-/** The total when the page itself shows it (a short first page, or a short page after full ones); else undefined. */
-function rankedTotal(returned: number, from: number, size: number): number | undefined {
-  return returned < size && (returned > 0 || from === 0) ? from + returned : undefined;
 }
 
 function toHit(row: SearchRow, score: number, highlight: HighlightOptions | undefined, matcher: TermMatcher | undefined): SearchHit {
