@@ -140,8 +140,9 @@ export const PHRASE_CANDIDATES = 50;
  */
 export const PREFIX_EXPANSIONS = 16;
 /**
- * A suggestion's `total` counts matches up to this many: an alternative made of common words would otherwise be
- * counted through thousands of matches, several alternatives per query, for a number the page shows as "100+".
+ * A suggestion's `total` counts matches up to this many, then answers this many with `relation: 'gte'` (the page shows
+ * "100+"): an alternative made of common words would otherwise be counted through thousands of matches, several
+ * alternatives per query.
  */
 export const SUGGESTION_TOTAL_CAP = 100;
 /** `total` counts matches up to this many, then answers `gte` (every page a client may ask for is below it). */
@@ -692,8 +693,9 @@ export class SqliteEngine implements SearchEngine {
       const suggestions: Suggestion[] = [];
       for (const alternative of alternatives) {
         const text = alternative.words.map((word, position) => (word === words[position] ? typed[position] : word)).join(' ');
-        const total = this.#countIn(index, this.#countExpressionOf(index, text), { ...filters, text }, SUGGESTION_TOTAL_CAP);
-        if (total > 0) suggestions.push({ text, total });
+        const total = this.#countIn(index, this.#countExpressionOf(index, text), { ...filters, text }, SUGGESTION_TOTAL_CAP + 1);
+        if (total > SUGGESTION_TOTAL_CAP) suggestions.push({ text, total: SUGGESTION_TOTAL_CAP, relation: 'gte' });
+        else if (total > 0) suggestions.push({ text, total, relation: 'eq' });
         if (suggestions.length === size) break;
       }
       return suggestions;
