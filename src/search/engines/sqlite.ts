@@ -161,6 +161,9 @@ export class SqliteEngine implements SearchEngine {
   readonly #ftsHashBytes: number;
   readonly #statements = new Map<string, Database.Statement>();
   readonly #spellLookups = new Map<string, SpellLookup>();
+  /** Partitions found to hold a single locale (see #holdsOnly), valid for #singleLocaleVersion of the database. */
+  readonly #singleLocale = new Map<string, boolean>();
+  #singleLocaleVersion = -1;
   /** Indices written to since their spelling index was last rebuilt (by refresh or forceMerge). */
   readonly #spellStale = new Set<string>();
 
@@ -236,6 +239,7 @@ export class SqliteEngine implements SearchEngine {
     if (!validIndexName(name)) throw invalidName(name);
     const tables = tablesOf(name);
     const prefix = this.#prefixIndex.length === 0 ? '' : `, prefix='${this.#prefixIndex.join(' ')}'`;
+    this.#singleLocale.clear();
     this.#db.transaction(() => {
       if (this.#indexExists(name) || this.#aliasExists(name)) {
         throw new AppError('INDEX_EXISTS', `an index or alias named '${name}' already exists`, 409);
@@ -276,6 +280,7 @@ export class SqliteEngine implements SearchEngine {
   async bulk(index: string, documents: readonly IndexedDocument[]): Promise<BulkItemResult[]> {
     const tables = tablesOf(index);
     this.#spellStale.add(index);
+    this.#singleLocale.clear();
     return this.#db.transaction(() => {
       if (!this.#indexExists(index)) throw indexNotFound(index);
       const existing = this.#statement(`${index}\u0000existing`, () => `SELECT rowid FROM ${tables.docs} WHERE id = ?`).safeIntegers().pluck();
@@ -415,6 +420,7 @@ export class SqliteEngine implements SearchEngine {
 
   async deleteIndex(name: string): Promise<void> {
     const tables = tablesOf(name);
+    this.#singleLocale.clear();
     this.#db.transaction(() => {
       if (!this.#indexExists(name)) throw indexNotFound(name);
       this.#db.prepare('DELETE FROM search_aliases WHERE index_name = ?').run(name);
@@ -592,15 +598,21 @@ export class SqliteEngine implements SearchEngine {
   #countIn(index: string, expression: string, query: QueryFilter, cap = Number.MAX_SAFE_INTEGER): number {
     const tables = tablesOf(index);
     const filter = docFilter(query.locales, query.slugPrefixes);
-    const count = this.#statement(`${index}\u0000count\u0000${filter.shape}`, () =>
+    const filtered = this.#statement(`${index}\u0000count\u0000${filter.shape}`, () =>
       `SELECT count(*) FROM (
          SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(tables.fts, filter)} LIMIT ?
        )`,
     ).pluck();
+    const unfiltered = this.#statement(`${index}\u0000count-range`, () =>
+      `SELECT count(*) FROM (SELECT 1 FROM ${tables.fts} WHERE ${this.#filterSql(tables.fts, NO_FILTER)} LIMIT ?)`,
+    ).pluck();
     let total = 0;
-    for (const [low, high] of this.#ranges(index, query.locales)) {
+    for (const range of this.#ranges(index, query.locales)) {
       if (total >= cap) break;
-      total += count.get(expression, ...filter.parameters, low, high, cap - total) as number;
+      const [low, high] = range;
+      total += (this.#filterNeeded(index, query, range)
+        ? filtered.get(expression, ...filter.parameters, low, high, cap - total)
+        : unfiltered.get(expression, low, high, cap - total)) as number;
     }
     return total;
   }
@@ -608,10 +620,46 @@ export class SqliteEngine implements SearchEngine {
   #matchesAny(index: string, expression: string, query: Omit<QueryFilter, 'text'>): boolean {
     const tables = tablesOf(index);
     const filter = docFilter(query.locales, query.slugPrefixes);
-    const exists = this.#statement(`${index}\u0000exists\u0000${filter.shape}`, () =>
+    const filtered = this.#statement(`${index}\u0000exists\u0000${filter.shape}`, () =>
       `SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(tables.fts, filter)} LIMIT 1`,
     );
-    return this.#ranges(index, query.locales).some(([low, high]) => exists.get(expression, ...filter.parameters, low, high) !== undefined);
+    const unfiltered = this.#statement(`${index}\u0000exists-range`, () => `SELECT 1 FROM ${tables.fts} WHERE ${this.#filterSql(tables.fts, NO_FILTER)} LIMIT 1`);
+    return this.#ranges(index, query.locales).some((range) =>
+      (this.#filterNeeded(index, query, range) ? filtered.get(expression, ...filter.parameters, ...range) : unfiltered.get(expression, ...range)) !== undefined,
+    );
+  }
+
+  /**
+   * Whether a walk of `range` must still check the documents filter: not when the query has no filter, nor when the
+   * range is the partition of one of its locales and holds that locale only (no other locale of the index hashes
+   * there). Counting then reads FTS5 alone, without a documents row per match.
+   */
+  #filterNeeded(index: string, query: Omit<QueryFilter, 'text'>, range: RowidRange): boolean {
+    if ((query.slugPrefixes?.length ?? 0) > 0) return true;
+    if (query.locales === undefined || query.locales.length === 0) return false;
+    if (range === WHOLE_RANGE) return true;
+    const partition = partitionOf(range[0]);
+    const here = [...new Set(query.locales.map((locale) => locale.toLowerCase()))].filter((locale) => localePartition(locale) === partition);
+    return here.length !== 1 || !this.#holdsOnly(index, range, here[0] as string);
+  }
+
+  /** Whether every document of `range` has locale `localeKey`; remembered until the database changes. */
+  #holdsOnly(index: string, range: RowidRange, localeKey: string): boolean {
+    // data_version moves when another connection commits; this connection's own writes clear the memo themselves.
+    const version = this.#statement('data-version', () => 'PRAGMA data_version').pluck().get() as number;
+    if (version !== this.#singleLocaleVersion) {
+      this.#singleLocale.clear();
+      this.#singleLocaleVersion = version;
+    }
+    const key = `${index}\u0000${range[0]}\u0000${localeKey}`;
+    let only = this.#singleLocale.get(key);
+    if (only === undefined) {
+      only = this.#statement(`${index}\u0000other-locale`, () =>
+        `SELECT 1 FROM ${tablesOf(index).docs} WHERE rowid >= ? AND rowid <= ? AND locale_key <> ? LIMIT 1`,
+      ).get(range[0], range[1], localeKey) === undefined;
+      this.#singleLocale.set(key, only);
+    }
+    return only;
   }
 
   /** Whether the index has its spelling tables (see sqlite-spell.ts), with the schema lookup prepared once. */
@@ -790,6 +838,8 @@ function docFilter(locales: readonly string[] | undefined, slugPrefixes?: readon
 type RowidRange = readonly [number, number];
 
 const WHOLE_RANGE: RowidRange = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+
+const NO_FILTER: DocFilter = { shape: '', sql: '1', parameters: [] };
 
 /** The first `limit` rows of several rowid-ordered walks (one per range), in static-rank order. */
 function mergeWalks<T>(walks: readonly T[][], limit: number, rowidOf: (row: T) => number): T[] {
