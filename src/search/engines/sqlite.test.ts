@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { engineContractTests } from './contract.js';
+import { localePartition } from '../static-rank.js';
 import { SUGGESTION_TOTAL_CAP, SqliteEngine } from './sqlite.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sitestack-sqlite-engine-'));
@@ -24,6 +25,44 @@ describe('SqliteEngine suggestions', () => {
       assert.deepEqual(await engine.suggest({ index: 'cap', text: 'pelcian' }), [{ text: 'pelican', total: SUGGESTION_TOTAL_CAP, relation: 'gte' }]);
       assert.deepEqual(await engine.suggest({ index: 'cap', text: 'cormorat' }), [{ text: 'cormorant', total: SUGGESTION_TOTAL_CAP, relation: 'eq' }], 'exactly the cap');
       assert.equal(await engine.count({ index: 'cap', text: 'pelican' }), SUGGESTION_TOTAL_CAP + 20, 'count() stays exact');
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('SqliteEngine locale partitions', () => {
+  it('keeps two locales of one partition apart, and merges partitions in popularity order when no locale is asked', async () => {
+    assert.equal(localePartition('fr'), localePartition('si'), 'fr and si share a partition');
+    const engine = new SqliteEngine({ path: join(dir, 'partitions.sqlite') });
+    try {
+      await engine.createIndex('parts');
+      const documents = ['fr', 'si', 'en-US', 'de'].flatMap((locale, l) =>
+        Array.from({ length: 5 + l }, (_, i) => ({
+          id: `${locale}-${i}`, url: `/${locale}/heron-${i}`, title: `Heron ${locale} ${i}`, body: 'heron', summary: '',
+          popularity: ((i * 7 + l * 3) % 10) / 10, locale, slug: `heron-${i}`,
+        })),
+      );
+      await engine.bulk('parts', documents);
+      await engine.refresh('parts');
+      assert.equal(await engine.count({ index: 'parts', text: 'heron', locales: ['fr'] }), 5);
+      assert.equal(await engine.count({ index: 'parts', text: 'heron', locales: ['SI'] }), 6);
+      assert.equal(await engine.count({ index: 'parts', text: 'heron', locales: ['fr', 'de'] }), 13);
+      assert.equal(await engine.count({ index: 'parts', text: 'heron' }), 26);
+      const fr = await engine.search({ index: 'parts', text: 'heron', locales: ['fr'], size: 20 });
+      assert.deepEqual(fr.total, { value: 5, relation: 'eq' });
+      assert.ok(fr.documents.every((hit) => hit.locale === 'fr'));
+      assert.deepEqual(await engine.suggest({ index: 'parts', text: 'hreon', locales: ['si'] }), [{ text: 'heron', total: 6, relation: 'eq' }]);
+      const nonIncreasing = (values: number[]) => values.every((value, i) => i === 0 || value <= (values[i - 1] as number));
+      const all = await engine.search({ index: 'parts', text: 'heron', sort: 'popularity', size: 26 });
+      assert.equal(all.documents.length, 26);
+      assert.ok(nonIncreasing(all.documents.map((hit) => hit.popularity)));
+      const firstPage = await engine.search({ index: 'parts', text: 'heron', sort: 'popularity', size: 4 });
+      assert.deepEqual(firstPage.documents.map((hit) => hit.popularity), all.documents.slice(0, 4).map((hit) => hit.popularity), 'the most popular of every partition');
+      const completions = await engine.autocomplete({ index: 'parts', prefix: 'her', size: 26 });
+      assert.equal(completions.length, 26);
+      const popularity = new Map(documents.map((document) => [document.url, document.popularity]));
+      assert.ok(nonIncreasing(completions.map((match) => popularity.get(match.url) as number)));
     } finally {
       await engine.close();
     }
