@@ -19,20 +19,21 @@ interface Marked {
 }
 
 /**
- * The matched ranges of a text, in order, as [start, end), found as far as asked: `at(i)` is the i-th range once it is
- * final (undefined past the last), `scanTo(position)` makes every range starting before `position` final. Fragment
+ * The matched ranges of a text, in order, as [start, end), found as far as asked: `at(i, before)` is the i-th range
+ * once it is final (undefined past the last, or when it would start at `before` or later: the text is then read no
+ * further than that), `scanTo(position)` makes every range starting before `position` final. Fragment
  * selection asks for what it places, so a long body is only read up to its last fragment when it can be.
  */
 export interface MatchSource {
   readonly text: string;
-  at(i: number): readonly [number, number] | undefined;
+  at(i: number, before?: number): readonly [number, number] | undefined;
   scanTo(position: number): void;
   /** The ranges found so far (all of them once `scanTo(text.length)` was called). */
   readonly found: readonly (readonly [number, number])[];
 }
 
 function eagerSource({ plain, matches }: Marked): MatchSource {
-  return { text: plain, at: (i) => matches[i], scanTo: () => undefined, found: matches };
+  return { text: plain, at: (i, before = plain.length) => ((matches[i]?.[0] ?? before) < before ? matches[i] : undefined), scanTo: () => undefined, found: matches };
 }
 
 /** Which words of a text to mark: the query's words as the index folds them (case and diacritics), and prefixes. */
@@ -52,6 +53,11 @@ const LATIN_DIACRITICS = /[\u0300-\u036f]/g;
 const BEYOND_LATIN = /[^\u0000-\u036f]/;
 // eslint-disable-next-line no-control-regex -- a plain ASCII word needs only lower-casing
 const ASCII = /^[\u0000-\u007f]*$/;
+/**
+ * Fragments showing words not shown yet are looked for this far into a text: a query word that a long body lacks
+ * (a title match) would otherwise have the whole body read for it. Past it, fragments follow the matches in order.
+ */
+const NEW_WORDS_WITHIN = 8192;
 /** Text is folded and searched this many characters at a time (cut at a space), so a long body is read as far as needed. */
 const CHUNK = 2048;
 
@@ -60,7 +66,10 @@ function foldWord(word: string): string {
 }
 
 function isWordCharacter(character: string | undefined): boolean {
-  return character !== undefined && WORD_CHARACTER.test(character);
+  if (character === undefined) return false;
+  const code = character.charCodeAt(0);
+  if (code < 0x80) return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+  return WORD_CHARACTER.test(character);
 }
 
 /**
@@ -143,9 +152,10 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
   return {
     text,
     found,
-    at(i) {
-      while (scanned < text.length && (found.length <= i || (i === found.length - 1 && open()))) step();
-      return found[i];
+    at(i, before = text.length) {
+      while (scanned < text.length && ((found.length <= i && scanned < before) || (i === found.length - 1 && open()))) step();
+      const range = found[i];
+      return range !== undefined && range[0] < before ? range : undefined;
     },
     scanTo(position) {
       while (scanned < text.length && (scanned < position || open())) step();
@@ -232,12 +242,16 @@ export function fragmentsOf(source: MatchSource, options: FragmentOptions = {}, 
       if (terms !== undefined) for (const word of plain.slice(from, to).match(WORD) ?? []) shownTerms.add(foldWord(word));
     }
   };
-  const allShown = () => terms !== undefined && shownTerms.size >= terms.size && [...terms].every((term) => shownTerms.has(term));
+  const allShown = () => {
+    if (terms === undefined || shownTerms.size < terms.size) return false;
+    for (const term of terms) if (!shownTerms.has(term)) return false;
+    return true;
+  };
   for (const pass of ['new words', 'in order'] as const) {
     for (let i = 0; windows.length < count; i++) {
       // Every word the query can mark is shown: what is left of the first pass could only repeat them.
       if (pass === 'new words' && allShown()) break;
-      const match = source.at(i);
+      const match = source.at(i, pass === 'new words' ? NEW_WORDS_WITHIN : plain.length);
       if (match === undefined) break;
       const [matchStart, matchEnd] = match;
       if (covered(matchStart)) continue;

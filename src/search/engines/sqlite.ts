@@ -520,14 +520,18 @@ export class SqliteEngine implements SearchEngine {
         // Every range ended before the page did: the walks hold every match.
         if (walks.every((rows) => rows.length < wanted)) walkedTotal = walks.reduce((sum, rows) => sum + rows.length, 0);
       } else {
-        const titleRows = this.#statement(`${index}\u0000titles\u0000${filter.shape}`, () =>
+        // As in the body, a query of common words scores its title matches without bm25: they come in popularity order,
+        // the exact title first, and no IDF is read from posting lists that hold most of the titles.
+        const titleScore = plan.common ? '0' : `-bm25(${tables.titles})`;
+        const titleExpression = plan.common ? (countExpression(plan.words, plan.prefixLast, plan.expansions) as string) : expression;
+        const titleRows = this.#statement(`${index}\u0000titles\u0000${titleScore}\u0000${filter.shape}`, () =>
           `SELECT ${tables.titles}.rowid AS rowid, d.popularity AS popularity,
-                  -bm25(${tables.titles}) + ${TITLE_MATCH_BOOST} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
+                  ${titleScore} + ${TITLE_MATCH_BOOST} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
            FROM ${tables.titles} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.titles}.rowid
            WHERE ${this.#filterSql(tables.titles, filter)}
            ORDER BY ${tables.titles}.rowid LIMIT ?`,
         );
-        const titleMatches = walk(titleRows, [titleKey, expression, ...filters], TITLE_CANDIDATES, rowOf);
+        const titleMatches = walk(titleRows, [titleKey, titleExpression, ...filters], TITLE_CANDIDATES, rowOf);
         for (const row of titleMatches) candidates.set(row.rowid, row);
         if (titleMatches.length === TITLE_CANDIDATES) {
           exhaustive = false;
@@ -538,12 +542,12 @@ export class SqliteEngine implements SearchEngine {
           // statement reads the whole posting list of every query word for its IDF) and its score given to all.
           const missing = exact.filter((rowid) => !candidates.has(rowid));
           const exactTitle = new Set(exact);
-          const scoredExact = titleMatches.find((row) => exactTitle.has(row.rowid)) ?? (missing.length === 0 ? undefined : this.#statement(`${index}\u0000title-score`, () =>
+          const scoredExact = titleMatches.find((row) => exactTitle.has(row.rowid)) ?? (missing.length === 0 ? undefined : this.#statement(`${index}\u0000title-score\u0000${titleScore}`, () =>
             `SELECT ${tables.titles}.rowid AS rowid, d.popularity AS popularity,
-                    -bm25(${tables.titles}) + ${TITLE_MATCH_BOOST + EXACT_TITLE_BOOST} AS score
+                    ${titleScore} + ${TITLE_MATCH_BOOST + EXACT_TITLE_BOOST} AS score
              FROM ${tables.titles} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.titles}.rowid
              WHERE ${tables.titles} MATCH ? AND ${tables.titles}.rowid = CAST(? AS INTEGER)`,
-          ).get(expression, missing[0]) as RankedRow | undefined);
+          ).get(titleExpression, missing[0]) as RankedRow | undefined);
           if (scoredExact !== undefined) {
             const popularity = this.#statement(`${index}\u0000popularity`, () => `SELECT popularity FROM ${tables.docs} WHERE rowid = ?`).pluck();
             for (const rowid of missing) candidates.set(rowid, { rowid, popularity: popularity.get(rowid) as number, score: scoredExact.score });
