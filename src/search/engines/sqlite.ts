@@ -161,6 +161,8 @@ export class SqliteEngine implements SearchEngine {
   readonly #ftsHashBytes: number;
   readonly #statements = new Map<string, Database.Statement>();
   readonly #spellLookups = new Map<string, SpellLookup>();
+  /** What one read transaction looked up once and may ask again (its snapshot does not change while it runs). */
+  #snapshot: { version?: number; frequencies: Map<string, number | undefined>; ranges: Map<string, RowidRange[]> } | undefined;
   /** Partitions found to hold a single locale (see #holdsOnly), valid for #singleLocaleVersion of the database. */
   readonly #singleLocale = new Map<string, boolean>();
   #singleLocaleVersion = -1;
@@ -227,7 +229,12 @@ export class SqliteEngine implements SearchEngine {
 
   /** Runs `read` on one consistent snapshot: the alias lookup and the queries see the same database state. */
   #read<T>(read: () => T): T {
-    return this.#db.transaction(read).deferred();
+    this.#snapshot = { frequencies: new Map(), ranges: new Map() };
+    try {
+      return this.#db.transaction(read).deferred();
+    } finally {
+      this.#snapshot = undefined;
+    }
   }
 
   async health(): Promise<Health> {
@@ -455,6 +462,15 @@ export class SqliteEngine implements SearchEngine {
    * #filterSql takes a range; walks of several ranges are merged by static rank (mergeWalks).
    */
   #ranges(index: string, locales: readonly string[] | undefined): RowidRange[] {
+    const key = `${index}\u0000${(locales ?? []).join('\u0000').toLowerCase()}`;
+    const known = this.#snapshot?.ranges.get(key);
+    if (known !== undefined) return known;
+    const ranges = this.#rangesOf(index, locales);
+    this.#snapshot?.ranges.set(key, ranges);
+    return ranges;
+  }
+
+  #rangesOf(index: string, locales: readonly string[] | undefined): RowidRange[] {
     const firstFrom = this.#statement(`${index}\u0000first-from`, () => `SELECT rowid FROM ${tablesOf(index).docs} WHERE rowid >= ? ORDER BY rowid LIMIT 1`).pluck();
     const lowest = firstFrom.get(PARTITIONED_BASE) as number | undefined;
     if (lowest === undefined || lowest > 0) return [WHOLE_RANGE];
@@ -584,14 +600,11 @@ export class SqliteEngine implements SearchEngine {
       // Highlighting reads the stored text and marks the query's words in JS: FTS5's highlight() would run the whole
       // expression again for the row and tokenize every column it marks, however little of a long body is shown.
       const matcher = highlight === undefined ? undefined : termMatcher(plan);
-      const readText = this.#statement(`${index}\u0000read-text\u0000${highlight === undefined ? '' : 'body'}`, () =>
-        `SELECT summary${highlight === undefined ? '' : ', body'} FROM ${tables.fts} WHERE rowid = CAST(? AS INTEGER)`,
+      const read = this.#statement(`${index}\u0000read\u0000${highlight === undefined ? '' : 'body'}`, () =>
+        `SELECT d.id, d.url, d.title, d.locale, d.slug, d.popularity, f.summary${highlight === undefined ? '' : ', f.body'}
+         FROM ${tables.docs} d CROSS JOIN ${tables.fts} f ON f.rowid = d.rowid WHERE d.rowid = ?`,
       );
-      const readDoc = this.#statement(`${index}\u0000read-doc`, () => `SELECT id, url, title, locale, slug, popularity FROM ${tables.docs} WHERE rowid = ?`);
-      const documents = ranked.map((rank) => {
-        const row = { ...(readDoc.get(rank.rowid) as SearchRow), ...(readText.get(rank.rowid) as SearchRow) };
-        return toHit(row, rank.score, highlight, matcher);
-      });
+      const documents = ranked.map((rank) => toHit(read.get(rank.rowid) as SearchRow, rank.score, highlight, matcher));
       const seen = sort === 'popularity' ? walkedTotal : exhaustive ? candidates.size : undefined;
       const total = seen ?? this.#countIn(index, countExpression(plan.words, plan.prefixLast, plan.expansions) as string, query, TOTAL_CAP + 1);
       return { documents, total: total > TOTAL_CAP ? { value: TOTAL_CAP, relation: 'gte' } : { value: total, relation: 'eq' } };
@@ -650,7 +663,9 @@ export class SqliteEngine implements SearchEngine {
   /** Whether every document of `range` has locale `localeKey`; remembered until the database changes. */
   #holdsOnly(index: string, range: RowidRange, localeKey: string): boolean {
     // data_version moves when another connection commits; this connection's own writes clear the memo themselves.
-    const version = this.#statement('data-version', () => 'PRAGMA data_version').pluck().get() as number;
+    const snapshot = this.#snapshot;
+    const version = snapshot?.version ?? (this.#statement('data-version', () => 'PRAGMA data_version').pluck().get() as number);
+    if (snapshot !== undefined) snapshot.version = version;
     if (version !== this.#singleLocaleVersion) {
       this.#singleLocale.clear();
       this.#singleLocaleVersion = version;
@@ -679,7 +694,15 @@ export class SqliteEngine implements SearchEngine {
     const frequency = this.#statement(`${index}\u0000frequency\u0000${statistics}`, () => statistics).pluck();
     const counted = spelling ? `SELECT documents FROM ${spellTables(index).stats}` : `SELECT count(*) FROM ${tables.docs}`;
     const documents = (this.#statement(`${index}\u0000documents\u0000${counted}`, () => counted).pluck().get() as number | undefined) ?? 0;
-    const plan = planQuery(tokenize(text), documents, (word) => frequency.get(foldForPrefix(word)) as number | undefined);
+    const frequencies = this.#snapshot?.frequencies;
+    const frequencyOf = (word: string) => {
+      const term = foldForPrefix(word);
+      if (frequencies?.has(term) === true) return frequencies.get(term);
+      const found = frequency.get(term) as number | undefined;
+      frequencies?.set(term, found);
+      return found;
+    };
+    const plan = planQuery(tokenize(text), documents, frequencyOf);
     const last = plan.words[plan.words.length - 1];
     if (!spelling || !plan.prefixLast || last === undefined) return plan;
     const prefix = foldForPrefix(last);
