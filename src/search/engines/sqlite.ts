@@ -163,9 +163,9 @@ export class SqliteEngine implements SearchEngine {
   readonly #spellLookups = new Map<string, SpellLookup>();
   /** What one read transaction looked up once and may ask again (its snapshot does not change while it runs). */
   #snapshot: { version?: number; frequencies: Map<string, number | undefined>; ranges: Map<string, RowidRange[]> } | undefined;
-  /** Partitions found to hold a single locale (see #holdsOnly), valid for #singleLocaleVersion of the database. */
-  readonly #singleLocale = new Map<string, boolean>();
-  #singleLocaleVersion = -1;
+  /** What #remembered computed (partitions of an index, partitions holding one locale), valid for this database version. */
+  readonly #rememberedValues = new Map<string, unknown>();
+  #rememberedVersion = -1;
   /** Indices written to since their spelling index was last rebuilt (by refresh or forceMerge). */
   readonly #spellStale = new Set<string>();
 
@@ -246,7 +246,7 @@ export class SqliteEngine implements SearchEngine {
     if (!validIndexName(name)) throw invalidName(name);
     const tables = tablesOf(name);
     const prefix = this.#prefixIndex.length === 0 ? '' : `, prefix='${this.#prefixIndex.join(' ')}'`;
-    this.#singleLocale.clear();
+    this.#rememberedValues.clear();
     this.#db.transaction(() => {
       if (this.#indexExists(name) || this.#aliasExists(name)) {
         throw new AppError('INDEX_EXISTS', `an index or alias named '${name}' already exists`, 409);
@@ -287,7 +287,7 @@ export class SqliteEngine implements SearchEngine {
   async bulk(index: string, documents: readonly IndexedDocument[]): Promise<BulkItemResult[]> {
     const tables = tablesOf(index);
     this.#spellStale.add(index);
-    this.#singleLocale.clear();
+    this.#rememberedValues.clear();
     return this.#db.transaction(() => {
       if (!this.#indexExists(index)) throw indexNotFound(index);
       const existing = this.#statement(`${index}\u0000existing`, () => `SELECT rowid FROM ${tables.docs} WHERE id = ?`).safeIntegers().pluck();
@@ -427,7 +427,7 @@ export class SqliteEngine implements SearchEngine {
 
   async deleteIndex(name: string): Promise<void> {
     const tables = tablesOf(name);
-    this.#singleLocale.clear();
+    this.#rememberedValues.clear();
     this.#db.transaction(() => {
       if (!this.#indexExists(name)) throw indexNotFound(name);
       this.#db.prepare('DELETE FROM search_aliases WHERE index_name = ?').run(name);
@@ -477,14 +477,16 @@ export class SqliteEngine implements SearchEngine {
     if (locales !== undefined && locales.length > 0) {
       return [...new Set(locales.map((locale) => localePartition(locale.toLowerCase())))].sort((a, b) => a - b).map(partitionRange);
     }
-    const ranges: RowidRange[] = [];
-    let rowid: number | undefined = lowest;
-    while (rowid !== undefined && rowid < 0) {
-      const range = partitionRange(partitionOf(rowid));
-      ranges.push(range);
-      rowid = firstFrom.get(range[1] + 1) as number | undefined;
-    }
-    return ranges;
+    return this.#remembered(`${index}\u0000partitions`, () => {
+      const ranges: RowidRange[] = [];
+      let rowid: number | undefined = lowest;
+      while (rowid !== undefined && rowid < 0) {
+        const range = partitionRange(partitionOf(rowid));
+        ranges.push(range);
+        rowid = firstFrom.get(range[1] + 1) as number | undefined;
+      }
+      return ranges;
+    });
   }
 
   /**
@@ -662,23 +664,27 @@ export class SqliteEngine implements SearchEngine {
 
   /** Whether every document of `range` has locale `localeKey`; remembered until the database changes. */
   #holdsOnly(index: string, range: RowidRange, localeKey: string): boolean {
+    return this.#remembered(`${index}\u0000only\u0000${range[0]}\u0000${localeKey}`, () =>
+      this.#statement(`${index}\u0000other-locale`, () =>
+        `SELECT 1 FROM ${tablesOf(index).docs} WHERE rowid >= ? AND rowid <= ? AND locale_key <> ? LIMIT 1`,
+      ).get(range[0], range[1], localeKey) === undefined,
+    );
+  }
+
+  /** `compute()`, remembered under `key` until the database changes. */
+  #remembered<T>(key: string, compute: () => T): T {
     // data_version moves when another connection commits; this connection's own writes clear the memo themselves.
     const snapshot = this.#snapshot;
     const version = snapshot?.version ?? (this.#statement('data-version', () => 'PRAGMA data_version').pluck().get() as number);
     if (snapshot !== undefined) snapshot.version = version;
-    if (version !== this.#singleLocaleVersion) {
-      this.#singleLocale.clear();
-      this.#singleLocaleVersion = version;
+    if (version !== this.#rememberedVersion) {
+      this.#rememberedValues.clear();
+      this.#rememberedVersion = version;
     }
-    const key = `${index}\u0000${range[0]}\u0000${localeKey}`;
-    let only = this.#singleLocale.get(key);
-    if (only === undefined) {
-      only = this.#statement(`${index}\u0000other-locale`, () =>
-        `SELECT 1 FROM ${tablesOf(index).docs} WHERE rowid >= ? AND rowid <= ? AND locale_key <> ? LIMIT 1`,
-      ).get(range[0], range[1], localeKey) === undefined;
-      this.#singleLocale.set(key, only);
-    }
-    return only;
+    if (this.#rememberedValues.has(key)) return this.#rememberedValues.get(key) as T;
+    const value = compute();
+    this.#rememberedValues.set(key, value);
+    return value;
   }
 
   /** Whether the index has its spelling tables (see sqlite-spell.ts), with the schema lookup prepared once. */
@@ -802,7 +808,8 @@ export class SqliteEngine implements SearchEngine {
         ), [prefix]);
       }
       return complete(this.#statement(`${index}\u0000autocomplete\u0000${filter.shape}`, () =>
-        `SELECT d.rowid, d.title, d.url, d.locale FROM ${tables.docs} d
+        // The title key range is short; left to itself, the planner would walk the whole partition in rowid order.
+        `SELECT d.rowid, d.title, d.url, d.locale FROM ${tables.docs} d INDEXED BY ${quoteIdentifier(`ix_${index}_title_key`)}
          WHERE d.title_key >= ? AND d.title_key < ? AND ${filter.sql} AND d.rowid >= ? AND d.rowid <= ?
          ORDER BY d.rowid LIMIT ?`,
       ), [prefix, `${prefix}\u{10FFFF}`]);
