@@ -161,6 +161,8 @@ export class SqliteEngine implements SearchEngine {
   readonly #ftsHashBytes: number;
   readonly #statements = new Map<string, Database.Statement>();
   readonly #spellLookups = new Map<string, SpellLookup>();
+  /** Runs a function in a deferred transaction; made once, as better-sqlite3 builds several wrappers per transaction(). */
+  readonly #readTransaction: (read: () => unknown) => unknown;
   /** What one read transaction looked up once and may ask again (its snapshot does not change while it runs). */
   #snapshot: { version?: number; frequencies: Map<string, number | undefined>; ranges: Map<string, RowidRange[]> } | undefined;
   /** What #remembered computed (partitions of an index, partitions holding one locale), valid for this database version. */
@@ -182,6 +184,7 @@ export class SqliteEngine implements SearchEngine {
     this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma('busy_timeout = 10000');
     this.#db.pragma(`cache_size = -${Math.round((options.cacheMiB ?? SQLITE_ENGINE_DEFAULTS.cacheMiB) * 1024)}`);
+    this.#readTransaction = this.#db.transaction((read: () => unknown) => read()).deferred;
     this.#db.exec(`
       CREATE TABLE IF NOT EXISTS search_indices (name TEXT PRIMARY KEY, created_at TEXT NOT NULL) STRICT;
       CREATE TABLE IF NOT EXISTS search_aliases (
@@ -231,7 +234,7 @@ export class SqliteEngine implements SearchEngine {
   #read<T>(read: () => T): T {
     this.#snapshot = { frequencies: new Map(), ranges: new Map() };
     try {
-      return this.#db.transaction(read).deferred();
+      return this.#readTransaction(read) as T;
     } finally {
       this.#snapshot = undefined;
     }
