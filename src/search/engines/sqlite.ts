@@ -805,10 +805,21 @@ export class SqliteEngine implements SearchEngine {
         mergeWalks(ranges.map(([low, high]) => statement.all(...head, ...filter.parameters, low, high, size) as (AutocompleteMatch & { rowid: number })[]), size, titleOf)
           .map(({ title, url, locale }) => ({ title, url, locale }));
       if (Array.from(prefix).length <= FILED_PREFIX_LENGTH) {
-        return complete(this.#statement(`${index}\u0000autocomplete-filed\u0000${filter.shape}`, () =>
-          `SELECT d.rowid, d.title, d.url, d.locale FROM ${tables.prefixes} p CROSS JOIN ${tables.docs} d ON d.rowid = p.doc
+        // The prefix table alone gives each partition's first rowids; the documents are read for the merged winners only.
+        const filtered = this.#statement(`${index}\u0000autocomplete-filed\u0000${filter.shape}`, () =>
+          `SELECT p.doc FROM ${tables.prefixes} p CROSS JOIN ${tables.docs} d ON d.rowid = p.doc
            WHERE p.prefix = ? AND ${filter.sql} AND p.doc >= ? AND p.doc <= ? ORDER BY p.doc LIMIT ?`,
-        ), [prefix]);
+        ).pluck();
+        const unfiltered = this.#statement(`${index}\u0000autocomplete-prefix`, () =>
+          `SELECT doc FROM ${tables.prefixes} WHERE prefix = ? AND doc >= ? AND doc <= ? ORDER BY doc LIMIT ?`,
+        ).pluck();
+        const walks = ranges.map((range) =>
+          (this.#filterNeeded(index, { index, locales: query.locales }, range)
+            ? filtered.all(prefix, ...filter.parameters, ...range, size)
+            : unfiltered.all(prefix, ...range, size)) as number[],
+        );
+        const readMatch = this.#statement(`${index}\u0000autocomplete-read`, () => `SELECT title, url, locale FROM ${tables.docs} WHERE rowid = ?`);
+        return mergeWalks(walks, size, (rowid) => rowid).map((rowid) => readMatch.get(rowid) as AutocompleteMatch);
       }
       return complete(this.#statement(`${index}\u0000autocomplete\u0000${filter.shape}`, () =>
         // The title key range is short; left to itself, the planner would walk the whole partition in rowid order.
