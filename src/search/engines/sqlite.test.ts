@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import { engineContractTests } from './contract.js';
 import Database from 'better-sqlite3';
 import { legacyRowidBlock, localePartition, rankBucket } from '../static-rank.js';
-import { SUGGESTION_TOTAL_CAP, SqliteEngine } from './sqlite.js';
+import { BODY_CANDIDATES, SUGGESTION_TOTAL_CAP, SqliteEngine } from './sqlite.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sitestack-sqlite-engine-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -114,6 +114,30 @@ describe('SqliteEngine with an index of the earlier layout', () => {
       await engine.bulk('old', [{ ...documents[0]!, id: 'fr-new', url: '/fr/ibis-new', title: 'Ibis nouveau', popularity: 1 }]);
       assert.equal((await engine.search({ index: 'old', text: 'ibis', locales: ['fr'], sort: 'popularity' })).documents[0]?.url, '/fr/ibis-new');
       assert.equal(await engine.count({ index: 'old', text: 'ibis', locales: ['fr'] }), 5);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('SqliteEngine body candidates', () => {
+  it('finds and scores whole-phrase matches past the body cut-off above the scattered matches before it', async () => {
+    const engine = new SqliteEngine({ path: join(dir, 'phrase.sqlite') });
+    try {
+      await engine.createIndex('phrase');
+      const filler = 'lorem ipsum dolor sit amet '.repeat(6);
+      const scattered = Array.from({ length: BODY_CANDIDATES + 50 }, (_, i) => ({
+        id: `s${i}`, url: `/s${i}`, title: `Page ${i}`, body: `service ${filler} worker`, summary: '', popularity: 0.9, locale: 'en-US', slug: `s${i}`,
+      }));
+      const phrase = Array.from({ length: 3 }, (_, i) => ({
+        id: `p${i}`, url: `/p${i}`, title: `Note ${i}`, body: `a service worker caches ${filler}`, summary: '', popularity: 0.1, locale: 'en-US', slug: `p${i}`,
+      }));
+      await engine.bulk('phrase', [...scattered, ...phrase]);
+      await engine.refresh('phrase');
+      const result = await engine.search({ index: 'phrase', text: 'service worker', sort: 'relevance', size: 5 });
+      assert.deepEqual(result.documents.slice(0, 3).map((hit) => hit.url).sort(), ['/p0', '/p1', '/p2']);
+      assert.ok((result.documents[0]?.score ?? 0) > (result.documents[3]?.score ?? Infinity));
+      assert.deepEqual(result.total, { value: BODY_CANDIDATES + 53, relation: 'eq' });
     } finally {
       await engine.close();
     }
