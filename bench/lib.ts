@@ -34,6 +34,11 @@ export interface LoadOptions {
   /** Request paths to cycle through; defaults to the URL's own path. */
   paths?: string[];
   /**
+   * Paths of the warm-up run instead of `paths`, so that a measured run over distinct requests (each path once) does
+   * not repeat what the warm-up already asked.
+   */
+  warmupPaths?: string[];
+  /**
    * Appends `?<name>=<n>` (or `&<name>=<n>`) with a counter shared by all connections, so that every request is
    * distinct — a `paths` list cannot do that, because each connection cycles through it on its own.
    */
@@ -225,7 +230,7 @@ export async function load(url: string, options: LoadOptions = {}): Promise<Load
     throw new Error('pipelining is only supported with BENCH_LOAD=autocannon');
   }
   const run = loadGenerator() === 'wrk' ? wrkRun : autocannonRun;
-  await run(url, options, options.warmupSeconds ?? 1);
+  await run(url, options.warmupPaths === undefined ? options : { ...options, paths: options.warmupPaths }, options.warmupSeconds ?? 1);
   const others = options.alsoCpuOfPids ?? [];
   const othersCpu = () => others.reduce((sum, pid) => sum + processCpuSeconds(pid), 0);
   const othersBefore = othersCpu();

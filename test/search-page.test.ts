@@ -135,9 +135,11 @@ describe('search page in Chromium', { skip: available ? false : `${CHROMIUM} mis
 describe('search page notes in Chromium', { skip: available ? false : `${CHROMIUM} missing: apt-get install chromium` }, () => {
   let limited: SearchServer;
   let broken: SearchServer;
+  let many: SearchServer;
   before(async () => {
     limited = await startSearchServer(DOCS, { page: true, rateLimit: { max: 1, windowMs: 60_000 } });
     broken = await startSearchServer(undefined, { page: true });
+    many = await startSearchServer(Array.from({ length: 120 }, (_, i): DocSpec => ({ id: `heron${i}`, title: `Heron ${i}`, body: 'heron' })), { page: true });
     profile = mkdtempSync(join(tmpdir(), 'sitestack-chromium-search-'));
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
@@ -148,6 +150,7 @@ describe('search page notes in Chromium', { skip: available ? false : `${CHROMIU
     await context?.close();
     await limited?.close();
     await broken?.close();
+    await many?.close();
     if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
   });
 
@@ -162,6 +165,14 @@ describe('search page notes in Chromium', { skip: available ? false : `${CHROMIU
     await page.goto(`${broken.url}/en-US/search?q=zebra`);
     await settled(page);
     assert.match((await status(page)) ?? '', /Search is unavailable right now \(error 503\)/);
+    await page.close();
+  });
+
+  it('shows a suggestion counted past its cap as "100+"', async () => {
+    const page = await context.newPage();
+    await page.goto(`${many.url}/en-US/search?q=hreon`);
+    await settled(page);
+    assert.equal(await page.locator('#search-suggestions').textContent(), 'Did you mean heron (100+)?');
     await page.close();
   });
 });

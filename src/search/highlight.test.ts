@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { isSafeFragment, markedFragments, markedTitle, parseMarked } from './highlight.js';
+import { fragmentsOf, isSafeFragment, markedFragments, markedTitle, matchWords, parseMarked, titleOf } from './highlight.js';
 import { MARK_CLOSE, MARK_OPEN } from './query-text.js';
 
 const mark = (word: string) => `${MARK_OPEN}${word}${MARK_CLOSE}`;
@@ -48,6 +48,59 @@ describe('markedFragments', () => {
         if (parseMarked(pieces.join('')).matches.length > 0) assert.ok(fragments.length >= 1);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('matchWords', () => {
+  const ranges = (text: string, terms: string[], prefixes?: string[]) => {
+    const source = matchWords(text, { terms: new Set(terms), ...(prefixes === undefined ? {} : { prefixes }) });
+    source.scanTo(text.length);
+    return source.found.map(([start, end]) => text.slice(start, end));
+  };
+
+  it('marks whole words whatever their case and diacritics, never parts of words', () => {
+    assert.deepEqual(ranges('Café or CAFE and cafeteria; décafé', ['cafe']), ['Café', 'CAFE']);
+    assert.deepEqual(ranges('Ünïcödé text', ['unicode']), ['Ünïcödé']);
+  });
+
+  it('marks consecutive matched words as one range, so a matched phrase is one mark', () => {
+    assert.deepEqual(ranges('a service worker, then service and worker', ['service', 'worker']), ['service worker', 'service', 'worker']);
+    assert.deepEqual(titleOf(matchWords('Service Worker API', { terms: new Set(['service', 'worker']) })), ['<mark>Service Worker</mark> API']);
+  });
+
+  it('marks every word starting with a prefix as a whole word', () => {
+    assert.deepEqual(ranges('fetching fetch prefetch Fetcher', [], ['fetch']), ['fetching fetch', 'Fetcher']);
+  });
+
+  it('finds words past a chunk and in text whose folding changes its length', () => {
+    const far = `${'lorem ipsum '.repeat(1000)}osprey`;
+    assert.deepEqual(ranges(far, ['osprey']), ['osprey']);
+    assert.deepEqual(ranges('ﬁne cafe\u0301 ﬁsh café', ['cafe']), ['cafe\u0301', 'café']);
+    assert.deepEqual(ranges('日本語 テキスト 日本語', ['日本語']), ['日本語', '日本語']);
+  });
+
+  it('yields the same fragments as engine-marked text of the same matches (property)', () => {
+    const word = fc.constantFrom('alpha', 'Beta', 'gämma', 'delta', 'x', '&', '<b>', '😀', ' ', ', ');
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 400 }), (words) => {
+        const text = words.join(' ');
+        const terms = new Set(['alpha', 'gamma']);
+        const source = matchWords(text, { terms });
+        const fragments = fragmentsOf(source, {}, terms);
+        for (const fragment of fragments) assert.ok(isSafeFragment(fragment), fragment);
+        source.scanTo(text.length);
+        let marked = '';
+        let at = 0;
+        for (const [start, end] of source.found) {
+          marked += `${text.slice(at, start)}${mark(text.slice(start, end))}`;
+          at = end;
+        }
+        marked += text.slice(at);
+        assert.equal(fragments.length, markedFragments(marked).length);
+        assert.equal(fragments.length > 0, /alpha|gämma/i.test(text));
+      }),
+      { numRuns: 200 },
     );
   });
 });

@@ -1,4 +1,4 @@
-import { MARK_CLOSE, MARK_OPEN, escapeHtml } from './query-text.js';
+import { MARK_CLOSE, MARK_OPEN, escapeHtml, foldForPrefix } from './query-text.js';
 
 /** Options of body fragment selection. */
 export interface FragmentOptions {
@@ -16,6 +16,151 @@ interface Marked {
   plain: string;
   /** Matched ranges in `plain`, in order, as [start, end). */
   matches: [number, number][];
+}
+
+/**
+ * The matched ranges of a text, in order, as [start, end), found as far as asked: `at(i, before)` is the i-th range
+ * once it is final (undefined past the last, or when it would start at `before` or later: the text is then read no
+ * further than that), `scanTo(position)` makes every range starting before `position` final. Fragment
+ * selection asks for what it places, so a long body is only read up to its last fragment when it can be.
+ */
+export interface MatchSource {
+  readonly text: string;
+  at(i: number, before?: number): readonly [number, number] | undefined;
+  scanTo(position: number): void;
+  /** The ranges found so far (all of them once `scanTo(text.length)` was called). */
+  readonly found: readonly (readonly [number, number])[];
+}
+
+function eagerSource({ plain, matches }: Marked): MatchSource {
+  return { text: plain, at: (i, before = plain.length) => ((matches[i]?.[0] ?? before) < before ? matches[i] : undefined), scanTo: () => undefined, found: matches };
+}
+
+/** Which words of a text to mark: the query's words as the index folds them (case and diacritics), and prefixes. */
+export interface TermMatcher {
+  /** Folded words marked when a text word folds to one of them. */
+  terms: ReadonlySet<string>;
+  /** Folded prefixes: a text word whose folding starts with one is marked (an unfinished last word). */
+  prefixes?: readonly string[];
+}
+
+const WORD = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
+const WORD_CHARACTER = /[\p{L}\p{N}\p{M}\p{Co}]/u;
+const MARKS = /\p{M}/gu;
+/** Text below U+0370 decomposes to Latin letters and the combining diacritics of this block only. */
+const LATIN_DIACRITICS = /[\u0300-\u036f]/g;
+// eslint-disable-next-line no-control-regex -- every character below U+0370 is Latin or common
+const BEYOND_LATIN = /[^\u0000-\u036f]/;
+// eslint-disable-next-line no-control-regex -- a plain ASCII word needs only lower-casing
+const ASCII = /^[\u0000-\u007f]*$/;
+/**
+ * Fragments showing words not shown yet are looked for this far into a text: a query word that a long body lacks
+ * (a title match) would otherwise have the whole body read for it. Past it, fragments follow the matches in order.
+ */
+const NEW_WORDS_WITHIN = 8192;
+/** Text is folded and searched this many characters at a time (cut at a space), so a long body is read as far as needed. */
+const CHUNK = 2048;
+
+function foldWord(word: string): string {
+  return ASCII.test(word) ? word.toLowerCase() : foldForPrefix(word);
+}
+
+function isWordCharacter(character: string | undefined): boolean {
+  if (character === undefined) return false;
+  const code = character.charCodeAt(0);
+  if (code < 0x80) return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+  return WORD_CHARACTER.test(character);
+}
+
+/**
+ * The words of `text` that `matcher` names, as a lazy MatchSource. Words are runs of letters, digits and marks, as the
+ * index tokenizes them; consecutive marked words (only spaces or punctuation between) are one range, so a matched
+ * phrase is one mark. The text is folded a chunk at a time (decomposed, marks dropped, lower-cased) and the terms are
+ * found in it with indexOf; a chunk whose folding changes its length (ligatures, decomposed input) is read word by word.
+ */
+export function matchWords(text: string, matcher: TermMatcher): MatchSource {
+  const found: [number, number][] = [];
+  const prefixes = matcher.prefixes ?? [];
+  let scanned = 0;
+  const marked = (word: string) => {
+    const folded = foldWord(word);
+    return matcher.terms.has(folded) || prefixes.some((prefix) => folded.startsWith(prefix));
+  };
+  const add = (start: number, end: number) => {
+    const last = found[found.length - 1];
+    if (last !== undefined && last[1] <= start && !WORD_CHARACTER.test(text.slice(last[1], start))) last[1] = Math.max(last[1], end);
+    else found.push([start, end]);
+  };
+  const wordByWord = (from: number, to: number) => {
+    const words = new RegExp(WORD.source, 'gu');
+    words.lastIndex = from;
+    for (let match = words.exec(text); match !== null && match.index < to; match = words.exec(text)) {
+      if (marked(match[0])) add(match.index, match.index + match[0].length);
+    }
+  };
+  const byFolding = (from: number, to: number): boolean => {
+    const chunk = text.slice(from, to);
+    const folded = ASCII.test(chunk)
+      ? chunk.toLowerCase()
+      : chunk.normalize('NFKD').replace(BEYOND_LATIN.test(chunk) ? MARKS : LATIN_DIACRITICS, '').toLowerCase();
+    if (folded.length !== chunk.length) return false;
+    const ranges: [number, number][] = [];
+    const search = (needle: string, prefix: boolean) => {
+      for (let at = folded.indexOf(needle); at !== -1; at = folded.indexOf(needle, at + 1)) {
+        if (isWordCharacter(folded[at - 1])) continue;
+        let end = at + needle.length;
+        if (prefix) while (isWordCharacter(folded[end])) end++;
+        else if (isWordCharacter(folded[end])) continue;
+        ranges.push([from + at, from + end]);
+      }
+    };
+    for (const term of matcher.terms) if (term !== '') search(term, false);
+    for (const prefix of prefixes) if (prefix !== '') search(prefix, true);
+    ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+    // A term found inside a longer found word (a prefix match) is the same word.
+    let covered = -1;
+    for (const [start, end] of ranges) {
+      if (start < covered) continue;
+      // The chunk's folding kept its length; a word that still folds to something else means positions moved.
+      if (!marked(text.slice(start, end))) return false;
+      covered = end;
+    }
+    covered = -1;
+    for (const [start, end] of ranges) {
+      if (start < covered) continue;
+      add(start, end);
+      covered = end;
+    }
+    return true;
+  };
+  /** Reads the next chunk, ending at a space so that no word is cut. */
+  const step = () => {
+    let to = Math.min(text.length, scanned + CHUNK);
+    while (to < text.length && !/\s/.test(text[to] as string)) to++;
+    const before = found.length;
+    if (!byFolding(scanned, to)) {
+      found.length = before;
+      wordByWord(scanned, to);
+    }
+    scanned = to;
+  };
+  /** Whether the last range may still grow into the next chunk (only spaces or punctuation after it so far). */
+  const open = () => {
+    const last = found[found.length - 1];
+    return last !== undefined && scanned < text.length && !WORD_CHARACTER.test(text.slice(last[1], scanned));
+  };
+  return {
+    text,
+    found,
+    at(i, before = text.length) {
+      while (scanned < text.length && ((found.length <= i && scanned < before) || (i === found.length - 1 && open()))) step();
+      const range = found[i];
+      return range !== undefined && range[0] < before ? range : undefined;
+    },
+    scanTo(position) {
+      while (scanned < text.length && (scanned < position || open())) step();
+    },
+  };
 }
 
 /** Splits engine output with MARK_OPEN/MARK_CLOSE markers into plain text and the matched ranges. */
@@ -48,7 +193,7 @@ function boundary(text: string, index: number, direction: -1 | 1, slack: number)
   return code >= 0xdc00 && code <= 0xdfff ? index + direction : index;
 }
 
-function render(plain: string, matches: readonly [number, number][], start: number, end: number): string {
+function render(plain: string, matches: readonly (readonly [number, number])[], start: number, end: number): string {
   let html = start > 0 ? '…' : '';
   let at = start;
   for (const [matchStart, matchEnd] of matches) {
@@ -68,12 +213,18 @@ function render(plain: string, matches: readonly [number, number][], start: numb
  * order and never overlap.
  */
 export function markedFragments(text: string, options: FragmentOptions = {}): string[] {
+  return fragmentsOf(eagerSource(parseMarked(text)), options);
+}
+
+/** `markedFragments` over a MatchSource (see matchWords). */
+export function fragmentsOf(source: MatchSource, options: FragmentOptions = {}, terms?: ReadonlySet<string>): string[] {
   const count = Math.max(0, Math.trunc(options.fragments ?? FRAGMENT_DEFAULTS.fragments));
   const length = Math.max(20, Math.trunc(options.length ?? FRAGMENT_DEFAULTS.length));
-  const { plain, matches } = parseMarked(text);
-  if (count === 0 || matches.length === 0) return [];
+  const plain = source.text;
+  if (count === 0 || source.at(0) === undefined) return [];
   const windows: [number, number][] = [];
   const shown = new Set<string>();
+  const shownTerms = new Set<string>();
   const lead = Math.floor(length / 4);
   const slack = Math.floor(length / 6);
   const covered = (position: number) => windows.some(([start, end]) => position >= start && position < end);
@@ -82,25 +233,44 @@ export function markedFragments(text: string, options: FragmentOptions = {}): st
     const end = Math.max(matchEnd, boundary(plain, start + length, 1, slack));
     const previous = windows.filter(([, windowEnd]) => windowEnd <= matchStart).reduce((max, [, windowEnd]) => Math.max(max, windowEnd), 0);
     const next = windows.filter(([windowStart]) => windowStart >= matchEnd).reduce((min, [windowStart]) => Math.min(min, windowStart), plain.length);
-    windows.push([Math.max(start, previous), Math.min(end, next)]);
+    const window: [number, number] = [Math.max(start, previous), Math.min(end, next)];
+    windows.push(window);
+    source.scanTo(window[1]);
+    for (const [from, to] of source.found) {
+      if (from < window[0] || to > window[1]) continue;
+      shown.add(plain.slice(from, to).toLowerCase());
+      if (terms !== undefined) for (const word of plain.slice(from, to).match(WORD) ?? []) shownTerms.add(foldWord(word));
+    }
+  };
+  const allShown = () => {
+    if (terms === undefined || shownTerms.size < terms.size) return false;
+    for (const term of terms) if (!shownTerms.has(term)) return false;
+    return true;
   };
   for (const pass of ['new words', 'in order'] as const) {
-    for (const [matchStart, matchEnd] of matches) {
-      if (windows.length === count) break;
+    for (let i = 0; windows.length < count; i++) {
+      // Every word the query can mark is shown: what is left of the first pass could only repeat them.
+      if (pass === 'new words' && allShown()) break;
+      const match = source.at(i, pass === 'new words' ? NEW_WORDS_WITHIN : plain.length);
+      if (match === undefined) break;
+      const [matchStart, matchEnd] = match;
       if (covered(matchStart)) continue;
-      const word = plain.slice(matchStart, matchEnd).toLowerCase();
-      if (pass === 'new words' && shown.has(word)) continue;
+      if (pass === 'new words' && shown.has(plain.slice(matchStart, matchEnd).toLowerCase())) continue;
       place(matchStart, matchEnd);
-      for (const [start, end] of matches) if (start >= (windows.at(-1)?.[0] ?? 0) && end <= (windows.at(-1)?.[1] ?? 0)) shown.add(plain.slice(start, end).toLowerCase());
     }
   }
-  return windows.sort((a, b) => a[0] - b[0]).map(([start, end]) => render(plain, matches, start, end));
+  return windows.sort((a, b) => a[0] - b[0]).map(([start, end]) => render(plain, source.found, start, end));
 }
 
 /** The whole of a short marked text (a title) as escaped HTML with `<mark>`; empty when nothing matched. */
 export function markedTitle(text: string): string[] {
-  const { plain, matches } = parseMarked(text);
-  return matches.length === 0 ? [] : [render(plain, matches, 0, plain.length)];
+  return titleOf(eagerSource(parseMarked(text)));
+}
+
+/** `markedTitle` over a MatchSource. */
+export function titleOf(source: MatchSource): string[] {
+  source.scanTo(source.text.length);
+  return source.found.length === 0 ? [] : [render(source.text, source.found, 0, source.text.length)];
 }
 
 const MARKUP = /<\/?mark>/g;

@@ -1,25 +1,68 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { FILED_PREFIX_LENGTH, RANK_BUCKETS, ROWIDS_PER_BUCKET, bucketStart, rankBucket, rankCandidates, titlePrefixes } from './static-rank.js';
+import {
+  FILED_PREFIX_LENGTH,
+  PARTITIONED_BASE,
+  PARTITIONS,
+  RANK_BUCKETS,
+  localePartition,
+  partitionOf,
+  partitionRange,
+  rankBucket,
+  rankCandidates,
+  rowidBlock,
+  staticRank,
+  titlePrefixes,
+} from './static-rank.js';
 
-describe('rankBucket', () => {
-  it('gives a more popular document a lower bucket, so its rowids come first', () => {
+describe('rankBucket and rowidBlock', () => {
+  const popularity = fc.double({ min: 0, max: 1, noNaN: true });
+  const partition = fc.integer({ min: 0, max: PARTITIONS - 1 });
+
+  it('gives a more popular document of a partition lower rowids, so its postings come first', () => {
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (a, b) => {
+      fc.property(popularity, popularity, partition, (a, b, p) => {
         if (a > b) assert.ok(rankBucket(a) <= rankBucket(b));
-        const lastOfA = bucketStart(rankBucket(a)) + BigInt(ROWIDS_PER_BUCKET) - 1n;
-        if (rankBucket(a) < rankBucket(b)) assert.ok(lastOfA < bucketStart(rankBucket(b)));
+        const [, endOfA] = rowidBlock(p, rankBucket(a));
+        const [startOfB] = rowidBlock(p, rankBucket(b));
+        if (rankBucket(a) < rankBucket(b)) assert.ok(endOfA <= startOfB);
       }),
     );
   });
 
-  it('keeps every rowid a safe integer when popularity is at either end or out of range', () => {
+  it('keeps every block inside its partition, and every rowid a safe negative integer', () => {
+    fc.assert(
+      fc.property(popularity, partition, (a, p) => {
+        const [start, end] = rowidBlock(p, rankBucket(a));
+        const [low, high] = partitionRange(p);
+        assert.ok(start >= BigInt(low) && end - 1n <= BigInt(high));
+        assert.equal(partitionOf(Number(start)), p);
+        assert.equal(partitionOf(Number(end - 1n)), p);
+      }),
+    );
     assert.equal(rankBucket(1), 0);
-    assert.equal(rankBucket(0), RANK_BUCKETS);
-    assert.equal(rankBucket(-3), RANK_BUCKETS);
-    assert.equal(rankBucket(Number.NaN), RANK_BUCKETS);
-    assert.ok(bucketStart(RANK_BUCKETS) + BigInt(ROWIDS_PER_BUCKET) <= BigInt(Number.MAX_SAFE_INTEGER));
+    assert.equal(rankBucket(0), RANK_BUCKETS - 1);
+    assert.equal(rankBucket(-3), RANK_BUCKETS - 1);
+    assert.equal(rankBucket(Number.NaN), RANK_BUCKETS - 1);
+    assert.ok(BigInt(PARTITIONED_BASE) >= BigInt(Number.MIN_SAFE_INTEGER));
+    assert.ok((rowidBlock(PARTITIONS - 1, RANK_BUCKETS - 1)[1] as bigint) <= 0n);
+  });
+
+  it('ranks rowids of different partitions by popularity step alone', () => {
+    const [popularInOne] = rowidBlock(200, rankBucket(0.9));
+    const [unpopularInOther] = rowidBlock(3, rankBucket(0.1));
+    assert.ok(staticRank(Number(popularInOne)) < staticRank(Number(unpopularInOther)));
+    assert.equal(staticRank(42), 42, 'a rowid of the earlier layout is its own rank');
+  });
+
+  it('spreads locales over partitions, case being folded by the caller', () => {
+    for (const locale of ['en-us', 'fr', 'de', 'zh-cn', 'pt-br']) {
+      const p = localePartition(locale);
+      assert.ok(Number.isInteger(p) && p >= 0 && p < PARTITIONS);
+      assert.equal(localePartition(locale), p);
+    }
+    assert.notEqual(localePartition('en-us'), localePartition('fr'));
   });
 });
 

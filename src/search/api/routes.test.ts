@@ -193,9 +193,9 @@ describe('GET /api/v1/search', () => {
   });
 
   it('suggests the indexed word with its count for a one-letter typo, and nothing for a correct query', async () => {
-    assert.deepEqual((await search(server, 'q=flexbx')).suggestions, [{ text: 'flexbox', total: 2 }]);
+    assert.deepEqual((await search(server, 'q=flexbx')).suggestions, [{ text: 'flexbox', total: 2, relation: 'eq' }]);
     assert.deepEqual((await search(server, 'q=flexbox')).suggestions, []);
-    assert.deepEqual((await search(server, 'q=zebar%20stripes')).suggestions, [{ text: 'zebra stripes', total: 12 }], 'a transposition');
+    assert.deepEqual((await search(server, 'q=zebar%20stripes')).suggestions, [{ text: 'zebra stripes', total: 12, relation: 'eq' }], 'a transposition');
     assert.deepEqual((await search(server, 'q=flexbx&locale=fr')).suggestions, [], 'counted within the locale');
   });
 
@@ -254,7 +254,7 @@ describe('GET /api/v1/search ranking and suggestions on a small corpus', () => {
   });
 
   it('suggests a neighbour of a known word when the query of known words matches nothing', async () => {
-    assert.deepEqual((await search(server, 'q=card%20layout')).suggestions, [{ text: 'cart layout', total: 1 }]);
+    assert.deepEqual((await search(server, 'q=card%20layout')).suggestions, [{ text: 'cart layout', total: 1, relation: 'eq' }]);
     assert.deepEqual((await search(server, 'q=card%20games')).suggestions, []);
   });
 });

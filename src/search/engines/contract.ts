@@ -313,7 +313,7 @@ export function engineContractTests(name: string, makeEngine: () => Promise<Sear
         doc('3', 'Colours', { body: 'colour values' }),
       ]);
       const suggestions = await engine.suggest({ index, text: 'flexbx layout' });
-      assert.deepEqual(suggestions, [{ text: 'flexbox layout', total: 2 }]);
+      assert.deepEqual(suggestions, [{ text: 'flexbox layout', total: 2, relation: 'eq' }]);
       assert.deepEqual(await engine.suggest({ index, text: 'flexbox layout' }), []);
       assert.deepEqual(await engine.suggest({ index, text: 'qqqqqqq' }), []);
     });
@@ -374,9 +374,9 @@ export function engineContractTests(name: string, makeEngine: () => Promise<Sear
         doc('3', 'Cart layout', { body: 'cart' }),
         doc('4', 'Card games', { body: 'card' }),
       ]);
-      assert.deepEqual(await engine.suggest({ index, text: 'Pelcian' }), [{ text: 'pelican', total: 2 }]);
-      assert.deepEqual(await engine.suggest({ index, text: 'pelcian', locales: ['fr'] }), [{ text: 'pelican', total: 1 }]);
-      assert.deepEqual(await engine.suggest({ index, text: 'card layout' }), [{ text: 'cart layout', total: 1 }]);
+      assert.deepEqual(await engine.suggest({ index, text: 'Pelcian' }), [{ text: 'pelican', total: 2, relation: 'eq' }]);
+      assert.deepEqual(await engine.suggest({ index, text: 'pelcian', locales: ['fr'] }), [{ text: 'pelican', total: 1, relation: 'eq' }]);
+      assert.deepEqual(await engine.suggest({ index, text: 'card layout' }), [{ text: 'cart layout', total: 1, relation: 'eq' }]);
       assert.deepEqual(await engine.suggest({ index, text: 'card games' }), []);
     });
   });

@@ -488,6 +488,7 @@ export class ElasticsearchEngine implements SearchEngine {
       alternatives.map(async (alternative) => ({
         text: alternative.text,
         total: await this.count({ index: query.index, text: alternative.text, ...filter }),
+        relation: 'eq' as const,
       })),
     );
     return counted.filter((suggestion) => suggestion.total > 0).slice(0, size);

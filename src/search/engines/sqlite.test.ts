@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { engineContractTests } from './contract.js';
-import { SUGGESTION_TOTAL_CAP, SqliteEngine } from './sqlite.js';
+import { legacyRowidBlock, localePartition, rankBucket } from '../static-rank.js';
+import { BODY_CANDIDATES, SUGGESTION_TOTAL_CAP, SqliteEngine } from './sqlite.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sitestack-sqlite-engine-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -13,16 +14,17 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 engineContractTests('sqlite', async () => new SqliteEngine({ path: join(dir, 'search.sqlite') }));
 
 describe('SqliteEngine suggestions', () => {
-  it('counts a suggestion up to SUGGESTION_TOTAL_CAP when more documents match', async () => {
+  it('counts a suggestion up to SUGGESTION_TOTAL_CAP, then answers the cap with relation gte', async () => {
     const engine = new SqliteEngine({ path: join(dir, 'suggest-cap.sqlite') });
     try {
       await engine.createIndex('cap');
-      const documents = Array.from({ length: SUGGESTION_TOTAL_CAP + 20 }, (_, i) => ({
-        id: `p${i}`, url: `/p${i}`, title: `Pelican ${i}`, body: '', summary: '', popularity: 0, locale: 'en-US', slug: `p${i}`,
+      const documents = (word: string, count: number) => Array.from({ length: count }, (_, i) => ({
+        id: `${word}${i}`, url: `/${word}${i}`, title: `${word} ${i}`, body: '', summary: '', popularity: 0, locale: 'en-US', slug: `${word}${i}`,
       }));
-      await engine.bulk('cap', documents);
+      await engine.bulk('cap', [...documents('pelican', SUGGESTION_TOTAL_CAP + 20), ...documents('cormorant', SUGGESTION_TOTAL_CAP)]);
       await engine.refresh('cap');
-      assert.deepEqual(await engine.suggest({ index: 'cap', text: 'pelcian' }), [{ text: 'pelican', total: SUGGESTION_TOTAL_CAP }]);
+      assert.deepEqual(await engine.suggest({ index: 'cap', text: 'pelcian' }), [{ text: 'pelican', total: SUGGESTION_TOTAL_CAP, relation: 'gte' }]);
+      assert.deepEqual(await engine.suggest({ index: 'cap', text: 'cormorat' }), [{ text: 'cormorant', total: SUGGESTION_TOTAL_CAP, relation: 'eq' }], 'exactly the cap');
       assert.equal(await engine.count({ index: 'cap', text: 'pelican' }), SUGGESTION_TOTAL_CAP + 20, 'count() stays exact');
     } finally {
       await engine.close();
@@ -87,6 +89,44 @@ describe('SqliteEngine build transactions', () => {
   });
 });
 
+describe('SqliteEngine locale partitions', () => {
+  it('keeps two locales of one partition apart, and merges partitions in popularity order when no locale is asked', async () => {
+    assert.equal(localePartition('fr'), localePartition('si'), 'fr and si share a partition');
+    const engine = new SqliteEngine({ path: join(dir, 'partitions.sqlite') });
+    try {
+      await engine.createIndex('parts');
+      const documents = ['fr', 'si', 'en-US', 'de'].flatMap((locale, l) =>
+        Array.from({ length: 5 + l }, (_, i) => ({
+          id: `${locale}-${i}`, url: `/${locale}/heron-${i}`, title: `Heron ${locale} ${i}`, body: 'heron', summary: '',
+          popularity: ((i * 7 + l * 3) % 10) / 10, locale, slug: `heron-${i}`,
+        })),
+      );
+      await engine.bulk('parts', documents);
+      await engine.refresh('parts');
+      assert.equal(await engine.count({ index: 'parts', text: 'heron', locales: ['fr'] }), 5);
+      assert.equal(await engine.count({ index: 'parts', text: 'heron', locales: ['SI'] }), 6);
+      assert.equal(await engine.count({ index: 'parts', text: 'heron', locales: ['fr', 'de'] }), 13);
+      assert.equal(await engine.count({ index: 'parts', text: 'heron' }), 26);
+      const fr = await engine.search({ index: 'parts', text: 'heron', locales: ['fr'], size: 20 });
+      assert.deepEqual(fr.total, { value: 5, relation: 'eq' });
+      assert.ok(fr.documents.every((hit) => hit.locale === 'fr'));
+      assert.deepEqual(await engine.suggest({ index: 'parts', text: 'hreon', locales: ['si'] }), [{ text: 'heron', total: 6, relation: 'eq' }]);
+      const nonIncreasing = (values: number[]) => values.every((value, i) => i === 0 || value <= (values[i - 1] as number));
+      const all = await engine.search({ index: 'parts', text: 'heron', sort: 'popularity', size: 26 });
+      assert.equal(all.documents.length, 26);
+      assert.ok(nonIncreasing(all.documents.map((hit) => hit.popularity)));
+      const firstPage = await engine.search({ index: 'parts', text: 'heron', sort: 'popularity', size: 4 });
+      assert.deepEqual(firstPage.documents.map((hit) => hit.popularity), all.documents.slice(0, 4).map((hit) => hit.popularity), 'the most popular of every partition');
+      const completions = await engine.autocomplete({ index: 'parts', prefix: 'her', size: 26 });
+      assert.equal(completions.length, 26);
+      const popularity = new Map(documents.map((document) => [document.url, document.popularity]));
+      assert.ok(nonIncreasing(completions.map((match) => popularity.get(match.url) as number)));
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
 describe('SqliteEngine page size', () => {
   it('creates a new database file with pageBytes pages and keeps the page size of an existing one', async () => {
     const file = join(dir, 'pages.sqlite');
@@ -109,6 +149,80 @@ describe('SqliteEngine page size', () => {
       assert.equal(db.pragma('page_size', { simple: true }), 16_384);
     } finally {
       db.close();
+    }
+  });
+});
+
+describe('SqliteEngine with an index of the earlier layout', () => {
+  it('searches, counts, completes and updates an index whose rowids predate locale partitions', async () => {
+    const file = join(dir, 'legacy.sqlite');
+    const documents = ['fr', 'en-US', 'de'].flatMap((locale, l) =>
+      Array.from({ length: 4 }, (_, i) => ({
+        id: `${locale}-${i}`, url: `/${locale}/ibis-${i}`, title: `Ibis ${locale} ${i}`, body: 'ibis wading bird', summary: '',
+        popularity: ((i * 3 + l) % 8) / 8, locale, slug: `ibis-${i}`,
+      })),
+    );
+    const writer = new SqliteEngine({ path: file });
+    await writer.createIndex('old');
+    await writer.bulk('old', documents);
+    await writer.close();
+    // Move every document to the rowid the earlier layout gave it: positive, by popularity step only.
+    const db = new Database(file);
+    const table = (name: string) => `"ix_old_${name}"`;
+    const rows = db.prepare(`SELECT rowid, popularity FROM ${table('docs')} ORDER BY rowid`).safeIntegers().all() as { rowid: bigint; popularity: number }[];
+    const next = new Map<number, bigint>();
+    db.transaction(() => {
+      for (const row of rows) {
+        const bucket = rankBucket(Number(row.popularity));
+        const rowid = next.get(bucket) ?? legacyRowidBlock(bucket)[0];
+        next.set(bucket, rowid + 1n);
+        for (const name of ['docs', 'fts', 'titles']) db.prepare(`UPDATE ${table(name)} SET rowid = ? WHERE rowid = ?`).run(rowid, row.rowid);
+        db.prepare(`UPDATE ${table('prefixes')} SET doc = ? WHERE doc = ?`).run(rowid, row.rowid);
+      }
+    })();
+    assert.ok((db.prepare(`SELECT min(rowid) FROM ${table('docs')}`).pluck().get() as number) > 0);
+    db.close();
+
+    const engine = new SqliteEngine({ path: file });
+    try {
+      await engine.refresh('old');
+      assert.equal(await engine.count({ index: 'old', text: 'ibis', locales: ['fr'] }), 4);
+      assert.equal(await engine.count({ index: 'old', text: 'ibis' }), 12);
+      const fr = await engine.search({ index: 'old', text: 'ibis wading', locales: ['fr'], highlight: true });
+      assert.deepEqual(fr.total, { value: 4, relation: 'eq' });
+      assert.ok(fr.documents.every((hit) => hit.locale === 'fr' && hit.highlight?.body[0]?.includes('<mark>ibis wading</mark>')));
+      const byPopularity = await engine.search({ index: 'old', text: 'ibis', sort: 'popularity', size: 12 });
+      assert.deepEqual(byPopularity.documents.map((hit) => hit.popularity), [...documents.map((d) => d.popularity)].sort((a, b) => b - a));
+      assert.equal((await engine.autocomplete({ index: 'old', prefix: 'ibis', size: 12 })).length, 12);
+      await engine.bulk('old', [{ ...documents[0]!, id: 'fr-new', url: '/fr/ibis-new', title: 'Ibis nouveau', popularity: 1 }]);
+      assert.equal((await engine.search({ index: 'old', text: 'ibis', locales: ['fr'], sort: 'popularity' })).documents[0]?.url, '/fr/ibis-new');
+      assert.equal(await engine.count({ index: 'old', text: 'ibis', locales: ['fr'] }), 5);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('SqliteEngine body candidates', () => {
+  it('finds and scores whole-phrase matches past the body cut-off above the scattered matches before it', async () => {
+    const engine = new SqliteEngine({ path: join(dir, 'phrase.sqlite') });
+    try {
+      await engine.createIndex('phrase');
+      const filler = 'lorem ipsum dolor sit amet '.repeat(6);
+      const scattered = Array.from({ length: BODY_CANDIDATES + 50 }, (_, i) => ({
+        id: `s${i}`, url: `/s${i}`, title: `Page ${i}`, body: `service ${filler} worker`, summary: '', popularity: 0.9, locale: 'en-US', slug: `s${i}`,
+      }));
+      const phrase = Array.from({ length: 3 }, (_, i) => ({
+        id: `p${i}`, url: `/p${i}`, title: `Note ${i}`, body: `a service worker caches ${filler}`, summary: '', popularity: 0.1, locale: 'en-US', slug: `p${i}`,
+      }));
+      await engine.bulk('phrase', [...scattered, ...phrase]);
+      await engine.refresh('phrase');
+      const result = await engine.search({ index: 'phrase', text: 'service worker', sort: 'relevance', size: 5 });
+      assert.deepEqual(result.documents.slice(0, 3).map((hit) => hit.url).sort(), ['/p0', '/p1', '/p2']);
+      assert.ok((result.documents[0]?.score ?? 0) > (result.documents[3]?.score ?? Infinity));
+      assert.deepEqual(result.total, { value: BODY_CANDIDATES + 53, relation: 'eq' });
+    } finally {
+      await engine.close();
     }
   });
 });

@@ -2,10 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { AppError } from '../../errors.js';
-import { markedFragments, markedTitle } from '../highlight.js';
-import { MARK_CLOSE, MARK_OPEN, foldForPrefix, tokenize, withoutControlCharacters } from '../query-text.js';
+import { fragmentsOf, matchWords, titleOf, type TermMatcher } from '../highlight.js';
+import { foldForPrefix, tokenize, withoutControlCharacters } from '../query-text.js';
 import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, phraseExpression, planQuery, searchExpression, type QueryPlan } from '../search-expression.js';
-import { ROWIDS_PER_BUCKET, bucketStart, rankBucket, rankCandidates, titlePrefixes, FILED_PREFIX_LENGTH } from '../static-rank.js';
+import { FILED_PREFIX_LENGTH, PARTITIONED_BASE, legacyRowidBlock, localePartition, partitionOf, partitionRange, rankBucket, rankCandidates, rowidBlock, staticRank, titlePrefixes } from '../static-rank.js';
 import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../spelling.js';
 import { SpellLookup, dropSpellIndex, hasSpellIndex, rebuildSpellIndex, spellTables } from './sqlite-spell.js';
 import { validIndexName, validateDocument } from './validation.js';
@@ -128,8 +128,7 @@ interface SearchRow {
   locale: string;
   slug: string;
   popularity: number;
-  title_marked?: string;
-  body_marked?: string;
+  body?: string;
 }
 
 /** FTS5's segment merging while documents are written: `automerge` and `crisismerge` (segments per level). */
@@ -172,17 +171,13 @@ export const PHRASE_CANDIDATES = 50;
  */
 export const PREFIX_EXPANSIONS = 16;
 /**
- * A suggestion's `total` counts matches up to this many: an alternative made of common words would otherwise be
- * counted through thousands of matches, several alternatives per query, for a number the page shows as "100+".
+ * A suggestion's `total` counts matches up to this many, then answers this many with `relation: 'gte'` (the page shows
+ * "100+"): an alternative made of common words would otherwise be counted through thousands of matches, several
+ * alternatives per query.
  */
 export const SUGGESTION_TOTAL_CAP = 100;
 /** `total` counts matches up to this many, then answers `gte` (every page a client may ask for is below it). */
 export const TOTAL_CAP = 1000;
-
-function listParameter(values: readonly string[] | undefined, fold: (value: string) => string): string | null {
-  if (values === undefined || values.length === 0) return null;
-  return JSON.stringify(values.map(fold));
-}
 
 /**
  * The embedded engine: SQLite FTS5 through better-sqlite3. One FTS5 table (title, summary, body) plus one documents
@@ -199,6 +194,13 @@ export class SqliteEngine implements SearchEngine {
   readonly #ftsHashBytes: number;
   readonly #statements = new Map<string, Database.Statement>();
   readonly #spellLookups = new Map<string, SpellLookup>();
+  /** Runs a function in a deferred transaction; made once, as better-sqlite3 builds several wrappers per transaction(). */
+  readonly #readTransaction: (read: () => unknown) => unknown;
+  /** What one read transaction looked up once and may ask again (its snapshot does not change while it runs). */
+  #snapshot: { version?: number; frequencies: Map<string, number | undefined>; ranges: Map<string, RowidRange[]> } | undefined;
+  /** What #remembered computed (partitions of an index, partitions holding one locale), valid for this database version. */
+  readonly #rememberedValues = new Map<string, unknown>();
+  #rememberedVersion = -1;
   /** Indices written to since their spelling index was last rebuilt (by refresh or forceMerge). */
   readonly #spellStale = new Set<string>();
   readonly #buildTransactionDocuments: number;
@@ -225,6 +227,7 @@ export class SqliteEngine implements SearchEngine {
     this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma('busy_timeout = 10000');
     this.#db.pragma(`cache_size = -${Math.round((options.cacheMiB ?? SQLITE_ENGINE_DEFAULTS.cacheMiB) * 1024)}`);
+    this.#readTransaction = this.#db.transaction((read: () => unknown) => read()).deferred;
     this.#db.exec(`
       CREATE TABLE IF NOT EXISTS search_indices (name TEXT PRIMARY KEY, created_at TEXT NOT NULL) STRICT;
       CREATE TABLE IF NOT EXISTS search_aliases (
@@ -308,7 +311,12 @@ export class SqliteEngine implements SearchEngine {
 
   /** Runs `read` on one consistent snapshot: the alias lookup and the queries see the same database state. */
   #read<T>(read: () => T): T {
-    return this.#db.transaction(read).deferred();
+    this.#snapshot = { frequencies: new Map(), ranges: new Map() };
+    try {
+      return this.#readTransaction(read) as T;
+    } finally {
+      this.#snapshot = undefined;
+    }
   }
 
   async health(): Promise<Health> {
@@ -321,6 +329,7 @@ export class SqliteEngine implements SearchEngine {
     this.#endBuild();
     const tables = tablesOf(name);
     const prefix = this.#prefixIndex.length === 0 ? '' : `, prefix='${this.#prefixIndex.join(' ')}'`;
+    this.#rememberedValues.clear();
     this.#db.transaction(() => {
       if (this.#indexExists(name) || this.#aliasExists(name)) {
         throw new AppError('INDEX_EXISTS', `an index or alias named '${name}' already exists`, 409);
@@ -364,6 +373,7 @@ export class SqliteEngine implements SearchEngine {
     if (this.#aliased(index)) this.#endBuild();
     else this.#beginBuild(index);
     this.#spellStale.add(index);
+    this.#rememberedValues.clear();
     const results = this.#db.transaction(() => {
       const existing = this.#statement(`${index}\u0000existing`, () => `SELECT rowid FROM ${tables.docs} WHERE id = ?`).safeIntegers().pluck();
       const lastInBucket = this.#statement(`${index}\u0000last-in-bucket`, () => `SELECT max(rowid) FROM ${tables.docs} WHERE rowid >= ? AND rowid < ?`)
@@ -373,6 +383,7 @@ export class SqliteEngine implements SearchEngine {
         `INSERT INTO ${tables.docs} (rowid, id, url, title, title_key, locale, locale_key, slug, slug_key, popularity)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
+      const firstRowid = this.#statement(`${index}\u0000first-rowid`, () => `SELECT rowid FROM ${tables.docs} ORDER BY rowid LIMIT 1`).safeIntegers().pluck();
       const deleteDoc = this.#statement(`${index}\u0000delete`, () => `DELETE FROM ${tables.docs} WHERE rowid = ?`);
       const insertText = this.#statement(`${index}\u0000text`, () => `INSERT INTO ${tables.fts} (rowid, title, summary, body) VALUES (?, ?, ?, ?)`);
       const deleteText = this.#statement(`${index}\u0000untext`, () => `DELETE FROM ${tables.fts} WHERE rowid = ?`);
@@ -415,17 +426,23 @@ export class SqliteEngine implements SearchEngine {
           latest.delete(results[position]?.id ?? '');
         }
       }
-      const next = new Map<number, bigint>();
+      // An index created before locale partitions (positive rowids) keeps its layout: its readers take it as one partition.
+      const legacy = ((firstRowid.get() as bigint | undefined) ?? -1n) > 0n;
+      const next = new Map<string, bigint>();
       const inserts = [...latest.values()]
-        .map((position) => ({ position, bucket: rankBucket((documents[position] as IndexedDocument).popularity) }))
-        .sort((a, b) => a.bucket - b.bucket || a.position - b.position);
-      for (const { position, bucket } of inserts) {
+        .map((position) => {
+          const document = documents[position] as IndexedDocument;
+          return { position, partition: legacy ? 0 : localePartition(document.locale.toLowerCase()), bucket: rankBucket(document.popularity) };
+        })
+        .sort((a, b) => a.partition - b.partition || a.bucket - b.bucket || a.position - b.position);
+      for (const { position, partition, bucket } of inserts) {
         const document = documents[position] as IndexedDocument;
         try {
-          let rowid = next.get(bucket);
+          const block = `${partition}:${bucket}`;
+          let rowid = next.get(block);
           if (rowid === undefined) {
-            const start = bucketStart(bucket);
-            const last = lastInBucket.get(start, start + BigInt(ROWIDS_PER_BUCKET)) as bigint | null;
+            const [start, end] = legacy ? legacyRowidBlock(bucket) : rowidBlock(partition, bucket);
+            const last = lastInBucket.get(start, end) as bigint | null;
             rowid = last === null ? start : last + 1n;
           }
           const title = withoutControlCharacters(document.title);
@@ -435,7 +452,7 @@ export class SqliteEngine implements SearchEngine {
           insertTitle.run(rowid, title);
           const prefixes = titlePrefixes(titleKey);
           if (prefixes.length > 0) insertPrefixes(prefixes.length).run(prefixes.flatMap((prefix) => [prefix, rowid]));
-          next.set(bucket, rowid + 1n);
+          next.set(block, rowid + 1n);
         } catch (error) {
           failed(position, error);
         }
@@ -505,6 +522,7 @@ export class SqliteEngine implements SearchEngine {
   async deleteIndex(name: string): Promise<void> {
     const tables = tablesOf(name);
     this.#endBuild();
+    this.#rememberedValues.clear();
     this.#db.transaction(() => {
       if (!this.#indexExists(name)) throw indexNotFound(name);
       this.#db.prepare('DELETE FROM search_aliases WHERE index_name = ?').run(name);
@@ -530,19 +548,41 @@ export class SqliteEngine implements SearchEngine {
    * `CROSS JOIN` so the FTS walk drives: left to itself, the planner may satisfy `ORDER BY rowid` by scanning the
    * documents table in rowid order and probing FTS5 once per document, which reads the whole index.
    */
-  #filterSql(index: string, table = tablesOf(index).fts): string {
-    return `${table} MATCH ? AND ${this.#docFilterSql('d')}`;
+  #filterSql(table: string, filter: DocFilter): string {
+    return `${table} MATCH ? AND ${filter.sql} AND ${table}.rowid >= CAST(? AS INTEGER) AND ${table}.rowid <= CAST(? AS INTEGER)`;
   }
 
-  #docFilterSql(documents: string): string {
-    return `(? IS NULL OR ${documents}.locale_key IN (SELECT value FROM json_each(?)))
-      AND (? IS NULL OR EXISTS (SELECT 1 FROM json_each(?) p WHERE substr(${documents}.slug_key, 1, length(p.value)) = p.value))`;
+  /**
+   * The rowid ranges a query walks (see static-rank.ts): the partition of each of its locales, or every partition the
+   * index holds when it names none, in rowid order; an index of the earlier layout is one range. Every statement of
+   * #filterSql takes a range; walks of several ranges are merged by static rank (mergeWalks).
+   */
+  #ranges(index: string, locales: readonly string[] | undefined): RowidRange[] {
+    const key = `${index}\u0000${(locales ?? []).join('\u0000').toLowerCase()}`;
+    const known = this.#snapshot?.ranges.get(key);
+    if (known !== undefined) return known;
+    const ranges = this.#rangesOf(index, locales);
+    this.#snapshot?.ranges.set(key, ranges);
+    return ranges;
   }
 
-  #filterParameters(expression: string, query: QueryFilter): unknown[] {
-    const locales = listParameter(query.locales, (locale) => locale.toLowerCase());
-    const slugPrefixes = listParameter(query.slugPrefixes, (prefix) => prefix.toLowerCase());
-    return [expression, locales, locales, slugPrefixes, slugPrefixes];
+  #rangesOf(index: string, locales: readonly string[] | undefined): RowidRange[] {
+    const firstFrom = this.#statement(`${index}\u0000first-from`, () => `SELECT rowid FROM ${tablesOf(index).docs} WHERE rowid >= ? ORDER BY rowid LIMIT 1`).pluck();
+    const lowest = firstFrom.get(PARTITIONED_BASE) as number | undefined;
+    if (lowest === undefined || lowest > 0) return [WHOLE_RANGE];
+    if (locales !== undefined && locales.length > 0) {
+      return [...new Set(locales.map((locale) => localePartition(locale.toLowerCase())))].sort((a, b) => a - b).map(partitionRange);
+    }
+    return this.#remembered(`${index}\u0000partitions`, () => {
+      const ranges: RowidRange[] = [];
+      let rowid: number | undefined = lowest;
+      while (rowid !== undefined && rowid < 0) {
+        const range = partitionRange(partitionOf(rowid));
+        ranges.push(range);
+        rowid = firstFrom.get(range[1] + 1) as number | undefined;
+      }
+      return ranges;
+    });
   }
 
   /**
@@ -566,95 +606,104 @@ export class SqliteEngine implements SearchEngine {
       if (expression === undefined) return { documents: [], total: { value: 0, relation: 'eq' } };
       const tables = tablesOf(index);
       const [titleWeight, summaryWeight, bodyWeight] = this.#weights;
-      const filters = this.#filterParameters(expression, query).slice(1);
+      const filter = docFilter(query.locales, query.slugPrefixes);
+      const filters = filter.parameters;
+      const ranges = this.#ranges(index, query.locales);
+      /** The first `limit` rows of a rowid-ordered statement over every range, in static-rank order. */
+      const walk = <T>(statement: Database.Statement, head: unknown[], limit: number, rowidOf: (row: T) => number): T[] =>
+        mergeWalks(ranges.map(([low, high]) => statement.all(...head, low, high, limit) as T[]), limit, rowidOf);
+      const rowOf = (row: RankedRow) => row.rowid;
       const titleKey = foldForPrefix(query.text);
       const wanted = from + size;
       const candidates = new Map<number, RankedRow>();
       let exhaustive = true;
+      let walkedTotal: number | undefined;
       // Body matches of a query of common words only are ordered by static rank alone, with no bm25 (see QueryPlan.common).
       const bodyScore = plan.common ? '0' : `-bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight})`;
-      const body = (limit: number, matchExpression: string) =>
-        this.#statement(`${index}\u0000body\u0000${bodyScore}`, () =>
+      const scoredWalk = (score: string) =>
+        this.#statement(`${index}\u0000walk\u0000${score}\u0000${filter.shape}`, () =>
           `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
-                  ${bodyScore} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
+                  ${score} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
            FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
-           WHERE ${this.#filterSql(index)}
+           WHERE ${this.#filterSql(tables.fts, filter)}
            ORDER BY ${tables.fts}.rowid LIMIT ?`,
-        ).all(titleKey, matchExpression, ...filters, limit) as RankedRow[];
+        );
       if (sort === 'popularity') {
-        const rows = this.#statement(`${index}\u0000by-rank`, () =>
-          `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
-                  -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
-           FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
-           WHERE ${this.#filterSql(index)}
-           ORDER BY ${tables.fts}.rowid LIMIT ? OFFSET ?`,
-        ).all(titleKey, expression, ...filters, size, from) as RankedRow[];
-        for (const row of rows) candidates.set(row.rowid, row);
-        exhaustive = rows.length < size && (rows.length > 0 || from === 0);
+        const walks = ranges.map(([low, high]) => scoredWalk(`-bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight})`).all(titleKey, expression, ...filters, low, high, wanted) as RankedRow[]);
+        for (const row of mergeWalks(walks, wanted, rowOf).slice(from)) candidates.set(row.rowid, row);
+        // Every range ended before the page did: the walks hold every match.
+        if (walks.every((rows) => rows.length < wanted)) walkedTotal = walks.reduce((sum, rows) => sum + rows.length, 0);
       } else {
-        const titleRows = this.#statement(`${index}\u0000titles`, () =>
+        // As in the body, a query of common words scores its title matches without bm25: they come in popularity order,
+        // the exact title first, and no IDF is read from posting lists that hold most of the titles.
+        const titleScore = plan.common ? '0' : `-bm25(${tables.titles})`;
+        const titleExpression = plan.common ? (countExpression(plan.words, plan.prefixLast, plan.expansions) as string) : expression;
+        const titleRows = this.#statement(`${index}\u0000titles\u0000${titleScore}\u0000${filter.shape}`, () =>
           `SELECT ${tables.titles}.rowid AS rowid, d.popularity AS popularity,
-                  -bm25(${tables.titles}) + ${TITLE_MATCH_BOOST} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
+                  ${titleScore} + ${TITLE_MATCH_BOOST} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
            FROM ${tables.titles} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.titles}.rowid
-           WHERE ${this.#filterSql(index, tables.titles)}
+           WHERE ${this.#filterSql(tables.titles, filter)}
            ORDER BY ${tables.titles}.rowid LIMIT ?`,
         );
-        const titleMatches = titleRows.all(titleKey, expression, ...filters, TITLE_CANDIDATES) as RankedRow[];
+        const titleMatches = walk(titleRows, [titleKey, titleExpression, ...filters], TITLE_CANDIDATES, rowOf);
         for (const row of titleMatches) candidates.set(row.rowid, row);
         if (titleMatches.length === TITLE_CANDIDATES) {
           exhaustive = false;
-          const exact = this.#statement(`${index}\u0000exact-title`, () =>
-            `SELECT d.rowid FROM ${tables.docs} d WHERE d.title_key = ? AND ${this.#docFilterSql('d')} ORDER BY d.rowid LIMIT ?`,
+          const exact = this.#statement(`${index}\u0000exact-title\u0000${filter.shape}`, () =>
+            `SELECT d.rowid FROM ${tables.docs} d WHERE d.title_key = ? AND ${filter.sql} ORDER BY d.rowid LIMIT ?`,
           ).pluck().all(titleKey, ...filters, wanted) as number[];
-          const titleScore = this.#statement(`${index}\u0000title-score`, () =>
+          // Documents of one title key have the same title words, so the same title bm25: one is scored (each bm25
+          // statement reads the whole posting list of every query word for its IDF) and its score given to all.
+          const missing = exact.filter((rowid) => !candidates.has(rowid));
+          const exactTitle = new Set(exact);
+          const scoredExact = titleMatches.find((row) => exactTitle.has(row.rowid)) ?? (missing.length === 0 ? undefined : this.#statement(`${index}\u0000title-score\u0000${titleScore}`, () =>
             `SELECT ${tables.titles}.rowid AS rowid, d.popularity AS popularity,
-                    -bm25(${tables.titles}) + ${TITLE_MATCH_BOOST + EXACT_TITLE_BOOST} AS score
+                    ${titleScore} + ${TITLE_MATCH_BOOST + EXACT_TITLE_BOOST} AS score
              FROM ${tables.titles} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.titles}.rowid
              WHERE ${tables.titles} MATCH ? AND ${tables.titles}.rowid = CAST(? AS INTEGER)`,
-          );
-          for (const rowid of exact) {
-            const row = candidates.has(rowid) ? undefined : (titleScore.get(expression, rowid) as RankedRow | undefined);
-            if (row !== undefined) candidates.set(rowid, row);
+          ).get(titleExpression, missing[0]) as RankedRow | undefined);
+          if (scoredExact !== undefined) {
+            const popularity = this.#statement(`${index}\u0000popularity`, () => `SELECT popularity FROM ${tables.docs} WHERE rowid = ?`).pluck();
+            for (const rowid of missing) candidates.set(rowid, { rowid, popularity: popularity.get(rowid) as number, score: scoredExact.score });
           }
         }
         if (candidates.size < wanted) {
-          const bodyMatches = body(BODY_CANDIDATES, plan.common ? (countExpression(plan.words, plan.prefixLast, plan.expansions) as string) : expression);
+          const bodyExpression = plan.common ? (countExpression(plan.words, plan.prefixLast, plan.expansions) as string) : expression;
+          const bodyMatches = walk(scoredWalk(bodyScore), [titleKey, bodyExpression, ...filters], BODY_CANDIDATES, rowOf);
           for (const row of bodyMatches) if (!candidates.has(row.rowid)) candidates.set(row.rowid, row);
           exhaustive = bodyMatches.length < BODY_CANDIDATES;
           const phrase = plan.words.length > 1 && !exhaustive && !plan.common ? phraseExpression(plan.words, plan.prefixLast, plan.expansions) : undefined;
           if (phrase !== undefined) {
-            const phraseRows = this.#statement(`${index}\u0000phrase`, () =>
-              `SELECT ${tables.fts}.rowid FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} ORDER BY ${tables.fts}.rowid LIMIT ?`,
-            ).pluck().all(phrase, ...filters, PHRASE_CANDIDATES) as number[];
-            const scoreOne = this.#statement(`${index}\u0000score-one`, () =>
-              `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
-                      -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
-               FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
-               WHERE ${tables.fts} MATCH ? AND ${tables.fts}.rowid = CAST(? AS INTEGER)`,
-            );
-            for (const rowid of phraseRows) {
-              if (candidates.has(rowid)) continue;
-              const row = scoreOne.get(titleKey, expression, rowid) as RankedRow | undefined;
-              if (row !== undefined) candidates.set(rowid, row);
+            const phraseWalk = this.#statement(`${index}\u0000phrase\u0000${filter.shape}`, () =>
+              `SELECT ${tables.fts}.rowid FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(tables.fts, filter)} ORDER BY ${tables.fts}.rowid LIMIT ?`,
+            ).pluck();
+            const phraseRows = walk(phraseWalk, [phrase, ...filters], PHRASE_CANDIDATES, (rowid: number) => rowid);
+            // One statement scores them all: bm25 computes its IDF once per statement (reading every posting list of the
+            // query), so the rowids are a filter on the walk (`+` keeps it from FTS5, which would restart per rowid).
+            const unscored = phraseRows.filter((rowid) => !candidates.has(rowid)).sort((a, b) => a - b);
+            if (unscored.length > 0) {
+              const scored = this.#statement(`${index}\u0000score-listed`, () =>
+                `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
+                        -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
+                 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
+                 WHERE ${tables.fts} MATCH ? AND ${tables.fts}.rowid >= CAST(? AS INTEGER) AND ${tables.fts}.rowid <= CAST(? AS INTEGER)
+                   AND +${tables.fts}.rowid IN (SELECT value FROM json_each(?))`,
+              ).all(titleKey, expression, unscored[0], unscored[unscored.length - 1], JSON.stringify(unscored)) as RankedRow[];
+              for (const row of scored) candidates.set(row.rowid, row);
             }
           }
         }
       }
       const ranked = sort === 'popularity' ? rankCandidates([...candidates.values()], sort) : rankCandidates([...candidates.values()], sort).slice(from, wanted);
-      const marked = highlight === undefined
-        ? ''
-        : `, highlight(${tables.fts}, 0, '${MARK_OPEN}', '${MARK_CLOSE}') AS title_marked,
-             highlight(${tables.fts}, 2, '${MARK_OPEN}', '${MARK_CLOSE}') AS body_marked`;
-      // FTS5 ignores a rowid constraint next to MATCH unless the value is an INTEGER, and JavaScript numbers bind as REAL.
-      const readText = this.#statement(`${index}\u0000read-text\u0000${highlight === undefined ? '' : 'marked'}`, () =>
-        `SELECT summary${marked} FROM ${tables.fts} WHERE ${tables.fts} MATCH ? AND rowid = CAST(? AS INTEGER)`,
+      // Highlighting reads the stored text and marks the query's words in JS: FTS5's highlight() would run the whole
+      // expression again for the row and tokenize every column it marks, however little of a long body is shown.
+      const matcher = highlight === undefined ? undefined : termMatcher(plan);
+      const read = this.#statement(`${index}\u0000read\u0000${highlight === undefined ? '' : 'body'}`, () =>
+        `SELECT d.id, d.url, d.title, d.locale, d.slug, d.popularity, f.summary${highlight === undefined ? '' : ', f.body'}
+         FROM ${tables.docs} d CROSS JOIN ${tables.fts} f ON f.rowid = d.rowid WHERE d.rowid = ?`,
       );
-      const readDoc = this.#statement(`${index}\u0000read-doc`, () => `SELECT id, url, title, locale, slug, popularity FROM ${tables.docs} WHERE rowid = ?`);
-      const documents = ranked.map((rank) => {
-        const row = { ...(readDoc.get(rank.rowid) as SearchRow), ...(readText.get(expression, rank.rowid) as SearchRow) };
-        return toHit(row, rank.score, highlight);
-      });
-      const seen = sort === 'popularity' ? rankedTotal(ranked.length, from, size) : exhaustive ? candidates.size : undefined;
+      const documents = ranked.map((rank) => toHit(read.get(rank.rowid) as SearchRow, rank.score, highlight, matcher));
+      const seen = sort === 'popularity' ? walkedTotal : exhaustive ? candidates.size : undefined;
       const total = seen ?? this.#countIn(index, countExpression(plan.words, plan.prefixLast, plan.expansions) as string, query, TOTAL_CAP + 1);
       return { documents, total: total > TOTAL_CAP ? { value: TOTAL_CAP, relation: 'gte' } : { value: total, relation: 'eq' } };
     });
@@ -663,31 +712,99 @@ export class SqliteEngine implements SearchEngine {
   /** Matches of the expression within the filters, counted up to `cap`. */
   #countIn(index: string, expression: string, query: QueryFilter, cap = Number.MAX_SAFE_INTEGER): number {
     const tables = tablesOf(index);
-    return this.#statement(`${index}\u0000count`, () =>
+    const filter = docFilter(query.locales, query.slugPrefixes);
+    const filtered = this.#statement(`${index}\u0000count\u0000${filter.shape}`, () =>
       `SELECT count(*) FROM (
-         SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} LIMIT ?
+         SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(tables.fts, filter)} LIMIT ?
        )`,
-    )
-      .pluck()
-      .get(...this.#filterParameters(expression, query), cap) as number;
+    ).pluck();
+    const unfiltered = this.#statement(`${index}\u0000count-range`, () =>
+      `SELECT count(*) FROM (SELECT 1 FROM ${tables.fts} WHERE ${this.#filterSql(tables.fts, NO_FILTER)} LIMIT ?)`,
+    ).pluck();
+    let total = 0;
+    for (const range of this.#ranges(index, query.locales)) {
+      if (total >= cap) break;
+      const [low, high] = range;
+      total += (this.#filterNeeded(index, query, range)
+        ? filtered.get(expression, ...filter.parameters, low, high, cap - total)
+        : unfiltered.get(expression, low, high, cap - total)) as number;
+    }
+    return total;
   }
 
   #matchesAny(index: string, expression: string, query: Omit<QueryFilter, 'text'>): boolean {
     const tables = tablesOf(index);
-    return this.#statement(`${index}\u0000exists`, () =>
-      `SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(index)} LIMIT 1`,
-    ).get(...this.#filterParameters(expression, { ...query, text: '' })) !== undefined;
+    const filter = docFilter(query.locales, query.slugPrefixes);
+    const filtered = this.#statement(`${index}\u0000exists\u0000${filter.shape}`, () =>
+      `SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(tables.fts, filter)} LIMIT 1`,
+    );
+    const unfiltered = this.#statement(`${index}\u0000exists-range`, () => `SELECT 1 FROM ${tables.fts} WHERE ${this.#filterSql(tables.fts, NO_FILTER)} LIMIT 1`);
+    return this.#ranges(index, query.locales).some((range) =>
+      (this.#filterNeeded(index, query, range) ? filtered.get(expression, ...filter.parameters, ...range) : unfiltered.get(expression, ...range)) !== undefined,
+    );
+  }
+
+  /**
+   * Whether a walk of `range` must still check the documents filter: not when the query has no filter, nor when the
+   * range is the partition of one of its locales and holds that locale only (no other locale of the index hashes
+   * there). Counting then reads FTS5 alone, without a documents row per match.
+   */
+  #filterNeeded(index: string, query: Omit<QueryFilter, 'text'>, range: RowidRange): boolean {
+    if ((query.slugPrefixes?.length ?? 0) > 0) return true;
+    if (query.locales === undefined || query.locales.length === 0) return false;
+    if (range === WHOLE_RANGE) return true;
+    const partition = partitionOf(range[0]);
+    const here = [...new Set(query.locales.map((locale) => locale.toLowerCase()))].filter((locale) => localePartition(locale) === partition);
+    return here.length !== 1 || !this.#holdsOnly(index, range, here[0] as string);
+  }
+
+  /** Whether every document of `range` has locale `localeKey`; remembered until the database changes. */
+  #holdsOnly(index: string, range: RowidRange, localeKey: string): boolean {
+    return this.#remembered(`${index}\u0000only\u0000${range[0]}\u0000${localeKey}`, () =>
+      this.#statement(`${index}\u0000other-locale`, () =>
+        `SELECT 1 FROM ${tablesOf(index).docs} WHERE rowid >= ? AND rowid <= ? AND locale_key <> ? LIMIT 1`,
+      ).get(range[0], range[1], localeKey) === undefined,
+    );
+  }
+
+  /** `compute()`, remembered under `key` until the database changes. */
+  #remembered<T>(key: string, compute: () => T): T {
+    // data_version moves when another connection commits; this connection's own writes clear the memo themselves.
+    const snapshot = this.#snapshot;
+    const version = snapshot?.version ?? (this.#statement('data-version', () => 'PRAGMA data_version').pluck().get() as number);
+    if (snapshot !== undefined) snapshot.version = version;
+    if (version !== this.#rememberedVersion) {
+      this.#rememberedValues.clear();
+      this.#rememberedVersion = version;
+    }
+    if (this.#rememberedValues.has(key)) return this.#rememberedValues.get(key) as T;
+    const value = compute();
+    this.#rememberedValues.set(key, value);
+    return value;
+  }
+
+  /** Whether the index has its spelling tables (see sqlite-spell.ts), with the schema lookup prepared once. */
+  #hasSpelling(index: string): boolean {
+    return this.#statement('spell-exists', () => "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(`ix_${index}_spell_terms`) !== undefined;
   }
 
   /** The words a text is matched by in this index (see planQuery): common words dropped, prefix on an unfinished last word. */
   #plan(index: string, text: string): QueryPlan {
     const tables = tablesOf(index);
-    const spelling = hasSpellIndex(this.#db, index);
+    const spelling = this.#hasSpelling(index);
     const statistics = spelling ? `SELECT docs FROM ${spellTables(index).terms} WHERE term = ?` : `SELECT doc FROM ${tables.vocab} WHERE term = ?`;
     const frequency = this.#statement(`${index}\u0000frequency\u0000${statistics}`, () => statistics).pluck();
     const counted = spelling ? `SELECT documents FROM ${spellTables(index).stats}` : `SELECT count(*) FROM ${tables.docs}`;
     const documents = (this.#statement(`${index}\u0000documents\u0000${counted}`, () => counted).pluck().get() as number | undefined) ?? 0;
-    const plan = planQuery(tokenize(text), documents, (word) => frequency.get(foldForPrefix(word)) as number | undefined);
+    const frequencies = this.#snapshot?.frequencies;
+    const frequencyOf = (word: string) => {
+      const term = foldForPrefix(word);
+      if (frequencies?.has(term) === true) return frequencies.get(term);
+      const found = frequency.get(term) as number | undefined;
+      frequencies?.set(term, found);
+      return found;
+    };
+    const plan = planQuery(tokenize(text), documents, frequencyOf);
     const last = plan.words[plan.words.length - 1];
     if (!spelling || !plan.prefixLast || last === undefined) return plan;
     const prefix = foldForPrefix(last);
@@ -727,7 +844,7 @@ export class SqliteEngine implements SearchEngine {
     const size = clampInteger(query.size, 3, 1, 10);
     return this.#read(() => {
       const index = this.#resolve(query.index);
-      if (words.length === 0 || !hasSpellIndex(this.#db, index)) return [];
+      if (words.length === 0 || !this.#hasSpelling(index)) return [];
       let lookup = this.#spellLookups.get(index);
       if (lookup === undefined) {
         lookup = new SpellLookup(this.#db, index);
@@ -753,8 +870,9 @@ export class SqliteEngine implements SearchEngine {
       const suggestions: Suggestion[] = [];
       for (const alternative of alternatives) {
         const text = alternative.words.map((word, position) => (word === words[position] ? typed[position] : word)).join(' ');
-        const total = this.#countIn(index, this.#countExpressionOf(index, text), { ...filters, text }, SUGGESTION_TOTAL_CAP);
-        if (total > 0) suggestions.push({ text, total });
+        const total = this.#countIn(index, this.#countExpressionOf(index, text), { ...filters, text }, SUGGESTION_TOTAL_CAP + 1);
+        if (total > SUGGESTION_TOTAL_CAP) suggestions.push({ text, total: SUGGESTION_TOTAL_CAP, relation: 'gte' });
+        else if (total > 0) suggestions.push({ text, total, relation: 'eq' });
         if (suggestions.length === size) break;
       }
       return suggestions;
@@ -773,19 +891,35 @@ export class SqliteEngine implements SearchEngine {
       const index = this.#resolve(query.index);
       if (prefix === '') return [];
       const tables = tablesOf(index);
-      const locales = listParameter(query.locales, (locale) => locale.toLowerCase());
-      const localeFilter = '(? IS NULL OR d.locale_key IN (SELECT value FROM json_each(?)))';
+      const filter = docFilter(query.locales);
+      const ranges = this.#ranges(index, query.locales);
+      const titleOf = (match: AutocompleteMatch & { rowid: number }) => match.rowid;
+      const complete = (statement: Database.Statement, head: unknown[]) =>
+        mergeWalks(ranges.map(([low, high]) => statement.all(...head, ...filter.parameters, low, high, size) as (AutocompleteMatch & { rowid: number })[]), size, titleOf)
+          .map(({ title, url, locale }) => ({ title, url, locale }));
       if (Array.from(prefix).length <= FILED_PREFIX_LENGTH) {
-        return this.#statement(`${index}\u0000autocomplete-filed`, () =>
-          `SELECT d.title, d.url, d.locale FROM ${tables.prefixes} p CROSS JOIN ${tables.docs} d ON d.rowid = p.doc
-           WHERE p.prefix = ? AND ${localeFilter} ORDER BY p.doc LIMIT ?`,
-        ).all(prefix, locales, locales, size) as AutocompleteMatch[];
+        // The prefix table alone gives each partition's first rowids; the documents are read for the merged winners only.
+        const filtered = this.#statement(`${index}\u0000autocomplete-filed\u0000${filter.shape}`, () =>
+          `SELECT p.doc FROM ${tables.prefixes} p CROSS JOIN ${tables.docs} d ON d.rowid = p.doc
+           WHERE p.prefix = ? AND ${filter.sql} AND p.doc >= ? AND p.doc <= ? ORDER BY p.doc LIMIT ?`,
+        ).pluck();
+        const unfiltered = this.#statement(`${index}\u0000autocomplete-prefix`, () =>
+          `SELECT doc FROM ${tables.prefixes} WHERE prefix = ? AND doc >= ? AND doc <= ? ORDER BY doc LIMIT ?`,
+        ).pluck();
+        const walks = ranges.map((range) =>
+          (this.#filterNeeded(index, { index, locales: query.locales }, range)
+            ? filtered.all(prefix, ...filter.parameters, ...range, size)
+            : unfiltered.all(prefix, ...range, size)) as number[],
+        );
+        const readMatch = this.#statement(`${index}\u0000autocomplete-read`, () => `SELECT title, url, locale FROM ${tables.docs} WHERE rowid = ?`);
+        return mergeWalks(walks, size, (rowid) => rowid).map((rowid) => readMatch.get(rowid) as AutocompleteMatch);
       }
-      return this.#statement(`${index}\u0000autocomplete`, () =>
-        `SELECT d.title, d.url, d.locale FROM ${tables.docs} d
-         WHERE d.title_key >= ? AND d.title_key < ? AND ${localeFilter}
+      return complete(this.#statement(`${index}\u0000autocomplete\u0000${filter.shape}`, () =>
+        // The title key range is short; left to itself, the planner would walk the whole partition in rowid order.
+        `SELECT d.rowid, d.title, d.url, d.locale FROM ${tables.docs} d INDEXED BY ${quoteIdentifier(`ix_${index}_title_key`)}
+         WHERE d.title_key >= ? AND d.title_key < ? AND ${filter.sql} AND d.rowid >= ? AND d.rowid <= ?
          ORDER BY d.rowid LIMIT ?`,
-      ).all(prefix, `${prefix}\u{10FFFF}`, locales, locales, size) as AutocompleteMatch[];
+      ), [prefix, `${prefix}\u{10FFFF}`]);
     });
   }
 
@@ -804,17 +938,66 @@ function invalidName(name: string): AppError {
   );
 }
 
+/** The documents filter of a query: SQL on the documents row `d`, its parameters, and its shape (which SQL, for the statement cache). */
+interface DocFilter {
+  shape: string;
+  sql: string;
+  parameters: unknown[];
+}
+
+/**
+ * Locale and slug-prefix filters (case-insensitive), written for what the query holds: a lone locale or prefix is a
+ * plain comparison, since a json_each list costs a temporary table per statement run.
+ */
+function docFilter(locales: readonly string[] | undefined, slugPrefixes?: readonly string[]): DocFilter {
+  const parts: string[] = [];
+  const parameters: unknown[] = [];
+  let shape = '';
+  const localeKeys = [...new Set((locales ?? []).map((locale) => locale.toLowerCase()))];
+  if (localeKeys.length === 1) {
+    parts.push('d.locale_key = ?');
+    parameters.push(localeKeys[0]);
+    shape += 'l';
+  } else if (localeKeys.length > 1) {
+    parts.push('d.locale_key IN (SELECT value FROM json_each(?))');
+    parameters.push(JSON.stringify(localeKeys));
+    shape += 'L';
+  }
+  const prefixes = [...new Set((slugPrefixes ?? []).map((prefix) => prefix.toLowerCase()))];
+  if (prefixes.length === 1) {
+    parts.push('substr(d.slug_key, 1, ?) = ?');
+    parameters.push(Array.from(prefixes[0] as string).length, prefixes[0]);
+    shape += 's';
+  } else if (prefixes.length > 1) {
+    parts.push('EXISTS (SELECT 1 FROM json_each(?) p WHERE substr(d.slug_key, 1, length(p.value)) = p.value)');
+    parameters.push(JSON.stringify(prefixes));
+    shape += 'S';
+  }
+  return { shape, sql: parts.length === 0 ? '1' : parts.join(' AND '), parameters };
+}
+
+/** A span of rowids, inclusive: one locale partition (see static-rank.ts), or every rowid of an earlier index. */
+type RowidRange = readonly [number, number];
+
+const WHOLE_RANGE: RowidRange = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+
+const NO_FILTER: DocFilter = { shape: '', sql: '1', parameters: [] };
+
+/** The first `limit` rows of several rowid-ordered walks (one per range), in static-rank order. */
+function mergeWalks<T>(walks: readonly T[][], limit: number, rowidOf: (row: T) => number): T[] {
+  if (walks.length === 1) return walks[0] as T[];
+  return walks
+    .flat()
+    .sort((a, b) => staticRank(rowidOf(a)) - staticRank(rowidOf(b)))
+    .slice(0, limit);
+}
+
 function clampInteger(value: number | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined || !Number.isFinite(value)) return fallback;
   return Math.min(max, Math.max(min, Math.trunc(value)));
 }
 
-/** The total when the page itself shows it (a short first page, or a short page after full ones); else undefined. */
-function rankedTotal(returned: number, from: number, size: number): number | undefined {
-  return returned < size && (returned > 0 || from === 0) ? from + returned : undefined;
-}
-
-function toHit(row: SearchRow, score: number, highlight: HighlightOptions | undefined): SearchHit {
+function toHit(row: SearchRow, score: number, highlight: HighlightOptions | undefined, matcher: TermMatcher | undefined): SearchHit {
   const hit: SearchHit = {
     id: row.id,
     url: row.url,
@@ -825,11 +1008,19 @@ function toHit(row: SearchRow, score: number, highlight: HighlightOptions | unde
     popularity: row.popularity,
     score,
   };
-  if (highlight !== undefined) {
+  if (highlight !== undefined && matcher !== undefined) {
     hit.highlight = {
-      title: markedTitle(row.title_marked ?? ''),
-      body: markedFragments(row.body_marked ?? '', { fragments: highlight.fragments, length: highlight.fragmentLength }),
+      title: titleOf(matchWords(row.title, matcher)),
+      body: fragmentsOf(matchWords(row.body ?? '', matcher), { fragments: highlight.fragments, length: highlight.fragmentLength }, matcher.prefixes === undefined ? matcher.terms : undefined),
     };
   }
   return hit;
+}
+
+/** The words a plan matches, as highlighting marks them: folded like the index folds them, an unexpanded prefix as a prefix. */
+function termMatcher(plan: QueryPlan): TermMatcher {
+  const words = plan.words.map((word) => foldForPrefix(word));
+  const terms = new Set([...words, ...(plan.expansions ?? [])]);
+  const last = words[words.length - 1];
+  return plan.prefixLast && plan.expansions === undefined && last !== undefined ? { terms, prefixes: [last] } : { terms };
 }

@@ -122,8 +122,10 @@ export interface SuggestQuery {
 /** A "did you mean" alternative: the whole query text with some words replaced, and how many documents match it. */
 export interface Suggestion {
   text: string;
-  /** Documents matching `text`; an engine may stop counting at 100 (the embedded engine does), so 100 means "100 or more". */
+  /** Documents matching `text`: exact with `relation` `eq`, at least this many with `gte` (an engine may stop counting). */
   total: number;
+  /** `eq`: `total` is exact; `gte`: more documents match (the embedded engine counts up to 100). Like `TotalHits.relation`. */
+  relation: 'eq' | 'gte';
 }
 
 export interface AutocompleteQuery {

@@ -18,7 +18,7 @@ interface Hit {
 interface Answer {
   documents: Hit[];
   metadata: { took_ms: number; total: { value: number; relation: 'eq' | 'gte' }; size: number; page: number };
-  suggestions: { text: string; total: number }[];
+  suggestions: { text: string; total: number; relation?: 'eq' | 'gte' }[];
 }
 
 const MAX_PAGE = 10;
@@ -116,7 +116,7 @@ function renderAnswer(page: Elements, answer: Answer, params: URLSearchParams): 
     const corrected = new URLSearchParams(params);
     corrected.set('q', first.text);
     corrected.delete('page');
-    suggestionsBox.append('Did you mean ', linkTo(corrected, first.text), ` (${first.total})?`);
+    suggestionsBox.append('Did you mean ', linkTo(corrected, first.text), ` (${first.total}${first.relation === 'gte' ? '+' : ''})?`);
   }
   for (const hit of answer.documents) {
     const item = element('li');
