@@ -53,6 +53,7 @@ async function compare(contenders: Contender[], rounds = ROUNDS, durationSeconds
   for (let round = 0; round < rounds; round++) {
     for (const [i, contender] of contenders.entries()) {
       const measured = await measure(contender.script, contender.args, { durationSeconds, ...(contender.distinct === true ? { uniqueQuery: 'v' } : {}) });
+      console.error(`  round ${round + 1}: ${contender.script} ${contender.args.join(' ')}: ${Math.round(measured.rps)} req/s, ${measured.cpuMicros.toFixed(1)} µs CPU/req`);
       const current = best[i]!;
       best[i] = {
         rps: Math.max(current.rps, measured.rps),
