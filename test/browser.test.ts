@@ -1,19 +1,14 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { chromiumSkip, launchChromium, type Chromium } from './support/chromium.js';
 import { startStack, type Stack } from './support/stack.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI !== undefined) throw new Error(`${CHROMIUM} is missing in CI: apt-get install chromium`);
-if (!available) process.stderr.write(`SKIPPING browser tests: ${CHROMIUM} is missing (apt-get install chromium)\n`);
+const skip = chromiumSkip('browser tests');
 
 let stack: Stack;
 let context: BrowserContext;
-let profile: string;
+let browser: Chromium | undefined;
 
 async function openHome(): Promise<{ page: Page; dataRequests: string[] }> {
   const page = await context.newPage();
@@ -31,19 +26,15 @@ async function openHome(): Promise<{ page: Page; dataRequests: string[] }> {
 
 const firstPostLink = 'main .post-list a[href^="/plog/"]';
 
-describe('client navigation in Chromium', { skip: available ? false : `${CHROMIUM} missing: apt-get install chromium` }, () => {
+describe('client navigation in Chromium', { skip }, () => {
   before(async () => {
     stack = await startStack();
-    profile = mkdtempSync(join(tmpdir(), 'sitestack-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
+    context = browser.context;
   });
   after(async () => {
-    await context?.close();
+    await browser?.close();
     await stack?.close();
-    rmSync(profile, { recursive: true, force: true });
   });
 
   it('renders a post in place with one data-route request when a home link is clicked', async () => {

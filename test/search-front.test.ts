@@ -1,17 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { SqliteEngine, sqlitePathFromUrl } from '../src/search/engines/sqlite.js';
 import { indexedDocument } from '../src/search/test-support/search-server.js';
+import { chromiumSkip, launchChromium, type Chromium } from './support/chromium.js';
 import { startStack, type Stack } from './support/stack.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI !== undefined) throw new Error(`${CHROMIUM} is missing in CI: apt-get install chromium`);
-if (!available) process.stderr.write(`SKIPPING the search page through the front in Chromium: ${CHROMIUM} is missing (apt-get install chromium)\n`);
+const skip = chromiumSkip('the search page through the front in Chromium');
 
 /** The front with its search routes over an index built the indexer's way into the stack's DATA_DIR. */
 describe('search through the front', () => {
@@ -62,19 +57,15 @@ describe('search through the front', () => {
     }
   });
 
-  describe('in Chromium', { skip: available ? false : `${CHROMIUM} missing: apt-get install chromium` }, () => {
+  describe('in Chromium', { skip }, () => {
     let context: BrowserContext;
-    let profile: string;
+    let browser: Chromium | undefined;
     before(async () => {
-      profile = mkdtempSync(join(tmpdir(), 'sitestack-chromium-search-front-'));
-      context = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      });
+      browser = await launchChromium();
+      context = browser.context;
     });
     after(async () => {
-      await context?.close();
-      if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
+      await browser?.close();
     });
 
     it('types a query, shows marked results, follows "did you mean" and goes back on the rendered page', async () => {

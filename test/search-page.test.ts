@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startSearchServer, type DocSpec, type SearchServer } from '../src/search/test-support/search-server.js';
+import { chromiumSkip, launchChromium, type Chromium } from './support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI !== undefined) throw new Error(`${CHROMIUM} is missing in CI: apt-get install chromium`);
-if (!available) process.stderr.write(`SKIPPING search page browser tests: ${CHROMIUM} is missing (apt-get install chromium)\n`);
+const skip = chromiumSkip('search page browser tests');
 
 const DOCS: DocSpec[] = [
   { id: 'sw', title: 'Offline pages', body: 'A service worker caches responses for offline use.' },
@@ -22,7 +17,7 @@ const DOCS: DocSpec[] = [
 
 let server: SearchServer;
 let context: BrowserContext;
-let profile: string;
+let browser: Chromium | undefined;
 
 async function openPage(path: string): Promise<Page> {
   const page = await context.newPage();
@@ -45,19 +40,15 @@ async function typeQuery(page: Page, text: string): Promise<void> {
   await settled(page);
 }
 
-describe('search page in Chromium', { skip: available ? false : `${CHROMIUM} missing: apt-get install chromium` }, () => {
+describe('search page in Chromium', { skip }, () => {
   before(async () => {
     server = await startSearchServer(DOCS, { page: true });
-    profile = mkdtempSync(join(tmpdir(), 'sitestack-chromium-search-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
+    context = browser.context;
   });
   after(async () => {
-    await context?.close();
+    await browser?.close();
     await server?.close();
-    if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
   });
 
   it('shows marked results for a typed query, follows "did you mean", and restores earlier results on back', async () => {
@@ -132,7 +123,7 @@ describe('search page in Chromium', { skip: available ? false : `${CHROMIUM} mis
   });
 });
 
-describe('search page notes in Chromium', { skip: available ? false : `${CHROMIUM} missing: apt-get install chromium` }, () => {
+describe('search page notes in Chromium', { skip }, () => {
   let limited: SearchServer;
   let broken: SearchServer;
   let many: SearchServer;
@@ -140,18 +131,14 @@ describe('search page notes in Chromium', { skip: available ? false : `${CHROMIU
     limited = await startSearchServer(DOCS, { page: true, rateLimit: { max: 1, windowMs: 60_000 } });
     broken = await startSearchServer(undefined, { page: true });
     many = await startSearchServer(Array.from({ length: 120 }, (_, i): DocSpec => ({ id: `heron${i}`, title: `Heron ${i}`, body: 'heron' })), { page: true });
-    profile = mkdtempSync(join(tmpdir(), 'sitestack-chromium-search-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    browser = await launchChromium();
+    context = browser.context;
   });
   after(async () => {
-    await context?.close();
+    await browser?.close();
     await limited?.close();
     await broken?.close();
     await many?.close();
-    if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
   });
 
   it('shows a rate-limit note with the wait on 429 and a server-error note on 5xx', async () => {
