@@ -79,6 +79,12 @@ export function machineCpuSplit(): CpuSplit | undefined {
   return machineSplit;
 }
 
+/** Where pinned servers and the load generator run, for the notes of a results table. */
+export function placement(): string {
+  const split = machineCpuSplit();
+  return split === undefined ? 'servers and load generator share the CPUs (not pinned)' : `servers on CPU ${split.server}, wrk on CPU ${split.load} (taskset)`;
+}
+
 /** `command args` as run on the CPUs `cpus` (through taskset, which execs the command: the pid stays the command's). */
 export function onCpus(cpus: string | undefined, command: string, args: readonly string[]): [string, string[]] {
   return cpus === undefined ? [command, [...args]] : ['taskset', ['-c', cpus, command, ...args]];

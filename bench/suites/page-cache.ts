@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { load, machineCpuSplit, spawnServer, type BenchResult, type BenchSuite, type LoadOptions } from '../lib.js';
+import { load, placement, spawnServer, type BenchResult, type BenchSuite, type LoadOptions } from '../lib.js';
 
 const PAGE_PATH = '/plog/hello';
 
@@ -72,12 +72,6 @@ async function child<T>(script: string, args: string[] = []): Promise<T> {
     maxBuffer: 16 * 1024 * 1024,
   });
   return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as T;
-}
-
-/** Where the servers and the load generator ran, for the notes. */
-export function placement(): string {
-  const split = machineCpuSplit();
-  return split === undefined ? 'servers and load generator share the CPUs (not pinned)' : `servers on CPU ${split.server}, wrk on CPU ${split.load} (taskset)`;
 }
 
 export const pageCacheSuite: BenchSuite = {
