@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { unstorableHead, type StorePolicy } from './cacheability.js';
+import { encodeChunk } from './encode.js';
 import { createEntry, type CacheEntry } from './entry.js';
 
 export interface CaptureOptions extends StorePolicy {
@@ -62,7 +63,7 @@ function body(state: CaptureState): Buffer {
 function take(state: CaptureState, chunk: unknown, encoding: unknown): unknown {
   if (state.done) return chunk;
   if (typeof chunk === 'string') {
-    const buffer = Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+    const buffer = encodeChunk(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
     record(state, buffer, true);
     return buffer;
   }
