@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { fragmentsOf, isSafeFragment, markedFragments, markedTitle, matchWords, parseMarked, titleOf } from './highlight.js';
-import { MARK_CLOSE, MARK_OPEN } from './query-text.js';
+import { MARK_CLOSE, MARK_OPEN, foldForPrefix } from './query-text.js';
 
 const mark = (word: string) => `${MARK_OPEN}${word}${MARK_CLOSE}`;
 
@@ -78,6 +78,20 @@ describe('matchWords', () => {
     assert.deepEqual(ranges(far, ['osprey']), ['osprey']);
     assert.deepEqual(ranges('ﬁne cafe\u0301 ﬁsh café', ['cafe']), ['cafe\u0301', 'café']);
     assert.deepEqual(ranges('日本語 テキスト 日本語', ['日本語']), ['日本語', '日本語']);
+  });
+
+  it('marks exactly the words whose folding is a term when the text is accented Latin (property)', () => {
+    const word = fc.constantFrom('Café', 'cafe', 'ÉTÉ', 'été', 'Straße', 'ØRE', 'øre', 'İstanbul', 'istanbul', 'ĳs', 'ijs', '¼', 'naïve', 'Ŀa', 'x', '\u00a0', '😀', 'Ǆem');
+    const terms = ['cafe', 'ete', 'straße', 'øre', 'istanbul', 'ijs', 'naive', 'dzem'];
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 300 }), fc.subarray(terms, { minLength: 1 }), (words, wanted) => {
+        const text = words.join(' ');
+        const expected = [...text.matchAll(/[\p{L}\p{N}\p{M}\p{Co}]+/gu)].filter((match) => wanted.includes(foldForPrefix(match[0])));
+        const found = ranges(text, wanted).flatMap((range) => range.split(/[^\p{L}\p{N}\p{M}\p{Co}]+/u).filter((part) => part !== ''));
+        assert.deepEqual(found, expected.map((match) => match[0]));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('yields the same fragments as engine-marked text of the same matches (property)', () => {

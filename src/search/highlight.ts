@@ -61,6 +61,26 @@ const NEW_WORDS_WITHIN = 8192;
 /** Text is folded and searched this many characters at a time (cut at a space), so a long body is read as far as needed. */
 const CHUNK = 2048;
 
+/**
+ * Latin-1 and Latin Extended-A/B characters folded as foldForPrefix folds them (decomposed, marks dropped,
+ * lower-cased), where that gives one character: a table lookup per accented letter instead of normalizing the chunk,
+ * which costs twice as much on accented text. Characters that fold to several (¼, ĳ) or to nothing are left out of the
+ * table, and a chunk holding one, or anything past U+024F, is normalized instead.
+ */
+const LATIN_FOLDS = new Map<string, string>();
+let notFoldedByTable = '';
+for (let code = 0xa0; code <= 0x24f; code++) {
+  const character = String.fromCharCode(code);
+  // Between letters, so that a space-like character is not trimmed away.
+  const folded = foldForPrefix(`a${character}a`).slice(1, -1);
+  if (folded.length === 1) {
+    if (folded !== character) LATIN_FOLDS.set(character, folded);
+  } else notFoldedByTable += character;
+}
+const LATIN_FOLDABLE = /[\u00a0-\u024f]/g;
+const NOT_FOLDED_BY_TABLE = new RegExp(`[^\\u0000-\\u024f]${notFoldedByTable === '' ? '' : `|[${notFoldedByTable}]`}`);
+const foldLatinCharacter = (character: string) => LATIN_FOLDS.get(character) ?? character;
+
 function foldWord(word: string): string {
   return ASCII.test(word) ? word.toLowerCase() : foldForPrefix(word);
 }
@@ -102,7 +122,9 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
     const chunk = text.slice(from, to);
     const folded = ASCII.test(chunk)
       ? chunk.toLowerCase()
-      : chunk.normalize('NFKD').replace(BEYOND_LATIN.test(chunk) ? MARKS : LATIN_DIACRITICS, '').toLowerCase();
+      : !NOT_FOLDED_BY_TABLE.test(chunk)
+        ? chunk.replace(LATIN_FOLDABLE, foldLatinCharacter).toLowerCase()
+        : chunk.normalize('NFKD').replace(BEYOND_LATIN.test(chunk) ? MARKS : LATIN_DIACRITICS, '').toLowerCase();
     if (folded.length !== chunk.length) return false;
     const ranges: [number, number][] = [];
     const search = (needle: string, prefix: boolean) => {
