@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { SearchShell } from '../search/page/shell.js';
 import type { CommentItem, MonthGroup, PageData, PostListing } from './types.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -107,28 +108,6 @@ function Post({ page }: { page: Extract<PageData, { kind: 'post' }> }) {
         </ol>
       </section>
     </article>
-  );
-}
-
-/** The static search page: the same markup for every query; `startSearchPage` (src/search/page/app.ts) fills it in. */
-function SearchShell({ locale }: { locale: string }) {
-  return (
-    <section id="search-app" data-locale={locale}>
-      <h1>Search</h1>
-      <form id="search-form" role="search" method="get" action={`/${locale}/search`}>
-        <input id="search-input" type="search" name="q" maxLength={200} required aria-label="Search the site" autoComplete="off" />
-        <select id="search-sort" name="sort" aria-label="Order">
-          <option value="best">Best match</option>
-          <option value="relevance">Relevance</option>
-          <option value="popularity">Popularity</option>
-        </select>
-        <button type="submit">Search</button>
-      </form>
-      <p id="search-status" aria-live="polite"></p>
-      <p id="search-suggestions"></p>
-      <ol id="search-results"></ol>
-      <nav id="search-pages" aria-label="Result pages"></nav>
-    </section>
   );
 }
 

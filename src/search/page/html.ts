@@ -1,8 +1,11 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { escapeHtml } from '../query-text.js';
+import { SearchShell } from './shell.js';
 
 /**
  * The static search page `/<locale>/search`: the same bytes for every query (the query lives in `location.search`
- * only), so the page cache and the edge keep one copy per locale. The script fills it in.
+ * only), so the page cache and the edge keep one copy per locale: the renderer's search shell in a bare document.
  */
 export function searchPageHtml(locale: string, scriptUrl: string): string {
   const lang = escapeHtml(locale);
@@ -22,22 +25,7 @@ export function searchPageHtml(locale: string, scriptUrl: string): string {
 </head>
 <body>
 <main>
-<section id="search-app" data-locale="${lang}">
-  <h1>Search</h1>
-  <form id="search-form" role="search" action="" method="get">
-    <input id="search-input" name="q" type="search" maxlength="200" required aria-label="Search text" autocomplete="off">
-    <select id="search-sort" name="sort" aria-label="Order">
-      <option value="best">Best match</option>
-      <option value="relevance">Relevance</option>
-      <option value="popularity">Popularity</option>
-    </select>
-    <button type="submit">Search</button>
-  </form>
-  <p id="search-status" role="status" aria-live="polite"></p>
-  <p id="search-suggestions"></p>
-  <ol id="search-results"></ol>
-  <nav id="search-pages" aria-label="Result pages"></nav>
-</section>
+${renderToStaticMarkup(createElement(SearchShell, { locale }))}
 </main>
 <script src="${escapeHtml(scriptUrl)}" defer></script>
 </body>
