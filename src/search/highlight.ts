@@ -64,7 +64,7 @@ const CHUNK = 2048;
 /**
  * Latin-1 and Latin Extended-A/B characters folded as foldForPrefix folds them (decomposed, marks dropped,
  * lower-cased), where that gives one character: a table lookup per accented letter instead of normalizing the chunk,
- * which costs twice as much on accented text. Characters that fold to several (¼, ĳ) or to nothing are left out of the
+ * which costs twice as much on accented text. Characters that fold to several (¼, ĳ, Ǆ) are left out of the
  * table, and a chunk holding one, or anything past U+024F, is normalized instead.
  */
 const LATIN_FOLDS = new Map<string, string>();
