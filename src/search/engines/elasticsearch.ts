@@ -162,16 +162,10 @@ const TOTAL_HITS_LIMIT = 1000;
 /** Deep pagination past this window is refused by the cluster (`index.max_result_window`). */
 const MAX_RESULT_WINDOW = 10_000;
 
-const HIT_SOURCE = ['url', 'title', 'summary', 'locale', 'slug', 'popularity'];
+/** The fields of a hit read back from `_source`: the rest of a SearchHit is the id, the score and the highlights. */
+const HIT_SOURCE = ['url', 'title', 'summary', 'locale', 'slug', 'popularity'] as const satisfies readonly (keyof SearchHit)[];
 
-interface StoredDocument {
-  url: string;
-  title: string;
-  summary: string;
-  locale: string;
-  slug: string;
-  popularity: number;
-}
+type StoredDocument = Pick<SearchHit, (typeof HIT_SOURCE)[number]>;
 
 type Operation = 'read' | 'write' | 'merge';
 
@@ -428,7 +422,7 @@ export class ElasticsearchEngine implements SearchEngine {
       size,
       from,
       track_total_hits: TOTAL_HITS_LIMIT,
-      _source: HIT_SOURCE,
+      _source: [...HIT_SOURCE],
     };
     if (highlight !== undefined) {
       request.highlight = highlightRequest(clampInteger(highlight.fragments, 3, 1, 10), clampInteger(highlight.fragmentLength, 120, 20, 1000));
