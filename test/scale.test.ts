@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -11,46 +10,17 @@ import { loadConfig, type Config } from '../src/config.js';
 import { silentLogger } from '../src/log.js';
 import { startFront, type RunningFront } from '../src/server/front-command.js';
 import { startOrigin, type RunningOrigin } from '../src/server/origin-command.js';
+import { sendFresh as send, spawnTypeScript } from '../src/server/test-support/child-processes.js';
 import { eventually, freePort } from './support/stack.js';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const ADMIN = 'scale-admin';
 const SECRET = 'scale-purge-secret';
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** One GET or POST on a fresh connection, so the cluster's round-robin can hand it to any worker. */
-function send(url: string, method = 'GET', body?: string, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, agent: false, headers: { connection: 'close', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.setTimeout(10_000, () => req.destroy(new Error(`${method} ${url} timed out`)));
-    req.end(body);
-  });
-}
-
 /** `sitestack front …` in its own process; resolves once it prints that it listens. */
 async function spawnFront(args: string[], env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'front', ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-  });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('front listening on')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`sitestack front exited with ${code}: ${output}`)));
-  });
+  const { child, ready } = spawnTypeScript(CLI, ['front', ...args], /front listening on/, { LOG_LEVEL: 'silent', ...env });
+  await ready;
   return child;
 }
 
@@ -197,19 +167,11 @@ describe('sitestack start --workers 2', () => {
   it('serves from two workers and an edit through the origin purges the page in both', async () => {
     const port = await freePort();
     const originPort = await freePort();
-    stack = spawn(process.execPath, ['--import', 'tsx', CLI, 'start', '--workers', '2'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, LOG_LEVEL: 'silent', DATA_DIR: dataDir, PORT: String(port), ORIGIN_PORT: String(originPort), ORIGIN_ADMIN_TOKEN: ADMIN, FRONT_WORKER_HEADER: 'on' },
+    const started = spawnTypeScript(CLI, ['start', '--workers', '2'], /sitestack is running/, {
+      LOG_LEVEL: 'silent', DATA_DIR: dataDir, PORT: String(port), ORIGIN_PORT: String(originPort), ORIGIN_ADMIN_TOKEN: ADMIN, FRONT_WORKER_HEADER: 'on',
     });
-    const running = stack;
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      running.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('sitestack is running')) resolve();
-      });
-      running.once('exit', (code) => reject(new Error(`sitestack start exited with ${code}: ${output}`)));
-    });
+    stack = started.child;
+    await started.ready;
     const originUrl = `http://127.0.0.1:${originPort}`;
     await edit(originUrl, 'start-workers', 'Started title');
     const page = `http://127.0.0.1:${port}/plog/start-workers`;

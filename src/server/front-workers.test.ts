@@ -1,53 +1,28 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { sendFresh, spawnTypeScript } from './test-support/child-processes.js';
 
 const fixture = fileURLToPath(new URL('./test-support/cluster-front-fixture.ts', import.meta.url));
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** One request on a fresh connection, so the cluster's round-robin can hand it to any worker. */
-function send(port: number, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path, agent: false, headers: { connection: 'close', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.setTimeout(5_000, () => req.destroy(new Error(`${method} ${path} timed out`)));
-    req.end(body);
-  });
-}
 
 describe('front workers (node:cluster) with purge fan-out', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sitestack-workers-'));
   const content = join(dir, 'content.txt');
   let primary: ChildProcess;
   let port = 0;
+  const send = (method: string, path: string, body?: string, headers?: Record<string, string>) =>
+    sendFresh(`http://127.0.0.1:${port}${path}`, method, body, headers, 5_000);
 
   before(async () => {
     writeFileSync(content, 'version-1');
-    primary = spawn(process.execPath, ['--import', 'tsx', fixture, content, 'fanout-secret'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    port = await new Promise<number>((resolve, reject) => {
-      let output = '';
-      primary.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /listening (\d+)/.exec(output);
-        if (match?.[1] !== undefined) resolve(Number(match[1]));
-      });
-      primary.once('exit', (code) => reject(new Error(`the cluster primary exited with ${code}`)));
-    });
+    const started = spawnTypeScript(fixture, [content, 'fanout-secret'], /listening (\d+)/);
+    primary = started.child;
+    port = Number((await started.ready)[1]);
   });
   after(async () => {
     if (primary.exitCode === null) {
@@ -62,7 +37,7 @@ describe('front workers (node:cluster) with purge fan-out', () => {
   async function cachedInEveryWorker(path: string, count: number): Promise<Set<string>> {
     const hits = new Set<string>();
     for (let attempt = 0; attempt < 200 && hits.size < count; attempt++) {
-      const answer = await send(port, 'GET', path);
+      const answer = await send('GET', path);
       if (answer.headers['x-middleware-cache'] === 'hit') hits.add(String(answer.headers['x-worker']));
     }
     assert.equal(hits.size, count, `only workers ${[...hits].join(', ')} served ${path} from cache`);
@@ -73,11 +48,11 @@ describe('front workers (node:cluster) with purge fan-out', () => {
     await cachedInEveryWorker('/plog/post', 2);
     writeFileSync(content, 'version-2');
     const body = JSON.stringify({ pathnames: ['/plog/post'] });
-    assert.equal((await send(port, 'POST', '/__purge__', body)).status, 401);
-    assert.equal((await send(port, 'POST', '/__purge__', body, { authorization: 'Bearer wrong' })).status, 403);
-    assert.equal((await send(port, 'POST', '/__purge__', '{"pathnames":["no-slash"]}', { authorization: 'Bearer fanout-secret' })).status, 400);
+    assert.equal((await send('POST', '/__purge__', body)).status, 401);
+    assert.equal((await send('POST', '/__purge__', body, { authorization: 'Bearer wrong' })).status, 403);
+    assert.equal((await send('POST', '/__purge__', '{"pathnames":["no-slash"]}', { authorization: 'Bearer fanout-secret' })).status, 400);
     await cachedInEveryWorker('/plog/post', 2);
-    const purge = await send(port, 'POST', '/__purge__', JSON.stringify({ pathnames: ['/plog/post', '/never-cached'] }), {
+    const purge = await send('POST', '/__purge__', JSON.stringify({ pathnames: ['/plog/post', '/never-cached'] }), {
       authorization: 'Bearer fanout-secret',
       'content-type': 'application/json',
     });
@@ -85,7 +60,7 @@ describe('front workers (node:cluster) with purge fan-out', () => {
     assert.deepEqual(JSON.parse(purge.body), { purged: ['/plog/post'] }, 'both workers removed /plog/post; the union names it once');
     const servedBy = new Set<string>();
     for (let i = 0; i < 20; i++) {
-      const answer = await send(port, 'GET', '/plog/post');
+      const answer = await send('GET', '/plog/post');
       servedBy.add(String(answer.headers['x-worker']));
       assert.equal(answer.body, '/plog/post version-2', `worker ${String(answer.headers['x-worker'])} served the old page`);
     }
@@ -93,7 +68,7 @@ describe('front workers (node:cluster) with purge fan-out', () => {
   });
 
   it('replaces a worker that dies, and the replacement takes part in purges', async () => {
-    const answer = await send(port, 'GET', '/any');
+    const answer = await send('GET', '/any');
     const pid = Number(answer.headers['x-worker-pid']);
     const deadId = String(answer.headers['x-worker']);
     process.kill(pid, 'SIGKILL');
@@ -104,7 +79,7 @@ describe('front workers (node:cluster) with purge fan-out', () => {
     }
     assert.equal(workers.size, 2);
     assert.ok(!workers.has(deadId), 'a new worker replaced the dead one');
-    const purge = await send(port, 'POST', '/__purge__', JSON.stringify({ pathnames: ['/after-restart'] }), { authorization: 'Bearer fanout-secret' });
+    const purge = await send('POST', '/__purge__', JSON.stringify({ pathnames: ['/after-restart'] }), { authorization: 'Bearer fanout-secret' });
     assert.deepEqual(JSON.parse(purge.body), { purged: ['/after-restart'] });
   });
 });
