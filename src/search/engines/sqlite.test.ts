@@ -35,11 +35,20 @@ describe('SqliteEngine suggestions', () => {
 describe('SqliteEngine build transactions', () => {
   const page = (id: string) => ({ id, url: `/${id}`, title: `Heron ${id}`, body: 'grey heron', summary: '', popularity: 0.5, locale: 'en-US', slug: id });
 
-  it('shows writes to an index no alias points at to other connections after refresh', async () => {
-    const file = join(dir, 'build-tx.sqlite');
-    const writer = new SqliteEngine({ path: file });
-    const reader = new SqliteEngine({ path: file });
+  /** A writing and a reading connection to a fresh file, both closed when `use` is done. */
+  async function withWriterAndReader(file: string, writerOptions: { buildTransactionDocuments?: number }, use: (writer: SqliteEngine, reader: SqliteEngine) => Promise<void>): Promise<void> {
+    const writer = new SqliteEngine({ path: join(dir, file), ...writerOptions });
+    const reader = new SqliteEngine({ path: join(dir, file) });
     try {
+      await use(writer, reader);
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
+  }
+
+  it('shows writes to an index no alias points at to other connections after refresh', async () => {
+    await withWriterAndReader('build-tx.sqlite', {}, async (writer, reader) => {
       await writer.createIndex('building');
       await writer.bulk('building', [page('a'), page('b')]);
       await writer.bulk('building', [page('c')]);
@@ -47,17 +56,11 @@ describe('SqliteEngine build transactions', () => {
       assert.equal(await reader.count({ index: 'building', text: 'heron' }), 0, 'other connections see nothing before refresh');
       await writer.refresh('building');
       assert.equal(await reader.count({ index: 'building', text: 'heron' }), 3);
-    } finally {
-      await writer.close();
-      await reader.close();
-    }
+    });
   });
 
   it('commits writes to an aliased index at every bulk call, and pending build writes at close', async () => {
-    const file = join(dir, 'live-tx.sqlite');
-    const writer = new SqliteEngine({ path: file });
-    const reader = new SqliteEngine({ path: file });
-    try {
+    await withWriterAndReader('live-tx.sqlite', {}, async (writer, reader) => {
       await writer.createIndex('live');
       await writer.updateAliases([{ add: { index: 'live', alias: 'site' } }]);
       await writer.bulk('live', [page('a')]);
@@ -66,26 +69,17 @@ describe('SqliteEngine build transactions', () => {
       await writer.bulk('next', [page('a'), page('b')]);
       await writer.close();
       assert.equal(await reader.count({ index: 'next', text: 'heron' }), 2);
-    } finally {
-      await writer.close();
-      await reader.close();
-    }
+    });
   });
 
   it('commits every buildTransactionDocuments documents', async () => {
-    const file = join(dir, 'capped-tx.sqlite');
-    const writer = new SqliteEngine({ path: file, buildTransactionDocuments: 2 });
-    const reader = new SqliteEngine({ path: file });
-    try {
+    await withWriterAndReader('capped-tx.sqlite', { buildTransactionDocuments: 2 }, async (writer, reader) => {
       await writer.createIndex('capped');
       await writer.bulk('capped', [page('a')]);
       assert.equal(await reader.count({ index: 'capped', text: 'heron' }), 0);
       await writer.bulk('capped', [page('b')]);
       assert.equal(await reader.count({ index: 'capped', text: 'heron' }), 2);
-    } finally {
-      await writer.close();
-      await reader.close();
-    }
+    });
   });
 });
 
