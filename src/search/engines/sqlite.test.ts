@@ -122,28 +122,27 @@ describe('SqliteEngine locale partitions', () => {
 });
 
 describe('SqliteEngine page size', () => {
+  function pageSizeOf(file: string): unknown {
+    const db = new Database(file, { readonly: true });
+    try {
+      return db.pragma('page_size', { simple: true });
+    } finally {
+      db.close();
+    }
+  }
+
   it('creates a new database file with pageBytes pages and keeps the page size of an existing one', async () => {
     const file = join(dir, 'pages.sqlite');
     await new SqliteEngine({ path: file, pageBytes: 8192 }).close();
     await new SqliteEngine({ path: file }).close();
-    const db = new Database(file, { readonly: true });
-    try {
-      assert.equal(db.pragma('page_size', { simple: true }), 8192);
-    } finally {
-      db.close();
-    }
+    assert.equal(pageSizeOf(file), 8192);
     assert.throws(() => new SqliteEngine({ path: join(dir, 'odd.sqlite'), pageBytes: 3000 }), /power of two/);
   });
 
   it('uses 16 KB pages for a new file by default', async () => {
     const file = join(dir, 'default-pages.sqlite');
     await new SqliteEngine({ path: file }).close();
-    const db = new Database(file, { readonly: true });
-    try {
-      assert.equal(db.pragma('page_size', { simple: true }), 16_384);
-    } finally {
-      db.close();
-    }
+    assert.equal(pageSizeOf(file), 16_384);
   });
 });
 
