@@ -9,15 +9,22 @@ describe('planQuery', () => {
   const frequency = (word: string) => frequencies[word];
 
   it('drops words in more than 30% of documents when a rarer word remains, and keeps all when none does', () => {
-    assert.deepEqual(planQuery(['the', 'fetch', 'of', 'element'], 10_000, frequency), { words: ['fetch', 'element'], prefixLast: false, common: false });
-    assert.deepEqual(planQuery(['the', 'of'], 10_000, frequency), { words: ['the', 'of'], prefixLast: false, common: true });
-    assert.deepEqual(planQuery(['the', 'fetch'], 500, frequency), { words: ['the', 'fetch'], prefixLast: false, common: false }, 'a small index has no common words');
+    assert.deepEqual(planQuery(['the', 'fetch', 'of', 'element'], 10_000, frequency), { words: ['fetch', 'element'], prefixLast: false, common: false, phrases: [] });
+    assert.deepEqual(planQuery(['the', 'of'], 10_000, frequency), { words: ['the', 'of'], prefixLast: false, common: true, phrases: [[0, 2]] });
+    assert.deepEqual(planQuery(['the', 'fetch'], 500, frequency), { words: ['the', 'fetch'], prefixLast: false, common: false, phrases: [[0, 2]] }, 'a small index has no common words');
   });
 
   it('matches the last word as a prefix only when it is 3+ characters and not a term of the index', () => {
-    assert.deepEqual(planQuery(['the', 'fet'], 10_000, frequency), { words: ['fet'], prefixLast: true, common: false });
-    assert.deepEqual(planQuery(['the', 'fe'], 10_000, frequency), { words: ['fe'], prefixLast: false, common: false });
-    assert.deepEqual(planQuery(['fetch'], 10_000, frequency), { words: ['fetch'], prefixLast: false, common: false });
+    assert.deepEqual(planQuery(['the', 'fet'], 10_000, frequency), { words: ['fet'], prefixLast: true, common: false, phrases: [] });
+    assert.deepEqual(planQuery(['the', 'fe'], 10_000, frequency), { words: ['fe'], prefixLast: false, common: false, phrases: [] });
+    assert.deepEqual(planQuery(['fetch'], 10_000, frequency), { words: ['fetch'], prefixLast: false, common: false, phrases: [] });
+  });
+
+  it('keeps as phrases only the runs of words that stand next to each other in the text when common words are dropped', () => {
+    const words = ['fetch', 'element', 'of', 'fetch', 'zzz', 'the', 'element'];
+    assert.deepEqual(planQuery(words, 10_000, frequency).phrases, [[0, 2], [2, 4]], 'fetch element | fetch zzz; the lone last element is no phrase');
+    assert.deepEqual(planQuery(['fetch', 'element', 'zzz'], 10_000, frequency).phrases, [[0, 3]]);
+    assert.deepEqual(planQuery(['of', 'fetch', 'element', 'the'], 10_000, frequency).phrases, [[0, 2]]);
   });
 });
 
@@ -35,6 +42,15 @@ describe('searchExpression', () => {
     assert.equal(searchExpression(['service', 'work'], true, ['worker', 'workshop']), '("service" AND ("work" OR "worker" OR "workshop")) OR "service work"');
     assert.equal(countExpression(['service', 'work'], true, ['work', 'worker']), '"service" AND ("work" OR "worker")');
     assert.equal(countExpression(['zzz'], true, []), '("zzz")');
+  });
+
+  it('adds each phrase of the plan, and none when the words never stand next to each other', () => {
+    assert.equal(searchExpression(['fetch', 'element'], false, undefined, []), '"fetch" AND "element"');
+    assert.equal(
+      searchExpression(['a', 'b', 'c', 'work'], true, undefined, [[0, 2], [2, 4]]),
+      '("a" AND "b" AND "c" AND ("work" OR "work"*)) OR "a b" OR "c work"*',
+      'only the phrase ending with the last word is a prefix',
+    );
   });
 
   it('contains no user syntax outside quoted strings for any text (property)', () => {

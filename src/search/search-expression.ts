@@ -29,6 +29,20 @@ export interface QueryPlan {
    * instead of FTS5's `word*`, which merges the posting lists of every completion before returning one row.
    */
   expansions?: readonly string[];
+  /**
+   * Runs of two or more words that stand next to each other in the text, as [start, end) ranges of `words`: the
+   * phrases whose matches score more than scattered words. A dropped common word splits a run, as `words` no longer
+   * hold it: `fetch of element` gives none, since `"fetch element"` is not what was typed.
+   */
+  phrases: readonly Phrase[];
+}
+
+/** A [start, end) range of a plan's words that stand next to each other in the text. */
+export type Phrase = readonly [number, number];
+
+/** The whole of `words` as one phrase, when there are two or more. */
+function wholePhrase(words: readonly string[]): Phrase[] {
+  return words.length > 1 ? [[0, words.length]] : [];
 }
 
 /**
@@ -40,8 +54,21 @@ export function planQuery(words: readonly string[], documents: number, frequency
   const last = words[words.length - 1];
   const prefixLast = last !== undefined && Array.from(last).length >= MIN_PREFIX_LENGTH && frequency(last) === undefined;
   const common = (word: string) => documents >= COMMON_WORD_MIN_DOCUMENTS && (frequency(word) ?? 0) > documents * COMMON_WORD_SHARE;
-  const rare = words.filter((word, index) => (index === words.length - 1 && prefixLast) || !common(word));
-  return { words: rare.length > 0 ? rare : [...words], prefixLast, common: rare.length === 0 && words.length > 0 };
+  const kept = words.map((word, index) => (index === words.length - 1 && prefixLast) || !common(word));
+  const rare = words.filter((_, index) => kept[index]);
+  if (rare.length === 0) return { words: [...words], prefixLast, common: words.length > 0, phrases: wholePhrase(words) };
+  const phrases: Phrase[] = [];
+  let start = 0;
+  let run = 0;
+  kept.forEach((keep, index) => {
+    if (keep) run++;
+    if (!keep || index === kept.length - 1) {
+      if (run > 1) phrases.push([start, start + run]);
+      start += run;
+      run = 0;
+    }
+  });
+  return { words: rare, prefixLast, common: false, phrases };
 }
 
 function quote(word: string): string {
@@ -50,15 +77,20 @@ function quote(word: string): string {
 
 /**
  * The FTS5 expression of a search: every word must match (the last one also as a prefix when it is long enough), and
- * two extra phrases that match a subset of the same documents add to their bm25 score: the exact last word (so `fetch`
- * outranks `fetching`) and the whole text as a phrase (so adjacent words outrank scattered ones). Words are quoted, so
- * no FTS5 syntax from the user reaches the engine. Undefined when there is no word.
+ * extra phrases that match a subset of the same documents add to their bm25 score: the exact last word (so `fetch`
+ * outranks `fetching`) and the phrases, adjacent words of the text (so they outrank scattered ones). Words are quoted,
+ * so no FTS5 syntax from the user reaches the engine. Undefined when there is no word.
  */
-export function searchExpression(words: readonly string[], prefixLast = prefixable(words), expansions?: readonly string[]): string | undefined {
+export function searchExpression(
+  words: readonly string[],
+  prefixLast = prefixable(words),
+  expansions?: readonly string[],
+  phrases: readonly Phrase[] = wholePhrase(words),
+): string | undefined {
   if (words.length === 0) return undefined;
   const all = allWords(words, prefixLast, expansions);
-  if (words.length === 1) return all;
-  return `(${all}) OR ${phraseExpression(words, prefixLast, expansions)}`;
+  const phrase = phraseExpression(words, prefixLast, expansions, phrases);
+  return phrase === undefined ? all : `(${all}) OR ${phrase}`;
 }
 
 function allWords(words: readonly string[], prefixLast: boolean, expansions: readonly string[] | undefined): string {
@@ -85,10 +117,16 @@ export function countExpression(words: readonly string[], prefixLast = prefixabl
 }
 
 /**
- * The whole text as one phrase, the phrase part of `searchExpression`: the last word also as a prefix when asked and
- * not expanded (a phrase cannot hold alternatives, so with expansions it is matched as typed).
+ * The phrases of `searchExpression`, any of them: a phrase ending with the last word has it also as a prefix when asked
+ * and not expanded (a phrase cannot hold alternatives, so with expansions it is matched as typed). Undefined when
+ * there is none.
  */
-export function phraseExpression(words: readonly string[], prefixLast = prefixable(words), expansions?: readonly string[]): string | undefined {
-  if (words.length === 0) return undefined;
-  return `${quote(words.join(' '))}${prefixLast && expansions === undefined ? '*' : ''}`;
+export function phraseExpression(
+  words: readonly string[],
+  prefixLast = prefixable(words),
+  expansions?: readonly string[],
+  phrases: readonly Phrase[] = wholePhrase(words),
+): string | undefined {
+  const quoted = phrases.map(([start, end]) => `${quote(words.slice(start, end).join(' '))}${end === words.length && prefixLast && expansions === undefined ? '*' : ''}`);
+  return quoted.length === 0 ? undefined : quoted.join(' OR ');
 }
