@@ -72,6 +72,32 @@ describe('SqliteEngine build transactions', () => {
     });
   });
 
+  it('follows an alias swap and a new spelling index made by another connection or by its own', async () => {
+    await withWriterAndReader('swap.sqlite', {}, async (writer, reader) => {
+      await writer.createIndex('first');
+      await writer.bulk('first', [page('a')]);
+      await writer.refresh('first');
+      await writer.updateAliases([{ add: { index: 'first', alias: 'site' } }]);
+      assert.equal(await reader.count({ index: 'site', text: 'heron' }), 1);
+      assert.deepEqual(await reader.suggest({ index: 'site', text: 'pelicam' }), [], 'no pelican anywhere yet');
+      await writer.createIndex('second');
+      await writer.bulk('second', [page('a'), page('b'), { ...page('c'), body: 'pelican colony' }]);
+      await writer.refresh('second');
+      await writer.updateAliases([{ remove: { index: 'first', alias: 'site' } }, { add: { index: 'second', alias: 'site' } }]);
+      assert.equal(await reader.count({ index: 'site', text: 'heron' }), 3, 'the reader follows the swap it did not make');
+      assert.deepEqual(await reader.suggest({ index: 'site', text: 'pelicam' }), [{ text: 'pelican', total: 1, relation: 'eq' }]);
+      await reader.updateAliases([{ remove: { index: 'second', alias: 'site' } }, { add: { index: 'first', alias: 'site' } }]);
+      assert.equal(await reader.count({ index: 'site', text: 'heron' }), 1, 'and the swap it made itself');
+      await reader.deleteIndex('second');
+      await reader.createIndex('second');
+      await reader.bulk('second', [page('d')]);
+      await reader.updateAliases([{ remove: { index: 'first', alias: 'site' } }, { add: { index: 'second', alias: 'site' } }]);
+      assert.deepEqual(await reader.suggest({ index: 'site', text: 'pelicam' }), [], 'a new index has no spelling tables before refresh');
+      await reader.refresh('second');
+      assert.deepEqual(await reader.suggest({ index: 'site', text: 'herron' }), [{ text: 'heron', total: 1, relation: 'eq' }], 'until its own refresh builds them');
+    });
+  });
+
   it('commits every buildTransactionDocuments documents', async () => {
     await withWriterAndReader('capped-tx.sqlite', { buildTransactionDocuments: 2 }, async (writer, reader) => {
       await writer.createIndex('capped');

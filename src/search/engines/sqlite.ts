@@ -198,7 +198,7 @@ export class SqliteEngine implements SearchEngine {
   readonly #readTransaction: (read: () => unknown) => unknown;
   /** What one read transaction looked up once and may ask again (its snapshot does not change while it runs). */
   #snapshot: { version?: number; frequencies: Map<string, number | undefined>; ranges: Map<string, RowidRange[]> } | undefined;
-  /** What #remembered computed (partitions of an index, partitions holding one locale), valid for this database version. */
+  /** What #remembered computed (alias targets, spelling tables present, document counts, partitions of an index, partitions holding one locale), valid for this database version. */
   readonly #rememberedValues = new Map<string, unknown>();
   #rememberedVersion = -1;
   /** Indices written to since their spelling index was last rebuilt (by refresh or forceMerge). */
@@ -260,17 +260,22 @@ export class SqliteEngine implements SearchEngine {
     return this.#statement('alias-exists', () => 'SELECT 1 FROM search_aliases WHERE alias = ?').get(name) !== undefined;
   }
 
-  /** The index a name denotes: the index itself, or the one index its alias points at. Call inside a transaction. */
+  /**
+   * The index a name denotes: the index itself, or the one index its alias points at; remembered until the database
+   * changes. Call inside a read.
+   */
   #resolve(name: string): string {
-    if (this.#indexExists(name)) return name;
-    const rows = this.#statement('resolve', () => 'SELECT index_name FROM search_aliases WHERE alias = ? ORDER BY index_name')
-      .pluck()
-      .all(name) as string[];
-    if (rows.length === 0) throw notReady(name);
-    if (rows.length > 1) {
-      throw new AppError('ALIAS_AMBIGUOUS', `alias '${name}' points at ${rows.length} indices; the embedded engine searches one`, 500);
-    }
-    return rows[0] as string;
+    return this.#remembered(`\u0000resolve\u0000${name}`, () => {
+      if (this.#indexExists(name)) return name;
+      const rows = this.#statement('resolve', () => 'SELECT index_name FROM search_aliases WHERE alias = ? ORDER BY index_name')
+        .pluck()
+        .all(name) as string[];
+      if (rows.length === 0) throw notReady(name);
+      if (rows.length > 1) {
+        throw new AppError('ALIAS_AMBIGUOUS', `alias '${name}' points at ${rows.length} indices; the embedded engine searches one`, 500);
+      }
+      return rows[0] as string;
+    });
   }
 
   #aliased(index: string): boolean {
@@ -479,10 +484,12 @@ export class SqliteEngine implements SearchEngine {
     })();
     this.#spellLookups.delete(index);
     this.#spellStale.delete(index);
+    this.#rememberedValues.clear();
   }
 
   async updateAliases(actions: readonly AliasAction[]): Promise<void> {
     this.#endBuild();
+    this.#rememberedValues.clear();
     this.#db.transaction(() => {
       for (const action of actions) {
         if ('add' in action) {
@@ -783,9 +790,11 @@ export class SqliteEngine implements SearchEngine {
     return value;
   }
 
-  /** Whether the index has its spelling tables (see sqlite-spell.ts), with the schema lookup prepared once. */
+  /** Whether the index has its spelling tables (see sqlite-spell.ts); remembered until the database changes. */
   #hasSpelling(index: string): boolean {
-    return this.#statement('spell-exists', () => "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(`ix_${index}_spell_terms`) !== undefined;
+    return this.#remembered(`${index}\u0000spelling`, () =>
+      this.#statement('spell-exists', () => "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(`ix_${index}_spell_terms`) !== undefined,
+    );
   }
 
   /** The words a text is matched by in this index (see planQuery): common words dropped, prefix on an unfinished last word. */
@@ -795,7 +804,9 @@ export class SqliteEngine implements SearchEngine {
     const statistics = spelling ? `SELECT docs FROM ${spellTables(index).terms} WHERE term = ?` : `SELECT doc FROM ${tables.vocab} WHERE term = ?`;
     const frequency = this.#statement(`${index}\u0000frequency\u0000${statistics}`, () => statistics).pluck();
     const counted = spelling ? `SELECT documents FROM ${spellTables(index).stats}` : `SELECT count(*) FROM ${tables.docs}`;
-    const documents = (this.#statement(`${index}\u0000documents\u0000${counted}`, () => counted).pluck().get() as number | undefined) ?? 0;
+    const documents = this.#remembered(`${index}\u0000documents\u0000${counted}`, () =>
+      (this.#statement(`${index}\u0000documents\u0000${counted}`, () => counted).pluck().get() as number | undefined) ?? 0,
+    );
     const frequencies = this.#snapshot?.frequencies;
     const frequencyOf = (word: string) => {
       const term = foldForPrefix(word);
