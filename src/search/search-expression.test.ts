@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { tokenize } from './query-text.js';
-import { countExpression, planQuery, searchExpression } from './search-expression.js';
+import { countExpression, planQuery, searchExpression, type ExpressionPlan } from './search-expression.js';
+
+/** A plan of every typed word: the last one a prefix from 3 characters on, all of them one phrase. */
+function typed(words: string[], plan: Partial<ExpressionPlan> = {}): ExpressionPlan {
+  return { words, prefixLast: Array.from(words[words.length - 1] ?? '').length >= 3, phrases: words.length > 1 ? [[0, words.length]] : [], ...plan };
+}
 
 describe('planQuery', () => {
   const frequencies: Record<string, number> = { the: 9000, of: 8000, fetch: 300, element: 2000 };
@@ -30,24 +35,24 @@ describe('planQuery', () => {
 
 describe('searchExpression', () => {
   it('requires every word, matches a long last word as a prefix, and boosts the exact word and the phrase', () => {
-    assert.equal(searchExpression(['fetch']), '("fetch" OR "fetch"*)');
-    assert.equal(searchExpression(['of']), '"of"');
-    assert.equal(searchExpression(['service', 'work']), '("service" AND ("work" OR "work"*)) OR "service work"*');
-    assert.equal(searchExpression(['use', 'of']), '("use" AND "of") OR "use of"');
-    assert.equal(searchExpression([]), undefined);
+    assert.equal(searchExpression(typed(['fetch'])), '("fetch" OR "fetch"*)');
+    assert.equal(searchExpression(typed(['of'])), '"of"');
+    assert.equal(searchExpression(typed(['service', 'work'])), '("service" AND ("work" OR "work"*)) OR "service work"*');
+    assert.equal(searchExpression(typed(['use', 'of'])), '("use" AND "of") OR "use of"');
+    assert.equal(searchExpression(typed([])), undefined);
     assert.equal(countExpression(['service', 'work']), '"service" "work"*');
   });
 
   it('matches the listed completions instead of a prefix when the engine expands the last word', () => {
-    assert.equal(searchExpression(['service', 'work'], true, ['worker', 'workshop']), '("service" AND ("work" OR "worker" OR "workshop")) OR "service work"');
+    assert.equal(searchExpression(typed(['service', 'work'], { expansions: ['worker', 'workshop'] })), '("service" AND ("work" OR "worker" OR "workshop")) OR "service work"');
     assert.equal(countExpression(['service', 'work'], true, ['work', 'worker']), '"service" AND ("work" OR "worker")');
     assert.equal(countExpression(['zzz'], true, []), '("zzz")');
   });
 
   it('adds each phrase of the plan, and none when the words never stand next to each other', () => {
-    assert.equal(searchExpression(['fetch', 'element'], false, undefined, []), '"fetch" AND "element"');
+    assert.equal(searchExpression(typed(['fetch', 'element'], { prefixLast: false, phrases: [] })), '"fetch" AND "element"');
     assert.equal(
-      searchExpression(['a', 'b', 'c', 'work'], true, undefined, [[0, 2], [2, 4]]),
+      searchExpression(typed(['a', 'b', 'c', 'work'], { phrases: [[0, 2], [2, 4]] })),
       '("a" AND "b" AND "c" AND ("work" OR "work"*)) OR "a b" OR "c work"*',
       'only the phrase ending with the last word is a prefix',
     );
@@ -56,7 +61,7 @@ describe('searchExpression', () => {
   it('contains no user syntax outside quoted strings for any text (property)', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 80 }), (text) => {
-        const expression = searchExpression(tokenize(text));
+        const expression = searchExpression(typed(tokenize(text)));
         if (expression === undefined) return;
         const outside = expression.replace(/"(?:[^"]|"")*"/g, '');
         assert.match(outside, /^[()* ORAND]*$/);

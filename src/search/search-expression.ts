@@ -75,21 +75,19 @@ function quote(word: string): string {
   return `"${word.replaceAll('"', '""')}"`;
 }
 
+/** What a search's expressions are made of: a plan's words, how its last word matches, and its phrases. */
+export type ExpressionPlan = Pick<QueryPlan, 'words' | 'prefixLast' | 'expansions' | 'phrases'>;
+
 /**
  * The FTS5 expression of a search: every word must match (the last one also as a prefix when it is long enough), and
  * extra phrases that match a subset of the same documents add to their bm25 score: the exact last word (so `fetch`
  * outranks `fetching`) and the phrases, adjacent words of the text (so they outrank scattered ones). Words are quoted,
  * so no FTS5 syntax from the user reaches the engine. Undefined when there is no word.
  */
-export function searchExpression(
-  words: readonly string[],
-  prefixLast = prefixable(words),
-  expansions?: readonly string[],
-  phrases: readonly Phrase[] = wholePhrase(words),
-): string | undefined {
-  if (words.length === 0) return undefined;
-  const all = allWords(words, prefixLast, expansions);
-  const phrase = phraseExpression(words, prefixLast, expansions, phrases);
+export function searchExpression(plan: ExpressionPlan): string | undefined {
+  if (plan.words.length === 0) return undefined;
+  const all = allWords(plan.words, plan.prefixLast, plan.expansions);
+  const phrase = phraseExpression(plan);
   return phrase === undefined ? all : `(${all}) OR ${phrase}`;
 }
 
@@ -121,12 +119,7 @@ export function countExpression(words: readonly string[], prefixLast = prefixabl
  * and not expanded (a phrase cannot hold alternatives, so with expansions it is matched as typed). Undefined when
  * there is none.
  */
-export function phraseExpression(
-  words: readonly string[],
-  prefixLast = prefixable(words),
-  expansions?: readonly string[],
-  phrases: readonly Phrase[] = wholePhrase(words),
-): string | undefined {
+export function phraseExpression({ words, prefixLast, expansions, phrases }: ExpressionPlan): string | undefined {
   const quoted = phrases.map(([start, end]) => `${quote(words.slice(start, end).join(' '))}${end === words.length && prefixLast && expansions === undefined ? '*' : ''}`);
   return quoted.length === 0 ? undefined : quoted.join(' OR ');
 }

@@ -609,7 +609,7 @@ export class SqliteEngine implements SearchEngine {
     return this.#read(() => {
       const index = this.#resolve(query.index);
       const plan = this.#plan(index, query.text);
-      const expression = searchExpression(plan.words, plan.prefixLast, plan.expansions, plan.phrases);
+      const expression = searchExpression(plan);
       if (expression === undefined) return { documents: [], total: { value: 0, relation: 'eq' } };
       const tables = tablesOf(index);
       const [titleWeight, summaryWeight, bodyWeight] = this.#weights;
@@ -679,7 +679,7 @@ export class SqliteEngine implements SearchEngine {
           const bodyMatches = walk(scoredWalk(bodyScore), [titleKey, bodyExpression, ...filters], BODY_CANDIDATES, rowOf);
           for (const row of bodyMatches) if (!candidates.has(row.rowid)) candidates.set(row.rowid, row);
           exhaustive = bodyMatches.length < BODY_CANDIDATES;
-          const phrase = !exhaustive && !plan.common ? phraseExpression(plan.words, plan.prefixLast, plan.expansions, plan.phrases) : undefined;
+          const phrase = !exhaustive && !plan.common ? phraseExpression(plan) : undefined;
           if (phrase !== undefined) {
             const phraseWalk = this.#statement(`${index}\u0000phrase\u0000${filter.shape}`, () =>
               `SELECT ${tables.fts}.rowid FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(tables.fts, filter)} ORDER BY ${tables.fts}.rowid LIMIT ?`,
