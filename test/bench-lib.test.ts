@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpuSplit, judge, onCpus, parseWrkReport } from '../bench/lib.js';
+import { childPids, cpuSplit, judge, onCpus, parseWrkReport } from '../bench/lib.js';
 
 const REPORT = `Running 5s test @ http://127.0.0.1:3000/plog/hello
   1 threads and 32 connections
@@ -71,5 +73,20 @@ describe('onCpus', () => {
 
   it('runs the command as it is when no CPUs are given', () => {
     assert.deepEqual(onCpus(undefined, 'wrk', ['-t1']), ['wrk', ['-t1']]);
+  });
+});
+
+describe('childPids', () => {
+  it('lists the processes a process started while they run, and none once they ended', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
+    const parent = spawn(process.execPath, ['-e', "const c = require('node:child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']); console.log(c.pid); process.stdin.once('data', () => { c.kill(); c.once('exit', () => process.exit(0)); });"], { stdio: ['pipe', 'pipe', 'inherit'] });
+    try {
+      const [line] = (await once(parent.stdout, 'data')) as [Buffer];
+      assert.deepEqual(childPids(parent.pid as number), [Number(line.toString().trim())]);
+      parent.stdin.write('stop\n');
+      await once(parent, 'exit');
+      assert.deepEqual(childPids(parent.pid as number), [], 'an ended process has no /proc entry');
+    } finally {
+      parent.kill();
+    }
   });
 });

@@ -9,7 +9,7 @@ import { foldForPrefix, matchExpression, tokenize } from '../../src/search/query
 import { parseIndexJson } from '../../src/search/reader.js';
 import { seededRandom } from '../../src/seeded-random.js';
 import { syntheticDocuments } from '../../src/search/synthetic.js';
-import { load, spawnServer, type BenchResult, type BenchSuite, type LoadResult } from '../lib.js';
+import { childPids, load, spawnServer, type BenchResult, type BenchSuite, type LoadResult } from '../lib.js';
 
 const INDEX = 'bench_20260101000000';
 const ALIAS = 'bench';
@@ -173,12 +173,16 @@ export const searchQuerySuite: BenchSuite = {
       for (const workers of workerCounts) {
         const api = await spawnServer(server, [file, ALIAS, String(workers)]);
         try {
-          http.set(workers, await load(api.url, { paths, warmupPaths: queries.map(searchPath), connections: 16, durationSeconds: 8 }));
+          // The front's CPU per search: its primary and every worker process it forked.
+          const primary = api.child.pid;
+          const cpu = primary === undefined ? {} : { cpuOfPid: primary, alsoCpuOfPids: childPids(primary) };
+          http.set(workers, await load(api.url, { paths, warmupPaths: queries.map(searchPath), connections: 16, durationSeconds: 8, ...cpu }));
         } finally {
           await api.stop();
         }
       }
       const requests = (result: LoadResult) => Math.round(result.requestsPerSecond * 8);
+      const frontCpuMicros = (result: LoadResult) => (result.cpuMicrosPerRequest ?? Number.NaN) + (result.otherCpuMicrosPerRequest ?? 0);
       const httpRows = workerCounts.flatMap((workers): BenchResult[] => {
         const result = http.get(workers) as LoadResult;
         const name = `HTTP uncached searches/s, front ${workers} worker${workers === 1 ? '' : 's'}`;
@@ -189,7 +193,7 @@ export const searchQuerySuite: BenchSuite = {
             value: result.requestsPerSecond,
             unit: 'req/s',
             ...(last ? { target: { min: 1500 } } : {}),
-            note: `the real front (/api/v1/search), 16 connections; ${requests(result) > paths.length ? 'some queries repeated' : 'each query asked once'} of ${paths.length} distinct; ${result.non2xx} non-2xx, ${result.errors} errors`,
+            note: `the real front (/api/v1/search), 16 connections; ${requests(result) > paths.length ? 'some queries repeated' : 'each query asked once'} of ${paths.length} distinct; ${result.non2xx} non-2xx, ${result.errors} errors; front CPU ${frontCpuMicros(result).toFixed(0)} µs per search`,
           },
           { name: `HTTP search p99, ${workers} worker${workers === 1 ? '' : 's'}`, value: result.p99Ms, unit: 'ms', note: `p50 ${result.p50Ms.toFixed(2)} ms` },
         ];
