@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { fragmentsOf, isSafeFragment, markedFragments, markedTitle, matchWords, parseMarked, titleOf } from './highlight.js';
+import { beginningOf, fragmentsOf, fragmentsOfBeginning, isSafeFragment, markedFragments, markedTitle, matchWords, parseMarked, titleOf } from './highlight.js';
 import { MARK_CLOSE, MARK_OPEN, foldForPrefix } from './query-text.js';
 
 const mark = (word: string) => `${MARK_OPEN}${word}${MARK_CLOSE}`;
@@ -116,6 +116,53 @@ describe('matchWords', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('fragmentsOfBeginning', () => {
+  const terms = new Set(['heron', 'egret']);
+  const filler = (words: number) => Array.from({ length: words }, (_, i) => `w${i % 97}`).join(' ');
+
+  it('gives the whole text\'s fragments when they all lie well before the cut, and nothing to trust when one does not', () => {
+    const early = `heron ${filler(1000)} egret ${filler(3000)} heron ${filler(3000)}`;
+    const beginning = beginningOf(early, 16_384);
+    assert.ok(beginning.length <= 16_384 && early[beginning.length] === ' ', 'cut before a space');
+    assert.deepEqual(fragmentsOfBeginning(matchWords(beginning, { terms }), {}, terms), fragmentsOf(matchWords(early, { terms }), {}, terms));
+    const late = `heron ${filler(4000)} egret`;
+    assert.equal(fragmentsOfBeginning(matchWords(beginningOf(late, 16_384), { terms }), {}, terms), undefined, 'egret lies past the cut');
+    const newWordLater = `heron ${filler(300)} heron ${filler(300)} heron ${filler(900)} egret ${filler(3000)}`;
+    assert.equal(fragmentsOfBeginning(matchWords(beginningOf(newWordLater, 4000), { terms }), {}, terms), undefined, 'a cut before NEW_WORDS_WITHIN');
+    assert.match(fragmentsOf(matchWords(newWordLater, { terms }), {}, terms).join(' '), /<mark>egret<\/mark>/, 'where the whole text shows egret');
+    const atCut = `${filler(3000)} heron ${filler(3000)}`;
+    const cut = atCut.indexOf('heron') + 'heron'.length;
+    assert.equal(fragmentsOfBeginning(matchWords(beginningOf(atCut, cut), { terms }), { fragments: 1 }, terms), undefined, 'a fragment ending at the cut');
+    assert.match(fragmentsOf(matchWords(atCut, { terms }), { fragments: 1 }, terms)[0] ?? '', /<mark>heron<\/mark> w\d+.*…$/, 'goes on past it in the whole text');
+  });
+
+  it('keeps a text no longer than the limit whole, and cuts one without a space to nothing', () => {
+    assert.equal(beginningOf('short text', 16_384), 'short text');
+    assert.equal(beginningOf('x'.repeat(20), 10), '');
+  });
+
+  it('never gives fragments that differ from the whole text\'s (property)', () => {
+    const seen = { trusted: 0, refused: 0 };
+    const word = fc.constantFrom('heron', 'Égret', 'egrets', 'the', 'grey heron', 'ùn', 'a-b', '😀', 'heron, egret');
+    // Matches with gaps of up to ~6,000 characters between them, so that windows and new words fall on both sides of a cut.
+    const part = fc.record({ gap: fc.integer({ min: 0, max: 1500 }), word, separator: fc.constantFrom(' ', ', ', '\n', ' — ') });
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 16 }), fc.integer({ min: 6000, max: 20_000 }), fc.integer({ min: 1, max: 4 }), (parts, cut, fragments) => {
+        const text = parts.map(({ gap, word, separator }) => `${filler(gap)}${separator}${word}`).join(' ');
+        const options = { fragments };
+        const fromBeginning = fragmentsOfBeginning(matchWords(beginningOf(text, cut), { terms }), options, terms);
+        if (fromBeginning === undefined) seen.refused++;
+        else {
+          seen.trusted++;
+          assert.deepEqual(fromBeginning, fragmentsOf(matchWords(text, { terms }), options, terms));
+        }
+      }),
+      { numRuns: 300 },
+    );
+    assert.ok(seen.trusted > 0 && seen.refused > 0, JSON.stringify(seen));
   });
 });
 

@@ -240,8 +240,44 @@ export function markedFragments(text: string, options: FragmentOptions = {}): st
 
 /** `markedFragments` over a MatchSource (see matchWords). */
 export function fragmentsOf(source: MatchSource, options: FragmentOptions = {}, terms?: ReadonlySet<string>): string[] {
-  const count = Math.max(0, Math.trunc(options.fragments ?? FRAGMENT_DEFAULTS.fragments));
-  const length = Math.max(20, Math.trunc(options.length ?? FRAGMENT_DEFAULTS.length));
+  return fragmentWindows(source, options, terms).map(([start, end]) => render(source.text, source.found, start, end));
+}
+
+/**
+ * `fragmentsOf` for a text known by its beginning only: `source.text`, cut on a space so that no word is cut. The
+ * fragments are those of the whole text when every one of them was placed, the first pass looked as far as it would
+ * in the whole text, and no fragment reaches the cut (one that does would end there without its `…`, and the cut is a
+ * space, so every window and word before it is the same in the whole text); otherwise undefined, and the caller
+ * highlights the whole text.
+ */
+export function fragmentsOfBeginning(source: MatchSource, options: FragmentOptions = {}, terms?: ReadonlySet<string>): string[] | undefined {
+  const { count } = fragmentSettings(options);
+  const windows = fragmentWindows(source, options, terms);
+  const settled = windows.length === count && source.text.length >= NEW_WORDS_WITHIN && windows.every(([, end]) => end < source.text.length);
+  return settled ? windows.map(([start, end]) => render(source.text, source.found, start, end)) : undefined;
+}
+
+function fragmentSettings(options: FragmentOptions): { count: number; length: number } {
+  return {
+    count: Math.max(0, Math.trunc(options.fragments ?? FRAGMENT_DEFAULTS.fragments)),
+    length: Math.max(20, Math.trunc(options.length ?? FRAGMENT_DEFAULTS.length)),
+  };
+}
+
+/**
+ * The beginning of a text that fragmentsOfBeginning takes: its first `characters`, cut before the last space among
+ * them so that no word is cut (empty when there is none); the whole text when it is no longer.
+ */
+export function beginningOf(text: string, characters: number): string {
+  if (text.length <= characters) return text;
+  let cut = characters;
+  while (cut > 0 && !SPACE.test(text[cut] as string)) cut--;
+  return text.slice(0, cut);
+}
+
+/** The [start, end) windows of fragmentsOf, in text order. */
+function fragmentWindows(source: MatchSource, options: FragmentOptions, terms: ReadonlySet<string> | undefined): [number, number][] {
+  const { count, length } = fragmentSettings(options);
   const plain = source.text;
   if (count === 0 || source.at(0) === undefined) return [];
   const windows: [number, number][] = [];
@@ -281,7 +317,7 @@ export function fragmentsOf(source: MatchSource, options: FragmentOptions = {}, 
       place(matchStart, matchEnd);
     }
   }
-  return windows.sort((a, b) => a[0] - b[0]).map(([start, end]) => render(plain, source.found, start, end));
+  return windows.sort((a, b) => a[0] - b[0]);
 }
 
 /** The whole of a short marked text (a title) as escaped HTML with `<mark>`; empty when nothing matched. */

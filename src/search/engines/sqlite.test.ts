@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { engineContractTests } from './contract.js';
+import { fragmentsOf, matchWords } from '../highlight.js';
 import { legacyRowidBlock, localePartition, rankBucket } from '../static-rank.js';
-import { BODY_CANDIDATES, SUGGESTION_TOTAL_CAP, SqliteEngine } from './sqlite.js';
+import { BODY_BEGINNING, BODY_CANDIDATES, SUGGESTION_TOTAL_CAP, SqliteEngine } from './sqlite.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sitestack-sqlite-engine-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,6 +27,30 @@ describe('SqliteEngine suggestions', () => {
       assert.deepEqual(await engine.suggest({ index: 'cap', text: 'pelcian' }), [{ text: 'pelican', total: SUGGESTION_TOTAL_CAP, relation: 'gte' }]);
       assert.deepEqual(await engine.suggest({ index: 'cap', text: 'cormorat' }), [{ text: 'cormorant', total: SUGGESTION_TOTAL_CAP, relation: 'eq' }], 'exactly the cap');
       assert.equal(await engine.count({ index: 'cap', text: 'pelican' }), SUGGESTION_TOTAL_CAP + 20, 'count() stays exact');
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('SqliteEngine highlighting', () => {
+  it('gives a long body the fragments of the whole of it, whether they lie in its beginning or past it', async () => {
+    const engine = new SqliteEngine({ path: join(dir, 'long-bodies.sqlite') });
+    try {
+      await engine.createIndex('long');
+      const filler = (words: number) => Array.from({ length: words }, (_, i) => `w${i % 89}é`).join(' ');
+      const bodies = {
+        early: `a wading heron. ${filler(60)} a grey heron. ${filler(60)} a third heron. ${filler(BODY_BEGINNING / 2)} the last heron`,
+        late: `${filler(BODY_BEGINNING / 2)} only now a heron 😀 at the end`,
+      };
+      await engine.bulk('long', Object.entries(bodies).map(([id, body]) => ({ id, url: `/${id}`, title: id, body, summary: '', popularity: 0.5, locale: 'en-US', slug: id })));
+      const hits = (await engine.search({ index: 'long', text: 'heron', highlight: true })).documents;
+      const terms = new Set(['heron']);
+      for (const [id, body] of Object.entries(bodies)) {
+        assert.ok(body.length > BODY_BEGINNING);
+        assert.deepEqual(hits.find((hit) => hit.id === id)?.highlight?.body, fragmentsOf(matchWords(body, { terms }), {}, terms), id);
+      }
+      assert.match(hits.find((hit) => hit.id === 'late')?.highlight?.body.join(' ') ?? '', /a <mark>heron<\/mark> 😀 at the end$/);
     } finally {
       await engine.close();
     }

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { AppError } from '../../errors.js';
-import { fragmentsOf, matchWords, titleOf, type TermMatcher } from '../highlight.js';
+import { beginningOf, fragmentsOf, fragmentsOfBeginning, matchWords, titleOf, type TermMatcher } from '../highlight.js';
 import { foldForPrefix, tokenize, withoutControlCharacters } from '../query-text.js';
 import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, phraseExpression, planQuery, searchExpression, type QueryPlan } from '../search-expression.js';
 import { FILED_PREFIX_LENGTH, PARTITIONED_BASE, legacyRowidBlock, localePartition, partitionOf, partitionRange, rankBucket, rankCandidates, rowidBlock, staticRank, titlePrefixes } from '../static-rank.js';
@@ -176,6 +176,12 @@ export const PREFIX_EXPANSIONS = 16;
  * alternatives per query.
  */
 export const SUGGESTION_TOTAL_CAP = 100;
+/**
+ * Highlighting reads a body's first this many characters, and the rest only when fragments may lie in it: a long page's
+ * fragments are almost always in its beginning, and reading and decoding the whole of ten long bodies would cost more
+ * than the rest of the search.
+ */
+export const BODY_BEGINNING = 16_384;
 /** `total` counts matches up to this many, then answers `gte` (every page a client may ask for is below it). */
 export const TOTAL_CAP = 1000;
 
@@ -705,11 +711,14 @@ export class SqliteEngine implements SearchEngine {
       // Highlighting reads the stored text and marks the query's words in JS: FTS5's highlight() would run the whole
       // expression again for the row and tokenize every column it marks, however little of a long body is shown.
       const matcher = highlight === undefined ? undefined : termMatcher(plan);
+      // A body is read up to one character past BODY_BEGINNING, which tells whether there is more of it: the rest is
+      // read only when the fragments of the beginning may not be those of the whole body (see fragmentsOfBeginning).
       const read = this.#statement(`${index}\u0000read\u0000${highlight === undefined ? '' : 'body'}`, () =>
-        `SELECT d.id, d.url, d.title, d.locale, d.slug, d.popularity, f.summary${highlight === undefined ? '' : ', f.body'}
+        `SELECT d.id, d.url, d.title, d.locale, d.slug, d.popularity, f.summary${highlight === undefined ? '' : `, substr(f.body, 1, ${BODY_BEGINNING + 1}) AS body`}
          FROM ${tables.docs} d CROSS JOIN ${tables.fts} f ON f.rowid = d.rowid WHERE d.rowid = ?`,
       );
-      const documents = ranked.map((rank) => toHit(read.get(rank.rowid) as SearchRow, rank.score, highlight, matcher));
+      const wholeBody = this.#statement(`${index}\u0000body`, () => `SELECT body FROM ${tables.fts} WHERE rowid = ?`).pluck();
+      const documents = ranked.map((rank) => toHit(read.get(rank.rowid) as SearchRow, rank.score, highlight, matcher, () => wholeBody.get(rank.rowid) as string));
       const seen = sort === 'popularity' ? walkedTotal : exhaustive ? candidates.size : undefined;
       const total = seen ?? this.#countIn(index, countExpression(plan.words, plan.prefixLast, plan.expansions) as string, query, TOTAL_CAP + 1);
       return { documents, total: total > TOTAL_CAP ? { value: TOTAL_CAP, relation: 'gte' } : { value: total, relation: 'eq' } };
@@ -1008,7 +1017,11 @@ function clampInteger(value: number | undefined, fallback: number, min: number, 
   return Math.min(max, Math.max(min, Math.trunc(value)));
 }
 
-function toHit(row: SearchRow, score: number, highlight: HighlightOptions | undefined, matcher: TermMatcher | undefined): SearchHit {
+/**
+ * The hit of a read row. Its body is the beginning read (see BODY_BEGINNING): its fragments are taken when they are
+ * the whole body's, and `wholeBody` is read otherwise.
+ */
+function toHit(row: SearchRow, score: number, highlight: HighlightOptions | undefined, matcher: TermMatcher | undefined, wholeBody: () => string): SearchHit {
   const hit: SearchHit = {
     id: row.id,
     url: row.url,
@@ -1020,9 +1033,15 @@ function toHit(row: SearchRow, score: number, highlight: HighlightOptions | unde
     score,
   };
   if (highlight !== undefined && matcher !== undefined) {
+    const options = { fragments: highlight.fragments, length: highlight.fragmentLength };
+    const terms = matcher.prefixes === undefined ? matcher.terms : undefined;
+    const body = row.body ?? '';
     hit.highlight = {
       title: titleOf(matchWords(row.title, matcher)),
-      body: fragmentsOf(matchWords(row.body ?? '', matcher), { fragments: highlight.fragments, length: highlight.fragmentLength }, matcher.prefixes === undefined ? matcher.terms : undefined),
+      body:
+        body.length <= BODY_BEGINNING
+          ? fragmentsOf(matchWords(body, matcher), options, terms)
+          : (fragmentsOfBeginning(matchWords(beginningOf(body, BODY_BEGINNING), matcher), options, terms) ?? fragmentsOf(matchWords(wholeBody(), matcher), options, terms)),
     };
   }
   return hit;
