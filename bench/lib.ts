@@ -263,6 +263,24 @@ export async function load(url: string, options: LoadOptions = {}): Promise<Load
   };
 }
 
+/**
+ * The best of `current` (undefined before the first round) and `result`, measure by measure: the highest throughput,
+ * the lowest latencies and CPU per request. Rounds of one server differ by the host's noise, not by the code, so
+ * the best round is the closest to what the code costs. A round with errors or non-2xx answers stops the suite.
+ */
+export function bestOf(current: LoadResult | undefined, result: LoadResult, name: string): LoadResult {
+  if (result.errors > 0 || result.non2xx > 0) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+  if (current === undefined) return result;
+  return {
+    ...result,
+    requestsPerSecond: Math.max(current.requestsPerSecond, result.requestsPerSecond),
+    p50Ms: Math.min(current.p50Ms, result.p50Ms),
+    p99Ms: Math.min(current.p99Ms, result.p99Ms),
+    cpuMicrosPerRequest: Math.min(current.cpuMicrosPerRequest ?? Number.NaN, result.cpuMicrosPerRequest ?? Number.NaN),
+    otherCpuMicrosPerRequest: Math.min(current.otherCpuMicrosPerRequest ?? Number.NaN, result.otherCpuMicrosPerRequest ?? Number.NaN),
+  };
+}
+
 export interface ServerProcess {
   url: string;
   child: ChildProcess;

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { childPids, cpuSplit, judge, onCpus, parseWrkReport } from '../bench/lib.js';
+import { bestOf, childPids, cpuSplit, judge, onCpus, parseWrkReport, type LoadResult } from '../bench/lib.js';
 
 const REPORT = `Running 5s test @ http://127.0.0.1:3000/plog/hello
   1 threads and 32 connections
@@ -88,5 +88,23 @@ describe('childPids', () => {
     } finally {
       parent.kill();
     }
+  });
+});
+
+describe('bestOf', () => {
+  const round = (figures: Partial<LoadResult>): LoadResult => ({ requestsPerSecond: 100, p50Ms: 5, p99Ms: 20, errors: 0, non2xx: 0, ...figures });
+
+  it('keeps the highest throughput and the lowest latencies and CPU, each from whichever round had it', () => {
+    const first = bestOf(undefined, round({ requestsPerSecond: 120, p99Ms: 30, cpuMicrosPerRequest: 900, otherCpuMicrosPerRequest: 50 }), 'x');
+    const best = bestOf(first, round({ requestsPerSecond: 110, p50Ms: 4, cpuMicrosPerRequest: 800, otherCpuMicrosPerRequest: 60 }), 'x');
+    assert.deepEqual(
+      { rps: best.requestsPerSecond, p50: best.p50Ms, p99: best.p99Ms, cpu: best.cpuMicrosPerRequest, other: best.otherCpuMicrosPerRequest },
+      { rps: 120, p50: 4, p99: 20, cpu: 800, other: 50 },
+    );
+  });
+
+  it('stops the suite at a round with errors or non-2xx answers', () => {
+    assert.throws(() => bestOf(undefined, round({ non2xx: 3 }), 'searches'), /searches: 0 errors, 3 non-2xx answers/);
+    assert.throws(() => bestOf(round({}), round({ errors: 1 }), 'searches'), /1 errors/);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { edgePaths, findNginx, NGINX_INSTALL_HINT, spawnNginx, waitUntilListening, workerUser, writeEdgeConfig } from '../../src/edge/index.js';
 import { freePort, get } from '../../src/edge/test-support/edge-harness.js';
-import { load, spawnServer, type BenchResult, type BenchSuite, type LoadResult } from '../lib.js';
+import { bestOf, load, spawnServer, type BenchResult, type BenchSuite, type LoadResult } from '../lib.js';
 
 const PAGE = '/';
 const ROUNDS = 2;
@@ -41,18 +41,6 @@ async function loadGroup(url: string, pgid: number): Promise<LoadResult> {
   return { ...result, cpuMicrosPerRequest: (cpu * 1e6) / (result.requestsPerSecond * (WARMUP_SECONDS + DURATION_SECONDS)) };
 }
 
-function best(current: LoadResult | undefined, result: LoadResult, name: string): LoadResult {
-  if (result.errors > 0 || result.non2xx > 0) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
-  if (current === undefined) return result;
-  return {
-    ...result,
-    requestsPerSecond: Math.max(current.requestsPerSecond, result.requestsPerSecond),
-    p50Ms: Math.min(current.p50Ms, result.p50Ms),
-    p99Ms: Math.min(current.p99Ms, result.p99Ms),
-    cpuMicrosPerRequest: Math.min(current.cpuMicrosPerRequest ?? Number.NaN, result.cpuMicrosPerRequest ?? Number.NaN),
-  };
-}
-
 /**
  * Edge hits (nginx serving its cache) beside front hits (the page cache) of the same page, with origin and front in
  * their own processes and nginx in its own process group. Rounds alternate and each measure keeps its best.
@@ -86,10 +74,10 @@ export const edgeSuite: BenchSuite = {
       pageBytes = Buffer.byteLength(check.body);
       for (let round = 0; round < ROUNDS; round++) {
         const frontCpu = front.child.pid === undefined ? {} : { cpuOfPid: front.child.pid };
-        results.frontHits = best(results.frontHits, await load(`${front.url}${PAGE}`, { connections: 32, ...frontCpu }), 'front hits');
-        results.edgeHits = best(results.edgeHits, await loadGroup(edgeUrl, edge.child.pid!), 'edge hits');
+        results.frontHits = bestOf(results.frontHits, await load(`${front.url}${PAGE}`, { connections: 32, ...frontCpu }), 'front hits');
+        results.edgeHits = bestOf(results.edgeHits, await loadGroup(edgeUrl, edge.child.pid!), 'edge hits');
       }
-      results.bypass = best(undefined, await load(edgeUrl, { connections: 32, headers: { 'secret-header': 'true' } }), 'edge bypass');
+      results.bypass = bestOf(undefined, await load(edgeUrl, { connections: 32, headers: { 'secret-header': 'true' } }), 'edge bypass');
     } finally {
       await edge.stop();
       await front.stop();

@@ -1,4 +1,4 @@
-import { load, placement, spawnServer, type BenchResult, type BenchSuite, type LoadOptions, type LoadResult } from '../lib.js';
+import { bestOf, load, placement, spawnServer, type BenchResult, type BenchSuite, type LoadOptions, type LoadResult } from '../lib.js';
 
 const ROUNDS = 2;
 
@@ -18,19 +18,7 @@ export const pagePathSuite: BenchSuite = {
     const front = await spawnServer('bench/servers/front.ts', [origin.url], {}, { pinned: true });
     const best: Record<'renders' | 'hits' | 'originList', LoadResult | undefined> = { renders: undefined, hits: undefined, originList: undefined };
     const keep = (name: keyof typeof best, result: LoadResult) => {
-      if (result.errors > 0 || result.non2xx > 0) throw new Error(`${name}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
-      const current = best[name];
-      best[name] =
-        current === undefined
-          ? result
-          : {
-              ...result,
-              requestsPerSecond: Math.max(current.requestsPerSecond, result.requestsPerSecond),
-              p50Ms: Math.min(current.p50Ms, result.p50Ms),
-              p99Ms: Math.min(current.p99Ms, result.p99Ms),
-              cpuMicrosPerRequest: Math.min(current.cpuMicrosPerRequest ?? Number.NaN, result.cpuMicrosPerRequest ?? Number.NaN),
-              otherCpuMicrosPerRequest: Math.min(current.otherCpuMicrosPerRequest ?? Number.NaN, result.otherCpuMicrosPerRequest ?? Number.NaN),
-            };
+      best[name] = bestOf(best[name], result, name);
     };
     const siteCpu: LoadOptions = {
       pinned: true,
