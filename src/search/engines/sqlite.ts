@@ -204,7 +204,10 @@ export class SqliteEngine implements SearchEngine {
   readonly #readTransaction: (read: () => unknown) => unknown;
   /** What one read transaction looked up once and may ask again (its snapshot does not change while it runs). */
   #snapshot: { version?: number; frequencies: Map<string, number | undefined>; ranges: Map<string, RowidRange[]> } | undefined;
-  /** What #remembered computed (alias targets, spelling tables present, document counts, partitions of an index, partitions holding one locale), valid for this database version. */
+  /**
+   * What #remembered computed (alias targets, whether spelling tables exist, document counts, partitions of an index,
+   * partitions holding one locale), valid for this database version.
+   */
   readonly #rememberedValues = new Map<string, unknown>();
   #rememberedVersion = -1;
   /** Indices written to since their spelling index was last rebuilt (by refresh or forceMerge). */
