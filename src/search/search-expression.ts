@@ -98,9 +98,40 @@ function allWords(words: readonly string[], prefixLast: boolean, expansions: rea
   if (prefixLast) {
     lastTerm = expansions === undefined
       ? `(${quote(last)} OR ${quote(last)}*)`
-      : `(${[last, ...expansions.filter((term) => term !== last)].map(quote).join(' OR ')})`;
+      : `(${lastAlternatives(last, expansions).map(quote).join(' OR ')})`;
   }
   return [...head, lastTerm].join(' AND ');
+}
+
+function lastAlternatives(last: string, expansions: readonly string[]): string[] {
+  return [last, ...expansions.filter((term) => term !== last)];
+}
+
+/** One phrase of an FTS5 expression: its words, and whether its last word is matched as a prefix too. */
+export interface ExpressionPhrase {
+  words: readonly string[];
+  prefix: boolean;
+}
+
+/**
+ * The phrases of `searchExpression(plan)`, in the order they appear in it: FTS5 numbers a query's phrases so, and a
+ * ranking function given one figure per phrase (see native-rank.ts) takes them in that order.
+ */
+export function searchExpressionPhrases(plan: ExpressionPlan): ExpressionPhrase[] {
+  const { words, prefixLast, expansions, phrases } = plan;
+  const last = words[words.length - 1];
+  if (last === undefined) return [];
+  const single = (word: string, prefix = false): ExpressionPhrase => ({ words: [word], prefix });
+  const lastPhrases = !prefixLast
+    ? [single(last)]
+    : expansions === undefined
+      ? [single(last), single(last, true)]
+      : lastAlternatives(last, expansions).map((term) => single(term));
+  return [
+    ...words.slice(0, -1).map((word) => single(word)),
+    ...lastPhrases,
+    ...phrases.map(([start, end]) => ({ words: words.slice(start, end), prefix: end === words.length && prefixLast && expansions === undefined })),
+  ];
 }
 
 function prefixable(words: readonly string[]): boolean {

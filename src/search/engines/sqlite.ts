@@ -4,9 +4,11 @@ import Database from 'better-sqlite3';
 import { AppError } from '../../errors.js';
 import { beginningOf, fragmentsOf, fragmentsOfBeginning, matchWords, titleOf, type TermMatcher } from '../highlight.js';
 import { foldForPrefix, tokenize, withoutControlCharacters } from '../query-text.js';
-import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, phraseExpression, planQuery, searchExpression, type QueryPlan } from '../search-expression.js';
+import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, phraseExpression, planQuery, searchExpression, searchExpressionPhrases, type QueryPlan } from '../search-expression.js';
 import { FILED_PREFIX_LENGTH, PARTITIONED_BASE, legacyRowidBlock, localePartition, partitionOf, partitionRange, rankBucket, rankCandidates, rowidBlock, staticRank, titlePrefixes } from '../static-rank.js';
 import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../spelling.js';
+import type { Logger } from '../../log.js';
+import { NATIVE_RANK_FUNCTION, loadNativeRank, phraseCounts } from './native-rank.js';
 import { SpellLookup, dropSpellIndex, hasSpellIndex, rebuildSpellIndex, spellTables } from './sqlite-spell.js';
 import { validIndexName, validateDocument } from './validation.js';
 import type {
@@ -65,6 +67,15 @@ export interface SqliteEngineOptions {
    * @default 10000
    */
   buildTransactionDocuments?: number;
+  /**
+   * Rank with sitestack's native bm25 (native/sitestack-fts5.c), which takes each query word's document count from
+   * the spelling statistics instead of scanning the word's postings once per statement as SQLite's bm25() does. When
+   * its library is not built, or the index has no spelling statistics, bm25() ranks instead.
+   * @default true
+   */
+  nativeRank?: boolean;
+  /** Told once when the native ranking function was asked for and could not be loaded. @default silent */
+  logger?: Logger;
 }
 
 export const SQLITE_ENGINE_DEFAULTS = {
@@ -74,7 +85,8 @@ export const SQLITE_ENGINE_DEFAULTS = {
   cacheMiB: 64,
   pageBytes: 16_384,
   buildTransactionDocuments: 10_000,
-} satisfies Omit<Required<SqliteEngineOptions>, 'path'>;
+  nativeRank: true,
+} satisfies Omit<Required<SqliteEngineOptions>, 'path' | 'logger'>;
 
 /** `sqlite:<file>` (also `sqlite://<file>`) → the file path. */
 export function sqlitePathFromUrl(url: string): string {
@@ -215,6 +227,8 @@ export class SqliteEngine implements SearchEngine {
   readonly #buildTransactionDocuments: number;
   /** The index whose writes share the open build transaction (see buildTransactionDocuments), and its documents so far. */
   #build: { index: string; documents: number } | undefined;
+  /** Whether sitestack_bm25 is loaded into this connection (see nativeRank). */
+  readonly nativeRank: boolean;
 
   constructor(options: SqliteEngineOptions) {
     this.#weights = options.columnWeights ?? SQLITE_ENGINE_DEFAULTS.columnWeights;
@@ -237,6 +251,11 @@ export class SqliteEngine implements SearchEngine {
     this.#db.pragma('busy_timeout = 10000');
     this.#db.pragma(`cache_size = -${Math.round((options.cacheMiB ?? SQLITE_ENGINE_DEFAULTS.cacheMiB) * 1024)}`);
     this.#readTransaction = this.#db.transaction((read: () => unknown) => read()).deferred;
+    const nativeProblem = (options.nativeRank ?? SQLITE_ENGINE_DEFAULTS.nativeRank) ? loadNativeRank(this.#db) : 'not asked for';
+    this.nativeRank = nativeProblem === undefined;
+    if ((options.nativeRank ?? SQLITE_ENGINE_DEFAULTS.nativeRank) && nativeProblem !== undefined) {
+      options.logger?.warn({ problem: nativeProblem }, "search ranks with SQLite's bm25(): the native ranking function is not available");
+    }
     this.#db.exec(`
       CREATE TABLE IF NOT EXISTS search_indices (name TEXT PRIMARY KEY, created_at TEXT NOT NULL) STRICT;
       CREATE TABLE IF NOT EXISTS search_aliases (
@@ -621,7 +640,6 @@ export class SqliteEngine implements SearchEngine {
       const expression = searchExpression(plan);
       if (expression === undefined) return { documents: [], total: { value: 0, relation: 'eq' } };
       const tables = tablesOf(index);
-      const [titleWeight, summaryWeight, bodyWeight] = this.#weights;
       const filter = docFilter(query.locales, query.slugPrefixes);
       const filters = filter.parameters;
       const ranges = this.#ranges(index, query.locales);
@@ -634,8 +652,9 @@ export class SqliteEngine implements SearchEngine {
       const candidates = new Map<number, RankedRow>();
       let exhaustive = true;
       let walkedTotal: number | undefined;
+      const textRank = this.#textRank(index, plan);
       // Body matches of a query of common words only are ordered by static rank alone, with no bm25 (see QueryPlan.common).
-      const bodyScore = plan.common ? '0' : `-bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight})`;
+      const bodyRank = plan.common ? { sql: '0', parameters: [] } : textRank;
       const scoredWalk = (score: string) =>
         this.#statement(`${index}\u0000walk\u0000${score}\u0000${filter.shape}`, () =>
           `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
@@ -645,7 +664,7 @@ export class SqliteEngine implements SearchEngine {
            ORDER BY ${tables.fts}.rowid LIMIT ?`,
         );
       if (sort === 'popularity') {
-        const walks = ranges.map(([low, high]) => scoredWalk(`-bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight})`).all(titleKey, expression, ...filters, low, high, wanted) as RankedRow[]);
+        const walks = ranges.map(([low, high]) => scoredWalk(textRank.sql).all(...textRank.parameters, titleKey, expression, ...filters, low, high, wanted) as RankedRow[]);
         for (const row of mergeWalks(walks, wanted, rowOf).slice(from)) candidates.set(row.rowid, row);
         // Every range ended before the page did: the walks hold every match.
         if (walks.every((rows) => rows.length < wanted)) walkedTotal = walks.reduce((sum, rows) => sum + rows.length, 0);
@@ -685,7 +704,7 @@ export class SqliteEngine implements SearchEngine {
         }
         if (candidates.size < wanted) {
           const bodyExpression = plan.common ? (countExpression(plan.words, plan.prefixLast, plan.expansions) as string) : expression;
-          const bodyMatches = walk(scoredWalk(bodyScore), [titleKey, bodyExpression, ...filters], BODY_CANDIDATES, rowOf);
+          const bodyMatches = walk(scoredWalk(bodyRank.sql), [...bodyRank.parameters, titleKey, bodyExpression, ...filters], BODY_CANDIDATES, rowOf);
           for (const row of bodyMatches) if (!candidates.has(row.rowid)) candidates.set(row.rowid, row);
           exhaustive = bodyMatches.length < BODY_CANDIDATES;
           const phrase = !exhaustive && !plan.common ? phraseExpression(plan) : undefined;
@@ -698,13 +717,13 @@ export class SqliteEngine implements SearchEngine {
             // query), so the rowids are a filter on the walk (`+` keeps it from FTS5, which would restart per rowid).
             const unscored = phraseRows.filter((rowid) => !candidates.has(rowid)).sort((a, b) => a - b);
             if (unscored.length > 0) {
-              const scored = this.#statement(`${index}\u0000score-listed`, () =>
+              const scored = this.#statement(`${index}\u0000score-listed\u0000${textRank.sql}`, () =>
                 `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
-                        -bm25(${tables.fts}, ${titleWeight}, ${summaryWeight}, ${bodyWeight}) + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
+                        ${textRank.sql} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
                  FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
                  WHERE ${tables.fts} MATCH ? AND ${tables.fts}.rowid >= CAST(? AS INTEGER) AND ${tables.fts}.rowid <= CAST(? AS INTEGER)
                    AND +${tables.fts}.rowid IN (SELECT value FROM json_each(?))`,
-              ).all(titleKey, expression, unscored[0], unscored[unscored.length - 1], JSON.stringify(unscored)) as RankedRow[];
+              ).all(...textRank.parameters, titleKey, expression, unscored[0], unscored[unscored.length - 1], JSON.stringify(unscored)) as RankedRow[];
               for (const row of scored) candidates.set(row.rowid, row);
             }
           }
@@ -813,21 +832,11 @@ export class SqliteEngine implements SearchEngine {
   #plan(index: string, text: string): QueryPlan {
     const tables = tablesOf(index);
     const spelling = this.#hasSpelling(index);
-    const statistics = spelling ? `SELECT docs FROM ${spellTables(index).terms} WHERE term = ?` : `SELECT doc FROM ${tables.vocab} WHERE term = ?`;
-    const frequency = this.#statement(`${index}\u0000frequency\u0000${statistics}`, () => statistics).pluck();
     const counted = spelling ? `SELECT documents FROM ${spellTables(index).stats}` : `SELECT count(*) FROM ${tables.docs}`;
     const documents = this.#remembered(`${index}\u0000documents\u0000${counted}`, () =>
       (this.#statement(`${index}\u0000documents\u0000${counted}`, () => counted).pluck().get() as number | undefined) ?? 0,
     );
-    const frequencies = this.#snapshot?.frequencies;
-    const frequencyOf = (word: string) => {
-      const term = foldForPrefix(word);
-      if (frequencies?.has(term) === true) return frequencies.get(term);
-      const found = frequency.get(term) as number | undefined;
-      frequencies?.set(term, found);
-      return found;
-    };
-    const plan = planQuery(tokenize(text), documents, frequencyOf);
+    const plan = planQuery(tokenize(text), documents, (word) => this.#documentsHolding(index, word));
     const last = plan.words[plan.words.length - 1];
     if (!spelling || !plan.prefixLast || last === undefined) return plan;
     const prefix = foldForPrefix(last);
@@ -835,8 +844,41 @@ export class SqliteEngine implements SearchEngine {
       `SELECT term, docs FROM ${spellTables(index).terms} WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ${PREFIX_EXPANSIONS}`,
     ).all(prefix, `${prefix}\u{10FFFF}`) as { term: string; docs: number }[];
     const postings = completions.reduce((sum, completion) => sum + completion.docs, 0);
+    for (const completion of completions) this.#snapshot?.frequencies.set(completion.term, completion.docs);
     const common = plan.common || (documents >= COMMON_WORD_MIN_DOCUMENTS && postings > documents * COMMON_WORD_SHARE);
     return { ...plan, common, expansions: completions.map((completion) => completion.term) };
+  }
+
+  /**
+   * How many documents hold a word (folded as the index folds it), or undefined when it is not a term of the index:
+   * from the spelling statistics when the index has them, else from the vocabulary. Remembered for the read.
+   */
+  #documentsHolding(index: string, word: string): number | undefined {
+    const term = foldForPrefix(word);
+    const frequencies = this.#snapshot?.frequencies;
+    if (frequencies?.has(term) === true) return frequencies.get(term);
+    const statistics = this.#hasSpelling(index) ? `SELECT docs FROM ${spellTables(index).terms} WHERE term = ?` : `SELECT doc FROM ${tablesOf(index).vocab} WHERE term = ?`;
+    const found = this.#statement(`${index}\u0000frequency\u0000${statistics}`, () => statistics).pluck().get(term) as number | undefined;
+    frequencies?.set(term, found);
+    return found;
+  }
+
+  /**
+   * The weighted bm25 of a plan's search expression on the index's FTS table, as SQL and the parameters it takes
+   * (bound before the statement's own). With the native function loaded and spelling statistics to take each word's
+   * document count from, sitestack_bm25; otherwise SQLite's bm25(), which counts them by scanning.
+   */
+  #textRank(index: string, plan: QueryPlan): { sql: string; parameters: unknown[] } {
+    const { fts } = tablesOf(index);
+    const weights = this.#weights.join(', ');
+    if (!this.nativeRank || !this.#hasSpelling(index)) return { sql: `-bm25(${fts}, ${weights})`, parameters: [] };
+    const counts = searchExpressionPhrases(plan).map(({ words, prefix }) => {
+      // A prefix phrase holds every completion: the function counts it. A phrase of several words is counted too,
+      // as it matches fewer documents than its rarest word, and an exact count gives it bm25's own weight.
+      if (prefix || words.length !== 1) return -1;
+      return this.#documentsHolding(index, words[0] as string) ?? -1;
+    });
+    return { sql: `-${NATIVE_RANK_FUNCTION}(${fts}, ${weights}, ?)`, parameters: [phraseCounts(counts)] };
   }
 
   #countExpressionOf(index: string, text: string): string {

@@ -1,0 +1,38 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type Database from 'better-sqlite3';
+
+/**
+ * The ranking function of native/sitestack-fts5.c, built into build/ by scripts/build-native.mjs (at `npm ci`, and
+ * by `npm run build`, `npm test` and `npm run bench`). It is `bm25()` with each phrase's document count given by the
+ * caller instead of counted by a scan of the whole index per statement.
+ */
+export const NATIVE_RANK_FUNCTION = 'sitestack_bm25';
+
+/** The library's path: `build/` at the package root, from src/search/engines or dist/search/engines alike. */
+export const NATIVE_RANK_LIBRARY = fileURLToPath(
+  new URL(`../../../build/sitestack-fts5.${process.platform === 'darwin' ? 'dylib' : process.platform === 'win32' ? 'dll' : 'so'}`, import.meta.url),
+);
+
+/** Why the native ranking function is not in a connection, or undefined when it is. */
+export type NativeRankProblem = string | undefined;
+
+/** Loads the ranking function into `db`; answers what stopped it, if anything. */
+export function loadNativeRank(db: Database.Database, library = NATIVE_RANK_LIBRARY): NativeRankProblem {
+  if (!existsSync(library)) return `${library} is not built (run npm run build; it needs a C compiler)`;
+  try {
+    // SQLite derives the entry point from the file name: sitestack-fts5 → sqlite3_sitestackfts_init.
+    db.loadExtension(library);
+    return undefined;
+  } catch (error) {
+    return `${library} did not load: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/**
+ * The document counts of an expression's phrases, as the ranking function takes them: one double per phrase. A count
+ * that is unknown (-1) is counted by the function itself, as bm25() counts every one.
+ */
+export function phraseCounts(counts: readonly number[]): Buffer {
+  return Buffer.from(Float64Array.from(counts).buffer);
+}
