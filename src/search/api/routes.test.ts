@@ -153,6 +153,8 @@ describe('GET /api/v1/search', () => {
     assert.deepEqual(third.metadata, { ...third.metadata, size: 5, page: 3, total: { value: 12, relation: 'eq' } });
     assert.deepEqual(first.metadata.total, { value: 12, relation: 'eq' });
     assert.equal(new Set([...urls(first), ...urls(third)]).size, 7);
+    const small = await search(server, 'q=zebra&size=1&page=2');
+    assert.deepEqual(small.metadata.total, { value: 10, relation: 'gte' }, 'exact only as far as 10 pages of 1 reach');
     for (const doc of [...first.documents, ...third.documents]) {
       assert.equal(doc.highlight.title[0]?.replace(/<\/?mark>/g, ''), doc.title, 'each highlight belongs to its own document');
     }

@@ -5,7 +5,7 @@ import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import type { SearchEngine, SearchHit, Suggestion, TotalHits } from '../engines/types.js';
 import { clientAddress, trustedProxyCheck } from './client-address.js';
-import { SEARCH_CACHE_CONTROL, autocompleteCacheControl, parseAutocompleteParams, parseSearchParams } from './params.js';
+import { SEARCH_CACHE_CONTROL, SEARCH_PARAM_LIMITS, autocompleteCacheControl, parseAutocompleteParams, parseSearchParams } from './params.js';
 
 /** What the search routes need. */
 export interface SearchRoutesOptions {
@@ -96,7 +96,9 @@ export function searchRoutes(options: SearchRoutesOptions): FastifyPluginAsync {
       const parsed = parseSearchParams(request.query);
       if (!parsed.ok) return reply.status(400).send(parsed.body);
       const { q, locales, sort, size, page, slugPrefixes } = parsed.value;
-      const result = await engine.search({ index, text: q, locales, slugPrefixes, sort, size, from: (page - 1) * size, highlight: true });
+      // The total is exact as far as a client can page (every page up to the last one it may ask for), then `gte`.
+      const totalUpTo = size * SEARCH_PARAM_LIMITS.maxPage;
+      const result = await engine.search({ index, text: q, locales, slugPrefixes, sort, size, from: (page - 1) * size, highlight: true, totalUpTo });
       const suggestions = await engine.suggest({ index, text: q, locales, slugPrefixes, size: suggestionCount });
       const body: SearchResponse = {
         documents: result.documents.map(toDocument),

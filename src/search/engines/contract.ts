@@ -346,6 +346,10 @@ export function engineContractTests(name: string, makeEngine: () => Promise<Sear
       const first = await engine.search({ index, text: 'cormorant', size: 5 });
       assert.equal(first.documents[0]?.id, 'exact');
       assert.deepEqual(first.total, { value: 301, relation: 'eq' });
+      for (const totalUpTo of [1, 50, 150, 300, 301, 302]) {
+        const { total } = await engine.search({ index, text: 'cormorant', size: 5, totalUpTo });
+        assert.deepEqual(total, totalUpTo < 301 ? { value: totalUpTo, relation: 'gte' } : { value: 301, relation: 'eq' }, `totalUpTo ${totalUpTo}`);
+      }
       const second = await engine.search({ index, text: 'cormorant', size: 5, from: 5 });
       assert.equal(new Set([...ids(first), ...ids(second)]).size, 10);
     });

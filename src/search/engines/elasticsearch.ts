@@ -156,7 +156,7 @@ function clampInteger(value: number | undefined, fallback: number, min: number, 
   return Math.min(max, Math.max(min, Math.trunc(value)));
 }
 
-/** Search totals are exact up to this many, then `gte` (counting every match of a common word costs time). */
+/** Search totals are exact up to this many by default (see SearchQuery.totalUpTo), then `gte`. */
 const TOTAL_HITS_LIMIT = 1000;
 
 /** Deep pagination past this window is refused by the cluster (`index.max_result_window`). */
@@ -421,7 +421,7 @@ export class ElasticsearchEngine implements SearchEngine {
       ...rankedSearch(query, sort),
       size,
       from,
-      track_total_hits: TOTAL_HITS_LIMIT,
+      track_total_hits: clampInteger(query.totalUpTo, TOTAL_HITS_LIMIT, 1, 10_000),
       _source: [...HIT_SOURCE],
     };
     if (highlight !== undefined) {

@@ -194,7 +194,7 @@ export const SUGGESTION_TOTAL_CAP = 100;
  * than the rest of the search.
  */
 export const BODY_BEGINNING = 16_384;
-/** `total` counts matches up to this many, then answers `gte` (every page a client may ask for is below it). */
+/** `total` counts matches up to this many by default (see SearchQuery.totalUpTo), then answers `gte`. */
 export const TOTAL_CAP = 1000;
 
 /**
@@ -633,6 +633,7 @@ export class SqliteEngine implements SearchEngine {
     const sort = query.sort ?? 'best';
     const size = clampInteger(query.size, 10, 1, 100);
     const from = clampInteger(query.from, 0, 0, 10_000);
+    const totalUpTo = clampInteger(query.totalUpTo, TOTAL_CAP, 1, 10_000);
     const highlight = query.highlight === undefined || query.highlight === false ? undefined : query.highlight === true ? {} : query.highlight;
     return this.#read(() => {
       const index = this.#resolve(query.index);
@@ -741,9 +742,10 @@ export class SqliteEngine implements SearchEngine {
       );
       const wholeBody = this.#statement(`${index}\u0000body`, () => `SELECT body FROM ${tables.fts} WHERE rowid = ?`).pluck();
       const documents = ranked.map((rank) => toHit(read.get(rank.rowid) as SearchRow, rank.score, highlight, matcher, () => wholeBody.get(rank.rowid) as string));
-      const seen = sort === 'popularity' ? walkedTotal : exhaustive ? candidates.size : undefined;
-      const total = seen ?? this.#countIn(index, countExpression(plan.words, plan.prefixLast, plan.expansions) as string, query, TOTAL_CAP + 1);
-      return { documents, total: total > TOTAL_CAP ? { value: TOTAL_CAP, relation: 'gte' } : { value: total, relation: 'eq' } };
+      // Every candidate matches the query: more of them than totalUpTo answer the total without counting.
+      const seen = sort === 'popularity' ? walkedTotal : exhaustive || candidates.size > totalUpTo ? candidates.size : undefined;
+      const total = seen ?? this.#countIn(index, countExpression(plan.words, plan.prefixLast, plan.expansions) as string, query, totalUpTo + 1);
+      return { documents, total: total > totalUpTo ? { value: totalUpTo, relation: 'gte' } : { value: total, relation: 'eq' } };
     });
   }
 

@@ -82,6 +82,13 @@ export interface SearchQuery extends QueryFilter {
   from?: number;
   /** Return highlight fragments: HTML-escaped text with `<mark>…</mark>` around matched words. @default false */
   highlight?: boolean | HighlightOptions;
+  /**
+   * `total` is exact up to this many matches (1–10,000), then this many with relation `gte`, as Elasticsearch's
+   * `track_total_hits`: counting every match of a query of frequent words costs more than the search. A caller that
+   * pages no further than a given depth needs no more.
+   * @default 1000
+   */
+  totalUpTo?: number;
 }
 
 export interface SearchHit {
