@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { tokenize } from './query-text.js';
-import { countExpression, planQuery, searchExpression, searchExpressionPhrases, type ExpressionPlan } from './search-expression.js';
+import { countExpression, planQuery, requiredWords, searchExpression, searchExpressionPhrases, type ExpressionPlan } from './search-expression.js';
 
 /** A plan of every typed word: the last one a prefix from 3 characters on, all of them one phrase. */
 function typed(words: string[], plan: Partial<ExpressionPlan> = {}): ExpressionPlan {
@@ -68,6 +68,16 @@ describe('searchExpression', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('requiredWords', () => {
+  it('holds every word but an unfinished last one, unless that one has no completion to match instead', () => {
+    assert.deepEqual(requiredWords(typed(['service', 'work'], { prefixLast: false })), ['service', 'work']);
+    assert.deepEqual(requiredWords(typed(['service', 'work'])), ['service'], 'work* may match as a prefix');
+    assert.deepEqual(requiredWords(typed(['service', 'work'], { expansions: ['worker'] })), ['service'], 'or as a completion');
+    assert.deepEqual(requiredWords(typed(['service', 'wxyz'], { expansions: [] })), ['service', 'wxyz'], 'no completion: as typed');
+    assert.deepEqual(requiredWords(typed([])), []);
   });
 });
 

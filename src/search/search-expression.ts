@@ -107,6 +107,15 @@ function lastAlternatives(last: string, expansions: readonly string[]): string[]
   return [last, ...expansions.filter((term) => term !== last)];
 }
 
+/**
+ * The words every match of `searchExpression(plan)` holds as they are: all of them, except an unfinished last word,
+ * which may match as one of its completions (or, unexpanded, as a prefix) — unless the engine found none to expand it to.
+ */
+export function requiredWords(plan: ExpressionPlan): string[] {
+  const { words, prefixLast, expansions } = plan;
+  return prefixLast && (expansions === undefined || expansions.length > 0) ? words.slice(0, -1) : [...words];
+}
+
 /** One phrase of an FTS5 expression: its words, and whether its last word is matched as a prefix too. */
 export interface ExpressionPhrase {
   words: readonly string[];

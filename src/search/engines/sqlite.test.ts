@@ -97,6 +97,24 @@ describe('SqliteEngine build transactions', () => {
     });
   });
 
+  it('answers a word no document holds with nothing, and finds one written to an aliased index since the last refresh', async () => {
+    await withWriterAndReader('stale-spelling.sqlite', {}, async (writer, reader) => {
+      await writer.createIndex('live');
+      await writer.updateAliases([{ add: { index: 'live', alias: 'site' } }]);
+      await writer.bulk('live', [page('a'), page('b')]);
+      await writer.refresh('live');
+      assert.deepEqual((await reader.search({ index: 'site', text: 'grey egret' })).total, { value: 0, relation: 'eq' });
+      assert.equal(await reader.count({ index: 'site', text: 'egret grey' }), 0);
+      // The spelling statistics, rebuilt by refresh, do not know `egret` yet: FTS5 does.
+      await writer.bulk('live', [{ ...page('c'), body: 'grey egret' }]);
+      for (const text of ['grey egret', 'egret grey', 'egret']) {
+        const result = await reader.search({ index: 'site', text });
+        assert.deepEqual(result.documents.map((hit) => hit.id), ['c'], text);
+        assert.equal(await reader.count({ index: 'site', text }), 1, text);
+      }
+    });
+  });
+
   it('follows an alias swap and a new spelling index made by another connection or by its own', async () => {
     await withWriterAndReader('swap.sqlite', {}, async (writer, reader) => {
       await writer.createIndex('first');
