@@ -99,7 +99,7 @@ export function searchRoutes(options: SearchRoutesOptions): FastifyPluginAsync {
       // The total is exact as far as a client can page (every page up to the last one it may ask for), then `gte`.
       const totalUpTo = size * SEARCH_PARAM_LIMITS.maxPage;
       const result = await engine.search({ index, text: q, locales, slugPrefixes, sort, size, from: (page - 1) * size, highlight: true, totalUpTo });
-      const suggestions = await engine.suggest({ index, text: q, locales, slugPrefixes, size: suggestionCount });
+      const suggestions = await engine.suggest({ index, text: q, locales, slugPrefixes, size: suggestionCount, knownTotal: result.total.value });
       const body: SearchResponse = {
         documents: result.documents.map(toDocument),
         metadata: { took_ms: Math.round(performance.now() - started), total: result.total, size, page },

@@ -382,6 +382,10 @@ export function engineContractTests(name: string, makeEngine: () => Promise<Sear
       assert.deepEqual(await engine.suggest({ index, text: 'pelcian', locales: ['fr'] }), [{ text: 'pelican', total: 1, relation: 'eq' }]);
       assert.deepEqual(await engine.suggest({ index, text: 'card layout' }), [{ text: 'cart layout', total: 1, relation: 'eq' }]);
       assert.deepEqual(await engine.suggest({ index, text: 'card games' }), []);
+      // The same answers when the caller says how many documents the query matches, as the search API does.
+      assert.deepEqual(await engine.suggest({ index, text: 'card layout', knownTotal: 0 }), [{ text: 'cart layout', total: 1, relation: 'eq' }]);
+      assert.deepEqual(await engine.suggest({ index, text: 'card games', knownTotal: 1 }), []);
+      assert.deepEqual(await engine.suggest({ index, text: 'Pelcian', knownTotal: 0 }), [{ text: 'pelican', total: 2, relation: 'eq' }]);
     });
   });
 }

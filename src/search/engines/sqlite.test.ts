@@ -33,6 +33,21 @@ describe('SqliteEngine suggestions', () => {
   });
 });
 
+describe('SqliteEngine suggestions after a search', () => {
+  it('takes the total the caller knows instead of looking whether a query of known words matches', async () => {
+    const engine = new SqliteEngine({ path: join(dir, 'known-total.sqlite') });
+    try {
+      await engine.createIndex('known');
+      await engine.bulk('known', ['Cart layout', 'Card games'].map((title, i) => ({ id: `${i}`, url: `/${i}`, title, body: '', summary: '', popularity: 0.5, locale: 'en-US', slug: `${i}` })));
+      await engine.refresh('known');
+      assert.deepEqual(await engine.suggest({ index: 'known', text: 'card layout' }), [{ text: 'cart layout', total: 1, relation: 'eq' }]);
+      assert.deepEqual(await engine.suggest({ index: 'known', text: 'card layout', knownTotal: 3 }), [], 'told it matches: no lookup, no suggestion');
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
 describe('SqliteEngine highlighting', () => {
   it('gives a long body the fragments of the whole of it, whether they lie in its beginning or past it', async () => {
     const engine = new SqliteEngine({ path: join(dir, 'long-bodies.sqlite') });

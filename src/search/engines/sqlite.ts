@@ -950,7 +950,8 @@ export class SqliteEngine implements SearchEngine {
       else {
         // Every word is known: a query that matches is correct; one that matches nothing may hide a typo that made
         // another real word, so each word in turn is replaced by its neighbours.
-        if (this.#matchesAny(index, this.#countExpressionOf(index, words.join(' ')), filters)) return [];
+        const matches = query.knownTotal === undefined ? this.#matchesAny(index, this.#countExpressionOf(index, words.join(' ')), filters) : query.knownTotal > 0;
+        if (matches) return [];
         words.forEach((word, position) => {
           if (spellable(word)) candidates.set(position, lookup.candidates(word));
         });

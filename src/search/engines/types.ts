@@ -124,6 +124,12 @@ export interface SuggestQuery {
   slugPrefixes?: readonly string[];
   /** At most this many suggestions. @default 3 */
   size?: number;
+  /**
+   * How many documents the query itself matches within the same filters, when the caller already knows (from the
+   * search it ran for the same text): a query whose words are all known and that matches needs no suggestion, and an
+   * engine may take this instead of looking again. @default unknown
+   */
+  knownTotal?: number;
 }
 
 /** A "did you mean" alternative: the whole query text with some words replaced, and how many documents match it. */
