@@ -9,12 +9,30 @@ import {
   localePartition,
   partitionOf,
   partitionRange,
+  popularityOf,
   rankBucket,
   rankCandidates,
   rowidBlock,
+  legacyRowidBlock,
   staticRank,
   titlePrefixes,
 } from './static-rank.js';
+
+describe('popularityOf', () => {
+  it('gives back the popularity of any rowid of its step, within half a step, in either layout (property)', () => {
+    const halfStep = 0.5 / (RANK_BUCKETS - 1) + 1e-12;
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 0, max: PARTITIONS - 1 }), fc.integer({ min: 0, max: 2 ** 24 - 1 }), (popularity, partition, offset) => {
+        const [first] = rowidBlock(partition, rankBucket(popularity));
+        assert.ok(Math.abs(popularityOf(Number(first) + offset) - popularity) <= halfStep);
+        const [legacyFirst] = legacyRowidBlock(rankBucket(popularity));
+        assert.ok(Math.abs(popularityOf(Number(legacyFirst) + offset) - popularity) <= halfStep);
+      }),
+    );
+    assert.equal(popularityOf(Number(rowidBlock(3, 0)[0])), 1);
+    assert.equal(popularityOf(Number(rowidBlock(3, RANK_BUCKETS - 1)[0])), 0);
+  });
+});
 
 describe('rankBucket and rowidBlock', () => {
   const popularity = fc.double({ min: 0, max: 1, noNaN: true });

@@ -57,13 +57,25 @@ export function staticRank(rowid: number): number {
   return rowid > 0 ? rowid : (rowid - PARTITIONED_BASE) % PARTITION_SPAN;
 }
 
+/** Rowids per popularity step in the earlier layout (one partition, positive rowids). */
+const LEGACY_ROWIDS_PER_BUCKET = 2 ** 32;
+
 /**
  * The first rowid of a popularity step in the earlier layout (one partition, positive rowids, 2^32 rowids per step),
  * which an index created before partitions keeps using for its updates.
  */
 export function legacyRowidBlock(bucket: number): [bigint, bigint] {
-  const first = BigInt(bucket) * 2n ** 32n + 1n;
-  return [first, first + 2n ** 32n];
+  const first = BigInt(bucket) * BigInt(LEGACY_ROWIDS_PER_BUCKET) + 1n;
+  return [first, first + BigInt(LEGACY_ROWIDS_PER_BUCKET)];
+}
+
+/**
+ * The popularity a rowid stands for, in either layout: its popularity step's, within half a step (about 5e-7) of the
+ * document's own. Enough to rank a candidate by `popularity * 10 + score` without reading its documents row.
+ */
+export function popularityOf(rowid: number): number {
+  const bucket = rowid > 0 ? Math.floor((rowid - 1) / LEGACY_ROWIDS_PER_BUCKET) : Math.floor(staticRank(rowid) / ROWIDS_PER_BUCKET);
+  return 1 - bucket / (RANK_BUCKETS - 1);
 }
 
 /** Title prefixes of at most this many characters are filed for autocomplete; longer ones are looked up by range. */
