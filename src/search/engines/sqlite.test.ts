@@ -70,6 +70,29 @@ describe('SqliteEngine highlighting', () => {
       await engine.close();
     }
   });
+
+  it('reads a beginning that ends inside a character without showing the cut', async () => {
+    const engine = new SqliteEngine({ path: join(dir, 'cut-character.sqlite') });
+    try {
+      await engine.createIndex('cut');
+      const early = `鷺 ${'日本 '.repeat(20)}鷺 ${'日本 '.repeat(20)}鷺 `;
+      // A lead of 0–2 bytes that puts the last byte read inside a three-byte character.
+      const lead = ['', 'a', 'ab'].find((prefix) => {
+        const bytes = Buffer.from(`${prefix} ${early}${'日本語 '.repeat(4000)}`);
+        return ((bytes[BODY_BEGINNING] as number) & 0xc0) === 0x80;
+      });
+      assert.ok(lead !== undefined, 'one of three leads cuts a character');
+      const body = `${lead} ${early}${'日本語 '.repeat(4000)}鷺`;
+      await engine.bulk('cut', [{ id: 'cjk', url: '/cjk', title: 'CJK', body, summary: '', popularity: 0.5, locale: 'ja', slug: 'cjk' }]);
+      const [hit] = (await engine.search({ index: 'cut', text: '鷺', highlight: true })).documents;
+      const terms = new Set(['鷺']);
+      assert.deepEqual(hit?.highlight?.body, fragmentsOf(matchWords(body, { terms }), {}, terms));
+      assert.equal(hit?.highlight?.body.length, 3);
+      assert.ok(!hit?.highlight?.body.join('').includes('\uFFFD'));
+    } finally {
+      await engine.close();
+    }
+  });
 });
 
 describe('SqliteEngine build transactions', () => {

@@ -163,7 +163,10 @@ interface SearchRow {
   locale: string;
   slug: string;
   popularity: number;
+  /** The first BODY_BEGINNING + 1 bytes of the body, decoded (a character cut at the end decodes to U+FFFD). */
   body?: string;
+  /** Whether the body is longer than BODY_BEGINNING bytes. */
+  long?: number;
 }
 
 /** FTS5's segment merging while documents are written: `automerge` and `crisismerge` (segments per level). */
@@ -212,11 +215,12 @@ export const PREFIX_EXPANSIONS = 16;
  */
 export const SUGGESTION_TOTAL_CAP = 100;
 /**
- * Highlighting reads a body's first this many characters, and the rest only when fragments may lie in it: a long page's
- * fragments are almost always in its beginning, and reading and decoding the whole of ten long bodies would cost more
- * than the rest of the search.
+ * Highlighting reads a body's first this many bytes of UTF-8, and the rest only when fragments may lie in it: a long
+ * page's fragments are almost always in its beginning, and reading and decoding the whole of ten long bodies would cost
+ * more than the rest of the search. Three times the characters in which words not shown yet are looked for (see
+ * highlight.ts), so that a beginning of three-byte characters (CJK) still holds them all.
  */
-export const BODY_BEGINNING = 16_384;
+export const BODY_BEGINNING = 24_576;
 /** `total` counts matches up to this many by default (see SearchQuery.totalUpTo), then answers `gte`. */
 export const TOTAL_CAP = 1000;
 
@@ -769,10 +773,12 @@ export class SqliteEngine implements SearchEngine {
       // Highlighting reads the stored text and marks the query's words in JS: FTS5's highlight() would run the whole
       // expression again for the row and tokenize every column it marks, however little of a long body is shown.
       const matcher = highlight === undefined ? undefined : termMatcher(plan);
-      // A body is read up to one character past BODY_BEGINNING, which tells whether there is more of it: the rest is
-      // read only when the fragments of the beginning may not be those of the whole body (see fragmentsOfBeginning).
+      // A body is read up to BODY_BEGINNING bytes (cut as bytes: substr() of text counts characters through the whole
+      // body, a twentieth of a title query's instructions); the rest is read only when the fragments of the beginning
+      // may not be those of the whole body (see fragmentsOfBeginning).
       const read = this.#statement(`${index}\u0000read\u0000${highlight === undefined ? '' : 'body'}`, () =>
-        `SELECT d.id, d.url, d.title, d.locale, d.slug, d.popularity, f.summary${highlight === undefined ? '' : `, substr(f.body, 1, ${BODY_BEGINNING + 1}) AS body`}
+        `SELECT d.id, d.url, d.title, d.locale, d.slug, d.popularity, f.summary${highlight === undefined ? '' : `,
+                CAST(substr(CAST(f.body AS BLOB), 1, ${BODY_BEGINNING}) AS TEXT) AS body, length(CAST(f.body AS BLOB)) > ${BODY_BEGINNING} AS long`}
          FROM ${tables.docs} d CROSS JOIN ${tables.fts} f ON f.rowid = d.rowid WHERE d.rowid = ?`,
       );
       const wholeBody = this.#statement(`${index}\u0000body`, () => `SELECT body FROM ${tables.fts} WHERE rowid = ?`).pluck();
@@ -1134,9 +1140,9 @@ function toHit(row: SearchRow, score: number, highlight: HighlightOptions | unde
     hit.highlight = {
       title: titleOf(matchWords(row.title, matcher)),
       body:
-        body.length <= BODY_BEGINNING
+        row.long !== 1
           ? fragmentsOf(matchWords(body, matcher), options, terms)
-          : (fragmentsOfBeginning(matchWords(beginningOf(body, BODY_BEGINNING), matcher), options, terms) ?? fragmentsOf(matchWords(wholeBody(), matcher), options, terms)),
+          : (fragmentsOfBeginning(matchWords(beginningOf(body, body.length - 1), matcher), options, terms) ?? fragmentsOf(matchWords(wholeBody(), matcher), options, terms)),
     };
   }
   return hit;
