@@ -163,7 +163,7 @@ interface SearchRow {
   locale: string;
   slug: string;
   popularity: number;
-  /** The first BODY_BEGINNING + 1 bytes of the body, decoded (a character cut at the end decodes to U+FFFD). */
+  /** The first BODY_BEGINNING bytes of the body, decoded (a character cut at the end decodes to U+FFFD). */
   body?: string;
   /** Whether the body is longer than BODY_BEGINNING bytes. */
   long?: number;
@@ -278,11 +278,9 @@ export class SqliteEngine implements SearchEngine {
     this.#db.pragma('busy_timeout = 10000');
     this.#db.pragma(`cache_size = -${Math.round((options.cacheMiB ?? SQLITE_ENGINE_DEFAULTS.cacheMiB) * 1024)}`);
     this.#readTransaction = this.#db.transaction((read: () => unknown) => read()).deferred;
-    const nativeProblem = (options.nativeRank ?? SQLITE_ENGINE_DEFAULTS.nativeRank) ? loadNativeRank(this.#db) : 'not asked for';
-    this.nativeRank = nativeProblem === undefined;
-    if ((options.nativeRank ?? SQLITE_ENGINE_DEFAULTS.nativeRank) && nativeProblem !== undefined) {
-      options.logger?.warn({ problem: nativeProblem }, "search ranks with SQLite's bm25(): the native ranking function is not available");
-    }
+    const nativeProblem = (options.nativeRank ?? SQLITE_ENGINE_DEFAULTS.nativeRank) ? loadNativeRank(this.#db) : undefined;
+    this.nativeRank = (options.nativeRank ?? SQLITE_ENGINE_DEFAULTS.nativeRank) && nativeProblem === undefined;
+    if (nativeProblem !== undefined) options.logger?.warn({ problem: nativeProblem }, "search ranks with SQLite's bm25(): the native ranking function is not available");
     this.#db.exec(`
       CREATE TABLE IF NOT EXISTS search_indices (name TEXT PRIMARY KEY, created_at TEXT NOT NULL) STRICT;
       CREATE TABLE IF NOT EXISTS search_aliases (
@@ -738,10 +736,10 @@ export class SqliteEngine implements SearchEngine {
           const bareWalk = this.#statement(`${index}\u0000bare-walk\u0000${bodyRank.sql}`, () =>
             `SELECT rowid, ${bodyRank.sql} AS score FROM ${tables.fts} WHERE ${this.#filterSql(tables.fts, NO_FILTER)} ORDER BY rowid LIMIT ?`,
           );
-          const scored = scoredWalk(bodyRank.sql);
+          const filteredWalk = scoredWalk(bodyRank.sql);
           const bodyWalks = ranges.map((range) =>
             this.#filterNeeded(index, query, range)
-              ? (scored.all(...bodyRank.parameters, titleKey, bodyExpression, ...filters, ...range, BODY_CANDIDATES) as RankedRow[])
+              ? (filteredWalk.all(...bodyRank.parameters, titleKey, bodyExpression, ...filters, ...range, BODY_CANDIDATES) as RankedRow[])
               : (bareWalk.all(...bodyRank.parameters, bodyExpression, ...range, BODY_CANDIDATES) as { rowid: number; score: number }[]).map((row) => ({ ...row, popularity: popularityOf(row.rowid) })),
           );
           const bodyMatches = mergeWalks(bodyWalks, BODY_CANDIDATES, rowOf);
@@ -774,8 +772,8 @@ export class SqliteEngine implements SearchEngine {
       // expression again for the row and tokenize every column it marks, however little of a long body is shown.
       const matcher = highlight === undefined ? undefined : termMatcher(plan);
       // A body is read up to BODY_BEGINNING bytes (cut as bytes: substr() of text counts characters through the whole
-      // body, a twentieth of a title query's instructions); the rest is read only when the fragments of the beginning
-      // may not be those of the whole body (see fragmentsOfBeginning).
+      // body, 4% of a whole-title query's instructions); the rest is read only when the fragments of the beginning may
+      // not be those of the whole body (see fragmentsOfBeginning).
       const read = this.#statement(`${index}\u0000read\u0000${highlight === undefined ? '' : 'body'}`, () =>
         `SELECT d.id, d.url, d.title, d.locale, d.slug, d.popularity, f.summary${highlight === undefined ? '' : `,
                 CAST(substr(CAST(f.body AS BLOB), 1, ${BODY_BEGINNING}) AS TEXT) AS body, length(CAST(f.body AS BLOB)) > ${BODY_BEGINNING} AS long`}
