@@ -14,10 +14,19 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 engineContractTests('sqlite', async () => new SqliteEngine({ path: join(dir, 'search.sqlite') }));
 
+/** Runs `use` on an engine over the file at `path`, closed when it is done. */
+async function withEngine(path: string, use: (engine: SqliteEngine) => Promise<void>): Promise<void> {
+  const engine = new SqliteEngine({ path });
+  try {
+    await use(engine);
+  } finally {
+    await engine.close();
+  }
+}
+
 describe('SqliteEngine suggestions', () => {
   it('counts a suggestion up to SUGGESTION_TOTAL_CAP, then answers the cap with relation gte', async () => {
-    const engine = new SqliteEngine({ path: join(dir, 'suggest-cap.sqlite') });
-    try {
+    await withEngine(join(dir, 'suggest-cap.sqlite'), async (engine) => {
       await engine.createIndex('cap');
       const documents = (word: string, count: number) => Array.from({ length: count }, (_, i) => ({
         id: `${word}${i}`, url: `/${word}${i}`, title: `${word} ${i}`, body: '', summary: '', popularity: 0, locale: 'en-US', slug: `${word}${i}`,
@@ -27,31 +36,25 @@ describe('SqliteEngine suggestions', () => {
       assert.deepEqual(await engine.suggest({ index: 'cap', text: 'pelcian' }), [{ text: 'pelican', total: SUGGESTION_TOTAL_CAP, relation: 'gte' }]);
       assert.deepEqual(await engine.suggest({ index: 'cap', text: 'cormorat' }), [{ text: 'cormorant', total: SUGGESTION_TOTAL_CAP, relation: 'eq' }], 'exactly the cap');
       assert.equal(await engine.count({ index: 'cap', text: 'pelican' }), SUGGESTION_TOTAL_CAP + 20, 'count() stays exact');
-    } finally {
-      await engine.close();
-    }
+    });
   });
 });
 
 describe('SqliteEngine suggestions after a search', () => {
   it('takes the total the caller knows instead of looking whether a query of known words matches', async () => {
-    const engine = new SqliteEngine({ path: join(dir, 'known-total.sqlite') });
-    try {
+    await withEngine(join(dir, 'known-total.sqlite'), async (engine) => {
       await engine.createIndex('known');
       await engine.bulk('known', ['Cart layout', 'Card games'].map((title, i) => ({ id: `${i}`, url: `/${i}`, title, body: '', summary: '', popularity: 0.5, locale: 'en-US', slug: `${i}` })));
       await engine.refresh('known');
       assert.deepEqual(await engine.suggest({ index: 'known', text: 'card layout' }), [{ text: 'cart layout', total: 1, relation: 'eq' }]);
       assert.deepEqual(await engine.suggest({ index: 'known', text: 'card layout', knownTotal: 3 }), [], 'told it matches: no lookup, no suggestion');
-    } finally {
-      await engine.close();
-    }
+    });
   });
 });
 
 describe('SqliteEngine highlighting', () => {
   it('gives a long body the fragments of the whole of it, whether they lie in its beginning or past it', async () => {
-    const engine = new SqliteEngine({ path: join(dir, 'long-bodies.sqlite') });
-    try {
+    await withEngine(join(dir, 'long-bodies.sqlite'), async (engine) => {
       await engine.createIndex('long');
       const filler = (words: number) => Array.from({ length: words }, (_, i) => `w${i % 89}é`).join(' ');
       const bodies = {
@@ -66,14 +69,11 @@ describe('SqliteEngine highlighting', () => {
         assert.deepEqual(hits.find((hit) => hit.id === id)?.highlight?.body, fragmentsOf(matchWords(body, { terms }), {}, terms), id);
       }
       assert.match(hits.find((hit) => hit.id === 'late')?.highlight?.body.join(' ') ?? '', /a <mark>heron<\/mark> 😀 at the end$/);
-    } finally {
-      await engine.close();
-    }
+    });
   });
 
   it('reads a beginning that ends inside a character without showing the cut', async () => {
-    const engine = new SqliteEngine({ path: join(dir, 'cut-character.sqlite') });
-    try {
+    await withEngine(join(dir, 'cut-character.sqlite'), async (engine) => {
       await engine.createIndex('cut');
       const early = `鷺 ${'日本 '.repeat(20)}鷺 ${'日本 '.repeat(20)}鷺 `;
       // A lead of 0–2 bytes that puts the last byte read inside a three-byte character.
@@ -89,9 +89,7 @@ describe('SqliteEngine highlighting', () => {
       assert.deepEqual(hit?.highlight?.body, fragmentsOf(matchWords(body, { terms }), {}, terms));
       assert.equal(hit?.highlight?.body.length, 3);
       assert.ok(!hit?.highlight?.body.join('').includes('\uFFFD'));
-    } finally {
-      await engine.close();
-    }
+    });
   });
 });
 
@@ -193,8 +191,7 @@ describe('SqliteEngine build transactions', () => {
 describe('SqliteEngine locale partitions', () => {
   it('keeps two locales of one partition apart, and merges partitions in popularity order when no locale is asked', async () => {
     assert.equal(localePartition('fr'), localePartition('si'), 'fr and si share a partition');
-    const engine = new SqliteEngine({ path: join(dir, 'partitions.sqlite') });
-    try {
+    await withEngine(join(dir, 'partitions.sqlite'), async (engine) => {
       await engine.createIndex('parts');
       const documents = ['fr', 'si', 'en-US', 'de'].flatMap((locale, l) =>
         Array.from({ length: 5 + l }, (_, i) => ({
@@ -222,9 +219,7 @@ describe('SqliteEngine locale partitions', () => {
       assert.equal(completions.length, 26);
       const popularity = new Map(documents.map((document) => [document.url, document.popularity]));
       assert.ok(nonIncreasing(completions.map((match) => popularity.get(match.url) as number)));
-    } finally {
-      await engine.close();
-    }
+    });
   });
 });
 
@@ -283,8 +278,7 @@ describe('SqliteEngine with an index of the earlier layout', () => {
     assert.ok((db.prepare(`SELECT min(rowid) FROM ${table('docs')}`).pluck().get() as number) > 0);
     db.close();
 
-    const engine = new SqliteEngine({ path: file });
-    try {
+    await withEngine(file, async (engine) => {
       await engine.refresh('old');
       assert.equal(await engine.count({ index: 'old', text: 'ibis', locales: ['fr'] }), 4);
       assert.equal(await engine.count({ index: 'old', text: 'ibis' }), 12);
@@ -297,16 +291,13 @@ describe('SqliteEngine with an index of the earlier layout', () => {
       await engine.bulk('old', [{ ...documents[0]!, id: 'fr-new', url: '/fr/ibis-new', title: 'Ibis nouveau', popularity: 1 }]);
       assert.equal((await engine.search({ index: 'old', text: 'ibis', locales: ['fr'], sort: 'popularity' })).documents[0]?.url, '/fr/ibis-new');
       assert.equal(await engine.count({ index: 'old', text: 'ibis', locales: ['fr'] }), 5);
-    } finally {
-      await engine.close();
-    }
+    });
   });
 });
 
 describe('SqliteEngine body candidates', () => {
   it('finds and scores whole-phrase matches past the body cut-off above the scattered matches before it', async () => {
-    const engine = new SqliteEngine({ path: join(dir, 'phrase.sqlite') });
-    try {
+    await withEngine(join(dir, 'phrase.sqlite'), async (engine) => {
       await engine.createIndex('phrase');
       const filler = 'lorem ipsum dolor sit amet '.repeat(6);
       const scattered = Array.from({ length: BODY_CANDIDATES + 50 }, (_, i) => ({
@@ -321,8 +312,6 @@ describe('SqliteEngine body candidates', () => {
       assert.deepEqual(result.documents.slice(0, 3).map((hit) => hit.url).sort(), ['/p0', '/p1', '/p2']);
       assert.ok((result.documents[0]?.score ?? 0) > (result.documents[3]?.score ?? Infinity));
       assert.deepEqual(result.total, { value: BODY_CANDIDATES + 53, relation: 'eq' });
-    } finally {
-      await engine.close();
-    }
+    });
   });
 });
