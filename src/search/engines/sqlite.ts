@@ -678,9 +678,6 @@ export class SqliteEngine implements SearchEngine {
       const candidates = new Map<number, RankedRow>();
       let exhaustive = true;
       let walkedTotal: number | undefined;
-      const textRank = this.#textRank(index, plan);
-      // Body matches of a query of common words only are ordered by static rank alone, with no bm25 (see QueryPlan.common).
-      const bodyRank = plan.common ? { sql: '0', parameters: [] } : textRank;
       const scoredWalk = (score: string) =>
         this.#statement(`${index}\u0000walk\u0000${score}\u0000${filter.shape}`, () =>
           `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
@@ -690,6 +687,7 @@ export class SqliteEngine implements SearchEngine {
            ORDER BY ${tables.fts}.rowid LIMIT ?`,
         );
       if (sort === 'popularity') {
+        const textRank = this.#textRank(index, plan);
         const walks = ranges.map(([low, high]) => scoredWalk(textRank.sql).all(...textRank.parameters, titleKey, expression, ...filters, low, high, wanted) as RankedRow[]);
         for (const row of mergeWalks(walks, wanted, rowOf).slice(from)) candidates.set(row.rowid, row);
         // Every range ended before the page did: the walks hold every match.
@@ -729,6 +727,10 @@ export class SqliteEngine implements SearchEngine {
           }
         }
         if (candidates.size < wanted) {
+          // Computed here, as a page that title matches fill needs no text score.
+          const textRank = this.#textRank(index, plan);
+          // Body matches of a query of common words only are ordered by static rank alone, with no bm25 (see QueryPlan.common).
+          const bodyRank = plan.common ? { sql: '0', parameters: [] } : textRank;
           const bodyExpression = plan.common ? (countExpression(plan.words, plan.prefixLast, plan.expansions) as string) : expression;
           // A partition that needs no documents filter is walked in FTS5 alone, popularity taken from the rowid: the
           // documents row per match cost a third of the walk. Its exact-title boost is not needed here: every document
