@@ -19,6 +19,7 @@
 #include <string.h>
 #include "sqlite3ext.h"
 SQLITE_EXTENSION_INIT1
+#include "fragments.h"
 
 typedef struct RankData {
   int phrases;
@@ -135,5 +136,6 @@ int sqlite3_sitestackfts_init(sqlite3 *db, char **error, const sqlite3_api_routi
     *error = sqlite3_mprintf("sitestack_bm25 needs FTS5");
     return SQLITE_ERROR;
   }
-  return api->xCreateFunction(api, "sitestack_bm25", 0, sitestackBm25, 0);
+  int status = api->xCreateFunction(api, "sitestack_bm25", 0, sitestackBm25, 0);
+  return status == SQLITE_OK ? sitestackRegisterFragments(db) : status;
 }

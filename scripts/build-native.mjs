@@ -1,19 +1,22 @@
 #!/usr/bin/env node
-// Compiles native/sitestack-fts5.c (the embedded search engine's ranking function, see src/search/engines/native-rank.ts)
-// into build/, against the SQLite headers better-sqlite3 ships. Run by `npm ci` (postinstall), `npm run build`, `npm test`
-// and `npm run bench`; it does nothing when the library is newer than its source. Without a C compiler it says so and
-// exits 0: the engine then ranks with SQLite's own bm25(), which gives the same order and costs more per query.
+// Compiles native/*.c (the embedded search engine's ranking and highlighting functions, see
+// src/search/engines/native-functions.ts) into one library in build/, against the SQLite headers better-sqlite3 ships. Run by
+// `npm ci` (postinstall), `npm run build`, `npm test` and `npm run bench`; it does nothing when the library is newer than
+// every file of native/. Without a C compiler it says so and exits 0: the engine then ranks with SQLite's own bm25() and
+// highlights in JS, which give the same answers and cost more per query.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const source = join(root, 'native', 'sitestack-fts5.c');
+const native = join(root, 'native');
+const files = readdirSync(native).map((name) => join(native, name));
+const sources = files.filter((file) => file.endsWith('.c'));
 const library = join(root, 'build', process.platform === 'darwin' ? 'sitestack-fts5.dylib' : process.platform === 'win32' ? 'sitestack-fts5.dll' : 'sitestack-fts5.so');
 
-if (existsSync(library) && statSync(library).mtimeMs >= statSync(source).mtimeMs) process.exit(0);
+if (existsSync(library) && files.every((file) => statSync(library).mtimeMs >= statSync(file).mtimeMs)) process.exit(0);
 
 let headers;
 try {
@@ -25,8 +28,8 @@ try {
 mkdirSync(dirname(library), { recursive: true });
 const compiler = process.env.CC ?? 'cc';
 const flags = process.platform === 'darwin' ? ['-dynamiclib', '-undefined', 'dynamic_lookup'] : ['-shared'];
-const result = spawnSync(compiler, ['-O2', '-fPIC', ...flags, '-I', headers, source, '-o', library, '-lm'], { stdio: ['ignore', 'inherit', 'inherit'] });
+const result = spawnSync(compiler, ['-O2', '-fPIC', ...flags, '-I', headers, ...sources, '-o', library, '-lm'], { stdio: ['ignore', 'inherit', 'inherit'] });
 if (result.error !== undefined || result.status !== 0) {
-  console.warn(`build-native: could not compile ${source} with '${compiler}' (${result.error?.message ?? `exit ${result.status}`}); search ranks with SQLite's bm25() instead`);
+  console.warn(`build-native: could not compile ${sources.join(' ')} with '${compiler}' (${result.error?.message ?? `exit ${result.status}`}); search ranks with SQLite's bm25() and highlights in JS instead`);
   process.exit(0);
 }

@@ -57,7 +57,7 @@ const ASCII = /^[\u0000-\u007f]*$/;
  * Fragments showing words not shown yet are looked for this far into a text: a query word that a long body lacks
  * (a title match) would otherwise have the whole body read for it. Past it, fragments follow the matches in order.
  */
-const NEW_WORDS_WITHIN = 8192;
+export const NEW_WORDS_WITHIN = 8192;
 /**
  * Text is folded and searched this many characters at a time (cut at a space), so a long body is read as far as
  * needed. Fragments usually lie in a body's first few KB: by instructions per body over the bench's title queries,
@@ -262,7 +262,8 @@ export function fragmentsOfBeginning(source: MatchSource, options: FragmentOptio
   return settled ? windows.map(([start, end]) => render(source.text, source.found, start, end)) : undefined;
 }
 
-function fragmentSettings(options: FragmentOptions): { count: number; length: number } {
+/** The fragments to return at most and their length, resolved from the options. */
+export function fragmentSettings(options: FragmentOptions): { count: number; length: number } {
   return {
     count: Math.max(0, Math.trunc(options.fragments ?? FRAGMENT_DEFAULTS.fragments)),
     length: Math.max(20, Math.trunc(options.length ?? FRAGMENT_DEFAULTS.length)),

@@ -124,7 +124,7 @@ export interface ExpressionPhrase {
 
 /**
  * The phrases of `searchExpression(plan)`, in the order they appear in it: FTS5 numbers a query's phrases so, and a
- * ranking function given one figure per phrase (see native-rank.ts) takes them in that order.
+ * ranking function given one figure per phrase (see native-functions.ts) takes them in that order.
  */
 export function searchExpressionPhrases(plan: ExpressionPlan): ExpressionPhrase[] {
   const { words, prefixLast, expansions, phrases } = plan;

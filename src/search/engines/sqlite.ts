@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { AppError } from '../../errors.js';
-import { beginningOf, fragmentsOf, fragmentsOfBeginning, matchWords, titleOf, type TermMatcher } from '../highlight.js';
+import { NEW_WORDS_WITHIN, beginningOf, fragmentSettings, fragmentsOf, fragmentsOfBeginning, matchWords, titleOf, type FragmentOptions, type TermMatcher } from '../highlight.js';
 import { foldForPrefix, tokenize, withoutControlCharacters } from '../query-text.js';
 import {
   COMMON_WORD_MIN_DOCUMENTS,
@@ -31,7 +31,7 @@ import {
 } from '../static-rank.js';
 import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../spelling.js';
 import type { Logger } from '../../log.js';
-import { NATIVE_RANK_FUNCTION, loadNativeRank, phraseCounts } from './native-rank.js';
+import { NATIVE_FRAGMENTS_FUNCTION, NATIVE_FRAGMENTS_MAX, NATIVE_RANK_FUNCTION, NATIVE_SEPARATOR, loadNativeFunctions, nativeFragments, phraseCounts } from './native-functions.js';
 import { SpellLookup, dropSpellIndex, hasSpellIndex, rebuildSpellIndex, spellTables } from './sqlite-spell.js';
 import { validIndexName, validateDocument } from './validation.js';
 import type {
@@ -97,7 +97,15 @@ export interface SqliteEngineOptions {
    * @default true
    */
   nativeRank?: boolean;
-  /** Told once when the native ranking function was asked for and could not be loaded. @default silent */
+  /**
+   * Highlight bodies with sitestack's native fragments function (native/fragments.c), which reads the stored UTF-8 once,
+   * word by word, as far as the fragments need, instead of decoding the body's beginning into a JS string and folding
+   * it. Its answers are those of the JS highlighter; text with a character at or above U+0250 is highlighted in JS.
+   * When its library is not built, JS highlights every body.
+   * @default true
+   */
+  nativeHighlight?: boolean;
+  /** Told once when a native function was asked for and its library could not be loaded. @default silent */
   logger?: Logger;
 }
 
@@ -109,6 +117,7 @@ export const SQLITE_ENGINE_DEFAULTS = {
   pageBytes: 16_384,
   buildTransactionDocuments: 10_000,
   nativeRank: true,
+  nativeHighlight: true,
 } satisfies Omit<Required<SqliteEngineOptions>, 'path' | 'logger'>;
 
 /** `sqlite:<file>` (also `sqlite://<file>`) → the file path. */
@@ -167,6 +176,8 @@ interface SearchRow {
   body?: string;
   /** Whether the body is longer than BODY_BEGINNING bytes. */
   long?: number;
+  /** sitestack_fragments' answer: the body's fragments, or null for a body it leaves to JS. */
+  fragments?: string | null;
 }
 
 /** FTS5's segment merging while documents are written: `automerge` and `crisismerge` (segments per level). */
@@ -256,6 +267,8 @@ export class SqliteEngine implements SearchEngine {
   #build: { index: string; documents: number } | undefined;
   /** Whether sitestack_bm25 is loaded into this connection (see nativeRank). */
   readonly nativeRank: boolean;
+  /** Whether sitestack_fragments is loaded into this connection (see nativeHighlight). */
+  readonly nativeHighlight: boolean;
 
   constructor(options: SqliteEngineOptions) {
     this.#weights = options.columnWeights ?? SQLITE_ENGINE_DEFAULTS.columnWeights;
@@ -278,9 +291,14 @@ export class SqliteEngine implements SearchEngine {
     this.#db.pragma('busy_timeout = 10000');
     this.#db.pragma(`cache_size = -${Math.round((options.cacheMiB ?? SQLITE_ENGINE_DEFAULTS.cacheMiB) * 1024)}`);
     this.#readTransaction = this.#db.transaction((read: () => unknown) => read()).deferred;
-    const nativeProblem = (options.nativeRank ?? SQLITE_ENGINE_DEFAULTS.nativeRank) ? loadNativeRank(this.#db) : undefined;
-    this.nativeRank = (options.nativeRank ?? SQLITE_ENGINE_DEFAULTS.nativeRank) && nativeProblem === undefined;
-    if (nativeProblem !== undefined) options.logger?.warn({ problem: nativeProblem }, "search ranks with SQLite's bm25(): the native ranking function is not available");
+    const rank = options.nativeRank ?? SQLITE_ENGINE_DEFAULTS.nativeRank;
+    const highlight = options.nativeHighlight ?? SQLITE_ENGINE_DEFAULTS.nativeHighlight;
+    const nativeProblem = rank || highlight ? loadNativeFunctions(this.#db) : undefined;
+    this.nativeRank = rank && nativeProblem === undefined;
+    this.nativeHighlight = highlight && nativeProblem === undefined;
+    if (nativeProblem !== undefined) {
+      options.logger?.warn({ problem: nativeProblem }, "search ranks with SQLite's bm25() and highlights in JS: the native functions are not available");
+    }
     this.#db.exec(`
       CREATE TABLE IF NOT EXISTS search_indices (name TEXT PRIMARY KEY, created_at TEXT NOT NULL) STRICT;
       CREATE TABLE IF NOT EXISTS search_aliases (
@@ -770,23 +788,56 @@ export class SqliteEngine implements SearchEngine {
         }
       }
       const ranked = sort === 'popularity' ? rankCandidates([...candidates.values()], sort) : rankCandidates([...candidates.values()], sort).slice(from, wanted);
-      // Highlighting reads the stored text and marks the query's words in JS: FTS5's highlight() would run the whole
-      // expression again for the row and tokenize every column it marks, however little of a long body is shown.
-      const matcher = highlight === undefined ? undefined : termMatcher(plan);
-      // A body is read up to BODY_BEGINNING bytes (cut as bytes: substr() of text counts characters through the whole
-      // body, 4% of a whole-title query's instructions); the rest is read only when the fragments of the beginning may
-      // not be those of the whole body (see fragmentsOfBeginning).
-      const read = this.#statement(`${index}\u0000read\u0000${highlight === undefined ? '' : 'body'}`, () =>
-        `SELECT d.id, d.url, d.title, d.locale, d.slug, d.popularity, f.summary${highlight === undefined ? '' : `,
-                CAST(substr(CAST(f.body AS BLOB), 1, ${BODY_BEGINNING}) AS TEXT) AS body, length(CAST(f.body AS BLOB)) > ${BODY_BEGINNING} AS long`}
-         FROM ${tables.docs} d CROSS JOIN ${tables.fts} f ON f.rowid = d.rowid WHERE d.rowid = ?`,
-      );
-      const wholeBody = this.#statement(`${index}\u0000body`, () => `SELECT body FROM ${tables.fts} WHERE rowid = ?`).pluck();
-      const documents = ranked.map((rank) => toHit(read.get(rank.rowid) as SearchRow, rank.score, highlight, matcher, () => wholeBody.get(rank.rowid) as string));
+      const documents = this.#readHits(index, ranked, plan, highlight);
       // Every candidate matches the query: more of them than totalUpTo answer the total without counting.
       const seen = sort === 'popularity' ? walkedTotal : exhaustive || candidates.size > totalUpTo ? candidates.size : undefined;
       const total = seen ?? this.#countIn(index, countExpression(plan.words, plan.prefixLast, plan.expansions) as string, query, totalUpTo + 1);
       return { documents, total: total > totalUpTo ? { value: totalUpTo, relation: 'gte' } : { value: total, relation: 'eq' } };
+    });
+  }
+
+  /**
+   * The hits of ranked rows, highlighted when asked. Highlighting reads the stored text and marks the query's words:
+   * FTS5's highlight() would run the whole expression again for the row and tokenize every column it marks, however
+   * little of a long body is shown. A body is read up to BODY_BEGINNING bytes (cut as bytes: substr() of text counts
+   * characters through the whole body), and the rest only when the beginning's fragments may not be the whole body's.
+   * sitestack_fragments answers from the stored UTF-8 where it can (see nativeHighlight); JS highlights the rest.
+   */
+  #readHits(index: string, ranked: readonly RankedRow[], plan: QueryPlan, highlight: HighlightOptions | undefined): SearchHit[] {
+    const tables = tablesOf(index);
+    const columns = 'd.id, d.url, d.title, d.locale, d.slug, d.popularity, f.summary';
+    const where = `FROM ${tables.docs} d CROSS JOIN ${tables.fts} f ON f.rowid = d.rowid WHERE d.rowid = ?`;
+    if (highlight === undefined) {
+      const read = this.#statement(`${index}\u0000read`, () => `SELECT ${columns} ${where}`);
+      return ranked.map((rank) => hitOf(read.get(rank.rowid) as SearchRow, rank.score));
+    }
+    const matcher = termMatcher(plan);
+    const options: FragmentOptions = { fragments: highlight.fragments, length: highlight.fragmentLength };
+    const { count, length } = fragmentSettings(options);
+    // The first pass stops once every word is shown only where no unfinished word is marked by its prefix.
+    const shownTerms = matcher.prefixes === undefined ? matcher.terms : undefined;
+    const beginning = `substr(CAST(f.body AS BLOB), 1, ${BODY_BEGINNING})`;
+    const long = `length(CAST(f.body AS BLOB)) > ${BODY_BEGINNING}`;
+    const readBody = this.#statement(`${index}\u0000read-body`, () => `SELECT ${columns}, CAST(${beginning} AS TEXT) AS body, ${long} AS long ${where}`);
+    const native = this.nativeHighlight && count <= NATIVE_FRAGMENTS_MAX;
+    const read = native
+      ? this.#statement(`${index}\u0000read-fragments`, () => `SELECT ${columns}, ${NATIVE_FRAGMENTS_FUNCTION}(${beginning}, ${long}, ?, ?, ?, ?, ?, ?) AS fragments ${where}`)
+      : readBody;
+    const parameters = native
+      ? [[...matcher.terms].join(NATIVE_SEPARATOR), (matcher.prefixes ?? []).join(NATIVE_SEPARATOR), shownTerms === undefined ? 0 : 1, count, length, NEW_WORDS_WITHIN]
+      : [];
+    const wholeBody = this.#statement(`${index}\u0000body`, () => `SELECT body FROM ${tables.fts} WHERE rowid = ?`).pluck();
+    const bodyFragments = (rowid: number, row: SearchRow): string[] => {
+      if (typeof row.fragments === 'string') return nativeFragments(row.fragments);
+      const { body = '', long } = row.body === undefined ? (readBody.get(rowid) as SearchRow) : row;
+      return long !== 1
+        ? fragmentsOf(matchWords(body, matcher), options, shownTerms)
+        : (fragmentsOfBeginning(matchWords(beginningOf(body, body.length - 1), matcher), options, shownTerms) ??
+            fragmentsOf(matchWords(wholeBody.get(rowid) as string, matcher), options, shownTerms));
+    };
+    return ranked.map((rank) => {
+      const row = read.get(...parameters, rank.rowid) as SearchRow;
+      return { ...hitOf(row, rank.score), highlight: { title: titleOf(matchWords(row.title, matcher)), body: bodyFragments(rank.rowid, row) } };
     });
   }
 
@@ -1118,34 +1169,9 @@ function clampInteger(value: number | undefined, fallback: number, min: number, 
   return Math.min(max, Math.max(min, Math.trunc(value)));
 }
 
-/**
- * The hit of a read row. Its body is the beginning read (see BODY_BEGINNING): its fragments are taken when they are
- * the whole body's, and `wholeBody` is read otherwise.
- */
-function toHit(row: SearchRow, score: number, highlight: HighlightOptions | undefined, matcher: TermMatcher | undefined, wholeBody: () => string): SearchHit {
-  const hit: SearchHit = {
-    id: row.id,
-    url: row.url,
-    title: row.title,
-    summary: row.summary,
-    locale: row.locale,
-    slug: row.slug,
-    popularity: row.popularity,
-    score,
-  };
-  if (highlight !== undefined && matcher !== undefined) {
-    const options = { fragments: highlight.fragments, length: highlight.fragmentLength };
-    const terms = matcher.prefixes === undefined ? matcher.terms : undefined;
-    const body = row.body ?? '';
-    hit.highlight = {
-      title: titleOf(matchWords(row.title, matcher)),
-      body:
-        row.long !== 1
-          ? fragmentsOf(matchWords(body, matcher), options, terms)
-          : (fragmentsOfBeginning(matchWords(beginningOf(body, body.length - 1), matcher), options, terms) ?? fragmentsOf(matchWords(wholeBody(), matcher), options, terms)),
-    };
-  }
-  return hit;
+/** The hit of a read row, without highlighting. */
+function hitOf(row: SearchRow, score: number): SearchHit {
+  return { id: row.id, url: row.url, title: row.title, summary: row.summary, locale: row.locale, slug: row.slug, popularity: row.popularity, score };
 }
 
 /** The words a plan matches, as highlighting marks them: folded like the index folds them, an unexpanded prefix as a prefix. */

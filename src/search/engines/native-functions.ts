@@ -9,16 +9,28 @@ import type Database from 'better-sqlite3';
  */
 export const NATIVE_RANK_FUNCTION = 'sitestack_bm25';
 
+/**
+ * The highlighting function of native/fragments.c, in the same library: highlight.ts's body fragments, computed from
+ * the stored UTF-8 of text whose characters are all below U+0250 (NULL for other text, highlighted in JS).
+ */
+export const NATIVE_FRAGMENTS_FUNCTION = 'sitestack_fragments';
+
+/** The most fragments the native function places; JS highlights a request for more. */
+export const NATIVE_FRAGMENTS_MAX = 16;
+
+/** What joins the native function's fragments and its terms (stored text holds no control characters). */
+export const NATIVE_SEPARATOR = '\u0001';
+
 /** The library's path: `build/` at the package root, from src/search/engines or dist/search/engines alike. */
-export const NATIVE_RANK_LIBRARY = fileURLToPath(
+export const NATIVE_LIBRARY = fileURLToPath(
   new URL(`../../../build/sitestack-fts5.${process.platform === 'darwin' ? 'dylib' : process.platform === 'win32' ? 'dll' : 'so'}`, import.meta.url),
 );
 
-/** Why the native ranking function is not in a connection, or undefined when it is. */
-export type NativeRankProblem = string | undefined;
+/** Why the native functions are not in a connection, or undefined when they are. */
+export type NativeProblem = string | undefined;
 
-/** Loads the ranking function into `db`; answers what stopped it, if anything. */
-export function loadNativeRank(db: Database.Database, library = NATIVE_RANK_LIBRARY): NativeRankProblem {
+/** Loads the native functions into `db`; answers what stopped it, if anything. */
+export function loadNativeFunctions(db: Database.Database, library = NATIVE_LIBRARY): NativeProblem {
   if (!existsSync(library)) return `${library} is not built (run npm run build; it needs a C compiler)`;
   try {
     // SQLite derives the entry point from the file name: sitestack-fts5 → sqlite3_sitestackfts_init.
@@ -35,4 +47,9 @@ export function loadNativeRank(db: Database.Database, library = NATIVE_RANK_LIBR
  */
 export function phraseCounts(counts: readonly number[]): Buffer {
   return Buffer.from(Float64Array.from(counts).buffer);
+}
+
+/** The fragments of the native function's answer. */
+export function nativeFragments(answer: string): string[] {
+  return answer === '' ? [] : answer.split(NATIVE_SEPARATOR);
 }

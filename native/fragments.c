@@ -1,0 +1,513 @@
+/*
+** Body fragments for search highlighting, in C:
+**
+**   sitestack_fragments(body, beginning, terms, prefixes, stop_when_shown, fragments, length, new_words_within)
+**
+** answers what src/search/highlight.ts answers for fragmentsOf(matchWords(body, { terms, prefixes }), { fragments,
+** length }, stop_when_shown ? terms : undefined): the fragments joined by U+0001 (empty text for none), the same
+** characters for the same input. Its tests hold it to that over random texts.
+**
+** It reads only text whose characters are all below U+0250 and fold and lower-case to one character each (see
+** latin-tables.h); for any other text it answers NULL and the caller highlights in JS. In JS the body is decoded
+** into a string, folded a chunk at a time and searched; here the UTF-8 is read once, word by word, as far as the
+** fragments need, and only the fragments become JS strings.
+**
+** `body` is TEXT or BLOB (UTF-8). When `beginning` is true it is the start of a longer body, possibly cut inside a
+** character: it is read up to its last white space, and the answer is NULL whenever the fragments could depend on
+** what follows (a word, a window or a match looked for past that point); the caller then reads the whole body.
+** `terms` and `prefixes` are folded words joined by U+0001.
+*/
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sqlite3ext.h"
+SQLITE_EXTENSION_INIT3
+#include "fragments.h"
+#include "latin-tables.h"
+
+#define SEPARATOR 0x01
+#define ANYWHERE INT_MAX
+
+typedef struct Word {
+  unsigned short *units;
+  int length;
+} Word;
+
+typedef struct Words {
+  Word *items;
+  int count;
+  /* The buffer every item points into. */
+  unsigned short *units;
+} Words;
+
+typedef struct Range {
+  int start;
+  int end;
+} Range;
+
+typedef struct Text {
+  const unsigned short *units;
+  int length;
+  /* The text is the beginning of a longer one: reaching its end means the answer is unknown. */
+  int beginning;
+  /* Something was looked for at or past the end of a beginning. */
+  int unsettled;
+  const Words *terms;
+  const Words *prefixes;
+  Range *found;
+  int foundCount;
+  int foundCapacity;
+  /* Words are read up to here. */
+  int scanned;
+  /* The last word read was marked: the last range may still grow. */
+  int open;
+  int failed;
+} Text;
+
+/* UTF-8 to UTF-16 code units, as JS strings hold them. Returns the unit count, or -1 for malformed input. */
+static int decodeAny(const unsigned char *bytes, int size, unsigned short *out) {
+  int count = 0;
+  for (int at = 0; at < size;) {
+    unsigned int byte = bytes[at], code, extra;
+    if (byte < 0x80) { code = byte; extra = 0; }
+    else if ((byte & 0xe0) == 0xc0) { code = byte & 0x1f; extra = 1; }
+    else if ((byte & 0xf0) == 0xe0) { code = byte & 0x0f; extra = 2; }
+    else if ((byte & 0xf8) == 0xf0) { code = byte & 0x07; extra = 3; }
+    else return -1;
+    if (extra > 0 && at + (int)extra >= size) return -1;
+    for (unsigned int i = 1; i <= extra; i++) {
+      if ((bytes[at + i] & 0xc0) != 0x80) return -1;
+      code = (code << 6) | (bytes[at + i] & 0x3f);
+    }
+    at += 1 + extra;
+    if (code >= 0x10000) {
+      code -= 0x10000;
+      out[count++] = (unsigned short)(0xd800 + (code >> 10));
+      out[count++] = (unsigned short)(0xdc00 + (code & 0x3ff));
+    } else out[count++] = (unsigned short)code;
+  }
+  return count;
+}
+
+/* Folded words joined by SEPARATOR, each as UTF-16 units; duplicates dropped (JS holds them in a Set). */
+static int wordsOf(sqlite3_value *value, Words *words) {
+  const unsigned char *bytes = sqlite3_value_text(value);
+  int size = sqlite3_value_bytes(value);
+  memset(words, 0, sizeof(*words));
+  if (bytes == 0 || size == 0) return SQLITE_OK;
+  words->units = sqlite3_malloc64((sqlite3_uint64)size * sizeof(unsigned short) + 2);
+  words->items = sqlite3_malloc64(((sqlite3_uint64)size + 1) * sizeof(Word));
+  if (words->units == 0 || words->items == 0) return SQLITE_NOMEM;
+  int length = decodeAny(bytes, size, words->units);
+  if (length < 0) return SQLITE_MISMATCH;
+  int start = 0;
+  for (int at = 0; at <= length; at++) {
+    if (at < length && words->units[at] != SEPARATOR) continue;
+    Word word = { words->units + start, at - start };
+    int duplicate = 0;
+    for (int i = 0; i < words->count && !duplicate; i++) {
+      duplicate = words->items[i].length == word.length && memcmp(words->items[i].units, word.units, word.length * sizeof(unsigned short)) == 0;
+    }
+    if (!duplicate) words->items[words->count++] = word;
+    start = at + 1;
+  }
+  return SQLITE_OK;
+}
+
+static void freeWords(Words *words) {
+  sqlite3_free(words->units);
+  sqlite3_free(words->items);
+}
+
+/*
+** The body as UTF-16 units, all of them below LATIN_LIMIT and folding and lower-casing to one unit. Returns the unit
+** count, -1 when the text is not of that kind. A beginning ends before its last white space (-1 without one), and a
+** character cut at its end is dropped.
+*/
+static int decodeLatin(const unsigned char *bytes, int size, int beginning, unsigned short *out) {
+  int count = 0;
+  for (int at = 0; at < size;) {
+    unsigned int byte = bytes[at], code;
+    if (byte < 0x80) {
+      code = byte;
+      at += 1;
+    } else if ((byte & 0xe0) == 0xc0 && byte >= 0xc2) {
+      if (at + 1 >= size) {
+        if (beginning) break;
+        return -1;
+      }
+      if ((bytes[at + 1] & 0xc0) != 0x80) return -1;
+      code = ((byte & 0x1f) << 6) | (bytes[at + 1] & 0x3f);
+      at += 2;
+    } else if (beginning && byte >= 0xe0 && at + 3 >= size) {
+      /* A longer character cut at the end of a beginning: the text beyond LATIN_LIMIT is found below if it goes on. */
+      break;
+    } else return -1;
+    if (code >= LATIN_LIMIT || LATIN_FOLD[code] == LATIN_SEVERAL || LATIN_LOWER[code] == LATIN_SEVERAL) return -1;
+    out[count++] = (unsigned short)code;
+  }
+  if (!beginning) return count;
+  while (count > 0 && !(LATIN_CLASS[out[count - 1]] & LATIN_SPACE)) count--;
+  return count > 0 ? count - 1 : -1;
+}
+
+static int isWord(unsigned short unit) {
+  return LATIN_CLASS[unit] & LATIN_WORD;
+}
+
+static int isSpace(unsigned short unit) {
+  return LATIN_CLASS[unit] & LATIN_SPACE;
+}
+
+/* Whether the folded word [start, end) is `word` (prefix: starts with it). An empty word matches nothing. */
+static int foldedEquals(const Text *text, int start, int end, const Word *word, int prefix) {
+  int length = end - start;
+  if (word->length == 0 || (prefix ? length < word->length : length != word->length)) return 0;
+  for (int i = 0; i < word->length; i++) {
+    if (LATIN_FOLD[text->units[start + i]] != word->units[i]) return 0;
+  }
+  return 1;
+}
+
+static int marked(const Text *text, int start, int end) {
+  for (int i = 0; i < text->terms->count; i++) {
+    if (foldedEquals(text, start, end, &text->terms->items[i], 0)) return 1;
+  }
+  for (int i = 0; i < text->prefixes->count; i++) {
+    if (foldedEquals(text, start, end, &text->prefixes->items[i], 1)) return 1;
+  }
+  return 0;
+}
+
+/* Reads the next word; 0 at the end of the text (of a beginning: the answer is then unknown). */
+static int readWord(Text *text) {
+  int start = text->scanned;
+  while (start < text->length && !isWord(text->units[start])) start++;
+  if (start == text->length) {
+    text->scanned = start;
+    if (text->beginning) text->unsettled = 1;
+    return 0;
+  }
+  int end = start;
+  while (end < text->length && isWord(text->units[end])) end++;
+  /* A beginning ends before white space: a word that reaches its end ends there in the whole text too. */
+  text->scanned = end;
+  int hit = marked(text, start, end);
+  if (hit && text->open) text->found[text->foundCount - 1].end = end;
+  else if (hit) {
+    if (text->foundCount == text->foundCapacity) {
+      int capacity = text->foundCapacity == 0 ? 16 : text->foundCapacity * 2;
+      Range *grown = sqlite3_realloc64(text->found, (sqlite3_uint64)capacity * sizeof(Range));
+      if (grown == 0) {
+        text->failed = 1;
+        return 0;
+      }
+      text->found = grown;
+      text->foundCapacity = capacity;
+    }
+    text->found[text->foundCount++] = (Range){ start, end };
+  }
+  text->open = hit;
+  return 1;
+}
+
+/* The i-th match once final, if it starts before `before` (MatchSource.at; ANYWHERE: to the end of the whole text). */
+static const Range *matchAt(Text *text, int i, int before) {
+  for (;;) {
+    if (text->foundCount > i) {
+      if (i < text->foundCount - 1 || !text->open) break;
+    } else if (text->scanned >= before) break;
+    if (!readWord(text)) break;
+  }
+  return i < text->foundCount && text->found[i].start < before ? &text->found[i] : 0;
+}
+
+/* Makes every match starting before `position` final (MatchSource.scanTo). */
+static void scanTo(Text *text, int position) {
+  while ((text->scanned < position || text->open) && readWord(text)) {}
+}
+
+/* highlight.ts boundary(): a cut near `index` on a space within `slack`. */
+static int boundary(Text *text, int index, int direction, int slack) {
+  if (index <= 0) return 0;
+  if (index >= text->length) {
+    text->unsettled |= text->beginning;
+    return text->length;
+  }
+  for (int step = 0; step <= slack; step++) {
+    int at = index + direction * step;
+    if (at <= 0) return 0;
+    if (at >= text->length) {
+      text->unsettled |= text->beginning;
+      return text->length;
+    }
+    if (isSpace(text->units[at])) return direction == 1 ? at : at + 1;
+  }
+  return index;
+}
+
+typedef struct Window {
+  int start;
+  int end;
+} Window;
+
+typedef struct Output {
+  char *bytes;
+  sqlite3_int64 length;
+  sqlite3_int64 capacity;
+  int failed;
+} Output;
+
+static void put(Output *out, const char *bytes, int length) {
+  if (out->failed) return;
+  if (out->length + length > out->capacity) {
+    sqlite3_int64 capacity = out->capacity == 0 ? 1024 : out->capacity;
+    while (capacity < out->length + length) capacity *= 2;
+    char *grown = sqlite3_realloc64(out->bytes, (sqlite3_uint64)capacity);
+    if (grown == 0) {
+      out->failed = 1;
+      return;
+    }
+    out->bytes = grown;
+    out->capacity = capacity;
+  }
+  memcpy(out->bytes + out->length, bytes, length);
+  out->length += length;
+}
+
+/* escapeHtml() of text [start, end), as UTF-8. */
+static void putEscaped(Output *out, const unsigned short *units, int start, int end) {
+  for (int at = start; at < end; at++) {
+    unsigned short unit = units[at];
+    char bytes[2];
+    switch (unit) {
+      case '&': put(out, "&amp;", 5); break;
+      case '<': put(out, "&lt;", 4); break;
+      case '>': put(out, "&gt;", 4); break;
+      case '"': put(out, "&quot;", 6); break;
+      case '\'': put(out, "&#39;", 5); break;
+      default:
+        if (unit < 0x80) {
+          bytes[0] = (char)unit;
+          put(out, bytes, 1);
+        } else {
+          bytes[0] = (char)(0xc0 | (unit >> 6));
+          bytes[1] = (char)(0x80 | (unit & 0x3f));
+          put(out, bytes, 2);
+        }
+    }
+  }
+}
+
+static const char ELLIPSIS[] = "\xe2\x80\xa6";
+
+/* highlight.ts render(). */
+static void render(Output *out, const Text *text, int start, int end) {
+  if (start > 0) put(out, ELLIPSIS, 3);
+  int at = start;
+  for (int i = 0; i < text->foundCount; i++) {
+    const Range *match = &text->found[i];
+    if (match->end <= start || match->start >= end) continue;
+    int from = match->start > start ? match->start : start;
+    int to = match->end < end ? match->end : end;
+    putEscaped(out, text->units, at, from);
+    put(out, "<mark>", 6);
+    putEscaped(out, text->units, from, to);
+    put(out, "</mark>", 7);
+    at = to;
+  }
+  int tail = end;
+  while (tail > at && isSpace(text->units[tail - 1])) tail--;
+  putEscaped(out, text->units, at, tail);
+  if (end < text->length) put(out, ELLIPSIS, 3);
+}
+
+static int sameLowered(const Text *text, const Range *a, const Range *b) {
+  if (a->end - a->start != b->end - b->start) return 0;
+  for (int i = 0; i < a->end - a->start; i++) {
+    if (LATIN_LOWER[text->units[a->start + i]] != LATIN_LOWER[text->units[b->start + i]]) return 0;
+  }
+  return 1;
+}
+
+typedef struct Selection {
+  Window windows[16];
+  int count;
+  /* Matches shown in a window (compared lower-cased). */
+  Range *shown;
+  int shownCount;
+  int shownCapacity;
+  /* The first pass stops once a word of every term is shown (highlight.ts allShown). */
+  int stopWhenShown;
+  /* Per term: a word of it is shown. */
+  unsigned char *termShown;
+} Selection;
+
+static int covered(const Selection *selection, int position) {
+  for (int i = 0; i < selection->count; i++) {
+    if (position >= selection->windows[i].start && position < selection->windows[i].end) return 1;
+  }
+  return 0;
+}
+
+static int wasShown(const Text *text, const Selection *selection, const Range *match) {
+  for (int i = 0; i < selection->shownCount; i++) {
+    if (sameLowered(text, &selection->shown[i], match)) return 1;
+  }
+  return 0;
+}
+
+/* highlight.ts fragmentWindows() place(). */
+static void place(Text *text, Selection *selection, const Range *match, int length, int lead, int slack) {
+  int start = boundary(text, match->start - lead, -1, slack);
+  int end = boundary(text, start + length, 1, slack);
+  if (match->end > end) end = match->end;
+  int previous = 0, next = text->length;
+  for (int i = 0; i < selection->count; i++) {
+    if (selection->windows[i].end <= match->start && selection->windows[i].end > previous) previous = selection->windows[i].end;
+    if (selection->windows[i].start >= match->end && selection->windows[i].start < next) next = selection->windows[i].start;
+  }
+  Window window = { start > previous ? start : previous, end < next ? end : next };
+  selection->windows[selection->count++] = window;
+  scanTo(text, window.end);
+  for (int i = 0; i < text->foundCount; i++) {
+    const Range *found = &text->found[i];
+    if (found->start < window.start || found->end > window.end) continue;
+    if (!wasShown(text, selection, found)) {
+      if (selection->shownCount == selection->shownCapacity) {
+        int capacity = selection->shownCapacity == 0 ? 16 : selection->shownCapacity * 2;
+        Range *grown = sqlite3_realloc64(selection->shown, (sqlite3_uint64)capacity * sizeof(Range));
+        if (grown == 0) {
+          text->failed = 1;
+          return;
+        }
+        selection->shown = grown;
+        selection->shownCapacity = capacity;
+      }
+      selection->shown[selection->shownCount++] = *found;
+    }
+    if (selection->termShown == 0) continue;
+    for (int at = found->start; at < found->end;) {
+      while (at < found->end && !isWord(text->units[at])) at++;
+      int wordEnd = at;
+      while (wordEnd < found->end && isWord(text->units[wordEnd])) wordEnd++;
+      for (int t = 0; t < text->terms->count && at < wordEnd; t++) {
+        if (foldedEquals(text, at, wordEnd, &text->terms->items[t], 0)) selection->termShown[t] = 1;
+      }
+      at = wordEnd;
+    }
+  }
+}
+
+static int allShown(const Text *text, const Selection *selection) {
+  if (!selection->stopWhenShown) return 0;
+  for (int t = 0; t < text->terms->count; t++) {
+    if (!selection->termShown[t]) return 0;
+  }
+  return 1;
+}
+
+static int byStart(const void *a, const void *b) {
+  return ((const Window *)a)->start - ((const Window *)b)->start;
+}
+
+static void sitestackFragments(sqlite3_context *context, int argc, sqlite3_value **argv) {
+  (void)argc;
+  int beginning = sqlite3_value_int(argv[1]) != 0;
+  int stopWhenShown = sqlite3_value_int(argv[4]) != 0;
+  int count = sqlite3_value_int(argv[5]);
+  int length = sqlite3_value_int(argv[6]);
+  int newWordsWithin = sqlite3_value_int(argv[7]);
+  if (count < 0 || count > (int)(sizeof(((Selection *)0)->windows) / sizeof(Window)) || length < 20) {
+    sqlite3_result_error(context, "sitestack_fragments: fragments must be 0-16 and length at least 20", -1);
+    return;
+  }
+  const unsigned char *bytes = sqlite3_value_blob(argv[0]);
+  int size = sqlite3_value_bytes(argv[0]);
+  if (bytes == 0 || size == 0) {
+    if (beginning) sqlite3_result_null(context);
+    else sqlite3_result_text(context, "", 0, SQLITE_STATIC);
+    return;
+  }
+  unsigned short *units = sqlite3_malloc64((sqlite3_uint64)size * sizeof(unsigned short));
+  Words terms, prefixes;
+  int termsStatus = wordsOf(argv[2], &terms);
+  int prefixesStatus = wordsOf(argv[3], &prefixes);
+  Text text = { 0 };
+  Selection selection = { 0 };
+  Output out = { 0 };
+  if (units == 0 || termsStatus == SQLITE_NOMEM || prefixesStatus == SQLITE_NOMEM) {
+    sqlite3_result_error_nomem(context);
+    goto done;
+  }
+  if (termsStatus != SQLITE_OK || prefixesStatus != SQLITE_OK) {
+    sqlite3_result_error(context, "sitestack_fragments: terms and prefixes must be UTF-8 text", -1);
+    goto done;
+  }
+  text.length = decodeLatin(bytes, size, beginning, units);
+  if (text.length < 0) {
+    sqlite3_result_null(context);
+    goto done;
+  }
+  text.units = units;
+  text.beginning = beginning;
+  text.terms = &terms;
+  text.prefixes = &prefixes;
+  selection.stopWhenShown = stopWhenShown;
+  if (stopWhenShown && terms.count > 0) {
+    selection.termShown = sqlite3_malloc64(terms.count);
+    if (selection.termShown == 0) {
+      sqlite3_result_error_nomem(context);
+      goto done;
+    }
+    memset(selection.termShown, 0, terms.count);
+  }
+  int lead = length / 4, slack = length / 6;
+  if (count > 0 && matchAt(&text, 0, ANYWHERE) != 0) {
+    for (int pass = 0; pass < 2; pass++) {
+      for (int i = 0; selection.count < count && !text.failed; i++) {
+        if (pass == 0 && allShown(&text, &selection)) break;
+        const Range *match = matchAt(&text, i, pass == 0 ? newWordsWithin : ANYWHERE);
+        if (match == 0) break;
+        Range current = *match;
+        if (covered(&selection, current.start)) continue;
+        if (pass == 0 && wasShown(&text, &selection, &current)) continue;
+        place(&text, &selection, &current, length, lead, slack);
+      }
+    }
+  }
+  qsort(selection.windows, selection.count, sizeof(Window), byStart);
+  for (int i = 0; i < selection.count; i++) {
+    if (selection.windows[i].end >= text.length) text.unsettled |= text.beginning;
+  }
+  if (text.failed) {
+    sqlite3_result_error_nomem(context);
+    goto done;
+  }
+  if (text.unsettled) {
+    sqlite3_result_null(context);
+    goto done;
+  }
+  for (int i = 0; i < selection.count; i++) {
+    if (i > 0) put(&out, "\x01", 1);
+    render(&out, &text, selection.windows[i].start, selection.windows[i].end);
+  }
+  if (out.failed) sqlite3_result_error_nomem(context);
+  else if (out.length == 0) sqlite3_result_text(context, "", 0, SQLITE_STATIC);
+  else {
+    sqlite3_result_text64(context, out.bytes, (sqlite3_uint64)out.length, sqlite3_free, SQLITE_UTF8);
+    out.bytes = 0;
+  }
+done:
+  sqlite3_free(out.bytes);
+  sqlite3_free(selection.shown);
+  sqlite3_free(selection.termShown);
+  sqlite3_free(text.found);
+  sqlite3_free(units);
+  freeWords(&terms);
+  freeWords(&prefixes);
+}
+
+int sitestackRegisterFragments(sqlite3 *db) {
+  return sqlite3_create_function_v2(db, "sitestack_fragments", 8, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0, sitestackFragments, 0, 0, 0);
+}
