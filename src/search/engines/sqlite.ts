@@ -821,7 +821,7 @@ export class SqliteEngine implements SearchEngine {
     const readBody = this.#statement(`${index}\u0000read-body`, () => `SELECT ${columns}, CAST(${beginning} AS TEXT) AS body, ${long} AS long ${where}`);
     const native = this.nativeHighlight && count <= NATIVE_FRAGMENTS_MAX;
     const read = native
-      ? this.#statement(`${index}\u0000read-fragments`, () => `SELECT ${columns}, ${NATIVE_FRAGMENTS_FUNCTION}(${beginning}, ${long}, ?, ?, ?, ?, ?, ?) AS fragments ${where}`)
+      ? this.#statement(`${index}\u0000read-fragments`, () => `SELECT ${columns}, ${NATIVE_FRAGMENTS_FUNCTION}(f.body, ${BODY_BEGINNING}, ?, ?, ?, ?, ?, ?) AS fragments ${where}`)
       : readBody;
     const parameters = native
       ? [[...matcher.terms].join(NATIVE_SEPARATOR), (matcher.prefixes ?? []).join(NATIVE_SEPARATOR), shownTerms === undefined ? 0 : 1, count, length, NEW_WORDS_WITHIN]
