@@ -55,13 +55,11 @@ export function hasSpellIndex(db: Database.Database, index: string): boolean {
 
 /** Looks words up in one index's spelling tables, with its statements prepared once. */
 export class SpellLookup {
-  readonly #known: Database.Statement;
   readonly #knownPrefix: Database.Statement;
   readonly #neighbours: Database.Statement;
 
   constructor(db: Database.Database, index: string) {
     const { terms, keys } = spellTables(index);
-    this.#known = db.prepare(`SELECT docs FROM ${terms} WHERE term = ?`).pluck();
     this.#knownPrefix = db.prepare(`SELECT 1 FROM ${terms} WHERE term >= ? AND term < ? LIMIT 1`);
     this.#neighbours = db.prepare(
       `SELECT DISTINCT t.term, t.docs FROM ${keys} k JOIN ${terms} t ON t.id = k.term_id
@@ -69,15 +67,9 @@ export class SpellLookup {
     );
   }
 
-  /** Whether the vocabulary holds the word (or, for a prefix-matched word, a term starting with it). */
-  known(word: string, asPrefix: boolean): boolean {
-    if (this.#known.get(word) !== undefined) return true;
-    return asPrefix && this.#knownPrefix.get(word, `${word}\u{10FFFF}`) !== undefined;
-  }
-
-  /** Documents holding the word; 0 when it is not filed. */
-  frequency(word: string): number {
-    return (this.#known.get(word) as number | undefined) ?? 0;
+  /** Whether the vocabulary holds a term starting with the word. */
+  knownPrefix(word: string): boolean {
+    return this.#knownPrefix.get(word, `${word}\u{10FFFF}`) !== undefined;
   }
 
   /** Vocabulary terms within MAX_EDIT_DISTANCE of `word`, confirmed by their full distance. */

@@ -40,6 +40,29 @@ describe('SqliteEngine suggestions', () => {
   });
 });
 
+describe('SqliteEngine term counts across reads', () => {
+  it('forgets a word it found in no document once another connection or its own writes and refreshes one', async () => {
+    const file = join(dir, 'term-memo.sqlite');
+    const page = (id: string, title: string) => ({ id, url: `/${id}`, title, body: '', summary: '', popularity: 0.5, locale: 'en-US', slug: id });
+    await withEngine(file, async (reader) => {
+      await reader.createIndex('memo');
+      await reader.bulk('memo', [page('a', 'Pelicans of the coast'), page('b', 'Gannet colony')]);
+      await reader.refresh('memo');
+      // "pelican" and "gannets" are no terms yet: the reader remembers that, and suggests the words it holds.
+      assert.deepEqual(await reader.suggest({ index: 'memo', text: 'pelican coast' }), [{ text: 'pelicans coast', total: 1, relation: 'eq' }]);
+      assert.deepEqual(await reader.suggest({ index: 'memo', text: 'gannets colony' }), [{ text: 'gannet colony', total: 1, relation: 'eq' }]);
+      await withEngine(file, async (writer) => {
+        await writer.bulk('memo', [page('c', 'The pelican coast')]);
+        await writer.refresh('memo');
+      });
+      assert.deepEqual(await reader.suggest({ index: 'memo', text: 'pelican coast' }), [], 'written by another connection: now a known word');
+      await reader.bulk('memo', [page('d', 'Gannets colony')]);
+      await reader.refresh('memo');
+      assert.deepEqual(await reader.suggest({ index: 'memo', text: 'gannets colony' }), [], 'written by itself');
+    });
+  });
+});
+
 describe('SqliteEngine suggestions after a search', () => {
   it('takes the total the caller knows instead of looking whether a query of known words matches', async () => {
     await withEngine(join(dir, 'known-total.sqlite'), async (engine) => {

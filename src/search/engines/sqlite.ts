@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import { AppError } from '../../errors.js';
 import { NEW_WORDS_WITHIN, beginningOf, fragmentSettings, fragmentsOf, fragmentsOfBeginning, matchWords, titleOf, type FragmentOptions, type TermMatcher } from '../highlight.js';
 import { foldForPrefix, tokenize, withoutControlCharacters } from '../query-text.js';
@@ -234,6 +235,8 @@ export const SUGGESTION_TOTAL_CAP = 100;
 export const BODY_BEGINNING = 24_576;
 /** `total` counts matches up to this many by default (see SearchQuery.totalUpTo), then answers `gte`. */
 export const TOTAL_CAP = 1000;
+/** Terms whose document counts a connection remembers across reads (about 100 bytes each). */
+export const TERM_MEMO_ENTRIES = 20_000;
 
 /**
  * The embedded engine: SQLite FTS5 through better-sqlite3. One FTS5 table (title, summary, body) plus one documents
@@ -253,12 +256,17 @@ export class SqliteEngine implements SearchEngine {
   /** Runs a function in a deferred transaction; made once, as better-sqlite3 builds several wrappers per transaction(). */
   readonly #readTransaction: (read: () => unknown) => unknown;
   /** What one read transaction looked up once and may ask again (its snapshot does not change while it runs). */
-  #snapshot: { version?: number; frequencies: Map<string, number | undefined>; ranges: Map<string, RowidRange[]> } | undefined;
+  #snapshot: { version?: number; ranges: Map<string, RowidRange[]> } | undefined;
   /**
    * What #remembered computed (alias targets, whether spelling tables exist, document counts, partitions of an index,
    * partitions holding one locale), valid for this database version.
    */
   readonly #rememberedValues = new Map<string, unknown>();
+  /**
+   * How many documents hold each term looked up (see #documentsHolding), by index, across reads: a query's words are
+   * mostly words earlier queries asked for. Bounded, as the words asked for are not; dropped with the remembered values.
+   */
+  readonly #termDocuments = new LRUCache<string, { documents: number | undefined }>({ max: TERM_MEMO_ENTRIES });
   #rememberedVersion = -1;
   /** Indices written to since their spelling index was last rebuilt (by refresh or forceMerge). */
   readonly #spellStale = new Set<string>();
@@ -387,7 +395,7 @@ export class SqliteEngine implements SearchEngine {
 
   /** Runs `read` on one consistent snapshot: the alias lookup and the queries see the same database state. */
   #read<T>(read: () => T): T {
-    this.#snapshot = { frequencies: new Map(), ranges: new Map() };
+    this.#snapshot = { ranges: new Map() };
     try {
       return this.#readTransaction(read) as T;
     } finally {
@@ -405,7 +413,7 @@ export class SqliteEngine implements SearchEngine {
     this.#endBuild();
     const tables = tablesOf(name);
     const prefix = this.#prefixIndex.length === 0 ? '' : `, prefix='${this.#prefixIndex.join(' ')}'`;
-    this.#rememberedValues.clear();
+    this.#forget();
     this.#db.transaction(() => {
       if (this.#indexExists(name) || this.#aliasExists(name)) {
         throw new AppError('INDEX_EXISTS', `an index or alias named '${name}' already exists`, 409);
@@ -449,7 +457,7 @@ export class SqliteEngine implements SearchEngine {
     if (this.#aliased(index)) this.#endBuild();
     else this.#beginBuild(index);
     this.#spellStale.add(index);
-    this.#rememberedValues.clear();
+    this.#forget();
     const results = this.#db.transaction(() => {
       const existing = this.#statement(`${index}\u0000existing`, () => `SELECT rowid FROM ${tables.docs} WHERE id = ?`).safeIntegers().pluck();
       const lastInBucket = this.#statement(`${index}\u0000last-in-bucket`, () => `SELECT max(rowid) FROM ${tables.docs} WHERE rowid >= ? AND rowid < ?`)
@@ -555,12 +563,12 @@ export class SqliteEngine implements SearchEngine {
     })();
     this.#spellLookups.delete(index);
     this.#spellStale.delete(index);
-    this.#rememberedValues.clear();
+    this.#forget();
   }
 
   async updateAliases(actions: readonly AliasAction[]): Promise<void> {
     this.#endBuild();
-    this.#rememberedValues.clear();
+    this.#forget();
     this.#db.transaction(() => {
       for (const action of actions) {
         if ('add' in action) {
@@ -600,7 +608,7 @@ export class SqliteEngine implements SearchEngine {
   async deleteIndex(name: string): Promise<void> {
     const tables = tablesOf(name);
     this.#endBuild();
-    this.#rememberedValues.clear();
+    this.#forget();
     this.#db.transaction(() => {
       if (!this.#indexExists(name)) throw indexNotFound(name);
       this.#db.prepare('DELETE FROM search_aliases WHERE index_name = ?').run(name);
@@ -899,16 +907,28 @@ export class SqliteEngine implements SearchEngine {
     );
   }
 
-  /** `compute()`, remembered under `key` until the database changes. */
-  #remembered<T>(key: string, compute: () => T): T {
-    // data_version moves when another connection commits; this connection's own writes clear the memo themselves.
+  /** Drops what is remembered until the database changes: this connection wrote, or another one committed. */
+  #forget(): void {
+    this.#rememberedValues.clear();
+    this.#termDocuments.clear();
+  }
+
+  /** Forgets what was remembered when another connection committed since (data_version moved); once per read. */
+  #checkVersion(): void {
+    // This connection's own writes call #forget themselves: they do not move its data_version.
     const snapshot = this.#snapshot;
-    const version = snapshot?.version ?? (this.#statement('data-version', () => 'PRAGMA data_version').pluck().get() as number);
+    if (snapshot?.version !== undefined) return;
+    const version = this.#statement('data-version', () => 'PRAGMA data_version').pluck().get() as number;
     if (snapshot !== undefined) snapshot.version = version;
     if (version !== this.#rememberedVersion) {
-      this.#rememberedValues.clear();
+      this.#forget();
       this.#rememberedVersion = version;
     }
+  }
+
+  /** `compute()`, remembered under `key` until the database changes. */
+  #remembered<T>(key: string, compute: () => T): T {
+    this.#checkVersion();
     if (this.#rememberedValues.has(key)) return this.#rememberedValues.get(key) as T;
     const value = compute();
     this.#rememberedValues.set(key, value);
@@ -938,23 +958,26 @@ export class SqliteEngine implements SearchEngine {
       `SELECT term, docs FROM ${spellTables(index).terms} WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ${PREFIX_EXPANSIONS}`,
     ).all(prefix, `${prefix}\u{10FFFF}`) as { term: string; docs: number }[];
     const postings = completions.reduce((sum, completion) => sum + completion.docs, 0);
-    for (const completion of completions) this.#snapshot?.frequencies.set(completion.term, completion.docs);
+    for (const completion of completions) this.#termDocuments.set(`${index}\u0000${completion.term}`, { documents: completion.docs });
     const common = plan.common || (documents >= COMMON_WORD_MIN_DOCUMENTS && postings > documents * COMMON_WORD_SHARE);
     return { ...plan, common, expansions: completions.map((completion) => completion.term) };
   }
 
   /**
    * How many documents hold a word (folded as the index folds it), or undefined when it is not a term of the index:
-   * from the spelling statistics when the index has them, else from the vocabulary. Remembered for the read.
+   * from the spelling statistics when the index has them, else from the vocabulary. Remembered until the database
+   * changes (see #termDocuments).
    */
   #documentsHolding(index: string, word: string): number | undefined {
+    this.#checkVersion();
     const term = foldForPrefix(word);
-    const frequencies = this.#snapshot?.frequencies;
-    if (frequencies?.has(term) === true) return frequencies.get(term);
+    const key = `${index}\u0000${term}`;
+    const remembered = this.#termDocuments.get(key);
+    if (remembered !== undefined) return remembered.documents;
     const statistics = this.#hasSpelling(index) ? `SELECT docs FROM ${spellTables(index).terms} WHERE term = ?` : `SELECT doc FROM ${tablesOf(index).vocab} WHERE term = ?`;
-    const found = this.#statement(`${index}\u0000frequency\u0000${statistics}`, () => statistics).pluck().get(term) as number | undefined;
-    frequencies?.set(term, found);
-    return found;
+    const documents = this.#statement(`${index}\u0000frequency\u0000${statistics}`, () => statistics).pluck().get(term) as number | undefined;
+    this.#termDocuments.set(key, { documents });
+    return documents;
   }
 
   /**
@@ -1025,7 +1048,8 @@ export class SqliteEngine implements SearchEngine {
       const candidates = new Map<number, Candidate[]>();
       words.forEach((word, position) => {
         const asPrefix = position === words.length - 1 && countExpression([word])?.endsWith('*') === true;
-        if (spellable(word) && !lookup.known(word, asPrefix)) candidates.set(position, lookup.candidates(word));
+        const known = this.#documentsHolding(index, word) !== undefined || (asPrefix && lookup.knownPrefix(word));
+        if (spellable(word) && !known) candidates.set(position, lookup.candidates(word));
       });
       let alternatives: Alternative[];
       if (candidates.size > 0) alternatives = spliceAlternatives(words, candidates, CANDIDATES_PER_WORD, SUGGESTION_ALTERNATIVES);
