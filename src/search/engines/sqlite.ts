@@ -76,6 +76,13 @@ export interface SqliteEngineOptions {
   /** Page cache of the connection in MiB. @default 64 */
   cacheMiB?: number;
   /**
+   * MiB of the database file read through a memory map instead of a read() call per page: a search reads pages spread
+   * across the file (the bodies of ten results, posting lists, documents rows), and on the bench the read() calls cost
+   * about 45 µs of system time per query. 0 reads every page with read().
+   * @default 1024
+   */
+  mmapMiB?: number;
+  /**
    * Page size of a new database file in bytes (a power of two from 512 to 65536); an existing file keeps its own.
    * Indexing writes documents of several KB and FTS5 leaves of about 4 KB: with 16 KB pages, fewer of them spill to
    * overflow pages, and a build costs about 15% less CPU than with SQLite's 4 KB default.
@@ -115,6 +122,7 @@ export const SQLITE_ENGINE_DEFAULTS = {
   prefixIndex: [] as const,
   ftsHashBytes: 64 * 1024 * 1024,
   cacheMiB: 64,
+  mmapMiB: 1024,
   pageBytes: 16_384,
   buildTransactionDocuments: 10_000,
   nativeRank: true,
@@ -298,6 +306,8 @@ export class SqliteEngine implements SearchEngine {
     this.#db.pragma('synchronous = NORMAL');
     this.#db.pragma('busy_timeout = 10000');
     this.#db.pragma(`cache_size = -${Math.round((options.cacheMiB ?? SQLITE_ENGINE_DEFAULTS.cacheMiB) * 1024)}`);
+    const mmapBytes = Math.round((options.mmapMiB ?? SQLITE_ENGINE_DEFAULTS.mmapMiB) * 1024 * 1024);
+    this.#db.pragma(`mmap_size = ${Number.isFinite(mmapBytes) && mmapBytes > 0 ? mmapBytes : 0}`);
     this.#readTransaction = this.#db.transaction((read: () => unknown) => read()).deferred;
     const rank = options.nativeRank ?? SQLITE_ENGINE_DEFAULTS.nativeRank;
     const highlight = options.nativeHighlight ?? SQLITE_ENGINE_DEFAULTS.nativeHighlight;
