@@ -1,5 +1,5 @@
 /*
-** Body fragments for search highlighting, in C:
+** Body fragments and marked titles for search highlighting, in C (sitestack_marked is at the end):
 **
 **   sitestack_fragments(body, limit, terms, prefixes, stop_when_shown, fragments, length, new_words_within)
 **
@@ -520,6 +520,60 @@ done:
   freeWords(&prefixes);
 }
 
+/*
+**   sitestack_marked(text, terms, prefixes)
+**
+** answers what highlight.ts answers for titleOf(matchWords(text, { terms, prefixes })): the whole text marked, or
+** empty text when no word of it is marked; NULL for text it leaves to JS (as sitestack_fragments).
+*/
+static void sitestackMarked(sqlite3_context *context, int argc, sqlite3_value **argv) {
+  (void)argc;
+  const unsigned char *bytes = sqlite3_value_blob(argv[0]);
+  int size = sqlite3_value_bytes(argv[0]);
+  if (bytes == 0 || size == 0) {
+    sqlite3_result_text(context, "", 0, SQLITE_STATIC);
+    return;
+  }
+  unsigned short *units = sqlite3_malloc64((sqlite3_uint64)size * sizeof(unsigned short));
+  Words terms, prefixes;
+  int termsStatus = wordsOf(argv[1], &terms);
+  int prefixesStatus = wordsOf(argv[2], &prefixes);
+  Text text = { 0 };
+  Output out = { 0 };
+  if (units == 0 || termsStatus == SQLITE_NOMEM || prefixesStatus == SQLITE_NOMEM) {
+    sqlite3_result_error_nomem(context);
+    goto done;
+  }
+  if (termsStatus != SQLITE_OK || prefixesStatus != SQLITE_OK) {
+    sqlite3_result_error(context, "sitestack_marked: terms and prefixes must be UTF-8 text", -1);
+    goto done;
+  }
+  text.length = decodeLatin(bytes, size, 0, units);
+  if (text.length < 0) {
+    sqlite3_result_null(context);
+    goto done;
+  }
+  text.units = units;
+  text.terms = &terms;
+  text.prefixes = &prefixes;
+  scanTo(&text, text.length);
+  if (text.foundCount > 0) render(&out, &text, 0, text.length);
+  if (text.failed || out.failed) sqlite3_result_error_nomem(context);
+  else if (out.length == 0) sqlite3_result_text(context, "", 0, SQLITE_STATIC);
+  else {
+    sqlite3_result_text64(context, out.bytes, (sqlite3_uint64)out.length, sqlite3_free, SQLITE_UTF8);
+    out.bytes = 0;
+  }
+done:
+  sqlite3_free(out.bytes);
+  sqlite3_free(text.found);
+  sqlite3_free(units);
+  freeWords(&terms);
+  freeWords(&prefixes);
+}
+
 int sitestackRegisterFragments(sqlite3 *db) {
-  return sqlite3_create_function_v2(db, "sitestack_fragments", 8, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, 0, sitestackFragments, 0, 0, 0);
+  int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
+  int status = sqlite3_create_function_v2(db, "sitestack_fragments", 8, flags, 0, sitestackFragments, 0, 0, 0);
+  return status == SQLITE_OK ? sqlite3_create_function_v2(db, "sitestack_marked", 3, flags, 0, sitestackMarked, 0, 0, 0) : status;
 }

@@ -6,10 +6,20 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { latinTablesHeader } from '../../../scripts/latin-tables.js';
-import { NEW_WORDS_WITHIN, fragmentsOf, matchWords, type TermMatcher } from '../highlight.js';
+import { NEW_WORDS_WITHIN, fragmentsOf, matchWords, titleOf, type TermMatcher } from '../highlight.js';
 import { parseIndexJson } from '../reader.js';
 import { syntheticDocuments } from '../synthetic.js';
-import { NATIVE_FRAGMENTS_FUNCTION, NATIVE_LIBRARY, NATIVE_RANK_FUNCTION, NATIVE_SEPARATOR, loadNativeFunctions, nativeFragments, phraseCounts } from './native-functions.js';
+import {
+  NATIVE_FRAGMENTS_FUNCTION,
+  NATIVE_LIBRARY,
+  NATIVE_MARKED_FUNCTION,
+  NATIVE_RANK_FUNCTION,
+  NATIVE_SEPARATOR,
+  loadNativeFunctions,
+  nativeFragments,
+  nativeMarked,
+  phraseCounts,
+} from './native-functions.js';
 import { SqliteEngine } from './sqlite.js';
 import type { IndexedDocument, SearchQuery } from './types.js';
 
@@ -139,6 +149,22 @@ describe('sitestack_fragments', () => {
     assert.ok(answered > 200, `${answered} beginnings answered`);
   });
 
+  it('marks a whole title as the JS highlighter does, and leaves to JS a title it cannot read', () => {
+    const marked = db.prepare(`SELECT ${NATIVE_MARKED_FUNCTION}(?, ?, ?)`).pluck();
+    const mark = (title: string, matcher: TermMatcher) => {
+      const answer = marked.get(title, [...matcher.terms].join(NATIVE_SEPARATOR), (matcher.prefixes ?? []).join(NATIVE_SEPARATOR)) as string | null;
+      return answer === null ? null : nativeMarked(answer);
+    };
+    fc.assert(
+      fc.property(text(0, 12), settings, (title, { matcher }) => {
+        assert.deepEqual(mark(title, matcher), titleOf(matchWords(title, matcher)));
+      }),
+      { numRuns: 500 },
+    );
+    assert.deepEqual(mark('Café <b> & crème', { terms: new Set(['cafe']) }), ['<mark>Café</mark> &lt;b&gt; &amp; crème']);
+    assert.equal(mark('Café Привет', { terms: new Set(['cafe']) }), null);
+  });
+
   it('leaves to JS a text holding a character from U+0250 up, or one that folds to several', () => {
     const options = { matcher: { terms: new Set(['cafe']) }, fragments: 3, length: 120 };
     for (const body of ['café ʃ', 'café Привет', 'café 東京', 'café 😀', 'café ǆ', 'İ café', 'café e\u0301']) assert.equal(native(body, 1000, options), null, body);
@@ -181,7 +207,7 @@ describe('SqliteEngine with the native functions', () => {
     // Bodies the native highlighter leaves to JS (characters past U+024F), and long ones it reads the beginning of.
     const base = documents.slice(0, 40);
     documents.push(
-      ...base.slice(0, 20).map((document, i) => ({ ...document, id: `cyrillic-${i}`, url: `/ru/${i}`, body: `Привет ${document.body} мир` })),
+      ...base.slice(0, 20).map((document, i) => ({ ...document, id: `cyrillic-${i}`, url: `/ru/${i}`, title: `${document.title} мир`, body: `Привет ${document.body} мир` })),
       ...base.slice(20).map((document, i) => ({ ...document, id: `long-${i}`, url: `/long/${i}`, body: `${document.body} ${'filler text '.repeat(2500 + i * 300)}${document.title}` })),
     );
     await writer.createIndex('same');

@@ -15,6 +15,9 @@ export const NATIVE_RANK_FUNCTION = 'sitestack_bm25';
  */
 export const NATIVE_FRAGMENTS_FUNCTION = 'sitestack_fragments';
 
+/** The whole of a text (a title) marked, as highlight.ts titleOf; same library, same text. */
+export const NATIVE_MARKED_FUNCTION = 'sitestack_marked';
+
 /** The most fragments the native function places; JS highlights a request for more. */
 export const NATIVE_FRAGMENTS_MAX = 16;
 
@@ -49,7 +52,12 @@ export function phraseCounts(counts: readonly number[]): Buffer {
   return Buffer.from(Float64Array.from(counts).buffer);
 }
 
-/** The fragments of the native function's answer. */
+/** The fragments of the native fragments function's answer. */
 export function nativeFragments(answer: string): string[] {
   return answer === '' ? [] : answer.split(NATIVE_SEPARATOR);
+}
+
+/** The title highlight of the native marked function's answer. */
+export function nativeMarked(answer: string): string[] {
+  return answer === '' ? [] : [answer];
 }

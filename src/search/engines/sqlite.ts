@@ -32,7 +32,17 @@ import {
 } from '../static-rank.js';
 import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../spelling.js';
 import type { Logger } from '../../log.js';
-import { NATIVE_FRAGMENTS_FUNCTION, NATIVE_FRAGMENTS_MAX, NATIVE_RANK_FUNCTION, NATIVE_SEPARATOR, loadNativeFunctions, nativeFragments, phraseCounts } from './native-functions.js';
+import {
+  NATIVE_FRAGMENTS_FUNCTION,
+  NATIVE_FRAGMENTS_MAX,
+  NATIVE_MARKED_FUNCTION,
+  NATIVE_RANK_FUNCTION,
+  NATIVE_SEPARATOR,
+  loadNativeFunctions,
+  nativeFragments,
+  nativeMarked,
+  phraseCounts,
+} from './native-functions.js';
 import { SpellLookup, dropSpellIndex, hasSpellIndex, rebuildSpellIndex, spellTables } from './sqlite-spell.js';
 import { validIndexName, validateDocument } from './validation.js';
 import type {
@@ -187,6 +197,8 @@ interface SearchRow {
   long?: number;
   /** sitestack_fragments' answer: the body's fragments, or null for a body it leaves to JS. */
   fragments?: string | null;
+  /** sitestack_marked's answer: the title marked, or null for a title it leaves to JS. */
+  markedTitle?: string | null;
 }
 
 /** FTS5's segment merging while documents are written: `automerge` and `crisismerge` (segments per level). */
@@ -821,7 +833,8 @@ export class SqliteEngine implements SearchEngine {
    * FTS5's highlight() would run the whole expression again for the row and tokenize every column it marks, however
    * little of a long body is shown. A body is read up to BODY_BEGINNING bytes (cut as bytes: substr() of text counts
    * characters through the whole body), and the rest only when the beginning's fragments may not be the whole body's.
-   * sitestack_fragments answers from the stored UTF-8 where it can (see nativeHighlight); JS highlights the rest.
+   * sitestack_fragments and sitestack_marked answer from the stored UTF-8 where they can (see nativeHighlight); JS
+   * highlights the rest.
    */
   #readHits(index: string, ranked: readonly RankedRow[], plan: QueryPlan, highlight: HighlightOptions | undefined): SearchHit[] {
     const tables = tablesOf(index);
@@ -841,11 +854,13 @@ export class SqliteEngine implements SearchEngine {
     const readBody = this.#statement(`${index}\u0000read-body`, () => `SELECT ${columns}, CAST(${beginning} AS TEXT) AS body, ${long} AS long ${where}`);
     const native = this.nativeHighlight && count <= NATIVE_FRAGMENTS_MAX;
     const read = native
-      ? this.#statement(`${index}\u0000read-fragments`, () => `SELECT ${columns}, ${NATIVE_FRAGMENTS_FUNCTION}(f.body, ${BODY_BEGINNING}, ?, ?, ?, ?, ?, ?) AS fragments ${where}`)
+      ? this.#statement(`${index}\u0000read-fragments`, () =>
+          `SELECT ${columns}, ${NATIVE_FRAGMENTS_FUNCTION}(f.body, ${BODY_BEGINNING}, ?, ?, ?, ?, ?, ?) AS fragments,
+                  ${NATIVE_MARKED_FUNCTION}(d.title, ?, ?) AS markedTitle ${where}`)
       : readBody;
-    const parameters = native
-      ? [[...matcher.terms].join(NATIVE_SEPARATOR), (matcher.prefixes ?? []).join(NATIVE_SEPARATOR), shownTerms === undefined ? 0 : 1, count, length, NEW_WORDS_WITHIN]
-      : [];
+    const terms = [...matcher.terms].join(NATIVE_SEPARATOR);
+    const prefixes = (matcher.prefixes ?? []).join(NATIVE_SEPARATOR);
+    const parameters = native ? [terms, prefixes, shownTerms === undefined ? 0 : 1, count, length, NEW_WORDS_WITHIN, terms, prefixes] : [];
     const wholeBody = this.#statement(`${index}\u0000body`, () => `SELECT body FROM ${tables.fts} WHERE rowid = ?`).pluck();
     const bodyFragments = (rowid: number, row: SearchRow): string[] => {
       if (typeof row.fragments === 'string') return nativeFragments(row.fragments);
@@ -857,7 +872,8 @@ export class SqliteEngine implements SearchEngine {
     };
     return ranked.map((rank) => {
       const row = read.get(...parameters, rank.rowid) as SearchRow;
-      return { ...hitOf(row, rank.score), highlight: { title: titleOf(matchWords(row.title, matcher)), body: bodyFragments(rank.rowid, row) } };
+      const title = typeof row.markedTitle === 'string' ? nativeMarked(row.markedTitle) : titleOf(matchWords(row.title, matcher));
+      return { ...hitOf(row, rank.score), highlight: { title, body: bodyFragments(rank.rowid, row) } };
     });
   }
 
