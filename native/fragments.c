@@ -186,15 +186,17 @@ static int marked(const Text *text, int start, int end) {
 
 /* Reads the next word; 0 at the end of the text (of a beginning: the answer is then unknown). */
 static int readWord(Text *text) {
+  const unsigned short *units = text->units;
+  const int length = text->length;
   int start = text->scanned;
-  while (start < text->length && !isWord(text->units[start])) start++;
-  if (start == text->length) {
+  while (start < length && !isWord(units[start])) start++;
+  if (start == length) {
     text->scanned = start;
     if (text->beginning) text->unsettled = 1;
     return 0;
   }
-  int end = start;
-  while (end < text->length && isWord(text->units[end])) end++;
+  int end = start + 1;
+  while (end < length && isWord(units[end])) end++;
   /* A beginning ends before white space: a word that reaches its end ends there in the whole text too. */
   text->scanned = end;
   int hit = marked(text, start, end);
