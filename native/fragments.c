@@ -423,6 +423,55 @@ static int byStart(const void *a, const void *b) {
   return ((const Window *)a)->start - ((const Window *)b)->start;
 }
 
+/*
+** What both functions read first: the text (its first `size` bytes; a beginning when `beginning`), the terms and the
+** prefixes. Answers 1 when `text` is ready; otherwise 0, with the answer put in `context` already (an error, or NULL
+** for a text left to JS). Either way, tearDown() frees what it took.
+*/
+static int setUp(sqlite3_context *context, const char *name, const unsigned char *bytes, int size, int beginning, sqlite3_value *termsValue, sqlite3_value *prefixesValue, Text *text, Words *terms, Words *prefixes) {
+  memset(text, 0, sizeof(*text));
+  int termsStatus = wordsOf(termsValue, terms);
+  int prefixesStatus = wordsOf(prefixesValue, prefixes);
+  unsigned short *units = sqlite3_malloc64((sqlite3_uint64)size * sizeof(unsigned short));
+  text->units = units;
+  if (units == 0 || termsStatus == SQLITE_NOMEM || prefixesStatus == SQLITE_NOMEM) {
+    sqlite3_result_error_nomem(context);
+    return 0;
+  }
+  if (termsStatus != SQLITE_OK || prefixesStatus != SQLITE_OK) {
+    char *message = sqlite3_mprintf("%s: terms and prefixes must be UTF-8 text", name);
+    sqlite3_result_error(context, message == 0 ? "terms and prefixes must be UTF-8 text" : message, -1);
+    sqlite3_free(message);
+    return 0;
+  }
+  text->length = decodeLatin(bytes, size, beginning, units);
+  if (text->length < 0) {
+    sqlite3_result_null(context);
+    return 0;
+  }
+  text->beginning = beginning;
+  text->terms = terms;
+  text->prefixes = prefixes;
+  return 1;
+}
+
+static void tearDown(Text *text, Words *terms, Words *prefixes) {
+  sqlite3_free(text->found);
+  sqlite3_free((void *)text->units);
+  freeWords(terms);
+  freeWords(prefixes);
+}
+
+/* Puts `out` as the function's answer (it then belongs to SQLite), or the error that stopped it. */
+static void answer(sqlite3_context *context, const Text *text, Output *out) {
+  if (text->failed || out->failed) sqlite3_result_error_nomem(context);
+  else if (out->length == 0) sqlite3_result_text(context, "", 0, SQLITE_STATIC);
+  else {
+    sqlite3_result_text64(context, out->bytes, (sqlite3_uint64)out->length, sqlite3_free, SQLITE_UTF8);
+    out->bytes = 0;
+  }
+}
+
 static void sitestackFragments(sqlite3_context *context, int argc, sqlite3_value **argv) {
   (void)argc;
   sqlite3_int64 limit = sqlite3_value_int64(argv[1]);
@@ -443,30 +492,11 @@ static void sitestackFragments(sqlite3_context *context, int argc, sqlite3_value
     else sqlite3_result_text(context, "", 0, SQLITE_STATIC);
     return;
   }
-  unsigned short *units = sqlite3_malloc64((sqlite3_uint64)size * sizeof(unsigned short));
   Words terms, prefixes;
-  int termsStatus = wordsOf(argv[2], &terms);
-  int prefixesStatus = wordsOf(argv[3], &prefixes);
-  Text text = { 0 };
+  Text text;
   Selection selection = { 0 };
   Output out = { 0 };
-  if (units == 0 || termsStatus == SQLITE_NOMEM || prefixesStatus == SQLITE_NOMEM) {
-    sqlite3_result_error_nomem(context);
-    goto done;
-  }
-  if (termsStatus != SQLITE_OK || prefixesStatus != SQLITE_OK) {
-    sqlite3_result_error(context, "sitestack_fragments: terms and prefixes must be UTF-8 text", -1);
-    goto done;
-  }
-  text.length = decodeLatin(bytes, size, beginning, units);
-  if (text.length < 0) {
-    sqlite3_result_null(context);
-    goto done;
-  }
-  text.units = units;
-  text.beginning = beginning;
-  text.terms = &terms;
-  text.prefixes = &prefixes;
+  if (!setUp(context, "sitestack_fragments", bytes, size, beginning, argv[2], argv[3], &text, &terms, &prefixes)) goto done;
   selection.stopWhenShown = stopWhenShown;
   if (stopWhenShown && terms.count > 0) {
     selection.termShown = sqlite3_malloc64(terms.count);
@@ -506,20 +536,12 @@ static void sitestackFragments(sqlite3_context *context, int argc, sqlite3_value
     if (i > 0) put(&out, "\x01", 1);
     render(&out, &text, selection.windows[i].start, selection.windows[i].end);
   }
-  if (out.failed) sqlite3_result_error_nomem(context);
-  else if (out.length == 0) sqlite3_result_text(context, "", 0, SQLITE_STATIC);
-  else {
-    sqlite3_result_text64(context, out.bytes, (sqlite3_uint64)out.length, sqlite3_free, SQLITE_UTF8);
-    out.bytes = 0;
-  }
+  answer(context, &text, &out);
 done:
   sqlite3_free(out.bytes);
   sqlite3_free(selection.shown);
   sqlite3_free(selection.termShown);
-  sqlite3_free(text.found);
-  sqlite3_free(units);
-  freeWords(&terms);
-  freeWords(&prefixes);
+  tearDown(&text, &terms, &prefixes);
 }
 
 /*
@@ -536,42 +558,16 @@ static void sitestackMarked(sqlite3_context *context, int argc, sqlite3_value **
     sqlite3_result_text(context, "", 0, SQLITE_STATIC);
     return;
   }
-  unsigned short *units = sqlite3_malloc64((sqlite3_uint64)size * sizeof(unsigned short));
   Words terms, prefixes;
-  int termsStatus = wordsOf(argv[1], &terms);
-  int prefixesStatus = wordsOf(argv[2], &prefixes);
-  Text text = { 0 };
+  Text text;
   Output out = { 0 };
-  if (units == 0 || termsStatus == SQLITE_NOMEM || prefixesStatus == SQLITE_NOMEM) {
-    sqlite3_result_error_nomem(context);
-    goto done;
+  if (setUp(context, "sitestack_marked", bytes, size, 0, argv[1], argv[2], &text, &terms, &prefixes)) {
+    scanTo(&text, text.length);
+    if (text.foundCount > 0) render(&out, &text, 0, text.length);
+    answer(context, &text, &out);
   }
-  if (termsStatus != SQLITE_OK || prefixesStatus != SQLITE_OK) {
-    sqlite3_result_error(context, "sitestack_marked: terms and prefixes must be UTF-8 text", -1);
-    goto done;
-  }
-  text.length = decodeLatin(bytes, size, 0, units);
-  if (text.length < 0) {
-    sqlite3_result_null(context);
-    goto done;
-  }
-  text.units = units;
-  text.terms = &terms;
-  text.prefixes = &prefixes;
-  scanTo(&text, text.length);
-  if (text.foundCount > 0) render(&out, &text, 0, text.length);
-  if (text.failed || out.failed) sqlite3_result_error_nomem(context);
-  else if (out.length == 0) sqlite3_result_text(context, "", 0, SQLITE_STATIC);
-  else {
-    sqlite3_result_text64(context, out.bytes, (sqlite3_uint64)out.length, sqlite3_free, SQLITE_UTF8);
-    out.bytes = 0;
-  }
-done:
   sqlite3_free(out.bytes);
-  sqlite3_free(text.found);
-  sqlite3_free(units);
-  freeWords(&terms);
-  freeWords(&prefixes);
+  tearDown(&text, &terms, &prefixes);
 }
 
 int sitestackRegisterFragments(sqlite3 *db) {

@@ -297,7 +297,7 @@ export class SqliteEngine implements SearchEngine {
   #build: { index: string; documents: number } | undefined;
   /** Whether sitestack_bm25 is loaded into this connection (see nativeRank). */
   readonly nativeRank: boolean;
-  /** Whether sitestack_fragments is loaded into this connection (see nativeHighlight). */
+  /** Whether sitestack_fragments and sitestack_marked are loaded into this connection (see nativeHighlight). */
   readonly nativeHighlight: boolean;
 
   constructor(options: SqliteEngineOptions) {
