@@ -1075,9 +1075,9 @@ export class SqliteEngine implements SearchEngine {
       const filters = { index, locales: query.locales, slugPrefixes: query.slugPrefixes };
       const candidates = new Map<number, Candidate[]>();
       words.forEach((word, position) => {
+        if (!spellable(word) || this.#documentsHolding(index, word) !== undefined) return;
         const asPrefix = position === words.length - 1 && countExpression([word])?.endsWith('*') === true;
-        const known = this.#documentsHolding(index, word) !== undefined || (asPrefix && lookup.knownPrefix(word));
-        if (spellable(word) && !known) candidates.set(position, lookup.candidates(word));
+        if (!(asPrefix && lookup.knownPrefix(word))) candidates.set(position, lookup.candidates(word));
       });
       let alternatives: Alternative[];
       if (candidates.size > 0) alternatives = spliceAlternatives(words, candidates, CANDIDATES_PER_WORD, SUGGESTION_ALTERNATIVES);
