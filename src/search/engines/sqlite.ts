@@ -849,9 +849,8 @@ export class SqliteEngine implements SearchEngine {
     const { count, length } = fragmentSettings(options);
     // The first pass stops once every word is shown only where no unfinished word is marked by its prefix.
     const shownTerms = matcher.prefixes === undefined ? matcher.terms : undefined;
-    const beginning = `substr(CAST(f.body AS BLOB), 1, ${BODY_BEGINNING})`;
-    const long = `length(CAST(f.body AS BLOB)) > ${BODY_BEGINNING}`;
-    const readBody = this.#statement(`${index}\u0000read-body`, () => `SELECT ${columns}, CAST(${beginning} AS TEXT) AS body, ${long} AS long ${where}`);
+    const beginning = `CAST(substr(CAST(f.body AS BLOB), 1, ${BODY_BEGINNING}) AS TEXT) AS body, length(CAST(f.body AS BLOB)) > ${BODY_BEGINNING} AS long`;
+    const readBody = this.#statement(`${index}\u0000read-body`, () => `SELECT ${columns}, ${beginning} ${where}`);
     const native = this.nativeHighlight && count <= NATIVE_FRAGMENTS_MAX;
     const read = native
       ? this.#statement(`${index}\u0000read-fragments`, () =>
@@ -861,10 +860,12 @@ export class SqliteEngine implements SearchEngine {
     const terms = [...matcher.terms].join(NATIVE_SEPARATOR);
     const prefixes = (matcher.prefixes ?? []).join(NATIVE_SEPARATOR);
     const parameters = native ? [terms, prefixes, shownTerms === undefined ? 0 : 1, count, length, NEW_WORDS_WITHIN, terms, prefixes] : [];
+    // A body the native function left to JS: its beginning alone, the hit's other columns are read already.
+    const readBeginning = this.#statement(`${index}\u0000beginning`, () => `SELECT ${beginning} FROM ${tables.fts} f WHERE f.rowid = ?`);
     const wholeBody = this.#statement(`${index}\u0000body`, () => `SELECT body FROM ${tables.fts} WHERE rowid = ?`).pluck();
     const bodyFragments = (rowid: number, row: SearchRow): string[] => {
       if (typeof row.fragments === 'string') return nativeFragments(row.fragments);
-      const { body = '', long } = row.body === undefined ? (readBody.get(rowid) as SearchRow) : row;
+      const { body = '', long } = row.body === undefined ? (readBeginning.get(rowid) as Pick<SearchRow, 'body' | 'long'>) : row;
       return long !== 1
         ? fragmentsOf(matchWords(body, matcher), options, shownTerms)
         : (fragmentsOfBeginning(matchWords(beginningOf(body, body.length - 1), matcher), options, shownTerms) ??
