@@ -1,6 +1,7 @@
 import type { Logger } from '../log.js';
 import type { OriginDatabase } from './database.js';
 import { retryDelayMs, type BackoffPolicy } from './policy.js';
+import { BOUND_LIMIT } from '../sqlite-limit.js';
 
 /** A URL the edge could not purge, exactly as it was handed to `CdnPurge`, and why. */
 export interface CdnUrlFailure {
@@ -101,7 +102,7 @@ export class PurgeOutbox {
         `SELECT j.id, j.pathnames, coalesce(d.attempts, 0) AS attempts
            FROM purge_jobs j LEFT JOIN purge_deliveries d ON d.job_id = j.id AND d.route = ?
           WHERE coalesce(d.delivered, 0) = 0 AND coalesce(d.next_at, 0) <= ?
-          ORDER BY j.id LIMIT ?`,
+          ORDER BY j.id ${BOUND_LIMIT}`,
       ),
       delivered: db.prepare<[number, string]>(
         `INSERT INTO purge_deliveries (job_id, route, attempts, delivered) VALUES (?, ?, 1, 1)
@@ -123,7 +124,7 @@ export class PurgeOutbox {
       ),
       finish: db.prepare<[number]>(`DELETE FROM purge_jobs WHERE id = ?`),
       dueForCdn: db.prepare<[number, number], DueCdnUrl>(
-        `SELECT url, attempts, queued_at FROM cdn_purges WHERE next_at <= ? ORDER BY next_at, url LIMIT ?`,
+        `SELECT url, attempts, queued_at FROM cdn_purges WHERE next_at <= ? ORDER BY next_at, url ${BOUND_LIMIT}`,
       ),
       cdnDone: db.prepare<[string]>(`DELETE FROM cdn_purges WHERE url = ?`),
       cdnFailed: db.prepare<[{ url: string; next: number; error: string }]>(

@@ -32,6 +32,7 @@ import {
 } from '../static-rank.js';
 import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../spelling.js';
 import type { Logger } from '../../log.js';
+import { BOUND_LIMIT } from '../../sqlite-limit.js';
 import {
   NATIVE_FRAGMENTS_FUNCTION,
   NATIVE_FRAGMENTS_MAX,
@@ -734,7 +735,7 @@ export class SqliteEngine implements SearchEngine {
                   ${score} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
            FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
            WHERE ${this.#filterSql(tables.fts, filter)}
-           ORDER BY ${tables.fts}.rowid LIMIT ?`,
+           ORDER BY ${tables.fts}.rowid ${BOUND_LIMIT}`,
         );
       if (sort === 'popularity') {
         const textRank = this.#textRank(index, plan);
@@ -752,14 +753,14 @@ export class SqliteEngine implements SearchEngine {
                   ${titleScore} + ${TITLE_MATCH_BOOST} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
            FROM ${tables.titles} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.titles}.rowid
            WHERE ${this.#filterSql(tables.titles, filter)}
-           ORDER BY ${tables.titles}.rowid LIMIT ?`,
+           ORDER BY ${tables.titles}.rowid ${BOUND_LIMIT}`,
         );
         const titleMatches = walk(titleRows, [titleKey, titleExpression, ...filters], TITLE_CANDIDATES, rowOf);
         for (const row of titleMatches) candidates.set(row.rowid, row);
         if (titleMatches.length === TITLE_CANDIDATES) {
           exhaustive = false;
           const exact = this.#statement(`${index}\u0000exact-title\u0000${filter.shape}`, () =>
-            `SELECT d.rowid FROM ${tables.docs} d WHERE d.title_key = ? AND ${filter.sql} ORDER BY d.rowid LIMIT ?`,
+            `SELECT d.rowid FROM ${tables.docs} d WHERE d.title_key = ? AND ${filter.sql} ORDER BY d.rowid ${BOUND_LIMIT}`,
           ).pluck().all(titleKey, ...filters, wanted) as number[];
           // Documents of one title key have the same title words, so the same title bm25: one is scored (each bm25
           // statement reads the whole posting list of every query word for its IDF) and its score given to all.
@@ -786,7 +787,7 @@ export class SqliteEngine implements SearchEngine {
           // documents row per match cost a third of the walk. Its exact-title boost is not needed here: every document
           // whose whole title is the query is already a candidate, from the title matches or the exact-title lookup.
           const bareWalk = this.#statement(`${index}\u0000bare-walk\u0000${bodyRank.sql}`, () =>
-            `SELECT rowid, ${bodyRank.sql} AS score FROM ${tables.fts} WHERE ${this.#filterSql(tables.fts, NO_FILTER)} ORDER BY rowid LIMIT ?`,
+            `SELECT rowid, ${bodyRank.sql} AS score FROM ${tables.fts} WHERE ${this.#filterSql(tables.fts, NO_FILTER)} ORDER BY rowid ${BOUND_LIMIT}`,
           );
           const filteredWalk = scoredWalk(bodyRank.sql);
           const bodyWalks = ranges.map((range) =>
@@ -800,7 +801,7 @@ export class SqliteEngine implements SearchEngine {
           const phrase = !exhaustive && !plan.common ? phraseExpression(plan) : undefined;
           if (phrase !== undefined) {
             const phraseWalk = this.#statement(`${index}\u0000phrase\u0000${filter.shape}`, () =>
-              `SELECT ${tables.fts}.rowid FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(tables.fts, filter)} ORDER BY ${tables.fts}.rowid LIMIT ?`,
+              `SELECT ${tables.fts}.rowid FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(tables.fts, filter)} ORDER BY ${tables.fts}.rowid ${BOUND_LIMIT}`,
             ).pluck();
             const phraseRows = walk(phraseWalk, [phrase, ...filters], PHRASE_CANDIDATES, (rowid: number) => rowid);
             // One statement scores them all: bm25 computes its IDF once per statement (reading every posting list of the
@@ -884,11 +885,11 @@ export class SqliteEngine implements SearchEngine {
     const filter = docFilter(query.locales, query.slugPrefixes);
     const filtered = this.#statement(`${index}\u0000count\u0000${filter.shape}`, () =>
       `SELECT count(*) FROM (
-         SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(tables.fts, filter)} LIMIT ?
+         SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(tables.fts, filter)} ${BOUND_LIMIT}
        )`,
     ).pluck();
     const unfiltered = this.#statement(`${index}\u0000count-range`, () =>
-      `SELECT count(*) FROM (SELECT 1 FROM ${tables.fts} WHERE ${this.#filterSql(tables.fts, NO_FILTER)} LIMIT ?)`,
+      `SELECT count(*) FROM (SELECT 1 FROM ${tables.fts} WHERE ${this.#filterSql(tables.fts, NO_FILTER)} ${BOUND_LIMIT})`,
     ).pluck();
     let total = 0;
     for (const range of this.#ranges(index, query.locales)) {
@@ -1126,10 +1127,10 @@ export class SqliteEngine implements SearchEngine {
         // The prefix table alone gives each partition's first rowids; the documents are read for the merged winners only.
         const filtered = this.#statement(`${index}\u0000autocomplete-filed\u0000${filter.shape}`, () =>
           `SELECT p.doc FROM ${tables.prefixes} p CROSS JOIN ${tables.docs} d ON d.rowid = p.doc
-           WHERE p.prefix = ? AND ${filter.sql} AND p.doc >= ? AND p.doc <= ? ORDER BY p.doc LIMIT ?`,
+           WHERE p.prefix = ? AND ${filter.sql} AND p.doc >= ? AND p.doc <= ? ORDER BY p.doc ${BOUND_LIMIT}`,
         ).pluck();
         const unfiltered = this.#statement(`${index}\u0000autocomplete-prefix`, () =>
-          `SELECT doc FROM ${tables.prefixes} WHERE prefix = ? AND doc >= ? AND doc <= ? ORDER BY doc LIMIT ?`,
+          `SELECT doc FROM ${tables.prefixes} WHERE prefix = ? AND doc >= ? AND doc <= ? ORDER BY doc ${BOUND_LIMIT}`,
         ).pluck();
         const walks = ranges.map((range) =>
           (this.#filterNeeded(index, { index, locales: query.locales }, range)
@@ -1143,7 +1144,7 @@ export class SqliteEngine implements SearchEngine {
         // The title key range is short; left to itself, the planner would walk the whole partition in rowid order.
         `SELECT d.rowid, d.title, d.url, d.locale FROM ${tables.docs} d INDEXED BY ${quoteIdentifier(`ix_${index}_title_key`)}
          WHERE d.title_key >= ? AND d.title_key < ? AND ${filter.sql} AND d.rowid >= ? AND d.rowid <= ?
-         ORDER BY d.rowid LIMIT ?`,
+         ORDER BY d.rowid ${BOUND_LIMIT}`,
       ), [prefix, `${prefix}\u{10FFFF}`]);
     });
   }

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { BOUND_LIMIT } from './sqlite-limit.js';
+
+const sourceRoot = fileURLToPath(new URL('.', import.meta.url));
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+describe('BOUND_LIMIT', () => {
+  it('limits the rows to the bound value when it is bound again and again', () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE numbers (n INTEGER PRIMARY KEY)');
+    const insert = db.prepare('INSERT INTO numbers (n) VALUES (?)');
+    for (let n = 1; n <= 50; n++) insert.run(n);
+    const statement = db.prepare(`SELECT n FROM numbers ORDER BY n ${BOUND_LIMIT}`).pluck();
+    assert.deepEqual(statement.all(3), [1, 2, 3]);
+    assert.deepEqual(statement.all(0), []);
+    assert.equal(statement.all(40).length, 40);
+    assert.throws(() => statement.all('many'), /datatype mismatch/);
+    db.close();
+  });
+
+  it('is what every statement of the project with a bound row limit uses', () => {
+    const own = fileURLToPath(new URL('sqlite-limit.ts', import.meta.url));
+    const bare = sourceFiles(sourceRoot).filter((path) => path !== own && /\bLIMIT \?/i.test(readFileSync(path, 'utf8')));
+    assert.deepEqual(bare, [], 'a bare `LIMIT ?` makes SQLite prepare its statement again on every call: use BOUND_LIMIT');
+  });
+});
