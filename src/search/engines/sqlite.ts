@@ -793,7 +793,7 @@ export class SqliteEngine implements SearchEngine {
           const bodyWalks = ranges.map((range) =>
             this.#filterNeeded(index, query, range)
               ? (filteredWalk.all(...bodyRank.parameters, titleKey, bodyExpression, ...filters, ...range, BODY_CANDIDATES) as RankedRow[])
-              : (bareWalk.all(...bodyRank.parameters, bodyExpression, ...range, BODY_CANDIDATES) as { rowid: number; score: number }[]).map((row) => ({ ...row, popularity: popularityOf(row.rowid) })),
+              : (bareWalk.all(...bodyRank.parameters, bodyExpression, ...range, BODY_CANDIDATES) as { rowid: number; score: number }[]).map((row) => ({ rowid: row.rowid, popularity: popularityOf(row.rowid), score: row.score })),
           );
           const bodyMatches = mergeWalks(bodyWalks, BODY_CANDIDATES, rowOf);
           for (const row of bodyMatches) if (!candidates.has(row.rowid)) candidates.set(row.rowid, row);
