@@ -24,8 +24,13 @@
 SQLITE_EXTENSION_INIT3
 #include "fragments.h"
 #include "latin-tables.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define SEPARATOR 0x01
+#define TERM_START 1
+#define PREFIX_START 2
 #define ANYWHERE INT_MAX
 
 typedef struct Word {
@@ -54,6 +59,8 @@ typedef struct Text {
   int unsettled;
   const Words *terms;
   const Words *prefixes;
+  /* Per folded unit (modulo 256): which kinds of words start with it, so most text words are ruled out at once. */
+  unsigned char starts[256];
   Range *found;
   int foundCount;
   int foundCapacity;
@@ -127,7 +134,15 @@ static void freeWords(Words *words) {
 static int decodeLatin(const unsigned char *bytes, int size, int beginning, unsigned short *out) {
   int count = 0;
   for (int at = 0; at < size;) {
-    /* Most of a Latin text is ASCII, which always folds and lower-cases to one character: 8 bytes at a time. */
+    /* Most of a Latin text is ASCII, which always folds and lower-cases to one character: 16 or 8 bytes at a time. */
+#if defined(__SSE2__)
+    for (const __m128i zero = _mm_setzero_si128(); at + 16 <= size; at += 16, count += 16) {
+      __m128i sixteen = _mm_loadu_si128((const __m128i *)(bytes + at));
+      if (_mm_movemask_epi8(sixteen) != 0) break;
+      _mm_storeu_si128((__m128i *)(out + count), _mm_unpacklo_epi8(sixteen, zero));
+      _mm_storeu_si128((__m128i *)(out + count + 8), _mm_unpackhi_epi8(sixteen, zero));
+    }
+#endif
     for (sqlite3_uint64 eight; at + 8 <= size; at += 8, count += 8) {
       memcpy(&eight, bytes + at, 8);
       if (eight & 0x8080808080808080ULL) break;
@@ -175,13 +190,24 @@ static int foldedEquals(const Text *text, int start, int end, const Word *word, 
 }
 
 static int marked(const Text *text, int start, int end) {
-  for (int i = 0; i < text->terms->count; i++) {
-    if (foldedEquals(text, start, end, &text->terms->items[i], 0)) return 1;
+  unsigned char starts = text->starts[LATIN_FOLD[text->units[start]] & 0xff];
+  if (starts & TERM_START) {
+    for (int i = 0; i < text->terms->count; i++) {
+      if (foldedEquals(text, start, end, &text->terms->items[i], 0)) return 1;
+    }
   }
-  for (int i = 0; i < text->prefixes->count; i++) {
-    if (foldedEquals(text, start, end, &text->prefixes->items[i], 1)) return 1;
+  if (starts & PREFIX_START) {
+    for (int i = 0; i < text->prefixes->count; i++) {
+      if (foldedEquals(text, start, end, &text->prefixes->items[i], 1)) return 1;
+    }
   }
   return 0;
+}
+
+static void noteStarts(Text *text, const Words *words, unsigned char kind) {
+  for (int i = 0; i < words->count; i++) {
+    if (words->items[i].length > 0) text->starts[words->items[i].units[0] & 0xff] |= kind;
+  }
 }
 
 /* Reads the next word; 0 at the end of the text (of a beginning: the answer is then unknown). */
@@ -452,6 +478,8 @@ static int setUp(sqlite3_context *context, const char *name, const unsigned char
   text->beginning = beginning;
   text->terms = terms;
   text->prefixes = prefixes;
+  noteStarts(text, terms, TERM_START);
+  noteStarts(text, prefixes, PREFIX_START);
   return 1;
 }
 
