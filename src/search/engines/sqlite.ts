@@ -721,8 +721,7 @@ export class SqliteEngine implements SearchEngine {
       const filters = filter.parameters;
       const ranges = this.#ranges(index, query.locales);
       /** The first `limit` rows of a rowid-ordered statement over every range, in static-rank order. */
-      const walk = <T>(statement: Database.Statement, head: unknown[], limit: number, rowidOf: (row: T) => number): T[] =>
-        mergeWalks(ranges.map(([low, high]) => statement.all(...head, low, high, limit) as T[]), limit, rowidOf);
+      const walk = <T>(read: (range: RowidRange) => T[], limit: number, rowidOf: (row: T) => number): T[] => mergeWalks(ranges.map(read), limit, rowidOf);
       const rowOf = (row: RankedRow) => row.rowid;
       const titleKey = foldForPrefix(query.text);
       const wanted = from + size;
@@ -739,7 +738,7 @@ export class SqliteEngine implements SearchEngine {
         );
       if (sort === 'popularity') {
         const textRank = this.#textRank(index, plan);
-        const walks = ranges.map(([low, high]) => scoredWalk(textRank.sql).all(...textRank.parameters, titleKey, expression, ...filters, low, high, wanted) as RankedRow[]);
+        const walks = ranges.map(([low, high]) => rankedRows(scoredWalk(textRank.sql), [...textRank.parameters, titleKey, expression, ...filters, low, high, wanted]));
         for (const row of mergeWalks(walks, wanted, rowOf).slice(from)) candidates.set(row.rowid, row);
         // Every range ended before the page did: the walks hold every match.
         if (walks.every((rows) => rows.length < wanted)) walkedTotal = walks.reduce((sum, rows) => sum + rows.length, 0);
@@ -755,7 +754,7 @@ export class SqliteEngine implements SearchEngine {
            WHERE ${this.#filterSql(tables.titles, filter)}
            ORDER BY ${tables.titles}.rowid ${BOUND_LIMIT}`,
         );
-        const titleMatches = walk(titleRows, [titleKey, titleExpression, ...filters], TITLE_CANDIDATES, rowOf);
+        const titleMatches = walk((range) => rankedRows(titleRows, [titleKey, titleExpression, ...filters, ...range, TITLE_CANDIDATES]), TITLE_CANDIDATES, rowOf);
         for (const row of titleMatches) candidates.set(row.rowid, row);
         if (titleMatches.length === TITLE_CANDIDATES) {
           exhaustive = false;
@@ -792,8 +791,8 @@ export class SqliteEngine implements SearchEngine {
           const filteredWalk = scoredWalk(bodyRank.sql);
           const bodyWalks = ranges.map((range) =>
             this.#filterNeeded(index, query, range)
-              ? (filteredWalk.all(...bodyRank.parameters, titleKey, bodyExpression, ...filters, ...range, BODY_CANDIDATES) as RankedRow[])
-              : (bareWalk.all(...bodyRank.parameters, bodyExpression, ...range, BODY_CANDIDATES) as { rowid: number; score: number }[]).map((row) => ({ rowid: row.rowid, popularity: popularityOf(row.rowid), score: row.score })),
+              ? rankedRows(filteredWalk, [...bodyRank.parameters, titleKey, bodyExpression, ...filters, ...range, BODY_CANDIDATES])
+              : (bareWalk.raw().all(...bodyRank.parameters, bodyExpression, ...range, BODY_CANDIDATES) as [number, number][]).map(([rowid, score]) => ({ rowid, popularity: popularityOf(rowid), score })),
           );
           const bodyMatches = mergeWalks(bodyWalks, BODY_CANDIDATES, rowOf);
           for (const row of bodyMatches) if (!candidates.has(row.rowid)) candidates.set(row.rowid, row);
@@ -803,7 +802,7 @@ export class SqliteEngine implements SearchEngine {
             const phraseWalk = this.#statement(`${index}\u0000phrase\u0000${filter.shape}`, () =>
               `SELECT ${tables.fts}.rowid FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(tables.fts, filter)} ORDER BY ${tables.fts}.rowid ${BOUND_LIMIT}`,
             ).pluck();
-            const phraseRows = walk(phraseWalk, [phrase, ...filters], PHRASE_CANDIDATES, (rowid: number) => rowid);
+            const phraseRows = walk((range) => phraseWalk.all(phrase, ...filters, ...range, PHRASE_CANDIDATES) as number[], PHRASE_CANDIDATES, (rowid) => rowid);
             // One statement scores them all: bm25 computes its IDF once per statement (reading every posting list of the
             // query), so the rowids are a filter on the walk (`+` keeps it from FTS5, which would restart per rowid).
             const unscored = phraseRows.filter((rowid) => !candidates.has(rowid)).sort((a, b) => a - b);
@@ -814,8 +813,9 @@ export class SqliteEngine implements SearchEngine {
                  FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
                  WHERE ${tables.fts} MATCH ? AND ${tables.fts}.rowid >= CAST(? AS INTEGER) AND ${tables.fts}.rowid <= CAST(? AS INTEGER)
                    AND +${tables.fts}.rowid IN (SELECT value FROM json_each(?))`,
-              ).all(...textRank.parameters, titleKey, expression, unscored[0], unscored[unscored.length - 1], JSON.stringify(unscored)) as RankedRow[];
-              for (const row of scored) candidates.set(row.rowid, row);
+              );
+              const scoredRows = rankedRows(scored, [...textRank.parameters, titleKey, expression, unscored[0], unscored[unscored.length - 1], JSON.stringify(unscored)]);
+              for (const row of scoredRows) candidates.set(row.rowid, row);
             }
           }
         }
@@ -1208,6 +1208,15 @@ type RowidRange = readonly [number, number];
 const WHOLE_RANGE: RowidRange = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
 
 const NO_FILTER: DocFilter = { shape: '', sql: '1', parameters: [] };
+
+/**
+ * The rows of a statement that selects rowid, popularity and score, in that order. They are read as arrays and made
+ * objects here: better-sqlite3 builds a row object from C++ one property at a time, through V8's slow paths, which
+ * cost more than the walk itself for a page of candidates.
+ */
+function rankedRows(statement: Database.Statement, parameters: readonly unknown[]): RankedRow[] {
+  return (statement.raw().all(...parameters) as [number, number, number][]).map(([rowid, popularity, score]) => ({ rowid, popularity, score }));
+}
 
 /** The first `limit` rows of several rowid-ordered walks (one per range), in static-rank order. */
 function mergeWalks<T>(walks: readonly T[][], limit: number, rowidOf: (row: T) => number): T[] {
