@@ -36,6 +36,28 @@ describe('deletionNeighbourhood', () => {
     assert.ok(deletionNeighbourhood('abcdefghij').has('bdefg'));
   });
 
+  it('deletes whole characters when a character takes two UTF-16 units', () => {
+    assert.deepEqual([...deletionNeighbourhood('a\u{1D4B3}b', 1)].sort(), ['a\u{1D4B3}', 'a\u{1D4B3}b', 'ab', '\u{1D4B3}b'].sort());
+  });
+
+  it('is every deletion of up to two characters of the first 7, whatever the characters (property)', () => {
+    const reference = (text: string): Set<string> => {
+      const found = new Set<string>();
+      const visit = (characters: string[], left: number) => {
+        found.add(characters.join(''));
+        if (left > 0) characters.forEach((_, i) => visit(characters.toSpliced(i, 1), left - 1));
+      };
+      visit(Array.from(text).slice(0, 7), 2);
+      return found;
+    };
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', 'b', 'é', '\u{1D4B3}', '\u{1F600}'), maxLength: 9 }), (text) => {
+        assert.deepEqual([...deletionNeighbourhood(text)].sort(), [...reference(text)].sort());
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('shares a key between a word and any word one or two edits away (property)', () => {
     const edits = fc.array(fc.tuple(fc.nat(3), fc.nat(20), fc.constantFrom('a', 'z', 'é')), { minLength: 1, maxLength: 2 });
     fc.assert(

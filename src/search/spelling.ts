@@ -20,16 +20,19 @@ export function spellable(term: string): boolean {
 
 /** Every string reached from `word`'s first PREFIX_LENGTH characters by deleting up to `distance` characters, itself included. */
 export function deletionNeighbourhood(word: string, distance: number = MAX_EDIT_DISTANCE): Set<string> {
-  const start = Array.from(word).slice(0, PREFIX_LENGTH).join('');
+  const characters = Array.from(word).slice(0, PREFIX_LENGTH);
+  const start = characters.join('');
+  // Without a character of two UTF-16 units (nearly every word), deleting a unit deletes a character: a slice does.
+  const oneUnitEach = start.length === characters.length;
   const found = new Set<string>([start]);
   let frontier = [start];
   for (let step = 0; step < distance; step++) {
     const next: string[] = [];
     for (const item of frontier) {
-      const characters = Array.from(item);
-      if (characters.length === 0) continue;
-      for (let i = 0; i < characters.length; i++) {
-        const shorter = characters.slice(0, i).join('') + characters.slice(i + 1).join('');
+      const itemCharacters = oneUnitEach ? undefined : Array.from(item);
+      const length = itemCharacters === undefined ? item.length : itemCharacters.length;
+      for (let i = 0; i < length; i++) {
+        const shorter = itemCharacters === undefined ? item.slice(0, i) + item.slice(i + 1) : itemCharacters.toSpliced(i, 1).join('');
         if (!found.has(shorter)) {
           found.add(shorter);
           next.push(shorter);
