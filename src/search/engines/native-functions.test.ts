@@ -196,6 +196,38 @@ describe('loadNativeFunctions', () => {
 });
 
 describe('SqliteEngine with the native functions', () => {
+  it('scores a phrase of several words by its rarest word unless told to count it, the whole phrase first either way', async () => {
+    const file = join(dir, 'phrase-counts.sqlite');
+    const page = (id: string, body: string): IndexedDocument => ({ id, url: `/${id}`, title: id, body, summary: '', popularity: 0.5, locale: 'en', slug: id });
+    const writer = new SqliteEngine({ path: file });
+    await writer.createIndex('phrases');
+    await writer.bulk('phrases', [
+      page('whole', 'a service worker caches responses'),
+      page('scattered', 'the worker restarts a service'),
+      ...Array.from({ length: 8 }, (_, i) => page(`service-${i}`, `service desk ${i}`)),
+      ...Array.from({ length: 3 }, (_, i) => page(`worker-${i}`, `worker bee ${i}`)),
+      ...Array.from({ length: 30 }, (_, i) => page(`other-${i}`, `unrelated text ${i}`)),
+    ]);
+    await writer.refresh('phrases');
+    const estimated = new SqliteEngine({ path: file });
+    const exact = new SqliteEngine({ path: file, exactPhraseCounts: true });
+    const builtin = new SqliteEngine({ path: file, nativeRank: false });
+    try {
+      const query = { index: 'phrases', text: 'service worker', sort: 'relevance' as const };
+      const [byEstimate, byCount, byBuiltin] = [await estimated.search(query), await exact.search(query), await builtin.search(query)];
+      for (const result of [byEstimate, byCount, byBuiltin]) assert.deepEqual(result.documents.map((hit) => hit.url), ['/whole', '/scattered']);
+      const [wholeEstimated, scatteredEstimated] = byEstimate.documents.map((hit) => hit.score) as [number, number];
+      const [wholeCounted, scatteredCounted] = byCount.documents.map((hit) => hit.score) as [number, number];
+      assert.ok(Math.abs(wholeCounted - (byBuiltin.documents[0]?.score ?? Number.NaN)) < 1e-9, 'counted exactly, the score is bm25()');
+      // The phrase is in 1 document, its rarest word in 5 of 43: a smaller IDF for the phrase, the same for each word.
+      assert.ok(wholeEstimated < wholeCounted - 0.1, `${wholeEstimated} < ${wholeCounted}`);
+      assert.ok(Math.abs(scatteredEstimated - scatteredCounted) < 1e-9);
+    } finally {
+      await Promise.all([writer.close(), estimated.close(), exact.close(), builtin.close()]);
+    }
+  });
+
+
   it('finds, orders, scores, counts and highlights exactly as with bm25() and the JS highlighter', async () => {
     const file = join(dir, 'same-ranking.sqlite');
     const writer = new SqliteEngine({ path: file, nativeRank: false, nativeHighlight: false });
@@ -213,7 +245,7 @@ describe('SqliteEngine with the native functions', () => {
     await writer.createIndex('same');
     await writer.bulk('same', documents);
     await writer.forceMerge('same');
-    const native = new SqliteEngine({ path: file });
+    const native = new SqliteEngine({ path: file, exactPhraseCounts: true });
     const builtin = new SqliteEngine({ path: file, nativeRank: false, nativeHighlight: false });
     try {
       assert.equal(native.nativeRank, true);

@@ -117,6 +117,15 @@ export interface SqliteEngineOptions {
    */
   nativeRank?: boolean;
   /**
+   * With nativeRank, count the documents holding each phrase of several words exactly, as SQLite's bm25() does for the
+   * phrase's IDF: that reads the posting list of every word of the phrase through the whole index, on every query with
+   * such a phrase, about a seventh of a whole-title query's work. By default a phrase is counted as its rarest word:
+   * every document holding the phrase holds that word, so the phrase's IDF is never overstated, and a whole-phrase
+   * match still scores above the same words scattered.
+   * @default false
+   */
+  exactPhraseCounts?: boolean;
+  /**
    * Highlight bodies with sitestack's native fragments function (native/fragments.c), which reads the stored UTF-8 once,
    * word by word, as far as the fragments need, instead of decoding the body's beginning into a JS string and folding
    * it. Its answers are those of the JS highlighter; text with a character at or above U+0250 is highlighted in JS.
@@ -137,6 +146,7 @@ export const SQLITE_ENGINE_DEFAULTS = {
   pageBytes: 16_384,
   buildTransactionDocuments: 10_000,
   nativeRank: true,
+  exactPhraseCounts: false,
   nativeHighlight: true,
 } satisfies Omit<Required<SqliteEngineOptions>, 'path' | 'logger'>;
 
@@ -298,6 +308,8 @@ export class SqliteEngine implements SearchEngine {
   #build: { index: string; documents: number } | undefined;
   /** Whether sitestack_bm25 is loaded into this connection (see nativeRank). */
   readonly nativeRank: boolean;
+  /** Whether a phrase of several words is counted exactly for sitestack_bm25 (see exactPhraseCounts). */
+  readonly #exactPhraseCounts: boolean;
   /** Whether sitestack_fragments and sitestack_marked are loaded into this connection (see nativeHighlight). */
   readonly nativeHighlight: boolean;
 
@@ -305,6 +317,7 @@ export class SqliteEngine implements SearchEngine {
     this.#weights = options.columnWeights ?? SQLITE_ENGINE_DEFAULTS.columnWeights;
     this.#prefixIndex = options.prefixIndex ?? SQLITE_ENGINE_DEFAULTS.prefixIndex;
     this.#ftsHashBytes = Math.max(1024 * 1024, Math.trunc(options.ftsHashBytes ?? SQLITE_ENGINE_DEFAULTS.ftsHashBytes));
+    this.#exactPhraseCounts = options.exactPhraseCounts ?? SQLITE_ENGINE_DEFAULTS.exactPhraseCounts;
     this.#buildTransactionDocuments = Math.max(1, Math.trunc(options.buildTransactionDocuments ?? SQLITE_ENGINE_DEFAULTS.buildTransactionDocuments));
     if (!this.#prefixIndex.every((length) => Number.isInteger(length) && length >= 1 && length <= 10)) {
       throw new AppError('SEARCH_OPTIONS_INVALID', 'prefixIndex lengths must be integers from 1 to 10', 500);
@@ -1013,17 +1026,19 @@ export class SqliteEngine implements SearchEngine {
   /**
    * The weighted bm25 of a plan's search expression on the index's FTS table, as SQL and the parameters it takes
    * (bound before the statement's own). With the native function loaded and spelling statistics to take each word's
-   * document count from, sitestack_bm25; otherwise SQLite's bm25(), which counts them by scanning.
+   * document count from (and a phrase's, see exactPhraseCounts), sitestack_bm25; otherwise SQLite's bm25(), which
+   * counts them by scanning.
    */
   #textRank(index: string, plan: QueryPlan): { sql: string; parameters: unknown[] } {
     const { fts } = tablesOf(index);
     const weights = this.#weights.join(', ');
     if (!this.nativeRank || !this.#hasSpelling(index)) return { sql: `-bm25(${fts}, ${weights})`, parameters: [] };
     const counts = searchExpressionPhrases(plan).map(({ words, prefix }) => {
-      // A prefix phrase holds every completion: the function counts it. A phrase of several words is counted too,
-      // as it matches fewer documents than its rarest word, and an exact count gives it bm25's own weight.
-      if (prefix || words.length !== 1) return -1;
-      return this.#documentsHolding(index, words[0] as string) ?? -1;
+      // A prefix phrase holds every completion: the function counts it. A phrase of several words is its rarest
+      // word's count unless asked to count exactly (see exactPhraseCounts).
+      if (prefix || (words.length > 1 && this.#exactPhraseCounts)) return -1;
+      const wordCounts = words.map((word) => this.#documentsHolding(index, word));
+      return wordCounts.every((count) => count !== undefined) ? Math.min(...(wordCounts as number[])) : -1;
     });
     return { sql: `-${NATIVE_RANK_FUNCTION}(${fts}, ${weights}, ?)`, parameters: [phraseCounts(counts)] };
   }
