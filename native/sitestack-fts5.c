@@ -1,5 +1,6 @@
 /*
-** sitestack's FTS5 ranking function, loaded into the embedded search engine's connections.
+** sitestack's FTS5 ranking function, loaded into the embedded search engine's connections (with sitestack_doubles,
+** below, and the highlighting functions of fragments.c).
 **
 **   sitestack_bm25(fts, weight0, weight1, ..., frequencies)
 **
@@ -115,6 +116,50 @@ static void sitestackBm25(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3
   sqlite3_result_double(context, -1.0 * score);
 }
 
+/*
+**   sitestack_doubles(x1, x2, ...)   (an aggregate)
+**
+** Every argument of every row, in the order the rows come, as one BLOB of native-endian IEEE doubles (an empty BLOB
+** for no row): a walk's candidates reach JS as one value instead of one array per row, which better-sqlite3 builds
+** from C++ one element at a time through V8's slow paths.
+*/
+typedef struct Doubles {
+  double *values;
+  sqlite3_int64 count;
+  sqlite3_int64 capacity;
+} Doubles;
+
+static void doublesStep(sqlite3_context *context, int argc, sqlite3_value **argv) {
+  Doubles *doubles = (Doubles *)sqlite3_aggregate_context(context, sizeof(Doubles));
+  if (doubles == 0) {
+    sqlite3_result_error_nomem(context);
+    return;
+  }
+  if (doubles->count + argc > doubles->capacity) {
+    sqlite3_int64 capacity = doubles->capacity == 0 ? 256 : doubles->capacity * 2;
+    while (capacity < doubles->count + argc) capacity *= 2;
+    double *grown = sqlite3_realloc64(doubles->values, (sqlite3_uint64)capacity * sizeof(double));
+    if (grown == 0) {
+      sqlite3_result_error_nomem(context);
+      return;
+    }
+    doubles->values = grown;
+    doubles->capacity = capacity;
+  }
+  for (int i = 0; i < argc; i++) doubles->values[doubles->count++] = sqlite3_value_double(argv[i]);
+}
+
+static void doublesFinal(sqlite3_context *context) {
+  Doubles *doubles = (Doubles *)sqlite3_aggregate_context(context, 0);
+  if (doubles == 0 || doubles->count == 0) {
+    sqlite3_result_zeroblob(context, 0);
+  } else {
+    sqlite3_result_blob64(context, doubles->values, (sqlite3_uint64)doubles->count * sizeof(double), sqlite3_free);
+    doubles->values = 0;
+  }
+  if (doubles != 0) sqlite3_free(doubles->values);
+}
+
 static fts5_api *fts5ApiOf(sqlite3 *db) {
   fts5_api *api = 0;
   sqlite3_stmt *statement = 0;
@@ -137,5 +182,8 @@ int sqlite3_sitestackfts_init(sqlite3 *db, char **error, const sqlite3_api_routi
     return SQLITE_ERROR;
   }
   int status = api->xCreateFunction(api, "sitestack_bm25", 0, sitestackBm25, 0);
+  if (status == SQLITE_OK) {
+    status = sqlite3_create_function_v2(db, "sitestack_doubles", -1, SQLITE_UTF8 | SQLITE_INNOCUOUS, 0, 0, doublesStep, doublesFinal, 0);
+  }
   return status == SQLITE_OK ? sitestackRegisterFragments(db) : status;
 }

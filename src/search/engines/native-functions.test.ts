@@ -10,12 +10,14 @@ import { NEW_WORDS_WITHIN, fragmentsOf, matchWords, titleOf, type TermMatcher } 
 import { parseIndexJson } from '../reader.js';
 import { syntheticDocuments } from '../synthetic.js';
 import {
+  NATIVE_DOUBLES_FUNCTION,
   NATIVE_FRAGMENTS_FUNCTION,
   NATIVE_LIBRARY,
   NATIVE_MARKED_FUNCTION,
   NATIVE_RANK_FUNCTION,
   NATIVE_SEPARATOR,
   loadNativeFunctions,
+  nativeDoubles,
   nativeFragments,
   nativeMarked,
   phraseCounts,
@@ -59,6 +61,27 @@ const EXPRESSIONS: { expression: string; phrases: string[] }[] = [
   { expression: '("cafe" AND ("stream" OR "streams" OR "worker")) OR "cafe stream"', phrases: ['cafe', 'stream', 'streams', 'worker', 'cafe stream'] },
   { expression: '("node" OR "node"*) AND "cache"', phrases: ['node', 'node*', 'cache'] },
 ];
+
+describe('sitestack_doubles', () => {
+  it('packs every value of every row in row order, exactly, and no row as an empty BLOB', () => {
+    const db = table([]);
+    db.exec('CREATE TABLE numbers (id INTEGER PRIMARY KEY, value REAL)');
+    const insert = db.prepare('INSERT INTO numbers (id, value) VALUES (?, ?)');
+    const rows = [[-4503599627370496, 0.1], [-4503599610593280, 12.345678901234567], [7, 3.5]];
+    for (const row of rows) insert.run(...row);
+    const pack = db.prepare(`SELECT ${NATIVE_DOUBLES_FUNCTION}(id, value) FROM (SELECT id, value FROM numbers WHERE id < ? ORDER BY id LIMIT 10)`).pluck();
+    assert.deepEqual([...nativeDoubles(pack.get(100) as Buffer)], rows.flat());
+    assert.deepEqual([...nativeDoubles(pack.get(-4503599627370496) as Buffer)], []);
+    db.close();
+  });
+
+  it('reads a BLOB whose bytes are not 8-aligned by copying it', () => {
+    const bytes = new Uint8Array(17);
+    new DataView(bytes.buffer).setFloat64(1, 2.5, true);
+    new DataView(bytes.buffer).setFloat64(9, -1, true);
+    assert.deepEqual([...nativeDoubles(bytes.subarray(1))], [2.5, -1]);
+  });
+});
 
 describe('sitestack_bm25', () => {
   const db = table(rowsOf(300));

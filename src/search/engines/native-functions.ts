@@ -18,6 +18,12 @@ export const NATIVE_FRAGMENTS_FUNCTION = 'sitestack_fragments';
 /** The whole of a text (a title) marked, as highlight.ts titleOf; same library, same text. */
 export const NATIVE_MARKED_FUNCTION = 'sitestack_marked';
 
+/**
+ * An aggregate of the same library: every argument of every row as one BLOB of native-endian doubles, so a walk of
+ * candidates reaches JS as one value (see nativeDoubles).
+ */
+export const NATIVE_DOUBLES_FUNCTION = 'sitestack_doubles';
+
 /** The most fragments the native function places; JS highlights a request for more. */
 export const NATIVE_FRAGMENTS_MAX = 16;
 
@@ -50,6 +56,12 @@ export function loadNativeFunctions(db: Database.Database, library = NATIVE_LIBR
  */
 export function phraseCounts(counts: readonly number[]): Buffer {
   return Buffer.from(Float64Array.from(counts).buffer);
+}
+
+/** The numbers of a sitestack_doubles answer, read in place (copied first when its bytes are not 8-aligned). */
+export function nativeDoubles(answer: Uint8Array): Float64Array {
+  const aligned = answer.byteOffset % Float64Array.BYTES_PER_ELEMENT === 0 ? answer : answer.slice();
+  return new Float64Array(aligned.buffer, aligned.byteOffset, Math.floor(aligned.byteLength / Float64Array.BYTES_PER_ELEMENT));
 }
 
 /** The fragments of the native fragments function's answer. */
