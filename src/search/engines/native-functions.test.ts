@@ -250,7 +250,6 @@ describe('SqliteEngine with the native functions', () => {
     }
   });
 
-
   it('finds, orders, scores, counts and highlights exactly as with bm25() and the JS highlighter', async () => {
     const file = join(dir, 'same-ranking.sqlite');
     const writer = new SqliteEngine({ path: file, nativeRank: false, nativeHighlight: false });
