@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -193,6 +193,112 @@ describe('runIndexer', () => {
       assert.equal(report.ok, true);
     }
     assert.deepEqual(await titles('crane'), ['Good crane']);
+  });
+
+  const refused = (code: string, pattern: RegExp) => (error: unknown) => isAppError(error) && error.code === code && pattern.test(error.message);
+  const pages = (count: number, title: string) => Array.from({ length: count }, (_, i) => ({ folder: `en-us/${title}-${i}`, title: `${title} ${i}` }));
+  const rebuild = (write: () => void) => {
+    rmSync(root, { recursive: true, force: true });
+    write();
+  };
+  const liveIndices = async () => (await engine.listIndices('docs_')).map((info) => [info.name, info.aliases, info.docCount]);
+
+  it('deletes the new index and leaves the alias when a full run finds no documents, unless allowShrink', async () => {
+    writeRaw(root, 'en-us/bad', '{"doc": ');
+    await assert.rejects(
+      runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 }),
+      refused('INDEX_EMPTY_REFUSED', /^refused to make docs_20261121050607 live with 0 documents with no live index to replace: .*the new index was deleted and the alias left as it was; --allow-shrink accepts it$/),
+    );
+    assert.deepEqual(await liveIndices(), []);
+
+    rebuild(() => writePages(root, pages(2, 'Stork')));
+    await runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 });
+    rebuild(() => writeRaw(root, 'en-us/bad', '{"doc": '));
+    await assert.rejects(
+      runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 }),
+      refused('INDEX_EMPTY_REFUSED', /with 0 documents in place of the 2 of docs_20261121050607: an index with no documents is not made live/),
+    );
+    assert.deepEqual(await liveIndices(), [['docs_20261121050607', ['docs'], 2]]);
+    assert.deepEqual(await titles('stork'), ['Stork 0', 'Stork 1']);
+
+    const allowed = await runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0, allowShrink: true });
+    assert.equal(allowed.aliasLive, true);
+    assert.deepEqual(await liveIndices(), [[allowed.index, ['docs'], 0]]);
+  });
+
+  it('deletes the new index and leaves the alias when a full run has fewer than half the live documents, and swaps at half', async () => {
+    writePages(root, pages(4, 'Tern'));
+    const first = await runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 });
+    rebuild(() => writePages(root, pages(1, 'Tern')));
+    await assert.rejects(
+      runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 }),
+      (error) => {
+        assert.ok(isAppError(error));
+        assert.equal(error.code, 'INDEX_SHRINK_REFUSED');
+        assert.match(error.message, /^refused to make docs_20261121050607_2 live with 1 documents in place of the 4 of docs_20261121050607: fewer than half; the new index was deleted/);
+        assert.deepEqual(error.details, { documents: 1, replacedDocuments: 4 });
+        return true;
+      },
+    );
+    assert.deepEqual(await liveIndices(), [[first.index, ['docs'], 4]]);
+    assert.equal((await titles('tern')).length, 4);
+
+    rebuild(() => writePages(root, pages(2, 'Tern')));
+    const half = await runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 });
+    assert.equal(half.aliasLive, true);
+    assert.deepEqual(await liveIndices(), [[half.index, ['docs'], 2]]);
+  });
+
+  it('creates nothing when a recreate build has fewer index.json files than half the live documents', async () => {
+    writePages(root, pages(4, 'Gannet'));
+    const first = await runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 });
+    rebuild(() => writePages(root, pages(1, 'Gannet')));
+    const bulkIds: string[] = [];
+    await assert.rejects(
+      runIndexer({ engine: recordingBulk(engine, bulkIds), root, prefix: 'docs', mode: 'recreate', now: () => at, workers: 0 }),
+      refused('INDEX_SHRINK_REFUSED', /^refused to recreate from a build of at most 1 documents in place of the 4 of docs_20261121050607: fewer than half; nothing was created/),
+    );
+    assert.deepEqual(bulkIds, []);
+    assert.deepEqual(await liveIndices(), [[first.index, ['docs'], 4]]);
+  });
+
+  it('points the alias back and deletes the new index when a recreate run indexes fewer than half the live documents, unless allowShrink', async () => {
+    writePages(root, pages(4, 'Puffin'));
+    const first = await runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 });
+    rebuild(() => {
+      writePages(root, pages(1, 'Auk'));
+      for (const folder of ['en-us/bad-1', 'en-us/bad-2', 'en-us/bad-3']) writeRaw(root, folder, '{"doc": ');
+    });
+    const recreate = { engine, root, prefix: 'docs', mode: 'recreate', now: () => new Date(at.getTime() + 1000), workers: 0 } as const;
+    await assert.rejects(
+      runIndexer(recreate),
+      refused('INDEX_SHRINK_REFUSED', /^refused to keep docs_20261121050608 live with 1 documents in place of the 4 of docs_20261121050607: fewer than half; the alias is back where it was and the new index was deleted/),
+    );
+    assert.deepEqual(await liveIndices(), [[first.index, ['docs'], 4]]);
+    assert.equal((await titles('puffin')).length, 4);
+
+    const allowed = await runIndexer({ ...recreate, allowShrink: true });
+    assert.equal(allowed.aliasLive, true);
+    assert.deepEqual(allowed.deletedIndices, [first.index]);
+    assert.deepEqual(await titles('auk'), ['Auk 0']);
+  });
+
+  it('fails naming the root and creates nothing when the root holds no index.json, in every mode', async () => {
+    writePages(root, pages(1, 'Shag'));
+    await runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 });
+    rebuild(() => {
+      mkdirSync(join(root, 'en-us', 'plog'), { recursive: true });
+      writeFileSync(join(root, 'en-us', 'plog', 'notes.json'), '{}');
+    });
+    for (const mode of ['full', 'recreate', 'update'] as const) {
+      for (const allowShrink of [false, true]) {
+        await assert.rejects(
+          runIndexer({ engine, root, prefix: 'docs', mode, allowShrink, workers: 0 }),
+          (error) => isAppError(error) && error.code === 'BUILD_EMPTY' && error.message === `content build root '${root}' holds no index.json`,
+        );
+      }
+    }
+    assert.deepEqual(await liveIndices(), [['docs_20261121050607', ['docs'], 1]]);
   });
 
   it('fails with a clear error when the build root is missing', async () => {

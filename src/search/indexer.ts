@@ -1,9 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { AppError, isAppError } from '../errors.js';
 import type { Logger } from '../log.js';
-import type { BulkItemError, IndexedDocument, SearchEngine } from './engines/types.js';
+import type { BulkItemError, IndexedDocument, IndexInfo, SearchEngine } from './engines/types.js';
 import { isRunIndexName, runIndexName } from './index-names.js';
 import { readBuild, type ReadPoolOptions } from './read-pool.js';
+import { walkIndexFiles } from './reader.js';
 
 export type IndexMode = 'full' | 'update' | 'recreate';
 
@@ -35,6 +36,14 @@ export interface IndexRunOptions {
   maxFileBytes?: number;
   /** Delete the older `<prefix>_<timestamp>` indices after a full run's swap. @default true */
   deleteOldIndices?: boolean;
+  /**
+   * Let a full or `recreate` run make live an index with no documents, or with fewer than half the documents of the
+   * live index it replaces. Without it such a run throws `INDEX_EMPTY_REFUSED` or `INDEX_SHRINK_REFUSED`, deletes its
+   * new index and leaves the alias where it was: a build half written or read from the wrong folder must not empty
+   * every search.
+   * @default false
+   */
+  allowShrink?: boolean;
   logger?: Logger;
   /** The clock of the index name. @default () => new Date() */
   now?: () => Date;
@@ -49,6 +58,7 @@ export const INDEX_RUN_DEFAULTS = {
   priorityPrefix: 'en-us/',
   chunkSize: 1000,
   deleteOldIndices: true,
+  allowShrink: false,
 } as const satisfies Partial<IndexRunOptions>;
 
 export interface IndexProgress {
@@ -185,12 +195,48 @@ async function requireRoot(root: string): Promise<void> {
   }
 }
 
+/** The build's `index.json` files, counted up to `limit`; a root without any is refused, as it is surely not a build. */
+async function countIndexFiles(root: string, limit: number): Promise<number> {
+  let count = 0;
+  for await (const _path of walkIndexFiles(root)) {
+    if (++count >= limit) break;
+  }
+  if (count === 0) throw new AppError('BUILD_EMPTY', `content build root '${root}' holds no index.json`, 400);
+  return count;
+}
+
+/**
+ * The refusal of a run that would make live `documents` documents in place of the `replaced` live indices, or
+ * undefined when it may go on. `subject` and `aftermath` word the message for the step that checks.
+ */
+function shrinkRefusal(subject: string, documents: number, replaced: readonly IndexInfo[], aftermath: string): AppError | undefined {
+  const replacedDocuments = replaced.reduce((sum, info) => sum + info.docCount, 0);
+  if (documents > 0 && documents * 2 >= replacedDocuments) return undefined;
+  const place = replaced.length === 0 ? 'with no live index to replace' : `in place of the ${replacedDocuments} of ${replaced.map((info) => info.name).join(', ')}`;
+  const [code, reason] = documents === 0 ? ['INDEX_EMPTY_REFUSED', 'an index with no documents is not made live'] : ['INDEX_SHRINK_REFUSED', 'fewer than half'];
+  return new AppError(code, `refused ${subject} ${documents} documents ${place}: ${reason}; ${aftermath}; --allow-shrink accepts it`, 409, {
+    details: { documents, replacedDocuments },
+  });
+}
+
+/** The documents an index holds, as its engine counts them once refreshed. */
+async function docCountOf(engine: SearchEngine, index: string): Promise<number> {
+  return (await engine.listIndices(index)).find((info) => info.name === index)?.docCount ?? 0;
+}
+
 /**
  * One indexing run (spec §3). Full: health must be green or yellow; a new `<prefix>_<timestamp>` index is filled and,
  * when failures stay within `maxFailures`, one atomic alias update points `<prefix>` at it and away from every other
  * `<prefix>_*` index, whose run indices are then deleted; otherwise the new index is deleted and the alias untouched.
  * Update: documents are added or replaced in the index the alias points at (else the newest `<prefix>_*`), then
- * force-merged. Recreate: a new index becomes live at once and is filled priority folder first; the old ones go.
+ * force-merged. Recreate: a new index becomes live at once and is filled priority folder first; the old ones go after.
+ *
+ * Unless `allowShrink`, a full or recreate run never leaves live an empty index or one with fewer than half the
+ * documents of the live index it replaces. A full run checks its new index before the swap. A recreate run makes its
+ * index live before it is filled, so it checks twice: before anything is created, the build's `index.json` count (an
+ * upper bound of its documents, cheap to walk) against the live index; after the fill, the documents really indexed,
+ * which, when too few, point the alias back at the replaced index (kept until then) and delete the new one.
+ * Throws `BUILD_EMPTY` when the root holds no `index.json` at all, in every mode.
  */
 export async function runIndexer(options: IndexRunOptions): Promise<IndexRunReport> {
   const started = performance.now();
@@ -199,7 +245,9 @@ export async function runIndexer(options: IndexRunOptions): Promise<IndexRunRepo
   const mode = options.mode ?? INDEX_RUN_DEFAULTS.mode;
   const maxFailures = options.maxFailures ?? INDEX_RUN_DEFAULTS.maxFailures;
   const deleteOld = options.deleteOldIndices ?? INDEX_RUN_DEFAULTS.deleteOldIndices;
+  const allowShrink = options.allowShrink ?? INDEX_RUN_DEFAULTS.allowShrink;
   await requireRoot(options.root);
+  const indexFiles = await countIndexFiles(options.root, mode === 'recreate' && !allowShrink ? Number.POSITIVE_INFINITY : 1);
   await checkHealth(engine);
   const existing = await engine.listIndices(`${prefix}_`);
   const live = existing.filter((info) => info.aliases.includes(prefix));
@@ -234,12 +282,22 @@ export async function runIndexer(options: IndexRunOptions): Promise<IndexRunRepo
     publication = await publish(index, options, undefined);
     await mergeAndRefresh(engine, index);
   } else if (mode === 'recreate') {
+    const early = allowShrink ? undefined : shrinkRefusal('to recreate from a build of at most', indexFiles, live, 'nothing was created and the alias left as it was');
+    if (early !== undefined) throw early;
     index = await createRunIndex(engine, prefix, (options.now ?? (() => new Date()))());
     await engine.updateAliases(swapActions());
     aliasLive = true;
-    await deleteOlder();
     publication = await publish(index, options, options.priorityPrefix ?? INDEX_RUN_DEFAULTS.priorityPrefix);
     await mergeAndRefresh(engine, index);
+    const refusal = allowShrink
+      ? undefined
+      : shrinkRefusal(`to keep ${index} live with`, await docCountOf(engine, index), live, 'the alias is back where it was and the new index was deleted');
+    if (refusal !== undefined) {
+      await engine.updateAliases([{ remove: { index, alias: prefix } }, ...live.map((info) => ({ add: { index: info.name, alias: prefix } }))]);
+      await engine.deleteIndex(index);
+      throw refusal;
+    }
+    await deleteOlder();
   } else {
     index = await createRunIndex(engine, prefix, (options.now ?? (() => new Date()))());
     try {
@@ -252,6 +310,13 @@ export async function runIndexer(options: IndexRunOptions): Promise<IndexRunRepo
       await engine.deleteIndex(index);
     } else {
       await mergeAndRefresh(engine, index);
+      const refusal = allowShrink
+        ? undefined
+        : shrinkRefusal(`to make ${index} live with`, await docCountOf(engine, index), live, 'the new index was deleted and the alias left as it was');
+      if (refusal !== undefined) {
+        await engine.deleteIndex(index);
+        throw refusal;
+      }
       await engine.updateAliases(swapActions());
       aliasLive = true;
       if (deleteOld) await deleteOlder();

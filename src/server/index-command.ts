@@ -1,13 +1,23 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import cliProgress from 'cli-progress';
-import { AppError } from '../errors.js';
-import { createEngine, runIndexer, summarizeRun, walkIndexFiles, type IndexMode, type IndexRunOptions } from '../search/index.js';
+import { AppError, isAppError } from '../errors.js';
+import { createEngine, runIndexer, summarizeRun, walkIndexFiles, type IndexMode, type IndexRunOptions, type IndexRunReport } from '../search/index.js';
 import { nonNegativeInteger, parseCommandArgs } from './cli-args.js';
 import type { Command } from './command.js';
 
 const usage =
-  'sitestack index <root> [--update | --recreate] [--priority-prefix <folder>] [--max-failures <n>] [--prefix <name>] [--workers <n>]';
+  'sitestack index <root> [--update | --recreate] [--priority-prefix <folder>] [--max-failures <n>] [--allow-shrink] [--prefix <name>] [--workers <n>]';
+/** `--help` adds the refusal rule; usage errors name only the synopsis. */
+const help = [
+  usage,
+  '',
+  'A full or --recreate run will not make live an index with no documents, or with fewer than half the documents of the',
+  'live index it replaces: it exits 1 naming both counts, deletes its new index and leaves the alias as it was.',
+  '--allow-shrink accepts such an index. A <root> without any index.json exits 2.',
+].join('\n');
+/** The runner's refusals that are a verdict on the build, not a usage error: exit 1 like failed items. */
+const REFUSALS = new Set(['INDEX_EMPTY_REFUSED', 'INDEX_SHRINK_REFUSED']);
 
 async function countFiles(root: string): Promise<number> {
   let count = 0;
@@ -19,7 +29,7 @@ async function countFiles(root: string): Promise<number> {
 export const indexCommand: Command = {
   name: 'index',
   summary: 'index a content build (every index.json under <root>) into the search engine: full run, --update or --recreate',
-  usage,
+  usage: help,
   async run({ args, config, logger, out }) {
     const { values, positionals } = parseCommandArgs(
       {
@@ -30,6 +40,7 @@ export const indexCommand: Command = {
           recreate: { type: 'boolean' },
           'priority-prefix': { type: 'string' },
           'max-failures': { type: 'string' },
+          'allow-shrink': { type: 'boolean' },
           prefix: { type: 'string' },
           workers: { type: 'string' },
         },
@@ -40,6 +51,9 @@ export const indexCommand: Command = {
     if (values.update === true && values.recreate === true) throw new AppError('USAGE', `--update and --recreate exclude each other\nUsage: ${usage}`, 400);
     if (values['priority-prefix'] !== undefined && values.recreate !== true) {
       throw new AppError('USAGE', `--priority-prefix only applies to --recreate\nUsage: ${usage}`, 400);
+    }
+    if (values['allow-shrink'] === true && values.update === true) {
+      throw new AppError('USAGE', `--allow-shrink only applies to a full or --recreate run\nUsage: ${usage}`, 400);
     }
     const prefix = values.prefix ?? config.searchPrefix;
     if (!/^[a-z0-9][a-z0-9_-]{0,180}$/.test(prefix)) {
@@ -55,6 +69,7 @@ export const indexCommand: Command = {
     if (maxFailures !== undefined) options.maxFailures = maxFailures;
     if (workers !== undefined) options.workers = workers;
     if (values['priority-prefix'] !== undefined) options.priorityPrefix = values['priority-prefix'];
+    if (values['allow-shrink'] === true) options.allowShrink = true;
 
     const tty = (out as NodeJS.WriteStream).isTTY === true;
     const bar = tty ? new cliProgress.SingleBar({ stream: out as NodeJS.WriteStream, format: 'indexing [{bar}] {value}/{total} files | {documents} docs | {failures} failed | {eta_formatted}' }, cliProgress.Presets.shades_classic) : undefined;
@@ -63,7 +78,15 @@ export const indexCommand: Command = {
         bar.start(await countFiles(root).catch(() => 0), 0, { documents: 0, failures: 0 });
         options.onProgress = (progress) => bar.update(progress.files, { documents: progress.documents, failures: progress.failures });
       }
-      const report = await runIndexer(options);
+      let report: IndexRunReport;
+      try {
+        report = await runIndexer(options);
+      } catch (error) {
+        if (!(isAppError(error) && REFUSALS.has(error.code))) throw error;
+        bar?.stop();
+        out.write(`${error.message}\n`);
+        return 1;
+      }
       bar?.stop();
       for (const bad of report.badFiles) out.write(`bad file ${bad.path}: ${bad.problem}\n`);
       for (const failure of report.failures) out.write(`failed ${failure.id} (${failure.path}): ${failure.error.type}: ${failure.error.reason}\n`);

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { loadConfig } from '../config.js';
 import { isAppError } from '../errors.js';
@@ -58,6 +60,46 @@ describe('search commands', () => {
       assert.equal((await run(indexCommand, [root, '--max-failures', '1', '--workers', '0'])).code, 0);
     });
 
+    it('exits 1 naming both counts and keeps the live index when a full or --recreate run would shrink it, and 0 with --allow-shrink', async () => {
+      const root = join(dir, 'build');
+      writePages(root, Array.from({ length: 4 }, (_, i) => ({ folder: `en-us/p${i}`, title: `Guillemot ${i}` })));
+      assert.equal((await run(indexCommand, [root, '--workers', '0'])).code, 0);
+      rmSync(root, { recursive: true });
+      writePages(root, [{ folder: 'en-us/p0', title: 'Guillemot 0' }]);
+      const full = await run(indexCommand, [root, '--workers', '0']);
+      assert.equal(full.code, 1);
+      assert.match(full.output, /^refused to make site_docs_\d{14}(_2)? live with 1 documents in place of the 4 of site_docs_\d{14}: fewer than half; the new index was deleted and the alias left as it was; --allow-shrink accepts it\n$/);
+      const recreate = await run(indexCommand, [root, '--recreate', '--workers', '0']);
+      assert.equal(recreate.code, 1);
+      assert.match(recreate.output, /^refused to recreate from a build of at most 1 documents in place of the 4 of site_docs_\d{14}: fewer than half; nothing was created/);
+      const engine = new SqliteEngine({ path: join(dir, 'data', 'search.sqlite') });
+      try {
+        assert.equal(await engine.count({ index: 'site_docs', text: 'guillemot' }), 4);
+        assert.equal((await engine.listIndices('site_docs_')).length, 1);
+        assert.equal((await run(indexCommand, [root, '--recreate', '--allow-shrink', '--workers', '0'])).code, 0);
+        assert.equal(await engine.count({ index: 'site_docs', text: 'guillemot' }), 1);
+      } finally {
+        await engine.close();
+      }
+    });
+
+    it('exits 2 naming the root when it holds no index.json, and 1 naming the counts when it holds only bad ones', () => {
+      const cli = fileURLToPath(new URL('../cli.ts', import.meta.url));
+      const env = { ...process.env, DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent' };
+      const empty = join(dir, 'empty');
+      mkdirSync(empty);
+      const none = spawnSync(process.execPath, ['--import', 'tsx', cli, 'index', empty], { env, encoding: 'utf8' });
+      assert.equal(none.status, 2);
+      assert.equal(none.stderr, `sitestack: content build root '${empty}' holds no index.json\n`);
+      writeFileSync(join(empty, 'index.json'), '{"doc": ');
+      const bad = spawnSync(process.execPath, ['--import', 'tsx', cli, 'index', empty], { env, encoding: 'utf8' });
+      assert.equal(bad.status, 1);
+      assert.match(bad.stdout, /^refused to make site_docs_\d{14} live with 0 documents with no live index to replace: an index with no documents is not made live/);
+      const help = spawnSync(process.execPath, ['--import', 'tsx', cli, 'index', '--help'], { env, encoding: 'utf8' });
+      assert.equal(help.status, 0);
+      assert.match(help.stdout, /\[--allow-shrink\][\s\S]*exits 1 naming both counts[\s\S]*without any index.json exits 2/);
+    });
+
     it('refuses bad arguments with a usage error', async () => {
       await assert.rejects(run(indexCommand, []), usageError(/expected one content build root, got 0/));
       await assert.rejects(run(indexCommand, ['a', 'b']), usageError(/got 2/));
@@ -67,6 +109,7 @@ describe('search commands', () => {
       await assert.rejects(run(indexCommand, ['a', '--max-failures', 'ten']), usageError(/--max-failures expects a non-negative integer, got 'ten'/));
       await assert.rejects(run(indexCommand, ['a', '--priority-prefix', 'en-us/']), usageError(/only applies to --recreate/));
       await assert.rejects(run(indexCommand, ['a', '--prefix', 'Bad Prefix']), usageError(/--prefix/));
+      await assert.rejects(run(indexCommand, ['a', '--update', '--allow-shrink']), usageError(/--allow-shrink only applies to a full or --recreate run/));
     });
 
     it('fails clearly when the root is missing, the index to update is missing, or the Elasticsearch cluster is unreachable', async () => {
