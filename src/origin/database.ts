@@ -65,6 +65,17 @@ export const MIGRATIONS: readonly string[] = [
    ALTER TABLE purge_jobs DROP COLUMN fronts_done;
    ALTER TABLE purge_jobs DROP COLUMN cdn_attempts;
    ALTER TABLE purge_jobs DROP COLUMN cdn_next_at;`,
+  // Search follows content: a job names a post whose search document must be brought in line with the post as it is
+  // when the job is delivered (indexed when it exists, removed when it does not).
+  `CREATE TABLE search_jobs (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     oid TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_at INTEGER NOT NULL DEFAULT 0,
+     last_error TEXT
+   );
+   CREATE INDEX search_jobs_due ON search_jobs (next_at, id);`,
 ];
 
 export interface OpenOriginDatabaseOptions {

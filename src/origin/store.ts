@@ -36,8 +36,9 @@ interface SummaryRow extends Omit<PostSummary, 'categories'> {
 }
 
 /**
- * The origin's content store. Every write that can change a page enqueues the affected pathnames in the purge outbox
- * inside the write's own transaction, so a committed change always has its purge recorded.
+ * The origin's content store. Every write that can change a page enqueues the affected pathnames in the purge outbox,
+ * and every write to a post its search job, inside the write's own transaction, so a committed change always has its
+ * purge and its search update recorded.
  */
 export class ContentStore {
   private readonly statements;
@@ -73,6 +74,7 @@ export class ContentStore {
       approve: db.prepare<[number]>(`UPDATE comments SET approved = 1 WHERE id = ?`),
       deleteComment: db.prepare<[number]>(`DELETE FROM comments WHERE id = ?`),
       enqueue: db.prepare<[string, string]>(`INSERT INTO purge_jobs (pathnames, created_at) VALUES (?, ?)`),
+      enqueueSearch: db.prepare<[string, string]>(`INSERT INTO search_jobs (oid, created_at) VALUES (?, ?)`),
     };
   }
 
@@ -105,6 +107,7 @@ export class ContentStore {
         updated_at: this.now().toISOString(),
       });
       this.enqueuePurge(pathnamesForPost(oid));
+      this.enqueueSearch(oid);
       return { created };
     })();
   }
@@ -112,7 +115,10 @@ export class ContentStore {
   deletePost(oid: string): boolean {
     return this.db.transaction(() => {
       const deleted = this.statements.deletePost.run(oid).changes > 0;
-      if (deleted) this.enqueuePurge(pathnamesForPost(oid));
+      if (deleted) {
+        this.enqueuePurge(pathnamesForPost(oid));
+        this.enqueueSearch(oid);
+      }
       return deleted;
     })();
   }
@@ -145,6 +151,11 @@ export class ContentStore {
       if (comment.approved === 1) this.enqueuePurge(pathnamesForPost(comment.oid));
       return true;
     })();
+  }
+
+  /** Comments are not part of a post's search document, so only post writes reach search. */
+  private enqueueSearch(oid: string): void {
+    this.statements.enqueueSearch.run(oid, this.now().toISOString());
   }
 
   private enqueuePurge(pathnames: string[]): void {

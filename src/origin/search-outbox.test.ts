@@ -1,0 +1,204 @@
+import { describe, it, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { silentLogger } from '../log.js';
+import { openOriginDatabase, type OriginDatabase } from './database.js';
+import { SearchOutbox, type PostChange, type SearchOutboxOptions } from './search-outbox.js';
+import { ContentStore } from './store.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function database(): { db: OriginDatabase; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'sitestack-search-outbox-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'origin.sqlite');
+  const db = openOriginDatabase(file, { seed: false });
+  cleanups.push(() => {
+    if (db.open) db.close();
+  });
+  return { db, file };
+}
+
+const post = (title: string) => ({ title, summary: 'S', body: '<p>Body.</p>', pub_date: '2026-11-20', categories: ['Web'] });
+
+/** Records what the outbox applies; `failing` makes the next calls reject, as a search engine that is down. */
+function recorder() {
+  const state = {
+    applied: [] as { oid: string; title: string | undefined }[][],
+    failing: false,
+    calls: 0,
+    apply: async (changes: readonly PostChange[]) => {
+      state.calls++;
+      if (state.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:9200');
+      state.applied.push(changes.map((change) => ({ oid: change.oid, title: change.post?.title })));
+    },
+  };
+  return state;
+}
+
+function outbox(db: OriginDatabase, apply: SearchOutboxOptions['apply'], options: Partial<SearchOutboxOptions> = {}): SearchOutbox {
+  const store = new ContentStore(db);
+  const worker = new SearchOutbox({
+    db,
+    apply,
+    readPost: (oid) => store.getPost(oid)?.post,
+    logger: silentLogger(),
+    backoff: { baseMs: 20, maxMs: 100 },
+    ...options,
+  });
+  cleanups.push(() => worker.stop());
+  return worker;
+}
+
+async function until(what: string, check: () => boolean, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('SearchOutbox', () => {
+  it('records a search job in the same transaction as a post write, and none for comments', () => {
+    const { db } = database();
+    const store = new ContentStore(db);
+    store.putPost('first', post('First'));
+    const id = store.addComment('first', { name: 'A', comment: 'Hi' });
+    assert.ok(id !== undefined);
+    store.approveComment(id);
+    store.deletePost('first');
+    const jobs = db.prepare('SELECT oid FROM search_jobs ORDER BY id').pluck().all();
+    assert.deepEqual(jobs, ['first', 'first']);
+  });
+
+  it('applies each post as it is at delivery, once, and removes its jobs when applied', async () => {
+    const { db } = database();
+    const store = new ContentStore(db);
+    store.putPost('first', post('Old title'));
+    store.putPost('first', post('New title'));
+    store.putPost('second', post('Second'));
+    const state = recorder();
+    const worker = outbox(db, state.apply);
+    worker.start();
+    await until('applied', () => state.applied.length > 0 && worker.pendingJobs() === 0);
+    assert.deepEqual(state.applied, [[{ oid: 'first', title: 'New title' }, { oid: 'second', title: 'Second' }]]);
+  });
+
+  it('hands a deleted post over as gone', async () => {
+    const { db } = database();
+    const store = new ContentStore(db);
+    store.putPost('gone', post('Gone'));
+    store.deletePost('gone');
+    const state = recorder();
+    outbox(db, state.apply).start();
+    await until('applied', () => state.applied.length > 0);
+    assert.deepEqual(state.applied[0], [{ oid: 'gone', title: undefined }]);
+  });
+
+  it('keeps the jobs while search is down and applies them, newest state, when it is back', async () => {
+    const { db } = database();
+    const store = new ContentStore(db);
+    const state = recorder();
+    state.failing = true;
+    const worker = outbox(db, state.apply);
+    worker.start();
+    store.putPost('first', post('One'));
+    worker.notify();
+    await until('two failed attempts', () => state.calls >= 2);
+    assert.equal(worker.pendingJobs(), 1);
+    const row = db.prepare('SELECT attempts, last_error FROM search_jobs').get() as { attempts: number; last_error: string };
+    assert.ok(row.attempts >= 1);
+    assert.match(row.last_error, /ECONNREFUSED/);
+    store.putPost('first', post('Two'));
+    store.putPost('second', post('Three'));
+    worker.notify();
+    state.failing = false;
+    await until('applied after the outage', () => worker.pendingJobs() === 0, 5000);
+    assert.deepEqual(state.applied.flat(), [
+      { oid: 'first', title: 'Two' },
+      { oid: 'second', title: 'Three' },
+    ]);
+  });
+
+  it('keeps a job written while its post is being applied, for the next delivery', async () => {
+    const { db } = database();
+    const store = new ContentStore(db);
+    store.putPost('first', post('One'));
+    const seen: string[] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const worker = outbox(db, async (changes) => {
+      seen.push(changes.map((change) => change.post?.title ?? '-').join(','));
+      if (seen.length === 1) {
+        // A write lands while the first delivery is under way: it read 'One', so 'Two' must be delivered too.
+        store.putPost('first', post('Two'));
+        worker.notify();
+        await gate;
+      }
+    });
+    worker.start();
+    await until('first delivery started', () => seen.length === 1);
+    release();
+    await until('second delivery', () => seen.length === 2 && worker.pendingJobs() === 0);
+    assert.deepEqual(seen, ['One', 'Two']);
+  });
+
+  it('never holds up a write while a delivery hangs', async () => {
+    const { db } = database();
+    const store = new ContentStore(db);
+    store.putPost('first', post('One'));
+    let calls = 0;
+    let release: () => void = () => undefined;
+    const worker = outbox(db, () => {
+      calls++;
+      return new Promise<void>((resolve) => (release = resolve));
+    });
+    worker.start();
+    await until('delivery under way', () => calls === 1);
+    const started = performance.now();
+    store.putPost('second', post('Two'));
+    assert.ok(performance.now() - started < 1000);
+    assert.equal(worker.pendingJobs(), 2);
+    release();
+  });
+
+  it('delivers after a restart what an earlier run left', async () => {
+    const { db, file } = database();
+    const store = new ContentStore(db);
+    store.putPost('first', post('Left over'));
+    const down = recorder();
+    down.failing = true;
+    const first = outbox(db, down.apply);
+    first.start();
+    await until('a failed attempt', () => down.calls >= 1);
+    await first.stop();
+    db.close();
+
+    const reopened = openOriginDatabase(file, { seed: false });
+    cleanups.push(() => {
+      if (reopened.open) reopened.close();
+    });
+    const state = recorder();
+    const second = outbox(reopened, state.apply, { now: () => Date.now() + 60_000 });
+    second.start();
+    await until('applied after the restart', () => second.pendingJobs() === 0);
+    assert.deepEqual(state.applied, [[{ oid: 'first', title: 'Left over' }]]);
+  });
+
+  it('takes jobs in batches and drains a backlog larger than one batch', async () => {
+    const { db } = database();
+    const store = new ContentStore(db);
+    for (let i = 0; i < 25; i++) store.putPost(`post-${i}`, post(`Title ${i}`));
+    const state = recorder();
+    const worker = outbox(db, state.apply, { batchJobs: 10 });
+    worker.start();
+    await until('drained', () => worker.pendingJobs() === 0);
+    assert.deepEqual(state.applied.map((batch) => batch.length), [10, 10, 5]);
+    assert.deepEqual(state.applied.flat().map((change) => change.oid), Array.from({ length: 25 }, (_, i) => `post-${i}`));
+  });
+});

@@ -1,0 +1,157 @@
+import type { Logger } from '../log.js';
+import { BOUND_LIMIT } from '../sqlite-limit.js';
+import type { OriginDatabase } from './database.js';
+import { retryDelayMs, type BackoffPolicy } from './policy.js';
+import type { Post } from './store.js';
+
+/** A post whose search document is to be brought in line: `post` as it is now, undefined when it no longer exists. */
+export interface PostChange {
+  oid: string;
+  post: Post | undefined;
+}
+
+/**
+ * Applies changes to search, in the order given; rejects when search cannot take them now (the engine is down, the
+ * live index is missing), and the outbox then tries again later with the same posts read afresh.
+ */
+export type ApplyPostChanges = (changes: readonly PostChange[]) => Promise<void>;
+
+export interface SearchOutboxOptions {
+  db: OriginDatabase;
+  apply: ApplyPostChanges;
+  /** The post as it is now; undefined when it does not exist. */
+  readPost: (oid: string) => Post | undefined;
+  logger: Logger;
+  /** @default { baseMs: 250, maxMs: 30000 } */
+  backoff?: BackoffPolicy;
+  /** Jobs taken into one delivery (each post applied once, as it is at delivery time). @default 100 */
+  batchJobs?: number;
+  /** @default Date.now */
+  now?: () => number;
+  /** @default Math.random */
+  random?: () => number;
+}
+
+const DEFAULTS = {
+  backoff: { baseMs: 250, maxMs: 30_000 },
+  batchJobs: 100,
+} as const;
+
+interface DueJob {
+  id: number;
+  oid: string;
+  attempts: number;
+}
+
+/**
+ * Delivers the search jobs the content store wrote in its transactions. A job names a post, not a version of it: a
+ * delivery reads each post as it is then and applies that, so jobs can be merged, retried and replayed after a
+ * restart in any number without ever putting an older version back. Jobs are taken oldest first; after a delivery only
+ * the jobs it read past are removed, so a write that lands during the delivery keeps its own job for the next one.
+ */
+export class SearchOutbox {
+  private readonly options: Required<SearchOutboxOptions>;
+  private readonly statements;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+
+  constructor(options: SearchOutboxOptions) {
+    this.options = {
+      backoff: DEFAULTS.backoff,
+      batchJobs: DEFAULTS.batchJobs,
+      now: Date.now,
+      random: Math.random,
+      ...options,
+    };
+    const db = options.db;
+    this.statements = {
+      due: db.prepare<[number, number], DueJob>(`SELECT id, oid, attempts FROM search_jobs WHERE next_at <= ? ORDER BY id ${BOUND_LIMIT}`),
+      done: db.prepare<[string, number]>(`DELETE FROM search_jobs WHERE oid = ? AND id <= ?`),
+      failed: db.prepare<[{ id: number; next: number; error: string }]>(
+        `UPDATE search_jobs SET attempts = attempts + 1, next_at = @next, last_error = @error WHERE id = @id`,
+      ),
+      nextAttempt: db.prepare<[], { next: number | null }>(`SELECT min(next_at) AS next FROM search_jobs`),
+      pending: db.prepare<[], { count: number }>(`SELECT count(*) AS count FROM search_jobs`),
+    };
+  }
+
+  /** Starts delivering, beginning with whatever earlier runs left. */
+  start(): void {
+    this.stopped = false;
+    this.notify();
+  }
+
+  /** Tells the worker a job was enqueued; delivery starts at once, never inside the caller's request. */
+  notify(): void {
+    if (this.stopped) return;
+    if (this.running !== undefined) {
+      this.again = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  /** Jobs not yet applied. */
+  pendingJobs(): number {
+    return this.statements.pending.get()?.count ?? 0;
+  }
+
+  /** Stops the worker once the delivery under way (if any) has ended; what it did not finish stays for the next start. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(delayMs: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      // Started on the next microtask, so `running` is set before anything the delivery calls can notify again.
+      this.running = Promise.resolve().then(() => this.deliver()).finally(() => {
+        this.running = undefined;
+        if (this.stopped) return;
+        const again = this.again;
+        this.again = false;
+        this.schedule(again ? 0 : this.msUntilNextAttempt());
+      });
+    }, Math.max(0, delayMs));
+    this.timer.unref();
+  }
+
+  private msUntilNextAttempt(): number {
+    const next = this.statements.nextAttempt.get()?.next ?? null;
+    return next === null ? 2 ** 31 - 1 : next - this.options.now();
+  }
+
+  /** One delivery of the due jobs; it never rejects. */
+  private async deliver(): Promise<void> {
+    const due = this.statements.due.all(this.options.now(), this.options.batchJobs);
+    if (due.length === 0) return;
+    // The newest job of each post: the ones before it are answered by the same read.
+    const lastJobOf = new Map<string, number>();
+    for (const job of due) lastJobOf.set(job.oid, job.id);
+    let changes: PostChange[];
+    try {
+      changes = [...lastJobOf.keys()].map((oid) => ({ oid, post: this.options.readPost(oid) }));
+      await this.options.apply(changes);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const attempts = Math.max(...due.map((job) => job.attempts + 1));
+      // One draw for the batch: jobs that failed together are retried together, in one delivery.
+      const next = this.options.now() + retryDelayMs(attempts, this.options.backoff, this.options.random());
+      this.options.db.transaction(() => {
+        for (const job of due) this.statements.failed.run({ id: job.id, next, error: message });
+      })();
+      this.options.logger.warn({ posts: lastJobOf.size, attempts, err: message }, 'search update failed; will retry');
+      return;
+    }
+    this.options.db.transaction(() => {
+      for (const [oid, id] of lastJobOf) this.statements.done.run(oid, id);
+    })();
+    // A full batch may have left due jobs behind it.
+    if (due.length === this.options.batchJobs) this.again = true;
+    this.options.logger.debug({ posts: changes.map((change) => change.oid) }, 'search updated');
+  }
+}
