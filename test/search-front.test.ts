@@ -33,7 +33,7 @@ describe('search through the front', () => {
   it('answers /api/v1/search and /api/search/autocomplete under /api/ with their cache headers and error shapes', async () => {
     const search = await fetch(`${stack.frontUrl}/api/v1/search?q=flexbox`);
     assert.equal(search.status, 200);
-    assert.equal(search.headers.get('cache-control'), 'public, max-age=43200');
+    assert.equal(search.headers.get('cache-control'), 'public, max-age=10, s-maxage=50');
     assert.equal(search.headers.get('ratelimit-limit'), '25');
     const body = (await search.json()) as { documents: { url: string; highlight: { title: string[] } }[] };
     assert.deepEqual(body.documents.map((doc) => doc.url), ['/en-US/docs/flexbox', '/en-US/docs/grid']);

@@ -260,6 +260,17 @@ describe('edge cache against the real nginx', { skip }, () => {
     assert.equal(bypass.status, 502, 'a bypass is never answered with a stale copy');
   });
 
+  it('keeps an /api/ answer for its s-maxage when its max-age is longer', async () => {
+    await get(`${edge.url}/api/shared-short`);
+    assert.equal((await get(`${edge.url}/api/shared-short`)).headers['x-cache'], 'HIT');
+    front.version = 2;
+    await sleep(2100);
+    const after = await get(`${edge.url}/api/shared-short`);
+    assert.equal(after.headers['x-cache'], 'EXPIRED', 's-maxage=1 bounds the edge, not max-age=3600');
+    assert.match(after.body, /"version":2/);
+    assert.equal(after.headers['cache-control'], 'public, max-age=3600, s-maxage=1', 'browsers get the header as sent');
+  });
+
   it('neither stores nor serves from the cache a request that carries credentials', async () => {
     await get(`${edge.url}/plog/hello`);
     const authorized = await get(`${edge.url}/__cache__/stats`, { authorization: 'Bearer s3cret' });

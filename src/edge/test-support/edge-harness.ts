@@ -117,6 +117,9 @@ export async function startFakeFront(): Promise<FakeFront> {
       res.end(`<h1>not found for you v${front.version}</h1>`);
     } else if (path === '/api/autocomplete') {
       json(200, { q: 'ab', matches: [], version: front.version });
+    } else if (path === '/api/shared-short') {
+      // Shaped like a search answer: browsers may keep it longer than shared caches may.
+      json(200, { version: front.version }, { 'cache-control': 'public, max-age=3600, s-maxage=1' });
     } else if (path === '/api/cached') {
       json(200, { version: front.version }, { 'cache-control': 'public, max-age=3600' });
     } else if (path === '/api/private') {

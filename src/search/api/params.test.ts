@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { autocompleteCacheControl, codePointLength, parseAutocompleteParams, parseSearchParams } from './params.js';
+import { SEARCH_CACHE_CONTROL, autocompleteCacheControl, codePointLength, parseAutocompleteParams, parseSearchParams } from './params.js';
 
 describe('parseSearchParams', () => {
   it('fills the defaults when only q is given', () => {
@@ -58,5 +58,19 @@ describe('parseAutocompleteParams and autocompleteCacheControl', () => {
     assert.equal(autocompleteCacheControl('🎉'.repeat(9)), 'public, max-age=3600');
     assert.equal(autocompleteCacheControl('🎉'.repeat(10)), undefined);
     assert.equal(autocompleteCacheControl('abcdefghij'), undefined);
+  });
+});
+
+describe('SEARCH_CACHE_CONTROL', () => {
+  it('lets a shared cache and a browser after it keep a search answer a minute at most when both honour it', () => {
+    const directives = new Map(SEARCH_CACHE_CONTROL.split(',').map((part) => {
+      const [name = '', value] = part.trim().split('=');
+      return [name, value === undefined ? undefined : Number(value)] as const;
+    }));
+    assert.ok(directives.has('public'));
+    const browser = directives.get('max-age') ?? Number.NaN;
+    const shared = directives.get('s-maxage') ?? browser;
+    assert.ok(shared <= 60, `a shared cache keeps it ${shared} s`);
+    assert.ok(shared + browser <= 60, `the edge's copy then a browser's: ${shared} + ${browser} s`);
   });
 });

@@ -202,5 +202,10 @@ export function autocompleteCacheControl(q: string): string | undefined {
   return length >= 1 && length <= 9 ? 'public, max-age=3600' : undefined;
 }
 
-/** Successful search answers may be kept by proxies and the edge for 12 hours. */
-export const SEARCH_CACHE_CONTROL = 'public, max-age=43200';
+/**
+ * Successful search answers: a shared cache (the edge, a CDN) may keep one 50 s, a browser 10 s, so a search reflects a
+ * change to the index within a minute wherever it is read. The two bounds add up: neither the front nor nginx sends
+ * `Age`, so a browser counts its max-age from when it got the answer, which may be the edge's copy 50 s old. A browser
+ * keeps it at all because a repeated submit or a back navigation asks the same URL again at once.
+ */
+export const SEARCH_CACHE_CONTROL = 'public, max-age=10, s-maxage=50';
