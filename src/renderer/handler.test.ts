@@ -219,6 +219,20 @@ describe('renderer when the origin fails', () => {
     assert.equal((seen as Error).message, `503 ${failing}/api/v1/plog/anything`);
   });
 
+  it('closes the connection and keeps serving when the host\'s next throws', async () => {
+    const failing = await serve((_req, res) => res.writeHead(503).end());
+    const renderer = createRenderer({ apiBase: failing, build });
+    const url = await serve((req, res) =>
+      renderer(req, res, () => {
+        throw new Error('host bug');
+      }),
+    );
+    await assert.rejects(fetch(`${url}/plog`));
+    await assert.rejects(fetch(`${url}/plog`));
+    const { url: sound } = await rendererAt(originUrl);
+    assert.equal((await fetch(`${sound}/plog`)).status, 200);
+  });
+
   it('answers 502 when the origin is unreachable', async () => {
     const closed = await serve(() => undefined);
     servers.pop()?.close();

@@ -76,12 +76,21 @@ export function createRenderer(options: RendererOptions): RendererHandler {
 
   const notFoundPage = (pathname: string): PageData => ({ kind: 'not-found', title: 'Not found · sitestack plog', pathname });
 
+  /**
+   * Every failure after the request was routed: the origin's (unreachable, an error status, a malformed answer) and
+   * the render's own. It never throws, since it runs last in a promise chain whose rejection nobody would handle.
+   */
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown, asJson: boolean, next?: (error?: unknown) => void) => {
-    logger.error({ err: error, url: req.url }, isAppError(error) ? error.message : 'render failed');
-    if (next !== undefined) return next(error);
-    if (res.headersSent) return res.destroy();
-    if (asJson) return sendJson(req, res, 502, { error: 'the content origin did not answer as expected', code: 'ORIGIN_FAILED' });
-    return sendPage(req, res, 502, { kind: 'error', title: 'Error · sitestack plog' });
+    try {
+      logger.error({ err: error, url: req.url }, isAppError(error) ? error.message : 'render failed');
+      if (next !== undefined) next(error);
+      else if (res.headersSent) res.destroy();
+      else if (asJson) sendJson(req, res, 502, { error: 'the content origin did not answer as expected', code: 'ORIGIN_FAILED' });
+      else sendPage(req, res, 502, { kind: 'error', title: 'Error · sitestack plog' });
+    } catch (failure) {
+      logger.error({ err: failure, url: req.url }, 'answering a failed render failed');
+      res.destroy();
+    }
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void => {
@@ -110,10 +119,9 @@ export function createRenderer(options: RendererOptions): RendererHandler {
         sendJson(req, res, 404, { error: data === undefined ? 'no such data route' : `build ${data.buildId} is not the current build`, code: 'NOT_FOUND' });
         return;
       }
-      loadPageData(data.route, origin).then(
-        (page) => (page === undefined ? sendJson(req, res, 404, { error: 'no such page', code: 'NOT_FOUND' }) : sendJson(req, res, 200, page)),
-        (error: unknown) => fail(req, res, error, true, next),
-      );
+      loadPageData(data.route, origin)
+        .then((page) => (page === undefined ? sendJson(req, res, 404, { error: 'no such page', code: 'NOT_FOUND' }) : sendJson(req, res, 200, page)))
+        .catch((error: unknown) => fail(req, res, error, true, next));
       return;
     }
 
@@ -127,10 +135,9 @@ export function createRenderer(options: RendererOptions): RendererHandler {
       }
       return;
     }
-    loadPageData(route, origin).then(
-      (page) => sendPage(req, res, page === undefined ? 404 : 200, page ?? notFoundPage(pathname)),
-      (error: unknown) => fail(req, res, error, false, next),
-    );
+    loadPageData(route, origin)
+      .then((page) => sendPage(req, res, page === undefined ? 404 : 200, page ?? notFoundPage(pathname)))
+      .catch((error: unknown) => fail(req, res, error, false, next));
   };
   return Object.assign(handler, { buildId: build.buildId });
 }

@@ -1,8 +1,13 @@
+import type { z } from 'zod';
 import { AppError } from '../errors.js';
+import { describeProblem, listAnswerSchema, postAnswerSchema } from './origin-schema.js';
 import type { PageRoute } from './routes.js';
-import type { CommentItem, MonthGroup, PageData, PostDetail } from './types.js';
+import type { PageData } from './types.js';
 
-/** The content origin failed to answer: the text is `<status> <url>`, as the spec asks. */
+/**
+ * The content origin failed to answer: the text is `<status> <url>`, as the spec asks, or, for an answer that does not
+ * match its schema, `malformed answer from <url>: <field>: <problem>`.
+ */
 export class OriginError extends AppError {
   constructor(message: string, cause?: unknown) {
     super('ORIGIN_FAILED', message, 502, cause === undefined ? {} : { cause });
@@ -18,7 +23,8 @@ export interface OriginClientOptions {
   latestPosts: number;
 }
 
-async function getJson<T>(options: OriginClientOptions, path: string, notFoundIsEmpty: boolean): Promise<T | undefined> {
+/** The answer at `path`, validated against `schema`; undefined for a 404 when `notFoundIsEmpty`. */
+async function getAnswer<T>(options: OriginClientOptions, path: string, schema: z.ZodType<T>, notFoundIsEmpty: boolean): Promise<T | undefined> {
   const url = `${options.apiBase}${path}`;
   let response: Response;
   try {
@@ -34,31 +40,33 @@ async function getJson<T>(options: OriginClientOptions, path: string, notFoundIs
     await response.arrayBuffer();
     throw new OriginError(`${response.status} ${url}`);
   }
+  let body: unknown;
   try {
-    return (await response.json()) as T;
+    body = await response.json();
   } catch (error) {
     throw new OriginError(`${response.status} ${url} (body is not JSON)`, error);
   }
+  // reportInput names the wrong value's kind in the message; the ZodError itself is not kept as the cause, since it
+  // would carry that value, of any size, into the log.
+  const parsed = schema.safeParse(body, { reportInput: true });
+  if (!parsed.success) throw new OriginError(`malformed answer from ${url}: ${describeProblem(parsed.error)}`);
+  return parsed.data;
 }
 
 /** Loads a page's props from the origin; undefined when the page does not exist (an unknown post). */
 export async function loadPageData(route: PageRoute, options: OriginClientOptions): Promise<PageData | undefined> {
   switch (route.kind) {
     case 'home': {
-      const list = await getJson<{ groups: MonthGroup[] }>(options, '/api/v1/plog/', false);
+      const list = await getAnswer(options, '/api/v1/plog/', listAnswerSchema, false);
       const posts = (list?.groups ?? []).flatMap((group) => group.posts);
       return { kind: 'home', title: 'sitestack plog', latest: posts.slice(0, options.latestPosts), total: posts.length };
     }
     case 'archive': {
-      const list = await getJson<{ groups: MonthGroup[] }>(options, '/api/v1/plog/', false);
+      const list = await getAnswer(options, '/api/v1/plog/', listAnswerSchema, false);
       return { kind: 'archive', title: 'Archive · sitestack plog', groups: list?.groups ?? [] };
     }
     case 'post': {
-      const found = await getJson<{ post: PostDetail; comments: { count: number; items: CommentItem[] } }>(
-        options,
-        `/api/v1/plog/${encodeURIComponent(route.oid)}`,
-        true,
-      );
+      const found = await getAnswer(options, `/api/v1/plog/${encodeURIComponent(route.oid)}`, postAnswerSchema, true);
       if (found === undefined) return undefined;
       return { kind: 'post', title: `${found.post.title} · sitestack plog`, post: found.post, comments: found.comments };
     }
