@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatHostPort, renderNginxConfig, type EdgeConfigOptions } from './nginx-config.js';
+import { DATA_PREFIX } from '../renderer/routes.js';
+import { EDGE_CACHE_SETTINGS, formatHostPort, renderNginxConfig, type EdgeConfigOptions } from './nginx-config.js';
 
 const base: EdgeConfigOptions = {
   edgeDir: '/srv/site/data/edge',
@@ -53,10 +54,32 @@ describe('renderNginxConfig', () => {
     assert.deepEqual(directiveLines(api), ['location /api/ {', 'proxy_pass http://sitestack_front;']);
     assert.equal(
       directiveLines(config).filter((line) => line.startsWith('proxy_cache_valid')).length,
-      2,
-      'proxy_cache_valid only in the page location',
+      3,
+      'proxy_cache_valid only in the page and data route locations',
     );
     assert.match(api, /proxy_pass http:\/\/sitestack_front;/);
+  });
+
+  it('keeps a data route 200 for one second, never a 404, and stale only while the front fails, when given the defaults', () => {
+    assert.equal(EDGE_CACHE_SETTINGS.dataRoutePrefix, DATA_PREFIX, "the renderer's data routes");
+    const config = renderNginxConfig(base);
+    assert.deepEqual(directiveLines(location(config, '/_render/data/')), [
+      'location /_render/data/ {',
+      'proxy_ignore_headers Cache-Control Expires X-Accel-Expires;',
+      'proxy_cache_valid 200 1s;',
+      'proxy_cache_use_stale error timeout http_500 http_502 http_503 http_504;',
+      'proxy_pass http://sitestack_front;',
+    ]);
+    const server = directiveLines(config.slice(config.indexOf('server {'), config.indexOf('location / {')));
+    assert.ok(server.includes('proxy_cache_lock on;'), 'the data route location inherits the cache lock');
+    assert.ok(server.includes('proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;'), 'pages still serve stale while updating');
+  });
+
+  it('keeps a data route for dataRouteValidSeconds when given, and refuses a value that is not a positive integer', () => {
+    assert.match(location(renderNginxConfig({ ...base, dataRouteValidSeconds: 3 }), '/_render/data/'), /proxy_cache_valid 200 3s;/);
+    for (const dataRouteValidSeconds of [0, -1, 0.5, Number.NaN]) {
+      assert.throws(() => renderNginxConfig({ ...base, dataRouteValidSeconds }), { code: 'EDGE_CONFIG_INVALID' }, String(dataRouteValidSeconds));
+    }
   });
 
   it('lets only a refresh store a 404 or 410, and any request store a 200', () => {

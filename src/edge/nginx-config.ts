@@ -23,6 +23,11 @@ export const EDGE_CACHE_SETTINGS = {
    * purging a deleted page stops serving it. Ordinary requests never store them.
    */
   refreshedGoneStatuses: [404, 410],
+  /**
+   * Not in the spec: the renderer's data routes (spec §4, "Renderer data route"; `DATA_PREFIX` of the renderer), which
+   * the edge keeps only `dataRouteValidSeconds`, not the pages' hour.
+   */
+  dataRoutePrefix: '/_render/data/',
   /** Any non-empty value other than `0` in this request header makes nginx skip the cache and refresh it. */
   bypassHeader: 'secret-header',
   cacheStatusHeader: 'X-Cache',
@@ -55,6 +60,13 @@ export interface EdgeConfigOptions {
    */
   goneValidSeconds?: number;
   /**
+   * Seconds a 200 of a data route (`/_render/data/<build_id>/…`) is kept. Nothing refreshes data routes at the edge,
+   * so this is how long old content can outlive a change there; nginx counts whole seconds, so a copy lives up to one
+   * second more.
+   * @default 1
+   */
+  dataRouteValidSeconds?: number;
+  /**
    * nginx worker processes.
    * @default 'auto' (one per core)
    */
@@ -69,6 +81,7 @@ export interface EdgeConfigOptions {
 export const DEFAULTS = {
   accessLog: false,
   goneValidSeconds: 60,
+  dataRouteValidSeconds: 1,
   workerProcesses: 'auto',
   upstreamKeepalive: 32,
 } as const satisfies Partial<EdgeConfigOptions>;
@@ -144,6 +157,7 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
   const workerProcesses = options.workerProcesses ?? DEFAULTS.workerProcesses;
   const keepalive = positiveInteger('upstreamKeepalive', options.upstreamKeepalive ?? DEFAULTS.upstreamKeepalive);
   const goneValid = positiveInteger('goneValidSeconds', options.goneValidSeconds ?? DEFAULTS.goneValidSeconds);
+  const dataValid = positiveInteger('dataRouteValidSeconds', options.dataRouteValidSeconds ?? DEFAULTS.dataRouteValidSeconds);
   if (options.upstreams.length === 0) throw invalid('expected at least one upstream for the edge');
   if (options.user !== undefined && !/^[a-z_][a-z0-9_.-]*\$?$/i.test(options.user)) {
     throw invalid(`expected a user name, got '${options.user}'`);
@@ -254,6 +268,20 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     `      proxy_cache_valid ${settings.validStatus} ${settings.valid};`,
     '      # Only a refresh may store these (see $sitestack_edge_not_storable): the answer replacing a deleted page.',
     `      proxy_cache_valid ${settings.refreshedGoneStatuses.join(' ')} ${goneValid}s;`,
+    '      proxy_pass http://sitestack_front;',
+    '    }',
+    '',
+    `    location ${settings.dataRoutePrefix} {`,
+    '      # Data routes are kept for seconds and never refreshed: the bound on old content here is their validity.',
+    '      # A refresh replaces only a URL someone names, and a data route\'s URL holds a build id that only the fronts',
+    '      # know; a front restarted with a new build leaves the old build\'s data routes here, and a reader\'s open tab',
+    '      # keeps asking for them. Their 404 (another build\'s id) is never stored: no proxy_cache_valid names it, so',
+    '      # not even a refresh keeps it, and the tab falls back to a full page load as soon as the copy expires.',
+    '      proxy_ignore_headers Cache-Control Expires X-Accel-Expires;',
+    `      proxy_cache_valid ${settings.validStatus} ${dataValid}s;`,
+    '      # Stale only while the front fails. Not while updating: that would serve the old copy for as long as one',
+    '      # re-render takes, however slow the origin, and the front\'s own cache answers the concurrent misses anyway.',
+    '      proxy_cache_use_stale error timeout http_500 http_502 http_503 http_504;',
     '      proxy_pass http://sitestack_front;',
     '    }',
     '',

@@ -51,8 +51,9 @@ export async function closeServer(server: Server): Promise<void> {
 }
 
 /**
- * A stand-in for the front, as the edge sees it: a cacheable page whose content has a version, a 404, `/api/`
- * answers with and without a public Cache-Control, private and cookie-setting pages, and a count of calls per path.
+ * A stand-in for the front, as the edge sees it: a cacheable page and data route whose content has a version, a 404,
+ * `/api/` answers with and without a public Cache-Control, private and cookie-setting pages, and a count of calls per
+ * path.
  */
 export interface FakeFront {
   port: number;
@@ -97,6 +98,11 @@ export async function startFakeFront(): Promise<FakeFront> {
     } else if (front.failing.has(path)) {
       res.writeHead(500, { 'content-type': 'text/html' });
       res.end('<h1>render failed</h1>');
+    } else if (path.startsWith('/_render/data/')) {
+      // A data route as the renderer answers it; one ending in /slow.json takes a while to render.
+      const answer = () => json(200, { page: path, version: front.version }, { 'cache-control': 'public,max-age=86400' });
+      if (path.endsWith('/slow.json')) setTimeout(answer, 300);
+      else answer();
     } else if (path === '/slow') {
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'public,max-age=86400' });
@@ -153,7 +159,7 @@ export async function startEdge(
   nginx: string,
   edgeDir: string,
   upstreamPort: number,
-  settings: Pick<EdgeConfigOptions, 'goneValidSeconds'> = {},
+  settings: Pick<EdgeConfigOptions, 'goneValidSeconds' | 'dataRouteValidSeconds'> = {},
 ): Promise<RunningEdge> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
