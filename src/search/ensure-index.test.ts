@@ -37,4 +37,22 @@ describe('ensureSearchIndex', () => {
       await engine.close();
     }
   });
+
+  it('makes an empty index live when the origin has no posts yet, so live updates have an index to fill', async () => {
+    const empty = await startStubOrigin([]);
+    try {
+      const config = loadConfig({ DATA_DIR: join(dir, 'empty'), API_BASE: empty.url }, dir);
+      assert.equal(await ensureSearchIndex({ config, logger: silentLogger() }), undefined);
+      const engine = new SqliteEngine({ path: join(dir, 'empty', 'search.sqlite') });
+      try {
+        const live = (await engine.listIndices('site_docs_')).filter((info) => info.aliases.includes('site_docs'));
+        assert.deepEqual(live.map((info) => info.docCount), [0]);
+        assert.deepEqual((await engine.search({ index: 'site_docs', text: 'anything' })).documents, []);
+      } finally {
+        await engine.close();
+      }
+    } finally {
+      await empty.close();
+    }
+  });
 });

@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import { runContentBuild } from './content-build.js';
 import { createEngine } from './engines/factory.js';
 import type { SearchEngine } from './engines/types.js';
+import { runIndexName } from './index-names.js';
 import { runIndexer, summarizeRun, type IndexRunReport } from './indexer.js';
 import { PopularityStore } from './popularity.js';
 
@@ -29,8 +30,8 @@ export function loadPopularity(dataDir: string): Map<string, number> {
 
 /**
  * What `sitestack start` calls once the origin answers: when the alias `<prefix>` does not exist yet, run the content
- * build and a full index run, so search answers at once; otherwise do nothing. Resolves with the run's report, or
- * undefined when the index was already there.
+ * build and a full index run, so search answers at once (with no posts yet, an empty index is made live); otherwise
+ * do nothing. Resolves with the run's report, or undefined when no index run was needed.
  */
 export async function ensureSearchIndex(options: EnsureSearchIndexOptions): Promise<IndexRunReport | undefined> {
   const { config, logger } = options;
@@ -47,6 +48,15 @@ export async function ensureSearchIndex(options: EnsureSearchIndexOptions): Prom
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     });
     logger.info({ posts: build.posts, out: build.out }, 'content build written');
+    if (build.posts === 0) {
+      // A site with no posts yet: an empty index is made live, so the origin's live updates have an index to fill.
+      // There is none to replace, so the index run's refusal of an empty index protects nothing here.
+      const index = runIndexName(config.searchPrefix, new Date());
+      await engine.createIndex(index);
+      await engine.updateAliases([{ add: { index, alias: config.searchPrefix } }]);
+      logger.info({ index }, 'no posts yet: an empty search index is live');
+      return undefined;
+    }
     const report = await runIndexer({ engine, root, prefix: config.searchPrefix, logger });
     logger.info({ index: report.index, documents: report.documents }, summarizeRun(report));
     return report;
