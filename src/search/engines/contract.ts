@@ -387,6 +387,147 @@ export function engineContractTests(name: string, makeEngine: () => Promise<Sear
       assert.deepEqual(await engine.suggest({ index, text: 'card games', knownTotal: 1 }), []);
       assert.deepEqual(await engine.suggest({ index, text: 'Pelcian', knownTotal: 0 }), [{ text: 'pelican', total: 2, relation: 'eq' }]);
     });
+
+    it('deletes documents by id and reports the ids it did not hold, when the index is live', async () => {
+      const alias = fresh();
+      const index = await indexWith([
+        doc('keep', 'Flamingo colony', { body: 'pink flamingo' }),
+        doc('gone', 'Quetzal plumage', { body: 'flamingo quetzal' }),
+        doc('nest', 'Quetzal nest'),
+      ]);
+      await engine.updateAliases([{ add: { index, alias } }]);
+      assert.deepEqual(await engine.suggest({ index: alias, text: 'plumagr' }), [{ text: 'plumage', total: 1, relation: 'eq' }]);
+      assert.deepEqual(await engine.deleteDocuments(index, ['gone', 'missing', 'gone']), [
+        { id: 'gone', deleted: true },
+        { id: 'missing', deleted: false },
+        { id: 'gone', deleted: false },
+      ]);
+      await engine.refresh(index);
+      assert.deepEqual(await engine.search({ index: alias, text: 'plumage' }), { documents: [], total: { value: 0, relation: 'eq' } });
+      assert.deepEqual(ids(await engine.search({ index: alias, text: 'flamingo' })), ['keep']);
+      assert.equal(await engine.count({ index: alias, text: 'quetzal' }), 1);
+      assert.deepEqual(await engine.suggest({ index: alias, text: 'plumagr' }), []);
+      assert.deepEqual((await engine.autocomplete({ index: alias, prefix: 'quetzal' })).map((match) => match.url), ['/nest']);
+      assert.deepEqual(await engine.autocomplete({ index: alias, prefix: 'quetzal p' }), []);
+      assert.equal((await engine.listIndices(index))[0]?.docCount, 2);
+      assert.deepEqual(await engine.deleteDocuments(index, []), []);
+    });
+
+    it('deletes documents from an index no alias points at, seen after refresh', async () => {
+      const index = await indexWith([doc('a', 'Gannet'), doc('b', 'Gannet diving')]);
+      assert.deepEqual(await engine.deleteDocuments(index, ['b']), [{ id: 'b', deleted: true }]);
+      await engine.refresh(index);
+      assert.deepEqual(ids(await engine.search({ index, text: 'gannet' })), ['a']);
+      assert.deepEqual(await engine.suggest({ index, text: 'divng' }), []);
+    });
+
+    it('refuses to delete when the index is missing or the name is an alias', async () => {
+      const alias = fresh();
+      const index = await indexWith([doc('a', 'Avocet')]);
+      await engine.updateAliases([{ add: { index, alias } }]);
+      await assert.rejects(engine.deleteDocuments(fresh(), ['a']), hasCode('INDEX_NOT_FOUND'));
+      await assert.rejects(engine.deleteDocuments(alias, ['a']), hasCode('INDEX_NOT_FOUND'));
+      assert.equal(await engine.count({ index: alias, text: 'avocet' }), 1);
+    });
+
+    it('suggests and completes the new title words and no longer the replaced ones after a live update', async () => {
+      const alias = fresh();
+      const index = await indexWith([doc('post', 'Pangolin habits', { body: 'scales' }), doc('other', 'Armadillo', { body: 'armour' })]);
+      await engine.updateAliases([{ add: { index, alias } }]);
+      assert.deepEqual(await engine.suggest({ index: alias, text: 'pangolim' }), [{ text: 'pangolin', total: 1, relation: 'eq' }]);
+      assert.deepEqual(await engine.suggest({ index: alias, text: 'echidma' }), []);
+      await engine.bulk(index, [doc('post', 'Echidna spines', { body: 'quills' })]);
+      await engine.refresh(index);
+      assert.deepEqual(await engine.suggest({ index: alias, text: 'echidma' }), [{ text: 'echidna', total: 1, relation: 'eq' }]);
+      assert.deepEqual(await engine.suggest({ index: alias, text: 'echidna quils' }), [{ text: 'echidna quills', total: 1, relation: 'eq' }]);
+      assert.deepEqual(await engine.suggest({ index: alias, text: 'pangolim' }), []);
+      assert.deepEqual(await engine.autocomplete({ index: alias, prefix: 'echid' }), [{ title: 'Echidna spines', url: '/post', locale: 'en-US' }]);
+      assert.deepEqual(await engine.autocomplete({ index: alias, prefix: 'pango' }), []);
+      assert.deepEqual((await engine.search({ index: alias, text: 'pangolin' })).total, { value: 0, relation: 'eq' });
+      assert.deepEqual(ids(await engine.search({ index: alias, text: 'echidna' })), ['post']);
+      await engine.bulk(index, [doc('new', 'Numbat', { body: 'termites' })]);
+      await engine.refresh(index);
+      assert.deepEqual(await engine.suggest({ index: alias, text: 'numbta' }), [{ text: 'numbat', total: 1, relation: 'eq' }]);
+      assert.deepEqual((await engine.autocomplete({ index: alias, prefix: 'num' })).map((match) => match.url), ['/new']);
+    });
+
+    it('counts body matches in the total when title matches fill the page', async () => {
+      const index = await indexWith([
+        ...Array.from({ length: 12 }, (_, i) => doc(`t${i}`, `Measuring ${i}`, { popularity: 0.5 })),
+        ...Array.from({ length: 4 }, (_, i) => doc(`b${i}`, `Page ${i}`, { body: 'measuring tape', popularity: 0.9 })),
+        doc('none', 'Unrelated'),
+      ]);
+      for (const sort of ['best', 'relevance', 'popularity'] as const) {
+        assert.deepEqual((await engine.search({ index, text: 'measuring', sort })).total, { value: 16, relation: 'eq' }, sort);
+        assert.deepEqual((await engine.search({ index, text: 'measuring', sort, totalUpTo: 10 })).total, { value: 10, relation: 'gte' }, sort);
+      }
+      assert.deepEqual((await engine.search({ index, text: 'measuring', slugPrefixes: ['b'] })).total, { value: 4, relation: 'eq' });
+      assert.deepEqual((await engine.search({ index, text: 'measuring tape', size: 1 })).total, { value: 4, relation: 'eq' });
+    });
+
+    it('reports the exact count with relation eq, or a true lower bound with gte, for any query, page, sort and filter', async () => {
+      // Words none of which starts another: a last word matched as a prefix then finds what the whole word finds, and
+      // the query words of the corpus mean the same in every engine.
+      const vocabulary = ['measuring', 'kestrel', 'falcon', 'heron', 'otter', 'zebra', 'café', 'pelican', 'wombat', 'quokka'];
+      const queryWords = [...vocabulary, 'Measuring', 'CAFE', 'gazelle', 'tapir', 'mea', 'measu', 'kes', 'caf', 'wom'];
+      const word = fc.oneof({ arbitrary: fc.constant('measuring'), weight: 2 }, { arbitrary: fc.constantFrom(...vocabulary), weight: 3 });
+      const words = (maxLength: number, minLength = 0) => fc.array(word, { minLength, maxLength }).map((list) => list.join(' '));
+      const page = fc.record({
+        title: words(3, 1),
+        summary: words(2),
+        body: words(6),
+        locale: fc.constantFrom('en-US', 'fr', 'de'),
+        section: fc.constantFrom('docs/web', 'docs/css', 'blog'),
+        popularity: fc.constantFrom(0, 0.2, 0.5, 0.9, 1),
+      });
+      // Small corpora, and some past the candidate cut-offs of an engine that walks the first matches only.
+      const corpus = fc.oneof({ arbitrary: fc.array(page, { maxLength: 25 }), weight: 3 }, { arbitrary: fc.array(page, { minLength: 240, maxLength: 280 }), weight: 1 });
+      const query = fc.record({
+        text: fc.array(fc.constantFrom(...queryWords), { minLength: 1, maxLength: 3 }).map((list) => list.join(' ')),
+        sort: fc.constantFrom('best', 'relevance', 'popularity') as fc.Arbitrary<'best' | 'relevance' | 'popularity'>,
+        size: fc.integer({ min: 1, max: 12 }),
+        from: fc.integer({ min: 0, max: 30 }),
+        totalUpTo: fc.option(fc.integer({ min: 1, max: 300 }), { nil: undefined }),
+        locales: fc.subarray(['en-US', 'FR', 'de']),
+        slugPrefixes: fc.subarray(['docs/web', 'DOCS/css', 'blog', 'docs']),
+      });
+      const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+      await fc.assert(
+        fc.asyncProperty(corpus, fc.array(query, { minLength: 1, maxLength: 8 }), async (pages, queries) => {
+          const documents = pages.map((fields, i) =>
+            doc(`d${i}`, fields.title, { summary: fields.summary, body: fields.body, locale: fields.locale, slug: `${fields.section}/d${i}`, popularity: fields.popularity }),
+          );
+          const index = await indexWith(documents);
+          try {
+            for (const { text, sort, size, from, totalUpTo, locales, slugPrefixes } of queries) {
+              const typed = text.split(' ').map(fold);
+              const last = typed.length - 1;
+              const matching = documents.filter((document) => {
+                const terms = fold(`${document.title} ${document.summary} ${document.body}`).split(' ');
+                return (
+                  typed.every((word, position) => terms.some((term) => (position === last ? term.startsWith(word) : term === word))) &&
+                  (locales.length === 0 || locales.some((locale) => locale.toLowerCase() === document.locale.toLowerCase())) &&
+                  (slugPrefixes.length === 0 || slugPrefixes.some((prefix) => document.slug.startsWith(prefix.toLowerCase())))
+                );
+              });
+              const filter = { index, text, locales, slugPrefixes };
+              const label = JSON.stringify({ text, sort, size, from, totalUpTo, locales, slugPrefixes, matching: matching.length });
+              const result = await engine.search({ ...filter, sort, size, from, totalUpTo });
+              assert.equal(await engine.count(filter), matching.length, label);
+              const cap = totalUpTo ?? 1000;
+              assert.deepEqual(result.total, matching.length <= cap ? { value: matching.length, relation: 'eq' } : { value: result.total.value, relation: 'gte' }, label);
+              assert.ok(result.total.value <= matching.length, label);
+              const matchingIds = new Set(matching.map((document) => document.id));
+              assert.ok(result.documents.length <= size && result.documents.every((hit) => matchingIds.has(hit.id)), label);
+            }
+          } finally {
+            await engine.deleteIndex(index);
+            created.splice(created.indexOf(index), 1);
+          }
+        }),
+        { numRuns: 30 },
+      );
+    });
   });
 }
 

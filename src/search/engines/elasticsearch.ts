@@ -17,12 +17,13 @@ import {
   type IndexShape,
   type SuggestEntry,
 } from './elasticsearch-schema.js';
-import { validIndexName, validateDocument } from './validation.js';
+import { MAX_ID_LENGTH, validIndexName, validateDocument } from './validation.js';
 import type {
   AliasAction,
   AutocompleteMatch,
   AutocompleteQuery,
   BulkItemResult,
+  DeleteItemResult,
   Health,
   IndexInfo,
   IndexedDocument,
@@ -272,27 +273,76 @@ export class ElasticsearchEngine implements SearchEngine {
       const id = typeof document?.id === 'string' ? document.id : String(document?.id);
       return problem === undefined ? { id, ok: true } : { id, ok: false, error: { type: 'invalid_document', reason: problem } };
     });
-    let pending = results.flatMap((result, position) => (result.ok ? [position] : []));
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      const operations = pending.flatMap((position) => {
+    const valid = results.flatMap((result, position) => (result.ok ? [position] : []));
+    await this.#sendBulk(
+      index,
+      valid,
+      (position) => {
         const document = documents[position] as IndexedDocument;
         return [{ index: { _index: index, _id: document.id } }, storedDocument(document)];
-      });
+      },
+      (position, outcome) => {
+        const result = results[position] as BulkItemResult;
+        results[position] =
+          outcome?.error === undefined || outcome.error === null
+            ? { id: result.id, ok: true }
+            : { id: result.id, ok: false, error: { type: outcome.error.type, reason: outcome.error.reason ?? outcome.error.type } };
+      },
+    );
+    return results;
+  }
+
+  /**
+   * Deletes with `_bulk` delete actions: an id the index does not hold answers `not_found`, which is no error. Any
+   * other failed item throws SEARCH_ENGINE_ERROR once the others are done; deleting again is harmless.
+   */
+  async deleteDocuments(index: string, ids: readonly string[]): Promise<DeleteItemResult[]> {
+    await this.#requireIndex(index);
+    const results: DeleteItemResult[] = ids.map((id) => ({ id, deleted: false }));
+    // An id Elasticsearch cannot store (empty, or longer than its limit) is held by no index: it is not sent.
+    const storable = ids.flatMap((id, position) => (typeof id === 'string' && id !== '' && Buffer.byteLength(id) <= MAX_ID_LENGTH ? [position] : []));
+    const failures: string[] = [];
+    await this.#sendBulk(
+      index,
+      storable,
+      (position) => [{ delete: { _index: index, _id: ids[position] as string } }],
+      (position, outcome) => {
+        if (outcome?.error === undefined || outcome.error === null) {
+          results[position] = { id: ids[position] as string, deleted: outcome?.result === 'deleted' };
+        } else {
+          failures.push(outcome.error.type);
+        }
+      },
+    );
+    if (failures.length > 0) {
+      this.#logger?.error({ index, failed: failures.length, type: failures[0] }, 'search cluster refused document deletions');
+      throw new AppError('SEARCH_ENGINE_ERROR', `the search cluster refused ${failures.length} of ${ids.length} deletions: ${failures[0] ?? ''}`, 502);
+    }
+    return results;
+  }
+
+  /**
+   * Sends the actions of the items at `positions` in one `_bulk` request, then again those the cluster rejected with
+   * 429, with backoff, up to writeRetries times; every other item's outcome goes to `settle`.
+   */
+  async #sendBulk(
+    index: string,
+    positions: readonly number[],
+    actionsOf: (position: number) => NonNullable<estypes.BulkRequest['operations']>,
+    settle: (position: number, outcome: estypes.BulkResponseItem | undefined) => void,
+  ): Promise<void> {
+    let pending = positions;
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      const operations = pending.flatMap(actionsOf);
       const response = await this.#call('write', 'bulk', (options) => this.#client.bulk({ operations }, options)).catch((error: unknown) => {
         throw isAppError(error) ? error : this.#unexpected(error, 'bulk');
       });
       const rejected: number[] = [];
       response.items.forEach((item, i) => {
         const position = pending[i] as number;
-        const outcome = item.index ?? Object.values(item)[0];
-        const result = results[position] as BulkItemResult;
-        if (outcome?.error === undefined || outcome.error === null) {
-          results[position] = { id: result.id, ok: true };
-        } else if (outcome.status === 429 && attempt < this.#settings.writeRetries) {
-          rejected.push(position);
-        } else {
-          results[position] = { id: result.id, ok: false, error: { type: outcome.error.type, reason: outcome.error.reason ?? outcome.error.type } };
-        }
+        const outcome = Object.values(item)[0];
+        if (outcome?.error !== undefined && outcome.error !== null && outcome.status === 429 && attempt < this.#settings.writeRetries) rejected.push(position);
+        else settle(position, outcome);
       });
       pending = rejected;
       if (pending.length > 0) {
@@ -301,7 +351,6 @@ export class ElasticsearchEngine implements SearchEngine {
         await sleep(delay);
       }
     }
-    return results;
   }
 
   async refresh(index: string): Promise<void> {

@@ -1,16 +1,17 @@
 import type Database from 'better-sqlite3';
 import { MAX_EDIT_DISTANCE, deletionNeighbourhood, editDistance, spellable, type Candidate } from '../spelling.js';
+import { quoteIdentifier } from './sqlite-tables.js';
 
 /**
- * The embedded engine's term statistics and "did you mean" index, built from FTS5's fts5vocab table at refresh and
- * force merge: every vocabulary term with its document count (fts5vocab computes counts by reading a term's whole
- * position list, far too slow per query for a common word), and every spellable term filed under each string of its
- * deletion neighbourhood. Looking a word up reads the rows of its own neighbourhood only, never the whole vocabulary.
+ * The embedded engine's term statistics and "did you mean" index: every vocabulary term with its document count
+ * (fts5vocab computes counts by reading a term's whole position list, far too slow per query for a common word), and
+ * every spellable term filed under each string of its deletion neighbourhood. Looking a word up reads the rows of its
+ * own neighbourhood only, never the whole vocabulary. An index under construction has them rebuilt from FTS5's
+ * fts5vocab table at refresh and force merge; a live index has them kept up to date by every write (TermChanges).
  */
 
-function quoteIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
+/** The tokenizer of every FTS5 table of an index, and of the table TermChanges tokenizes documents with. */
+export const FTS_TOKENIZER = 'unicode61 remove_diacritics 2';
 
 export function spellTables(index: string): { terms: string; keys: string; stats: string } {
   return {
@@ -35,12 +36,91 @@ export function rebuildSpellIndex(db: Database.Database, index: string, vocabTab
     CREATE TABLE ${stats} (documents INTEGER NOT NULL) STRICT;
   `);
   db.prepare(`INSERT INTO ${stats} (documents) VALUES (?)`).run(documents);
+  const file = termFiler(db, index);
+  for (const row of db.prepare(`SELECT term, doc FROM ${vocabTable}`).all() as { term: string; doc: number }[]) file(row.term, row.doc);
+}
+
+/** Adds a term with its document count to the spelling tables, filed under its deletion neighbourhood when spellable. */
+function termFiler(db: Database.Database, index: string): (term: string, docs: number) => void {
+  const { terms, keys } = spellTables(index);
   const insertTerm = db.prepare(`INSERT INTO ${terms} (term, docs) VALUES (?, ?)`);
   const insertKey = db.prepare(`INSERT OR IGNORE INTO ${keys} (key, term_id) VALUES (?, ?)`);
-  for (const row of db.prepare(`SELECT term, doc FROM ${vocabTable}`).all() as { term: string; doc: number }[]) {
-    const id = insertTerm.run(row.term, row.doc).lastInsertRowid;
-    if (!spellable(row.term)) continue;
-    for (const key of deletionNeighbourhood(row.term)) insertKey.run(key, id);
+  return (term, docs) => {
+    const id = insertTerm.run(term, docs).lastInsertRowid;
+    if (!spellable(term)) return;
+    for (const key of deletionNeighbourhood(term)) insertKey.run(key, id);
+  };
+}
+
+const CHANGES = 'sitestack_term_changes';
+const CHANGES_VOCAB = 'sitestack_term_changes_vocab';
+
+/**
+ * What the documents leaving and entering a live index in one write do to its spelling tables. The documents are
+ * tokenized by FTS5 itself, in a contentless table of the connection's temp schema with the index's tokenizer, so
+ * their terms are exactly those the index's vocabulary gains and loses (a JS tokenizer would differ on underscores,
+ * compatibility forms, and whatever else unicode61 decides). Its 'col' vocabulary then says, per term, in how many
+ * leaving and how many entering documents it stands. Use inside the write's transaction: the temp table's rows roll
+ * back with it.
+ */
+export class TermChanges {
+  readonly #db: Database.Database;
+  readonly #add: Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.#db = db;
+    db.exec(`
+      CREATE VIRTUAL TABLE IF NOT EXISTS temp.${CHANGES} USING fts5(leaving, entering, content = '', detail = column, tokenize = '${FTS_TOKENIZER}');
+      CREATE VIRTUAL TABLE IF NOT EXISTS temp.${CHANGES_VOCAB} USING fts5vocab(temp, ${CHANGES}, 'col');
+    `);
+    this.#add = db.prepare(`INSERT INTO temp.${CHANGES} (leaving, entering) VALUES (?, ?)`);
+  }
+
+  /** A document whose rows were removed: the text of its FTS row (title, summary and body). */
+  leaving(texts: readonly string[]): void {
+    this.#add.run(texts.join('\n'), null);
+  }
+
+  /** A document whose rows were written. */
+  entering(texts: readonly string[]): void {
+    this.#add.run(null, texts.join('\n'));
+  }
+
+  /**
+   * Brings the spelling tables of `index` up to date with the documents given (`documents`: how many more the index
+   * holds than before), then empties the temp table. A term in as many leaving as entering documents keeps its
+   * count. Another term's count moves by the difference, unless it is new to the tables or would fall to zero: then
+   * it is read again from the vocabulary, which also mends a count that has drifted. The vocabulary reads a term's
+   * whole position list to count it, too slow for the common words of every document on a large index; the words
+   * that appear or vanish are rare, and cheap to read.
+   */
+  applyTo(index: string, vocabTable: string, documents: number): void {
+    const { terms, keys, stats } = spellTables(index);
+    const file = termFiler(this.#db, index);
+    const known = this.#db.prepare(`SELECT id, docs FROM ${terms} WHERE term = ?`);
+    const counted = this.#db.prepare(`SELECT doc FROM ${vocabTable} WHERE term = ?`).pluck();
+    const update = this.#db.prepare(`UPDATE ${terms} SET docs = ? WHERE id = ?`);
+    const dropTerm = this.#db.prepare(`DELETE FROM ${terms} WHERE id = ?`);
+    const dropKey = this.#db.prepare(`DELETE FROM ${keys} WHERE key = ? AND term_id = ?`);
+    const moves = new Map<string, number>();
+    for (const row of this.#db.prepare(`SELECT term, col, doc FROM temp.${CHANGES_VOCAB}`).all() as { term: string; col: string; doc: number }[]) {
+      moves.set(row.term, (moves.get(row.term) ?? 0) + (row.col === 'entering' ? row.doc : -row.doc));
+    }
+    for (const [term, move] of moves) {
+      const row = known.get(term) as { id: number; docs: number } | undefined;
+      if (row !== undefined && move === 0) continue;
+      const docs = row !== undefined && row.docs + move > 0 ? row.docs + move : ((counted.get(term) as number | undefined) ?? 0);
+      if (row === undefined) {
+        if (docs > 0) file(term, docs);
+      } else if (docs > 0) {
+        update.run(docs, row.id);
+      } else {
+        dropTerm.run(row.id);
+        if (spellable(term)) for (const key of deletionNeighbourhood(term)) dropKey.run(key, row.id);
+      }
+    }
+    if (documents !== 0) this.#db.prepare(`UPDATE ${stats} SET documents = documents + ?`).run(documents);
+    this.#db.exec(`INSERT INTO temp.${CHANGES} (${CHANGES}) VALUES ('delete-all')`);
   }
 }
 

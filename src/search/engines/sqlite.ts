@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { AppError } from '../../errors.js';
 import { NEW_WORDS_WITHIN, beginningOf, fragmentSettings, fragmentsOf, fragmentsOfBeginning, matchWords, titleOf, type FragmentOptions, type TermMatcher } from '../highlight.js';
-import { foldForPrefix, tokenize, withoutControlCharacters } from '../query-text.js';
+import { foldForPrefix, tokenize } from '../query-text.js';
 import {
   COMMON_WORD_MIN_DOCUMENTS,
   COMMON_WORD_SHARE,
@@ -19,16 +19,12 @@ import {
 import {
   FILED_PREFIX_LENGTH,
   PARTITIONED_BASE,
-  legacyRowidBlock,
   localePartition,
   partitionOf,
   partitionRange,
   popularityOf,
-  rankBucket,
   rankCandidates,
-  rowidBlock,
   staticRank,
-  titlePrefixes,
 } from '../static-rank.js';
 import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../spelling.js';
 import type { Logger } from '../../log.js';
@@ -46,13 +42,16 @@ import {
   nativeMarked,
   phraseCounts,
 } from './native-functions.js';
-import { SpellLookup, dropSpellIndex, hasSpellIndex, rebuildSpellIndex, spellTables } from './sqlite-spell.js';
-import { validIndexName, validateDocument } from './validation.js';
+import { FTS_TOKENIZER, SpellLookup, TermChanges, dropSpellIndex, hasSpellIndex, rebuildSpellIndex, spellTables } from './sqlite-spell.js';
+import { quoteIdentifier, tablesOf } from './sqlite-tables.js';
+import { DocumentWriter, type IndexStatement } from './sqlite-write.js';
+import { validIndexName } from './validation.js';
 import type {
   AliasAction,
   AutocompleteMatch,
   AutocompleteQuery,
   BulkItemResult,
+  DeleteItemResult,
   Health,
   HighlightOptions,
   IndexInfo,
@@ -160,28 +159,6 @@ export function sqlitePathFromUrl(url: string): string {
   return path;
 }
 
-function quoteIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
-interface Tables {
-  docs: string;
-  fts: string;
-  titles: string;
-  prefixes: string;
-  vocab: string;
-}
-
-function tablesOf(index: string): Tables {
-  return {
-    docs: quoteIdentifier(`ix_${index}_docs`),
-    fts: quoteIdentifier(`ix_${index}_fts`),
-    titles: quoteIdentifier(`ix_${index}_titles`),
-    prefixes: quoteIdentifier(`ix_${index}_prefixes`),
-    vocab: quoteIdentifier(`ix_${index}_vocab`),
-  };
-}
-
 function notReady(name: string): AppError {
   return new AppError('SEARCH_NOT_READY', `search index '${name}' does not exist yet`, 503);
 }
@@ -279,7 +256,8 @@ export const TERM_MEMO_ENTRIES = 20_000;
  * their snapshot while a writer builds a new index, and every read resolves its alias and queries inside one read
  * transaction, so it sees the old index or the new one, never a mix. Writes to an index no alias points at share
  * large transactions without segment merging (see buildTransactionDocuments): other connections see them after
- * `refresh`, as Elasticsearch shows bulk writes after a refresh.
+ * `refresh`, as Elasticsearch shows bulk writes after a refresh. Writes to a live index (one an alias points at)
+ * are seen at once, by suggestions and autocomplete too (see #write).
  */
 export class SqliteEngine implements SearchEngine {
   readonly #db: Database.Database;
@@ -303,7 +281,7 @@ export class SqliteEngine implements SearchEngine {
    */
   readonly #termDocuments = new LRUCache<string, { documents: number | undefined }>({ max: TERM_MEMO_ENTRIES });
   #rememberedVersion = -1;
-  /** Indices written to since their spelling index was last rebuilt (by refresh or forceMerge). */
+  /** Indices written to while no alias pointed at them since their spelling index was last rebuilt (by refresh or forceMerge). */
   readonly #spellStale = new Set<string>();
   readonly #buildTransactionDocuments: number;
   /** The index whose writes share the open build transaction (see buildTransactionDocuments), and its documents so far. */
@@ -476,9 +454,9 @@ export class SqliteEngine implements SearchEngine {
         ) STRICT;
         CREATE INDEX ${quoteIdentifier(`ix_${name}_title_key`)} ON ${tables.docs} (title_key);
         CREATE VIRTUAL TABLE ${tables.fts} USING fts5(
-          title, summary, body, tokenize = 'unicode61 remove_diacritics 2'${prefix}
+          title, summary, body, tokenize = '${FTS_TOKENIZER}'${prefix}
         );
-        CREATE VIRTUAL TABLE ${tables.titles} USING fts5(title, tokenize = 'unicode61 remove_diacritics 2');
+        CREATE VIRTUAL TABLE ${tables.titles} USING fts5(title, tokenize = '${FTS_TOKENIZER}');
         CREATE TABLE ${tables.prefixes} (prefix TEXT NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY (prefix, doc)) STRICT, WITHOUT ROWID;
         CREATE VIRTUAL TABLE ${tables.vocab} USING fts5vocab(${quoteIdentifier(`ix_${name}_fts`)}, 'row');
       `);
@@ -488,106 +466,52 @@ export class SqliteEngine implements SearchEngine {
     })();
   }
 
-  /**
-   * Writes a batch in static-rank order (see static-rank.ts): a replaced document is deleted and inserted again under
-   * the rowid of its new popularity. FTS5 starts a new segment whenever a rowid is lower than the one written before,
-   * so the deletions go first and the insertions follow in ascending rowid order: at most two segments per call.
-   * When an id repeats within the call, its last occurrence is the one written.
-   */
   async bulk(index: string, documents: readonly IndexedDocument[]): Promise<BulkItemResult[]> {
-    const tables = tablesOf(index);
-    if (!this.#indexExists(index)) throw indexNotFound(index);
-    if (this.#aliased(index)) this.#endBuild();
-    else this.#beginBuild(index);
-    this.#spellStale.add(index);
-    this.#forget();
-    const results = this.#db.transaction(() => {
-      const existing = this.#statement(`${index}\u0000existing`, () => `SELECT rowid FROM ${tables.docs} WHERE id = ?`).safeIntegers().pluck();
-      const lastInBucket = this.#statement(`${index}\u0000last-in-bucket`, () => `SELECT max(rowid) FROM ${tables.docs} WHERE rowid >= ? AND rowid < ?`)
-        .safeIntegers()
-        .pluck();
-      const insertDoc = this.#statement(`${index}\u0000insert`, () =>
-        `INSERT INTO ${tables.docs} (rowid, id, url, title, title_key, locale, locale_key, slug, slug_key, popularity)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      );
-      const firstRowid = this.#statement(`${index}\u0000first-rowid`, () => `SELECT rowid FROM ${tables.docs} ORDER BY rowid LIMIT 1`).safeIntegers().pluck();
-      const deleteDoc = this.#statement(`${index}\u0000delete`, () => `DELETE FROM ${tables.docs} WHERE rowid = ?`);
-      const insertText = this.#statement(`${index}\u0000text`, () => `INSERT INTO ${tables.fts} (rowid, title, summary, body) VALUES (?, ?, ?, ?)`);
-      const deleteText = this.#statement(`${index}\u0000untext`, () => `DELETE FROM ${tables.fts} WHERE rowid = ?`);
-      const insertTitle = this.#statement(`${index}\u0000title`, () => `INSERT INTO ${tables.titles} (rowid, title) VALUES (?, ?)`);
-      const deleteTitle = this.#statement(`${index}\u0000untitle`, () => `DELETE FROM ${tables.titles} WHERE rowid = ?`);
-      // One statement per document for its (at most FILED_PREFIX_LENGTH) title prefixes.
-      const insertPrefixes = (count: number) =>
-        this.#statement(`${index}\u0000prefixes\u0000${count}`, () =>
-          `INSERT OR IGNORE INTO ${tables.prefixes} (prefix, doc) VALUES ${Array.from({ length: count }, () => '(?, ?)').join(', ')}`,
-        );
-      const deletePrefixes = this.#statement(`${index}\u0000unprefix`, () => `DELETE FROM ${tables.prefixes} WHERE prefix = ? AND doc = ?`);
-      const titleKeyOf = this.#statement(`${index}\u0000title-key`, () => `SELECT title_key FROM ${tables.docs} WHERE rowid = ?`).pluck();
+    return this.#write(index, documents.length, (writer) => writer.write(documents));
+  }
 
-      const results: BulkItemResult[] = [];
-      const latest = new Map<string, number>();
-      documents.forEach((document, position) => {
-        const problem = validateDocument(document);
-        const id = typeof document?.id === 'string' ? document.id : String(document?.id);
-        results.push(problem === undefined ? { id, ok: true } : { id, ok: false, error: { type: 'invalid_document', reason: problem } });
-        if (problem === undefined) latest.set(document.id, position);
-      });
-      const failed = (position: number, error: unknown) => {
-        const id = results[position]?.id ?? '';
-        results[position] = { id, ok: false, error: { type: 'engine_error', reason: error instanceof Error ? error.message : String(error) } };
-      };
-      const replaced: { position: number; rowid: bigint }[] = [];
-      for (const [id, position] of latest) {
-        const rowid = existing.get(id) as bigint | undefined;
-        if (rowid !== undefined) replaced.push({ position, rowid });
+  async deleteDocuments(index: string, ids: readonly string[]): Promise<DeleteItemResult[]> {
+    return this.#write(index, ids.length, (writer) => writer.delete(ids));
+  }
+
+  /**
+   * Runs one write of `documents` documents to `index` in a transaction. An index no alias points at shares the
+   * build transaction (see buildTransactionDocuments) and has its spelling tables rebuilt by the next refresh or force
+   * merge. A live index commits at once, with its spelling tables brought up to date in the same transaction (see
+   * TermChanges), so that the suggestions and completions of the next read know the new words and no longer the
+   * removed ones; when they are missing, or left stale by this connection's earlier writes, they are rebuilt whole.
+   */
+  #write<T>(index: string, documents: number, write: (writer: DocumentWriter) => T): T {
+    if (!this.#indexExists(index)) throw indexNotFound(index);
+    const live = this.#aliased(index);
+    if (live) this.#endBuild();
+    else {
+      this.#beginBuild(index);
+      this.#spellStale.add(index);
+    }
+    const tables = tablesOf(index);
+    const statement: IndexStatement = (name, sql) => this.#statement(`${index}\u0000${name}`, sql);
+    let rebuilt = false;
+    try {
+      const result = this.#db.transaction(() => {
+        rebuilt = live && (this.#spellStale.has(index) || !hasSpellIndex(this.#db, index));
+        const changes = live && !rebuilt ? new TermChanges(this.#db) : undefined;
+        const writer = new DocumentWriter(statement, index, changes);
+        const result = write(writer);
+        if (rebuilt) rebuildSpellIndex(this.#db, index, tables.vocab, this.#db.prepare(`SELECT count(*) FROM ${tables.docs}`).pluck().get() as number);
+        else changes?.applyTo(index, tables.vocab, writer.added);
+        return result;
+      })();
+      if (rebuilt) {
+        this.#spellStale.delete(index);
+        this.#spellLookups.delete(index);
       }
-      replaced.sort((a, b) => (a.rowid < b.rowid ? -1 : 1));
-      for (const { position, rowid } of replaced) {
-        try {
-          for (const prefix of titlePrefixes((titleKeyOf.get(rowid) as string | undefined) ?? '')) deletePrefixes.run(prefix, rowid);
-          deleteDoc.run(rowid);
-          deleteText.run(rowid);
-          deleteTitle.run(rowid);
-        } catch (error) {
-          failed(position, error);
-          latest.delete(results[position]?.id ?? '');
-        }
-      }
-      // An index created before locale partitions (positive rowids) keeps its layout: its readers take it as one partition.
-      const legacy = ((firstRowid.get() as bigint | undefined) ?? -1n) > 0n;
-      const next = new Map<string, bigint>();
-      const inserts = [...latest.values()]
-        .map((position) => {
-          const document = documents[position] as IndexedDocument;
-          return { position, partition: legacy ? 0 : localePartition(document.locale.toLowerCase()), bucket: rankBucket(document.popularity) };
-        })
-        .sort((a, b) => a.partition - b.partition || a.bucket - b.bucket || a.position - b.position);
-      for (const { position, partition, bucket } of inserts) {
-        const document = documents[position] as IndexedDocument;
-        try {
-          const block = `${partition}:${bucket}`;
-          let rowid = next.get(block);
-          if (rowid === undefined) {
-            const [start, end] = legacy ? legacyRowidBlock(bucket) : rowidBlock(partition, bucket);
-            const last = lastInBucket.get(start, end) as bigint | null;
-            rowid = last === null ? start : last + 1n;
-          }
-          const title = withoutControlCharacters(document.title);
-          const titleKey = foldForPrefix(title);
-          insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity);
-          insertText.run(rowid, title, withoutControlCharacters(document.summary), withoutControlCharacters(document.body));
-          insertTitle.run(rowid, title);
-          const prefixes = titlePrefixes(titleKey);
-          if (prefixes.length > 0) insertPrefixes(prefixes.length).run(prefixes.flatMap((prefix) => [prefix, rowid]));
-          next.set(block, rowid + 1n);
-        } catch (error) {
-          failed(position, error);
-        }
-      }
-      return results;
-    })();
-    if (this.#build !== undefined && (this.#build.documents += documents.length) >= this.#buildTransactionDocuments) this.#endBuild();
-    return results;
+      if (this.#build !== undefined && (this.#build.documents += documents) >= this.#buildTransactionDocuments) this.#endBuild();
+      return result;
+    } finally {
+      // What this connection remembered may have changed, and its own writes do not move its data_version.
+      this.#forget();
+    }
   }
 
   async refresh(index: string): Promise<void> {
@@ -600,10 +524,7 @@ export class SqliteEngine implements SearchEngine {
   #refreshSpelling(index: string): void {
     if (!this.#spellStale.has(index) && hasSpellIndex(this.#db, index)) return;
     const tables = tablesOf(index);
-    this.#db.transaction(() => {
-      const documents = this.#db.prepare(`SELECT count(*) FROM ${tables.docs}`).pluck().get() as number;
-      rebuildSpellIndex(this.#db, index, tables.vocab, documents);
-    })();
+    this.#db.transaction(() => rebuildSpellIndex(this.#db, index, tables.vocab, this.#db.prepare(`SELECT count(*) FROM ${tables.docs}`).pluck().get() as number))();
     this.#spellLookups.delete(index);
     this.#spellStale.delete(index);
     this.#forget();
@@ -744,8 +665,11 @@ export class SqliteEngine implements SearchEngine {
       const titleKey = foldForPrefix(query.text);
       const wanted = from + size;
       const candidates = new Map<number, RankedRow>();
-      let exhaustive = true;
-      let walkedTotal: number | undefined;
+      // What the walks tell of the total: the documents they found match the query within the filters (unlike those
+      // of the exact-title lookup, found by title key), and a walk of every match that ended before its limit found
+      // them all. A page filled by title matches says nothing of the body matches: the total is then counted.
+      const matching = new Set<number>();
+      let everyMatch: number | undefined;
       const scoredWalk = (score: string) =>
         this.#rankedRead(`${index}\u0000walk\u0000${score}\u0000${filter.shape}`, () =>
           `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
@@ -758,8 +682,8 @@ export class SqliteEngine implements SearchEngine {
         const textRank = this.#textRank(index, plan);
         const walks = ranges.map(([low, high]) => scoredWalk(textRank.sql)([...textRank.parameters, titleKey, expression, ...filters, low, high, wanted]));
         for (const row of mergeWalks(walks, wanted, rowOf).slice(from)) candidates.set(row.rowid, row);
-        // Every range ended before the page did: the walks hold every match.
-        if (walks.every((rows) => rows.length < wanted)) walkedTotal = walks.reduce((sum, rows) => sum + rows.length, 0);
+        for (const rows of walks) for (const row of rows) matching.add(row.rowid);
+        if (walks.every((rows) => rows.length < wanted)) everyMatch = matching.size;
       } else {
         // As in the body, a query of common words scores its title matches without bm25: they come in popularity order,
         // the exact title first, and no IDF is read from posting lists that hold most of the titles.
@@ -773,9 +697,11 @@ export class SqliteEngine implements SearchEngine {
            ORDER BY ${tables.titles}.rowid ${BOUND_LIMIT}`,
         );
         const titleMatches = walk((range) => titleRows([titleKey, titleExpression, ...filters, ...range, TITLE_CANDIDATES]), TITLE_CANDIDATES, rowOf);
-        for (const row of titleMatches) candidates.set(row.rowid, row);
+        for (const row of titleMatches) {
+          candidates.set(row.rowid, row);
+          matching.add(row.rowid);
+        }
         if (titleMatches.length === TITLE_CANDIDATES) {
-          exhaustive = false;
           const exact = this.#statement(`${index}\u0000exact-title\u0000${filter.shape}`, () =>
             `SELECT d.rowid FROM ${tables.docs} d WHERE d.title_key = ? AND ${filter.sql} ORDER BY d.rowid ${BOUND_LIMIT}`,
           ).pluck().all(titleKey, ...filters, wanted) as number[];
@@ -815,14 +741,18 @@ export class SqliteEngine implements SearchEngine {
               : bareWalk([...bodyRank.parameters, bodyExpression, ...range, BODY_CANDIDATES]),
           );
           const bodyMatches = mergeWalks(bodyWalks, BODY_CANDIDATES, rowOf);
-          for (const row of bodyMatches) if (!candidates.has(row.rowid)) candidates.set(row.rowid, row);
-          exhaustive = bodyMatches.length < BODY_CANDIDATES;
-          const phrase = !exhaustive && !plan.common ? phraseExpression(plan) : undefined;
+          for (const row of bodyMatches) {
+            if (!candidates.has(row.rowid)) candidates.set(row.rowid, row);
+            matching.add(row.rowid);
+          }
+          if (bodyMatches.length < BODY_CANDIDATES) everyMatch = bodyMatches.length;
+          const phrase = everyMatch === undefined && !plan.common ? phraseExpression(plan) : undefined;
           if (phrase !== undefined) {
             const phraseWalk = this.#statement(`${index}\u0000phrase\u0000${filter.shape}`, () =>
               `SELECT ${tables.fts}.rowid FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${this.#filterSql(tables.fts, filter)} ORDER BY ${tables.fts}.rowid ${BOUND_LIMIT}`,
             ).pluck();
             const phraseRows = walk((range) => phraseWalk.all(phrase, ...filters, ...range, PHRASE_CANDIDATES) as number[], PHRASE_CANDIDATES, (rowid) => rowid);
+            for (const rowid of phraseRows) matching.add(rowid);
             // One statement scores them all: bm25 computes its IDF once per statement (reading every posting list of the
             // query), so the rowids are a filter on the walk (`+` keeps it from FTS5, which would restart per rowid).
             const unscored = phraseRows.filter((rowid) => !candidates.has(rowid)).sort((a, b) => a - b);
@@ -843,8 +773,8 @@ export class SqliteEngine implements SearchEngine {
       }
       const ranked = sort === 'popularity' ? rankCandidates([...candidates.values()], sort) : rankCandidates([...candidates.values()], sort).slice(from, wanted);
       const documents = this.#readHits(index, ranked, plan, highlight);
-      // Every candidate matches the query: more of them than totalUpTo answer the total without counting.
-      const seen = sort === 'popularity' ? walkedTotal : exhaustive || candidates.size > totalUpTo ? candidates.size : undefined;
+      // More known matches than totalUpTo answer the total without counting.
+      const seen = everyMatch ?? (matching.size > totalUpTo ? matching.size : undefined);
       const total = seen ?? this.#countIn(index, countExpression(plan.words, plan.prefixLast, plan.expansions) as string, query, totalUpTo + 1);
       return { documents, total: total > totalUpTo ? { value: totalUpTo, relation: 'gte' } : { value: total, relation: 'eq' } };
     });
@@ -1083,8 +1013,8 @@ export class SqliteEngine implements SearchEngine {
 
   /**
    * Whether a plan matches nothing because a word every match must hold is in no document: most misspelt queries.
-   * The spelling statistics say which words the index lacks; FTS5 confirms it (they are rebuilt by refresh, and an
-   * aliased index takes writes before that), which costs a tenth of the walks a search would run to find nothing.
+   * The spelling statistics say which words the index lacks; FTS5 confirms it (an index written to while no alias
+   * pointed at it has them rebuilt only by refresh), which costs a tenth of the walks a search would run to find nothing.
    */
   #cannotMatch(index: string, plan: QueryPlan): boolean {
     if (!this.#hasSpelling(index)) return false;
@@ -1109,10 +1039,10 @@ export class SqliteEngine implements SearchEngine {
 
   /**
    * "Did you mean": each query word the vocabulary does not hold gets its nearest vocabulary words (edit distance ≤ 2,
-   * looked up in the spelling index built by refresh/forceMerge); they are spliced into the whole query, ranked by
-   * distance then word frequency, and each alternative is counted with the query's filters, up to
-   * SUGGESTION_TOTAL_CAP. Only alternatives that match are returned, best first. A query whose words are all known
-   * suggests nothing.
+   * looked up in the spelling index, built by refresh/forceMerge and kept up to date by writes to a live index); they
+   * are spliced into the whole query, ranked by distance then word frequency, and each alternative is counted with
+   * the query's filters, up to SUGGESTION_TOTAL_CAP. Only alternatives that match are returned, best first. A query
+   * whose words are all known suggests nothing.
    */
   async suggest(query: SuggestQuery): Promise<Suggestion[]> {
     // A word of marks only (a lone combining sign) folds to nothing: it can be neither matched nor corrected.

@@ -35,6 +35,9 @@ export interface BulkItemResult {
   error?: BulkItemError;
 }
 
+/** The outcome of deleting one id: `deleted` is false when the index held no document with it (not an error). */
+export interface DeleteItemResult { id: string; deleted: boolean }
+
 export type AliasAction = { add: { index: string; alias: string } } | { remove: { index: string; alias: string } };
 
 export interface IndexInfo {
@@ -167,6 +170,8 @@ export interface SearchEngine {
    * (AppError `INDEX_NOT_FOUND`) or the engine cannot be reached.
    */
   bulk(index: string, documents: readonly IndexedDocument[]): Promise<BulkItemResult[]>;
+  /** Deletes documents by id from the named index (never an alias). Throws AppError INDEX_NOT_FOUND when the index is missing. */
+  deleteDocuments(index: string, ids: readonly string[]): Promise<DeleteItemResult[]>;
   /** Makes every document written so far visible to search (Elasticsearch's refresh; a no-op where writes are visible at once). */
   refresh(index: string): Promise<void>;
   /** Applies every action atomically: readers see all of them or none. Throws when an index is missing. */

@@ -22,7 +22,8 @@
  * - Highlighting: whole-field (`number_of_fragments: 0`) or fragments of about `fragment_size` characters around the
  *   matches, in document order; `encoder: html` escapes as Lucene's SimpleHTMLEncoder.
  * - Term suggester: Damerau–Levenshtein candidates with Lucene's `internal` score (1 − edits ÷ shorter length).
- * - A bulk item for a missing index fails with `index_not_found_exception`, as with `action.auto_create_index: false`.
+ * - Bulk actions `index` and `delete`. A bulk item for a missing index fails with `index_not_found_exception`, as
+ *   with `action.auto_create_index: false`.
  * - Documents become searchable on `_refresh` only, as in Elasticsearch; there are no segments, so force merge
  *   changes nothing observable; one node, one shard, health as set by `setHealth`.
  */
@@ -682,15 +683,20 @@ export class FakeElasticsearch {
     return found.map((index) => ({ index: index.name, 'docs.count': String(index.visible.size), health: this.#health, status: 'open' }));
   }
 
+  /**
+   * `_bulk` as NDJSON lines: an `index` or `create` action is followed by its source line, a `delete` action stands
+   * alone. A delete of an id the index does not hold answers 404 `not_found` without an error, as Elasticsearch does.
+   */
   #bulk(defaultIndex: string | undefined, lines: Json[]): Json {
     const items: Json[] = [];
-    for (let i = 0; i < lines.length; i += 2) {
+    for (let i = 0; i < lines.length; i++) {
       const [action, raw] = Object.entries(lines[i] ?? {})[0] ?? [];
       const meta = (raw ?? {}) as Json;
       const indexName = String(meta['_index'] ?? defaultIndex);
       const id = String(meta['_id'] ?? '');
       const item = (status: number, extra: Json) => items.push({ [String(action)]: { _index: indexName, _id: id, status, ...extra } });
-      if (action !== 'index') {
+      const source = action === 'index' || action === 'create' ? ((lines[++i] ?? {}) as Json) : undefined;
+      if (action !== 'index' && action !== 'delete') {
         item(400, { error: { type: 'illegal_argument_exception', reason: `bulk action [${String(action)}] is not supported by the fake` } });
         continue;
       }
@@ -704,11 +710,17 @@ export class FakeElasticsearch {
         item(404, { error: { type: 'index_not_found_exception', reason: `no such index [${indexName}]` } });
         continue;
       }
+      const shards = { _shards: { total: 1, successful: 1, failed: 0 } };
+      if (action === 'delete') {
+        const found = index.docs.delete(id);
+        item(found ? 200 : 404, { _version: 1, result: found ? 'deleted' : 'not_found', ...shards });
+        continue;
+      }
       try {
-        const doc = this.#analyse(index, id, (lines[i + 1] ?? {}) as Json);
+        const doc = this.#analyse(index, id, source ?? {});
         const replaced = index.docs.has(id);
         index.docs.set(id, doc);
-        item(replaced ? 200 : 201, { result: replaced ? 'updated' : 'created', _version: 1 });
+        item(replaced ? 200 : 201, { result: replaced ? 'updated' : 'created', _version: 1, ...shards });
       } catch (error) {
         if (!(error instanceof EsError)) throw error;
         item(error.status, { error: { type: error.type, reason: error.message } });

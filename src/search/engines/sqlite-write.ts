@@ -1,0 +1,151 @@
+import type Database from 'better-sqlite3';
+import { foldForPrefix, withoutControlCharacters } from '../query-text.js';
+import { legacyRowidBlock, localePartition, rankBucket, rowidBlock, titlePrefixes } from '../static-rank.js';
+import type { TermChanges } from './sqlite-spell.js';
+import { tablesOf } from './sqlite-tables.js';
+import { validateDocument } from './validation.js';
+import type { BulkItemResult, DeleteItemResult, IndexedDocument } from './types.js';
+
+/** A statement of one index, prepared once per connection under `name` (the engine's statement cache). */
+export type IndexStatement = (name: string, sql: () => string) => Database.Statement;
+
+/**
+ * The document rows of one index as one write changes them, inside the caller's transaction: the documents table,
+ * the FTS text, the title table and the autocomplete prefixes. Every document that leaves or enters is told to
+ * `changes` when given (a live index's spelling tables follow them); `added` counts how many more documents the
+ * index holds than before.
+ */
+export class DocumentWriter {
+  readonly #statement: IndexStatement;
+  readonly #index: string;
+  readonly #changes: TermChanges | undefined;
+  #added = 0;
+
+  constructor(statement: IndexStatement, index: string, changes: TermChanges | undefined) {
+    this.#statement = statement;
+    this.#index = index;
+    this.#changes = changes;
+  }
+
+  get added(): number {
+    return this.#added;
+  }
+
+  #rowidOf(id: string): bigint | undefined {
+    const docs = tablesOf(this.#index).docs;
+    return this.#statement('existing', () => `SELECT rowid FROM ${docs} WHERE id = ?`).safeIntegers().pluck().get(id) as bigint | undefined;
+  }
+
+  /**
+   * Writes a batch in static-rank order (see static-rank.ts): a replaced document is deleted and inserted again under
+   * the rowid of its new popularity. FTS5 starts a new segment whenever a rowid is lower than the one written before,
+   * so the deletions go first and the insertions follow in ascending rowid order: at most two segments per call.
+   * When an id repeats within the call, its last occurrence is the one written.
+   */
+  write(documents: readonly IndexedDocument[]): BulkItemResult[] {
+    const tables = tablesOf(this.#index);
+    const lastInBucket = this.#statement('last-in-bucket', () => `SELECT max(rowid) FROM ${tables.docs} WHERE rowid >= ? AND rowid < ?`).safeIntegers().pluck();
+    const insertDoc = this.#statement('insert', () =>
+      `INSERT INTO ${tables.docs} (rowid, id, url, title, title_key, locale, locale_key, slug, slug_key, popularity)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const firstRowid = this.#statement('first-rowid', () => `SELECT rowid FROM ${tables.docs} ORDER BY rowid LIMIT 1`).safeIntegers().pluck();
+    const insertText = this.#statement('text', () => `INSERT INTO ${tables.fts} (rowid, title, summary, body) VALUES (?, ?, ?, ?)`);
+    const insertTitle = this.#statement('title', () => `INSERT INTO ${tables.titles} (rowid, title) VALUES (?, ?)`);
+    // One statement per document for its (at most FILED_PREFIX_LENGTH) title prefixes.
+    const insertPrefixes = (count: number) =>
+      this.#statement(`prefixes\u0000${count}`, () =>
+        `INSERT OR IGNORE INTO ${tables.prefixes} (prefix, doc) VALUES ${Array.from({ length: count }, () => '(?, ?)').join(', ')}`,
+      );
+
+    const results: BulkItemResult[] = [];
+    const latest = new Map<string, number>();
+    documents.forEach((document, position) => {
+      const problem = validateDocument(document);
+      const id = typeof document?.id === 'string' ? document.id : String(document?.id);
+      results.push(problem === undefined ? { id, ok: true } : { id, ok: false, error: { type: 'invalid_document', reason: problem } });
+      if (problem === undefined) latest.set(document.id, position);
+    });
+    const failed = (position: number, error: unknown) => {
+      const id = results[position]?.id ?? '';
+      results[position] = { id, ok: false, error: { type: 'engine_error', reason: error instanceof Error ? error.message : String(error) } };
+    };
+    const replaced: { position: number; rowid: bigint }[] = [];
+    for (const [id, position] of latest) {
+      const rowid = this.#rowidOf(id);
+      if (rowid !== undefined) replaced.push({ position, rowid });
+    }
+    replaced.sort((a, b) => (a.rowid < b.rowid ? -1 : 1));
+    for (const { position, rowid } of replaced) {
+      try {
+        this.#remove(rowid);
+      } catch (error) {
+        failed(position, error);
+        latest.delete(results[position]?.id ?? '');
+      }
+    }
+    // An index created before locale partitions (positive rowids) keeps its layout: its readers take it as one partition.
+    const legacy = ((firstRowid.get() as bigint | undefined) ?? -1n) > 0n;
+    const next = new Map<string, bigint>();
+    const inserts = [...latest.values()]
+      .map((position) => {
+        const document = documents[position] as IndexedDocument;
+        return { position, partition: legacy ? 0 : localePartition(document.locale.toLowerCase()), bucket: rankBucket(document.popularity) };
+      })
+      .sort((a, b) => a.partition - b.partition || a.bucket - b.bucket || a.position - b.position);
+    for (const { position, partition, bucket } of inserts) {
+      const document = documents[position] as IndexedDocument;
+      try {
+        const block = `${partition}:${bucket}`;
+        let rowid = next.get(block);
+        if (rowid === undefined) {
+          const [start, end] = legacy ? legacyRowidBlock(bucket) : rowidBlock(partition, bucket);
+          const last = lastInBucket.get(start, end) as bigint | null;
+          rowid = last === null ? start : last + 1n;
+        }
+        const title = withoutControlCharacters(document.title);
+        const titleKey = foldForPrefix(title);
+        const text = [title, withoutControlCharacters(document.summary), withoutControlCharacters(document.body)] as const;
+        insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity);
+        insertText.run(rowid, ...text);
+        insertTitle.run(rowid, title);
+        const prefixes = titlePrefixes(titleKey);
+        if (prefixes.length > 0) insertPrefixes(prefixes.length).run(prefixes.flatMap((prefix) => [prefix, rowid]));
+        this.#changes?.entering(text);
+        this.#added++;
+        next.set(block, rowid + 1n);
+      } catch (error) {
+        failed(position, error);
+      }
+    }
+    return results;
+  }
+
+  /** Deletes the documents of these ids; an id the index does not hold (or holds no longer) is not deleted. */
+  delete(ids: readonly string[]): DeleteItemResult[] {
+    return ids.map((id) => {
+      const rowid = typeof id === 'string' ? this.#rowidOf(id) : undefined;
+      if (rowid === undefined) return { id, deleted: false };
+      this.#remove(rowid);
+      return { id, deleted: true };
+    });
+  }
+
+  /** Removes every row of a document. */
+  #remove(rowid: bigint): void {
+    const tables = tablesOf(this.#index);
+    const titleKeyOf = this.#statement('title-key', () => `SELECT title_key FROM ${tables.docs} WHERE rowid = ?`).pluck();
+    const textOf = this.#statement('text-of', () => `SELECT title, summary, body FROM ${tables.fts} WHERE rowid = ?`).raw();
+    const deletePrefixes = this.#statement('unprefix', () => `DELETE FROM ${tables.prefixes} WHERE prefix = ? AND doc = ?`);
+    const deleteDoc = this.#statement('delete', () => `DELETE FROM ${tables.docs} WHERE rowid = ?`);
+    const deleteText = this.#statement('untext', () => `DELETE FROM ${tables.fts} WHERE rowid = ?`);
+    const deleteTitle = this.#statement('untitle', () => `DELETE FROM ${tables.titles} WHERE rowid = ?`);
+    const text = this.#changes === undefined ? undefined : (textOf.get(rowid) as string[] | undefined);
+    for (const prefix of titlePrefixes((titleKeyOf.get(rowid) as string | undefined) ?? '')) deletePrefixes.run(prefix, rowid);
+    deleteDoc.run(rowid);
+    deleteText.run(rowid);
+    deleteTitle.run(rowid);
+    if (text !== undefined) this.#changes?.leaving(text);
+    this.#added--;
+  }
+}
