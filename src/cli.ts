@@ -5,6 +5,13 @@ import { createLogger } from './log.js';
 import type { Command } from './server/command.js';
 import { commands } from './server/commands.js';
 
+/**
+ * How long the process may live on once its command has ended. A server stopped by its drain time or by a second
+ * signal leaves the work it cut behind (a render still waiting for the origin, with a timeout of its own); the command is
+ * done, so that work must not hold the process. A command that leaves nothing running exits at once, as before.
+ */
+const EXIT_AFTER_RUN_MS = 1_000;
+
 function usage(): string {
   const width = Math.max(...commands.map((command) => command.name.length));
   const lines = commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
@@ -39,4 +46,4 @@ main(process.argv.slice(2)).then(
     console.error(`sitestack: ${isAppError(error) ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     process.exitCode = isAppError(error) && error.code !== 'INTERNAL' ? 2 : 1;
   },
-);
+).finally(() => setTimeout(() => process.exit(), EXIT_AFTER_RUN_MS).unref());

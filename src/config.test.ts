@@ -25,6 +25,16 @@ describe('loadConfig', () => {
     assert.deepEqual(config.trustedProxies, ['loopback']);
     assert.deepEqual(config.commentRateLimit, { max: 5, windowMs: 60_000 });
     assert.equal(config.purgeSecret, undefined);
+    assert.equal(config.shutdownTimeoutMs, 10_000);
+  });
+
+  it('names SHUTDOWN_TIMEOUT_MS when it is not a positive whole number of milliseconds', () => {
+    assert.equal(loadConfig({ SHUTDOWN_TIMEOUT_MS: '2500' }).shutdownTimeoutMs, 2500);
+    assert.throws(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: 'abc' }), {
+      name: 'ConfigError',
+      message: "expected SHUTDOWN_TIMEOUT_MS to be a positive integer, got 'abc'",
+    });
+    assert.throws(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '0' }), /expected SHUTDOWN_TIMEOUT_MS to be a positive integer, got '0'/);
   });
 
   it('names COMMENT_RATE_LIMIT when its rate is malformed', () => {

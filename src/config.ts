@@ -32,6 +32,11 @@ export interface Config {
   commentRateLimit: RateLimit;
   /** Each front worker names itself in an `x-front-worker` answer header (diagnostics and tests of `--workers`). */
   frontWorkerHeader: boolean;
+  /**
+   * How long a stopping server (SIGTERM, SIGINT) lets the requests in flight finish before it closes their
+   * connections (`SHUTDOWN_TIMEOUT_MS`). @default 10000
+   */
+  shutdownTimeoutMs: number;
   logLevel: LogLevel;
   songs: SongsConfig;
 }
@@ -244,6 +249,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     trustedProxies: parseTrustedProxies('TRUSTED_PROXIES', read(env, 'TRUSTED_PROXIES') ?? 'loopback'),
     commentRateLimit: parseRateLimit('COMMENT_RATE_LIMIT', read(env, 'COMMENT_RATE_LIMIT') ?? '5/minute'),
     frontWorkerHeader: parseOneOf('FRONT_WORKER_HEADER', read(env, 'FRONT_WORKER_HEADER') ?? 'off', ['on', 'off']) === 'on',
+    shutdownTimeoutMs: parsePositiveInt('SHUTDOWN_TIMEOUT_MS', read(env, 'SHUTDOWN_TIMEOUT_MS') ?? '10000'),
     logLevel: parseOneOf('LOG_LEVEL', read(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),
     songs: loadSongsConfig(env),
   };

@@ -48,6 +48,14 @@ export interface PurgeOutboxOptions {
   random?: () => number;
 }
 
+/** How {@link PurgeOutbox.stop} treats the deliveries in flight. */
+export interface OutboxStopOptions {
+  /** How long the deliveries in flight may take to end before they are aborted. @default 0 */
+  graceMs?: number;
+  /** Aborting it aborts the deliveries in flight at once (a second SIGINT or SIGTERM). */
+  force?: AbortSignal;
+}
+
 const DEFAULTS = {
   backoff: { baseMs: 250, maxMs: 30_000 },
   timeoutMs: 5_000,
@@ -172,13 +180,31 @@ export class PurgeOutbox {
     return this.statements.pendingCdnUrls.get()?.count ?? 0;
   }
 
-  /** Stops the worker; an attempt in flight is aborted and stays pending for the next start. */
-  async stop(): Promise<void> {
+  /**
+   * Stops the worker: no new attempt starts, the attempts in flight get `graceMs` to end, then they are aborted and
+   * stay pending for the next start.
+   */
+  async stop(options: OutboxStopOptions = {}): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    const settled = Promise.all([this.running, ...this.inFlight.values()]);
+    const graceMs = options.graceMs ?? 0;
+    if (graceMs > 0 && !options.force?.aborted) {
+      let timer: NodeJS.Timeout | undefined;
+      let onForce: (() => void) | undefined;
+      await Promise.race([
+        settled,
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, graceMs);
+          onForce = resolve;
+          options.force?.addEventListener('abort', onForce, { once: true });
+        }),
+      ]);
+      clearTimeout(timer);
+      if (onForce !== undefined) options.force?.removeEventListener('abort', onForce);
+    }
     this.abort.abort();
-    await this.running;
-    await Promise.all(this.inFlight.values());
+    await settled;
   }
 
   private schedule(delayMs: number): void {

@@ -14,7 +14,7 @@ import {
 } from '../edge/index.js';
 import type { Command, CommandContext } from './command.js';
 
-const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 function edgeOptions({ config }: CommandContext, accessLog: boolean): EdgeConfigOptions {
   return {
@@ -41,7 +41,8 @@ export const edgeCommand: Command = {
     '',
     'Environment: HOST, EDGE_PORT (listen address), EDGE_UPSTREAM (the fronts, default http://HOST:PORT),',
     'DATA_DIR (nginx files go to DATA_DIR/edge), NGINX_BIN (default nginx, also looked for in /usr/sbin).',
-    'nginx runs in the foreground; SIGINT and SIGTERM stop it and sitestack exits with its status.',
+    'nginx runs in the foreground. SIGINT or SIGTERM stops it gracefully (SIGQUIT: requests in flight are answered),',
+    'at once after SHUTDOWN_TIMEOUT_MS or on a second signal (SIGTERM); sitestack exits with its status.',
   ].join('\n'),
   async run(context) {
     const { args, config, logger, out } = context;
@@ -58,8 +59,23 @@ export const edgeCommand: Command = {
     }
 
     const running = spawnNginx(nginx, options.edgeDir, configFile);
-    const forward = (signal: NodeJS.Signals) => running.child.kill(signal);
-    for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
+    // nginx's own graceful stop is SIGQUIT (no new connections, requests in flight answered, idle ones closed); its
+    // SIGTERM stops at once, which bounds the drain.
+    let drainTimer: NodeJS.Timeout | undefined;
+    const forward = (signal: NodeJS.Signals) => {
+      if (drainTimer !== undefined) {
+        logger.warn({ signal }, 'second stop request: stopping nginx at once');
+        running.child.kill('SIGTERM');
+        return;
+      }
+      logger.info({ signal }, 'shutting down: nginx finishes the requests in flight');
+      running.child.kill('SIGQUIT');
+      drainTimer = setTimeout(() => {
+        logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'drain time over: stopping nginx at once');
+        running.child.kill('SIGTERM');
+      }, config.shutdownTimeoutMs);
+    };
+    for (const signal of STOP_SIGNALS) process.on(signal, forward);
     try {
       const address = `http://${formatHostPort(options.listen)}`;
       await waitUntilListening(running, edgePaths(options.edgeDir).pid).then(
@@ -73,7 +89,8 @@ export const edgeCommand: Command = {
       logger.info({ status }, 'edge stopped');
       return status;
     } finally {
-      for (const signal of FORWARDED_SIGNALS) process.off(signal, forward);
+      clearTimeout(drainTimer);
+      for (const signal of STOP_SIGNALS) process.off(signal, forward);
     }
   },
 };

@@ -12,6 +12,7 @@ import { createEngine, searchRoutes } from '../search/index.js';
 import { openSongs, songRoutes } from '../songs/index.js';
 import { createApiApp } from './api.js';
 import type { Command } from './command.js';
+import { drainServer, type StopOptions } from './drain.js';
 import { createFrontServer } from './front.js';
 import { runFrontWorkers, type FrontWorkers } from './front-workers.js';
 import { WorkerPurgeFanout } from './purge-fanout.js';
@@ -69,9 +70,9 @@ export async function startFrontProcess(options: Omit<StartFrontOptions, 'distri
   started.cache = front.pageCache;
   return {
     ...front,
-    async close() {
+    async close(stopOptions) {
       fanout.close();
-      await front.close();
+      await front.close(stopOptions);
       // The IPC channel to the primary would keep this worker alive once its servers are closed.
       cluster.worker?.disconnect();
     },
@@ -83,7 +84,8 @@ export interface RunningFront {
   buildId: string;
   pageCache: PageCache;
   server: Server;
-  close(): Promise<void>;
+  /** Drains the server within `config.shutdownTimeoutMs` (see drainServer), then closes the API, search and song stores. */
+  close(options?: StopOptions): Promise<void>;
 }
 
 export interface StartFrontOptions {
@@ -159,11 +161,8 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     buildId: manifest.buildId,
     pageCache,
     server,
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+    async close(stopOptions = {}) {
+      await drainServer(server, { logger, timeoutMs: config.shutdownTimeoutMs, name: 'front', ...stopOptions });
       await api.close();
       await engine.close();
       songs.close();
@@ -177,19 +176,19 @@ export const frontCommand: Command = {
   usage: FRONT_USAGE,
   async run({ args, config, logger, out }) {
     const workers = parseWorkers(args, FRONT_USAGE);
+    // Listening from the start: a stop requested while the front still builds and opens its stores waits for that.
+    const stopRequested = waitForShutdown(logger);
     if (cluster.isPrimary && workers > 1) {
       await prepareWorkers(config, logger);
-      const fleet = runFrontWorkers({ workers, logger });
+      const fleet = runFrontWorkers({ workers, logger, shutdownTimeoutMs: config.shutdownTimeoutMs });
       const address = await listeningAddress(fleet);
       out.write(`front listening on http://${address} with ${workers} worker processes\n`);
-      await waitForShutdown(logger);
-      await fleet.stop();
+      await fleet.stop(await stopRequested);
       return 0;
     }
     const front = await startFrontProcess({ config, logger });
     out.write(`front listening on ${front.url} (build ${front.buildId}${cluster.isWorker ? `, worker ${cluster.worker?.id}` : ''})\n`);
-    await waitForShutdown(logger);
-    await front.close();
+    await front.close(await stopRequested);
     return 0;
   },
 };

@@ -1,6 +1,8 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '../log.js';
+import type { StopOptions } from './drain.js';
 import { PurgeRelay, type RelayWorker } from './purge-fanout.js';
+import type { ShutdownMessage } from './shutdown.js';
 
 /** Options of the primary process of `sitestack front --workers N`. */
 export interface FrontWorkersOptions {
@@ -15,21 +17,44 @@ export interface FrontWorkersOptions {
   stableAfterMs?: number;
   /** Extra environment of every worker. */
   env?: Record<string, string>;
+  /**
+   * The workers' drain time (`SHUTDOWN_TIMEOUT_MS`): `stop` kills a worker with SIGKILL when it still runs
+   * `killMarginMs` after this.
+   * @default 10000
+   */
+  shutdownTimeoutMs?: number;
+  /** Time a worker has after its drain to close its stores and exit. @default 5000 */
+  killMarginMs?: number;
 }
 
-export const FRONT_WORKERS_DEFAULTS = { purgeTimeoutMs: 2_000, restartDelayMs: 100, stableAfterMs: 10_000 } as const;
+export const FRONT_WORKERS_DEFAULTS = {
+  purgeTimeoutMs: 2_000,
+  restartDelayMs: 100,
+  stableAfterMs: 10_000,
+  shutdownTimeoutMs: 10_000,
+  killMarginMs: 5_000,
+} as const;
 
 export interface FrontWorkers {
   /** Resolves when every worker of the first generation listens. */
   readonly ready: Promise<void>;
   /** Live workers. */
   workers(): Worker[];
-  /** Stops replacing workers, asks every worker to exit, and resolves when they have. */
-  stop(): Promise<void>;
+  /**
+   * Stops replacing workers and asks every worker to drain and exit (`force`: at once); a worker still running after
+   * the drain time and a margin is killed. Resolves when every worker has exited.
+   */
+  stop(options?: StopOptions): Promise<void>;
 }
 
 function relayWorker(worker: Worker): RelayWorker {
   return { id: worker.id, send: (message) => worker.send(message), isConnected: () => worker.isConnected() };
+}
+
+/** Asks `worker` to stop; one whose IPC channel is gone gets the signal a worker treats the same way. */
+function askToStop(worker: Worker, force: boolean): void {
+  if (worker.isConnected()) worker.send({ type: 'sitestack:shutdown', force } satisfies ShutdownMessage);
+  else worker.process.kill('SIGTERM');
 }
 
 /**
@@ -91,17 +116,27 @@ export function runFrontWorkers(options: FrontWorkersOptions): FrontWorkers {
   return {
     ready,
     workers: live,
-    async stop() {
+    async stop(stopOptions = {}) {
       stopping = true;
       for (const timer of restarts) clearTimeout(timer);
       restarts.clear();
       const exits = live().map((worker) => new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once('exit', () => resolve()))));
-      for (const worker of live()) worker.process.kill('SIGTERM');
-      const forced = setTimeout(() => {
-        for (const worker of live()) worker.process.kill('SIGKILL');
-      }, 10_000);
+      const { force } = stopOptions;
+      for (const worker of live()) askToStop(worker, force?.aborted ?? false);
+      const forceAll = () => {
+        for (const worker of live()) askToStop(worker, true);
+      };
+      force?.addEventListener('abort', forceAll, { once: true });
+      const killAfterMs =
+        (options.shutdownTimeoutMs ?? FRONT_WORKERS_DEFAULTS.shutdownTimeoutMs) + (options.killMarginMs ?? FRONT_WORKERS_DEFAULTS.killMarginMs);
+      const killer = setTimeout(() => {
+        const left = live();
+        logger.error({ workers: left.map((worker) => worker.id), killAfterMs }, 'front workers still running after the drain time; killing them');
+        for (const worker of left) worker.process.kill('SIGKILL');
+      }, killAfterMs);
       await Promise.all(exits);
-      clearTimeout(forced);
+      clearTimeout(killer);
+      force?.removeEventListener('abort', forceAll);
       relay.close();
       cluster.off('message', onMessage);
       cluster.off('exit', onExit);

@@ -4,12 +4,14 @@ import type { Logger } from '../log.js';
 import { createOriginApp, openOriginDatabase, PurgeOutbox, type BackoffPolicy, type CdnPurge } from '../origin/index.js';
 import { CdnPurgeError, purgeCdn } from '../edge/index.js';
 import type { Command } from './command.js';
+import { drainServer, type StopOptions } from './drain.js';
 import { waitForShutdown } from './shutdown.js';
 
 export interface RunningOrigin {
   url: string;
   outbox: PurgeOutbox | undefined;
-  close(): Promise<void>;
+  /** Drains the API within `config.shutdownTimeoutMs` (see drainServer), then stops the outboxes and closes the stores. */
+  close(options?: StopOptions): Promise<void>;
 }
 
 export interface StartOriginOptions {
@@ -72,9 +74,11 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
   return {
     url,
     outbox,
-    async close() {
-      await app.close();
-      await outbox?.stop();
+    async close(stopOptions = {}) {
+      const drainEnds = Date.now() + config.shutdownTimeoutMs;
+      await drainServer(app.server, { logger, timeoutMs: config.shutdownTimeoutMs, name: 'origin', close: () => app.close(), ...stopOptions });
+      // What is left of the drain time lets a purge in flight reach its front now rather than at the next start.
+      await outbox?.stop({ graceMs: drainEnds - Date.now(), ...stopOptions });
       db.close();
     },
   };
@@ -85,10 +89,11 @@ export const originCommand: Command = {
   summary: 'run the content origin: JSON API over SQLite, admin writes and the purge outbox (ORIGIN_PORT)',
   usage: 'sitestack origin',
   async run({ config, logger, out }) {
+    // Listening from the start: a stop requested while the origin still opens its stores waits for that, then drains.
+    const stopRequested = waitForShutdown(logger);
     const origin = await startOrigin({ config, logger });
     out.write(`origin listening on ${origin.url}\n`);
-    await waitForShutdown(logger);
-    await origin.close();
+    await origin.close(await stopRequested);
     return 0;
   },
 };

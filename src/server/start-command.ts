@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { ensureSearchIndex } from '../search/index.js';
 import type { Command } from './command.js';
+import type { StopOptions } from './drain.js';
 import { parseWorkers, prepareWorkers, startFrontProcess, startFront } from './front-command.js';
 import { runFrontWorkers } from './front-workers.js';
 import { startOrigin } from './origin-command.js';
@@ -16,10 +17,11 @@ export const startCommand: Command = {
   async run({ args, config, logger, out }) {
     const workers = parseWorkers(args, usage);
     if (cluster.isWorker) {
-      // A front worker of `start --workers N`: the primary runs the origin and passed the purge secret on.
+      // A front worker of `start --workers N`: the primary runs the origin and passed the purge secret on. Listening
+      // from the start, so the primary's stop reaches a worker that still starts.
+      const stopRequested = waitForShutdown(logger);
       const front = await startFrontProcess({ config, logger });
-      await waitForShutdown(logger);
-      await front.close();
+      await front.close(await stopRequested);
       return 0;
     }
     // Without a configured secret, origin and front share one made up for this run, so local purges work.
@@ -31,28 +33,32 @@ export const startCommand: Command = {
     } catch (error) {
       logger.error({ err: error }, 'the first search index could not be built; run sitestack content-build and sitestack index');
     }
-    let stopFront: () => Promise<void>;
+    // Not before: a Ctrl+C during the first content build and index run still ends the process at once. From here on a
+    // stop drains the front (and its workers) and then the origin.
+    const stopRequested = waitForShutdown(logger);
+    let stopFront: (options: StopOptions) => Promise<void>;
     let frontUrl: string;
     try {
       if (workers > 1) {
         await prepareWorkers(config, logger);
-        const fleet = runFrontWorkers({ workers, logger, env: { PURGE_SECRET: purgeSecret } });
+        const fleet = runFrontWorkers({ workers, logger, env: { PURGE_SECRET: purgeSecret }, shutdownTimeoutMs: config.shutdownTimeoutMs });
         await fleet.ready;
         frontUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port} (${workers} worker processes)`;
-        stopFront = () => fleet.stop();
+        stopFront = (options) => fleet.stop(options);
       } else {
         const front = await startFront({ config, logger, purgeSecret });
         frontUrl = front.url;
-        stopFront = () => front.close();
+        stopFront = (options) => front.close(options);
       }
     } catch (error) {
       await origin.close();
       throw error;
     }
     out.write(`sitestack is running\n  front   ${frontUrl}/\n  origin  ${origin.url}/api/v1/plog/\nPress Ctrl+C to stop.\n`);
-    await waitForShutdown(logger);
-    await stopFront();
-    await origin.close();
+    const shutdown = await stopRequested;
+    // The front first: its renders in flight still read from the origin.
+    await stopFront(shutdown);
+    await origin.close(shutdown);
     return 0;
   },
 };

@@ -12,8 +12,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { silentLogger } from '../../log.js';
 import { createPageCache } from '../../page-cache/index.js';
+import { drainServer } from '../drain.js';
 import { runFrontWorkers } from '../front-workers.js';
 import { WorkerPurgeFanout } from '../purge-fanout.js';
+import { waitForShutdown } from '../shutdown.js';
 
 const [contentFile = '', secret = ''] = process.argv.slice(2);
 
@@ -42,5 +44,8 @@ if (cluster.isPrimary) {
     });
   });
   server.listen(0, '127.0.0.1');
-  process.once('SIGTERM', () => server.close(() => process.exit(0)));
+  const logger = silentLogger();
+  void waitForShutdown(logger)
+    .then(({ force }) => drainServer(server, { logger, force }))
+    .then(() => process.exit(0));
 }
