@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import { engineContractTests } from './contract.js';
 import { fragmentsOf, matchWords } from '../highlight.js';
 import { legacyRowidBlock, localePartition, rankBucket } from '../static-rank.js';
@@ -112,6 +113,97 @@ describe('SqliteEngine highlighting', () => {
       assert.deepEqual(hit?.highlight?.body, fragmentsOf(matchWords(body, { terms }), {}, terms));
       assert.equal(hit?.highlight?.body.length, 3);
       assert.ok(!hit?.highlight?.body.join('').includes('\uFFFD'));
+    });
+  });
+});
+
+describe('SqliteEngine live writes', () => {
+  const page = (id: string, title: string, body = '') => ({ id, url: `/${id}`, title, body, summary: '', popularity: 0.5, locale: 'en-US', slug: id });
+
+  it('shows search, suggest and autocomplete a live write at once when another connection or its own writes it', async () => {
+    const file = join(dir, 'live-writes.sqlite');
+    await withEngine(file, async (reader) => {
+      await withEngine(file, async (writer) => {
+        await writer.createIndex('live');
+        await writer.bulk('live', [page('post', 'Pangolin habits', 'scales'), page('other', 'Armadillo', 'armour')]);
+        await writer.refresh('live');
+        await writer.updateAliases([{ add: { index: 'live', alias: 'site' } }]);
+        // The reader remembers what it looked up: words the index lacks, term counts, completions.
+        assert.deepEqual((await reader.search({ index: 'site', text: 'echidna' })).total, { value: 0, relation: 'eq' });
+        assert.deepEqual(await reader.suggest({ index: 'site', text: 'echidma' }), []);
+        assert.deepEqual(await reader.suggest({ index: 'site', text: 'pangolim' }), [{ text: 'pangolin', total: 1, relation: 'eq' }]);
+        assert.deepEqual(await reader.autocomplete({ index: 'site', prefix: 'echid' }), []);
+
+        await writer.bulk('live', [page('post', 'Echidna spines', 'quills')]);
+        assert.deepEqual((await reader.search({ index: 'site', text: 'echidna' })).documents.map((hit) => hit.id), ['post']);
+        assert.deepEqual((await reader.search({ index: 'site', text: 'pangolin' })).total, { value: 0, relation: 'eq' });
+        assert.deepEqual(await reader.suggest({ index: 'site', text: 'echidma' }), [{ text: 'echidna', total: 1, relation: 'eq' }]);
+        assert.deepEqual(await reader.suggest({ index: 'site', text: 'pangolim' }), []);
+        assert.deepEqual((await reader.autocomplete({ index: 'site', prefix: 'echid' })).map((match) => match.url), ['/post']);
+
+        assert.deepEqual(await writer.deleteDocuments('live', ['post']), [{ id: 'post', deleted: true }]);
+        assert.deepEqual((await reader.search({ index: 'site', text: 'echidna' })).total, { value: 0, relation: 'eq' });
+        assert.deepEqual(await reader.suggest({ index: 'site', text: 'echidma' }), []);
+        assert.deepEqual(await reader.autocomplete({ index: 'site', prefix: 'echid' }), []);
+      });
+      await reader.bulk('live', [page('own', 'Numbat', 'termites')]);
+      assert.deepEqual(await reader.suggest({ index: 'site', text: 'numbta' }), [{ text: 'numbat', total: 1, relation: 'eq' }]);
+      assert.deepEqual((await reader.autocomplete({ index: 'site', prefix: 'numb' })).map((match) => match.url), ['/own']);
+      await reader.deleteDocuments('live', ['own']);
+      assert.deepEqual(await reader.suggest({ index: 'site', text: 'numbta' }), []);
+      assert.deepEqual(await reader.autocomplete({ index: 'site', prefix: 'numb' }), []);
+    });
+  });
+
+  it('builds the spelling tables of a live index that has none at its first write', async () => {
+    await withEngine(join(dir, 'live-first-write.sqlite'), async (engine) => {
+      await engine.createIndex('fresh');
+      await engine.updateAliases([{ add: { index: 'fresh', alias: 'site' } }]);
+      await engine.bulk('fresh', [page('a', 'Quokka smiles')]);
+      assert.deepEqual(await engine.suggest({ index: 'site', text: 'quokak' }), [{ text: 'quokka', total: 1, relation: 'eq' }]);
+      await engine.bulk('fresh', [page('b', 'Wombat burrows')]);
+      assert.deepEqual(await engine.suggest({ index: 'site', text: 'wombta' }), [{ text: 'wombat', total: 1, relation: 'eq' }]);
+    });
+  });
+});
+
+describe('SqliteEngine totals', () => {
+  it('counts the total exactly up to totalUpTo when the query holds words common enough to be dropped', async () => {
+    await withEngine(join(dir, 'common-totals.sqlite'), async (engine) => {
+      // Enough documents for words in more than COMMON_WORD_SHARE of them to be common (COMMON_WORD_MIN_DOCUMENTS).
+      const words = ['the', 'of', 'grid', 'layout', 'flexbox', 'measuring', 'colour', 'animation'];
+      const pick = (i: number, salt: number) => words[(i * salt + (i >> 3)) % words.length] as string;
+      const documents = Array.from({ length: 1200 }, (_, i) => ({
+        id: `d${i}`,
+        url: `/d${i}`,
+        title: `${i % 2 === 0 ? 'The ' : ''}${pick(i, 7)} ${pick(i, 3)}`,
+        body: `the ${i % 3 === 0 ? 'of ' : ''}${pick(i, 5)} ${pick(i, 11)}`,
+        summary: '',
+        popularity: (i % 10) / 10,
+        locale: i % 4 === 0 ? 'fr' : 'en-US',
+        slug: `d${i}`,
+      }));
+      await engine.createIndex('common');
+      await engine.bulk('common', documents);
+      await engine.refresh('common');
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.constantFrom(...words, 'measu', 'anim', 'lay'), { minLength: 1, maxLength: 3 }),
+          fc.constantFrom('best', 'relevance', 'popularity') as fc.Arbitrary<'best' | 'relevance' | 'popularity'>,
+          fc.integer({ min: 1, max: 20 }),
+          fc.integer({ min: 0, max: 40 }),
+          fc.option(fc.integer({ min: 1, max: 1200 }), { nil: undefined }),
+          fc.subarray(['fr', 'en-US']),
+          async (text, sort, size, from, totalUpTo, locales) => {
+            const query = { index: 'common', text: text.join(' '), locales };
+            const matching = await engine.count(query);
+            const { total } = await engine.search({ ...query, sort, size, from, totalUpTo });
+            const cap = totalUpTo ?? 1000;
+            assert.deepEqual(total, matching <= cap ? { value: matching, relation: 'eq' } : { value: cap, relation: 'gte' }, JSON.stringify({ text, sort, size, from, totalUpTo, locales, matching }));
+          },
+        ),
+        { numRuns: 150 },
+      );
     });
   });
 });

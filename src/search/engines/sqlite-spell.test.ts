@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import { deletionNeighbourhood, spellable } from '../spelling.js';
+import { SqliteEngine } from './sqlite.js';
+import type { IndexedDocument } from './types.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'sitestack-sqlite-spell-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const page = (id: string, title: string, body: string): IndexedDocument => ({ id, url: `/${id}`, title, body, summary: '', popularity: 0.5, locale: 'en-US', slug: id });
+
+/** The spelling tables of `index` as they are, and as a rebuild from the vocabulary would make them. */
+function spellingOf(file: string, index: string): { kept: unknown; rebuilt: unknown } {
+  const db = new Database(file, { readonly: true });
+  try {
+    const table = (name: string) => `"ix_${index}_${name}"`;
+    const terms = db.prepare(`SELECT term, docs FROM ${table('spell_terms')} ORDER BY term`).raw().all() as [string, number][];
+    const vocabulary = db.prepare(`SELECT term, doc FROM ${table('vocab')} ORDER BY term`).raw().all() as [string, number][];
+    const keys = (db.prepare(`SELECT k.key, t.term FROM ${table('spell_keys')} k JOIN ${table('spell_terms')} t ON t.id = k.term_id`).raw().all() as string[][])
+      .map((pair) => pair.join('\u0000'))
+      .sort();
+    const filed = vocabulary.filter(([term]) => spellable(term)).flatMap(([term]) => [...deletionNeighbourhood(term)].map((key) => `${key}\u0000${term}`)).sort();
+    const documents = db.prepare(`SELECT documents FROM ${table('spell_stats')}`).pluck().get();
+    const held = db.prepare(`SELECT count(*) FROM ${table('docs')}`).pluck().get();
+    return { kept: { terms, keys, documents }, rebuilt: { terms: vocabulary, keys: filed, documents: held } };
+  } finally {
+    db.close();
+  }
+}
+
+describe('TermChanges', () => {
+  it('keeps the spelling tables of a live index equal to a rebuild when documents are added, replaced and deleted', async () => {
+    const file = join(dir, 'live.sqlite');
+    const engine = new SqliteEngine({ path: file });
+    // Words the tokenizer splits, folds or keeps in ways a JS tokenizer would not all match, and plain words whose
+    // counts rise and fall as documents come and go.
+    const word = fc.oneof(
+      fc.constantFrom('heron', 'herons', 'egret', 'ibis', 'Café', 'cafe', 'naïve', 'snake_case', 'ｆｕｌｌ', '東京都', "don't", 'x2', '42', 'Straße', 'ﬁne', 'ÉCOLE', 'résumé'),
+      fc.string({ unit: 'grapheme-composite', maxLength: 6 }),
+    );
+    const text = fc.array(word, { maxLength: 6 }).map((words) => words.join(' '));
+    const ids = fc.constantFrom('a', 'b', 'c', 'd', 'e');
+    const step = fc.oneof(
+      fc.record({ put: fc.array(fc.record({ id: ids, title: text, body: text }), { minLength: 1, maxLength: 3 }) }),
+      fc.record({ remove: fc.array(ids, { minLength: 1, maxLength: 3 }) }),
+    );
+    let run = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (steps) => {
+          const index = `live${++run}`;
+          await engine.createIndex(index);
+          await engine.bulk(index, [page('a', 'Grey heron', 'wading bird'), page('b', 'Great egret', 'white heron')]);
+          await engine.refresh(index);
+          await engine.updateAliases([{ add: { index, alias: `site${run}` } }]);
+          for (const change of steps) {
+            if ('put' in change) {
+              const results = await engine.bulk(index, change.put.map(({ id, title, body }) => page(id, title.trim() === '' ? 'Untitled' : title, body)));
+              assert.ok(results.every((result) => result.ok));
+            } else {
+              await engine.deleteDocuments(index, change.remove);
+            }
+          }
+          const { kept, rebuilt } = spellingOf(file, index);
+          assert.deepEqual(kept, rebuilt);
+          await engine.deleteIndex(index);
+        }),
+        { numRuns: 40 },
+      );
+    } finally {
+      await engine.close();
+    }
+  });
+});
