@@ -139,6 +139,22 @@ describe('elasticsearch engine: cluster failures', () => {
     assert.equal(cluster.requests.filter((line) => line.endsWith('/_bulk')).length, 3);
   });
 
+  it('sends deletions rejected with 429 again, and answers SEARCH_ENGINE_ERROR when one stays rejected', async () => {
+    const cluster = new FakeElasticsearch();
+    const engine = make(cluster, { writeRetries: 2 });
+    await engine.createIndex('retry_deletes');
+    await engine.bulk('retry_deletes', [doc('a', 'Alpha'), doc('b', 'Beta')]);
+    cluster.rejectBulkItems(1);
+    assert.deepEqual(await engine.deleteDocuments('retry_deletes', ['a', 'zzz']), [{ id: 'a', deleted: true }, { id: 'zzz', deleted: false }]);
+    assert.equal(cluster.requests.filter((line) => line.endsWith('/_bulk')).length, 3);
+    cluster.rejectBulkItems(100);
+    await assert.rejects(engine.deleteDocuments('retry_deletes', ['b']), hasCode('SEARCH_ENGINE_ERROR', 502));
+    assert.deepEqual(await engine.deleteDocuments('retry_deletes', ['', 'x'.repeat(600)]), [{ id: '', deleted: false }, { id: 'x'.repeat(600), deleted: false }]);
+    cluster.rejectBulkItems(0);
+    await engine.refresh('retry_deletes');
+    assert.deepEqual((await engine.search({ index: 'retry_deletes', text: 'beta' })).documents.map((hit) => hit.id), ['b']);
+  });
+
   it('retries a whole bulk request when the cluster answers 429, a connection error or a timeout', async () => {
     const cluster = new FakeElasticsearch();
     const engine = make(cluster);
