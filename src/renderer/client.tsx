@@ -20,7 +20,9 @@ const bootstrap = readBootstrap();
 async function loadPage(url: URL): Promise<PageData | undefined> {
   const route = matchPage(url.pathname, bootstrap.locales);
   if (route === undefined) return undefined;
-  const response = await fetch(dataUrl(bootstrap.buildId, route), { headers: { accept: 'application/json' } });
+  // `no-cache`: the browser asks again instead of reusing its own copy, which the data route's long max-age would
+  // keep for a day; the servers' caches, which purges keep fresh, still answer.
+  const response = await fetch(dataUrl(bootstrap.buildId, route), { headers: { accept: 'application/json' }, cache: 'no-cache' });
   if (!response.ok) return undefined;
   return (await response.json()) as PageData;
 }

@@ -91,7 +91,8 @@ interface ListedPost {
   oid: string;
 }
 
-interface PostDetail {
+/** What the content build reads of a post (the origin's `post` object). */
+export interface PostDetail {
   oid: string;
   title: string;
   body_html: string;

@@ -5,6 +5,7 @@ export type {
   AutocompleteQuery,
   BulkItemError,
   BulkItemResult,
+  DeleteItemResult,
   Health,
   HighlightOptions,
   IndexInfo,
@@ -27,6 +28,7 @@ export { parseIndexJson, readContentBuild, slugOf, walkIndexFiles, type ReadOpti
 export { stripHtml } from './strip-html.js';
 export { runContentBuild, splitSections, type ContentBuildOptions, type ContentBuildReport } from './content-build.js';
 export { importPopularityCsv, PopularityStore, popularityKey } from './popularity.js';
+export { createLiveUpdater, LIVE_UPDATER_DEFAULTS, type LivePostChange, type LiveUpdaterOptions, type LiveUpdateReport } from './live-update.js';
 export { ensureSearchIndex, loadPopularity, type EnsureSearchIndexOptions } from './ensure-index.js';
 export { escapeHtml, foldForPrefix, markedFragment, matchExpression, tokenize } from './query-text.js';
 export { searchRoutes, SEARCH_ROUTES_DEFAULTS, type SearchRoutesOptions, type SearchResponse, type SearchDocument, type AutocompleteResponse } from './api/routes.js';

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import { createOriginApp, openOriginDatabase, PurgeOutbox, type BackoffPolicy, type CdnPurge } from '../origin/index.js';
+import { ContentStore, createOriginApp, openOriginDatabase, PurgeOutbox, SearchOutbox, type BackoffPolicy, type CdnPurge } from '../origin/index.js';
 import { CdnPurgeError, purgeCdn } from '../edge/index.js';
+import { createEngine, createLiveUpdater, PopularityStore, type SearchEngine } from '../search/index.js';
 import type { Command } from './command.js';
 import { drainServer, type StopOptions } from './drain.js';
 import { waitForShutdown } from './shutdown.js';
@@ -10,6 +11,7 @@ import { waitForShutdown } from './shutdown.js';
 export interface RunningOrigin {
   url: string;
   outbox: PurgeOutbox | undefined;
+  searchOutbox: SearchOutbox;
   /** Drains the API within `config.shutdownTimeoutMs` (see drainServer), then stops the outboxes and closes the stores. */
   close(options?: StopOptions): Promise<void>;
 }
@@ -23,8 +25,10 @@ export interface StartOriginOptions {
   port?: number;
   /** The edge purge step of the outbox. @default purgeCdn on `config.cdnBaseUrl` when it is set, else no CDN purge */
   cdnPurge?: CdnPurge;
-  /** Retry policy of the purge outbox. @default the outbox's own */
+  /** Retry policy of the purge and search outboxes. @default the outboxes' own */
   backoff?: BackoffPolicy;
+  /** The search engine live updates are written to (not closed with the origin). @default the engine `config.searchUrl` names */
+  searchEngine?: SearchEngine;
 }
 
 /**
@@ -60,6 +64,19 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
           ...(cdnPurge === undefined ? {} : { cdnPurge }),
           ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
         });
+  const searchEngine = options.searchEngine ?? createEngine(config.searchUrl, { logger }, { logger });
+  const popularity = new PopularityStore(join(config.dataDir, 'popularity.sqlite'));
+  const store = new ContentStore(db);
+  const updateSearch = createLiveUpdater({ engine: searchEngine, prefix: config.searchPrefix, popularityOf: (key) => popularity.normalizedOf(key), logger });
+  const searchOutbox = new SearchOutbox({
+    db,
+    logger,
+    readPost: (oid) => store.getPost(oid)?.post,
+    apply: async (changes) => {
+      await updateSearch(changes);
+    },
+    ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
+  });
   if (outbox === undefined) logger.warn('PURGE_SECRET is unset: content changes are queued in the outbox but no front is purged');
   if (config.originAdminToken === undefined) logger.warn('ORIGIN_ADMIN_TOKEN is unset: admin writes are refused');
   const app = await createOriginApp({
@@ -67,18 +84,26 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
     logger,
     adminToken: config.originAdminToken,
     commentRateLimit: config.commentRateLimit,
-    ...(outbox === undefined ? {} : { onChange: () => outbox.notify() }),
+    onChange: () => {
+      outbox?.notify();
+      searchOutbox.notify();
+    },
   });
   const url = await app.listen({ host: config.host, port: options.port ?? config.originPort });
   outbox?.start();
+  searchOutbox.start();
   return {
     url,
     outbox,
+    searchOutbox,
     async close(stopOptions = {}) {
       const drainEnds = Date.now() + config.shutdownTimeoutMs;
       await drainServer(app.server, { logger, timeoutMs: config.shutdownTimeoutMs, name: 'origin', close: () => app.close(), ...stopOptions });
       // What is left of the drain time lets a purge in flight reach its front now rather than at the next start.
       await outbox?.stop({ graceMs: drainEnds - Date.now(), ...stopOptions });
+      await searchOutbox.stop();
+      if (options.searchEngine === undefined) await searchEngine.close();
+      popularity.close();
       db.close();
     },
   };
