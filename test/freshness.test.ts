@@ -8,10 +8,12 @@ import { nginxForTests, startEdge, tempDir, type RunningEdge } from '../src/edge
 import { ensureSearchIndex } from '../src/search/index.js';
 import { startFront, type RunningFront } from '../src/server/front-command.js';
 import { startOrigin, type RunningOrigin } from '../src/server/origin-command.js';
+import { chromiumSkip, launchChromium } from './support/chromium.js';
 import { ADMIN_TOKEN, eventually, freePort, PURGE_SECRET } from './support/stack.js';
 import { staleSurfaces, untilFresh, warm, type Layers, type PostState } from './support/surfaces.js';
 
 const { nginx, skip } = nginxForTests();
+const noChromium = chromiumSkip('the reader of the freshness tests');
 
 /** The freshness bound of issue 18: every surface shows a committed change within this time. */
 const FRESH_WITHIN_MS = 3_000;
@@ -125,6 +127,32 @@ describe('freshness after a change, through every layer', { skip }, () => {
     const started = performance.now();
     assert.equal((await admin('POST', `/api/v1/comments/${id}/approve`)).status, 200);
     await untilFresh(layers(), { ...state, shows: ['Brackish', 'Periwinkle remark'] }, FRESH_WITHIN_MS, started);
+  });
+
+  it('shows a reader in Chromium the edited post when they click through to it again, through the edge', { skip: noChromium }, async () => {
+    const state: PostState = { oid: 'fresh-reader', title: 'Heron logbook', shows: ['Mudflat'], searchWord: 'heron' };
+    await published(state, 'Mudflat');
+    const chromium = await launchChromium();
+    try {
+      const page = await chromium.context.newPage();
+      await page.goto(`${edge.url}/`);
+      await page.waitForFunction(() => document.documentElement.dataset.navigation === 'client');
+      const link = page.locator('main a[href="/plog/fresh-reader"]').first();
+      await link.click();
+      await page.waitForFunction(() => document.querySelector('main h1')?.textContent === 'Heron logbook');
+      await page.goBack();
+      await page.waitForFunction(() => document.querySelector('main h1')?.textContent === 'Latest posts');
+
+      assert.equal((await admin('PUT', '/api/v1/plog/fresh-reader', postBody('Egret logbook', 'Estuary'))).status, 200);
+      await untilFresh(layers(), { ...state, title: 'Egret logbook', shows: ['Estuary'], hides: ['Mudflat'], searchWord: 'egret' }, FRESH_WITHIN_MS);
+      // The same link, in the same document: the browser already holds this data route from the first click.
+      await page.locator('main a[href="/plog/fresh-reader"]').first().click();
+      await page.waitForFunction(() => document.querySelector('main h1')?.textContent !== 'Latest posts');
+      assert.equal(await page.locator('main h1').textContent(), 'Egret logbook');
+      assert.match((await page.locator('main').textContent()) ?? '', /Estuary/);
+    } finally {
+      await chromium.close();
+    }
   });
 
   it('keeps the bound after the front restarts with a new build id between warming and the change', async () => {
