@@ -8,6 +8,9 @@ import type { Command } from './command.js';
 import { drainServer, type StopOptions } from './drain.js';
 import { waitForShutdown } from './shutdown.js';
 
+/** How long the origin's live search update waits for the embedded engine's write lock before it retries later. */
+const LIVE_UPDATE_BUSY_TIMEOUT_MS = 200;
+
 export interface RunningOrigin {
   url: string;
   outbox: PurgeOutbox | undefined;
@@ -64,7 +67,9 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
           ...(cdnPurge === undefined ? {} : { cdnPurge }),
           ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
         });
-  const searchEngine = options.searchEngine ?? createEngine(config.searchUrl, { logger }, { logger });
+  // A live update that finds the embedded engine locked by another writer (an index run) fails fast and is retried,
+  // rather than holding the origin's event loop while it waits.
+  const searchEngine = options.searchEngine ?? createEngine(config.searchUrl, { logger, busyTimeoutMs: LIVE_UPDATE_BUSY_TIMEOUT_MS }, { logger });
   const popularity = new PopularityStore(join(config.dataDir, 'popularity.sqlite'));
   const store = new ContentStore(db);
   const updateSearch = createLiveUpdater({ engine: searchEngine, prefix: config.searchPrefix, popularityOf: (key) => popularity.normalizedOf(key), logger });

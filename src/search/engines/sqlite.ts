@@ -88,6 +88,13 @@ export interface SqliteEngineOptions {
   /** Page cache of the connection in MiB. @default 64 */
   cacheMiB?: number;
   /**
+   * How long a write waits for another writer's lock before it fails with SQLITE_BUSY. The wait blocks the process's
+   * event loop (better-sqlite3 is synchronous), so a server that writes while it answers requests — the origin's live
+   * search updates — takes a short one and retries later instead.
+   * @default 10000
+   */
+  busyTimeoutMs?: number;
+  /**
    * MiB of the database file read through a memory map instead of a read() call per page: a search reads pages spread
    * across the file (the bodies of ten results, posting lists, documents rows), and on the bench the read() calls cost
    * about 45 µs of system time per query. 0 reads every page with read().
@@ -143,6 +150,7 @@ export const SQLITE_ENGINE_DEFAULTS = {
   prefixIndex: [] as const,
   ftsHashBytes: 64 * 1024 * 1024,
   cacheMiB: 64,
+  busyTimeoutMs: 10_000,
   mmapMiB: 1024,
   pageBytes: 16_384,
   buildTransactionDocuments: 10_000,
@@ -314,7 +322,8 @@ export class SqliteEngine implements SearchEngine {
     this.#db.pragma(`page_size = ${pageBytes}`);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = NORMAL');
-    this.#db.pragma('busy_timeout = 10000');
+    const busyTimeoutMs = options.busyTimeoutMs ?? SQLITE_ENGINE_DEFAULTS.busyTimeoutMs;
+    this.#db.pragma(`busy_timeout = ${Number.isSafeInteger(busyTimeoutMs) && busyTimeoutMs >= 0 ? busyTimeoutMs : SQLITE_ENGINE_DEFAULTS.busyTimeoutMs}`);
     this.#db.pragma(`cache_size = -${Math.round((options.cacheMiB ?? SQLITE_ENGINE_DEFAULTS.cacheMiB) * 1024)}`);
     const mmapBytes = Math.round((options.mmapMiB ?? SQLITE_ENGINE_DEFAULTS.mmapMiB) * 1024 * 1024);
     this.#db.pragma(`mmap_size = ${Number.isFinite(mmapBytes) && mmapBytes > 0 ? mmapBytes : 0}`);
