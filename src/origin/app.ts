@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { RateLimitLog } from '../log-bounds.js';
 import { installErrorMapper } from '../server/error-mapper.js';
 import type { OriginDatabase } from './database.js';
 import { ContentStore } from './store.js';
@@ -46,6 +47,8 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   const app = Fastify({ logger: false, bodyLimit: options.bodyLimit ?? DEFAULTS.bodyLimit, routerOptions: { maxParamLength: 200 } });
   installErrorMapper(app, options.logger);
   await app.register(rateLimit, { global: false });
+  const refusedComments = new RateLimitLog({ logger: options.logger, message: 'comment rate limit exceeded', windowMs: limit.windowMs });
+  app.addHook('onClose', async () => refusedComments.flush());
 
   const requireAdmin = async (request: FastifyRequest) => {
     const token = options.adminToken;
@@ -109,6 +112,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
           timeWindow: limit.windowMs,
           errorResponseBuilder: (_request, context) =>
             new AppError('RATE_LIMITED', `too many comments from this address; retry in ${context.after}`, 429),
+          onExceeded: (request, key) => refusedComments.count(key, request.url),
         },
       },
     },

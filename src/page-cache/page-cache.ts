@@ -10,6 +10,7 @@ import { purgeMatches } from './purge-match.js';
 import { answerPurge } from './purge-route.js';
 import { EntryStore, type PageCacheStats } from './store.js';
 import { AppError } from '../errors.js';
+import { logUrl } from '../log-bounds.js';
 
 /** Connect-style `next`: the renderer (or the next middleware). */
 export type NextFunction = (error?: unknown) => unknown;
@@ -56,9 +57,9 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     try {
       const key = keyPolicy(req);
       if (typeof key === 'string') return key;
-      logger.error({ url: req.url }, 'page cache: the key function returned a non-string; request not cached');
+      logger.error({ url: logUrl(req.url) }, 'page cache: the key function returned a non-string; request not cached');
     } catch (error) {
-      logger.error({ err: error, url: req.url }, 'page cache: the key function threw; request not cached');
+      logger.error({ err: error, url: logUrl(req.url) }, 'page cache: the key function threw; request not cached');
     }
     return undefined;
   }

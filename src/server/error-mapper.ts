@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { isAppError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { logUrl } from '../log-bounds.js';
 
 /** The JSON body of every error answer of sitestack's JSON servers, unless an endpoint's contract says otherwise. */
 export interface ErrorBody {
@@ -16,7 +17,7 @@ export interface ErrorBody {
 export function installErrorMapper(app: FastifyInstance, logger: Logger): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     if (isAppError(error)) {
-      if (error.status >= 500) logger.error({ err: error, url: request.url }, error.message);
+      if (error.status >= 500) logger.error({ err: error, url: logUrl(request.url) }, error.message);
       return reply.status(error.status).send({ error: error.message, code: error.code } satisfies ErrorBody);
     }
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
@@ -24,7 +25,7 @@ export function installErrorMapper(app: FastifyInstance, logger: Logger): void {
       const code = 'code' in error && typeof error.code === 'string' ? error.code : 'BAD_REQUEST';
       return reply.status(status).send({ error: error.message, code } satisfies ErrorBody);
     }
-    logger.error({ err: error, url: request.url }, 'unhandled error');
+    logger.error({ err: error, url: logUrl(request.url) }, 'unhandled error');
     return reply.status(500).send({ error: 'internal server error', code: 'INTERNAL' } satisfies ErrorBody);
   });
   app.setNotFoundHandler((request, reply) => {

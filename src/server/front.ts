@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../log.js';
+import { logUrl } from '../log-bounds.js';
 import type { PageCache } from '../page-cache/index.js';
 import type { RendererHandler } from '../renderer/index.js';
 
@@ -37,7 +38,7 @@ export function createFrontHandler(parts: FrontParts): (req: IncomingMessage, re
   const { api, pageCache, stats, renderer, logger } = parts;
   const renderMiss = (req: IncomingMessage, res: ServerResponse) => (error?: unknown) => {
     if (error !== undefined) {
-      logger.error({ err: error, url: req.url }, 'page cache failed');
+      logger.error({ err: error, url: logUrl(req.url) }, 'page cache failed');
       sendError(res, 500, 'Internal Server Error');
       return;
     }
@@ -51,7 +52,7 @@ export function createFrontHandler(parts: FrontParts): (req: IncomingMessage, re
       else if (path === STATS_PATH) stats(req, res);
       else pageCache.handle(req, res, renderMiss(req, res));
     } catch (error) {
-      logger.error({ err: error, url }, 'front handler failed');
+      logger.error({ err: error, url: logUrl(url) }, 'front handler failed');
       sendError(res, 500, 'Internal Server Error');
     }
   };

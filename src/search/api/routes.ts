@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
+import { RateLimitLog } from '../../log-bounds.js';
 import type { SearchEngine, SearchHit, Suggestion, TotalHits } from '../engines/types.js';
 import { clientAddress, trustedProxyCheck } from './client-address.js';
 import { SEARCH_CACHE_CONTROL, SEARCH_PARAM_LIMITS, autocompleteCacheControl, parseAutocompleteParams, parseSearchParams } from './params.js';
@@ -82,13 +83,15 @@ export function searchRoutes(options: SearchRoutesOptions): FastifyPluginAsync {
   const { engine, logger } = options;
 
   return async (app) => {
+    const refused = new RateLimitLog({ logger, message: 'search rate limit exceeded', windowMs: limit.windowMs });
+    app.addHook('onClose', async () => refused.flush());
     await app.register(rateLimit, {
       global: false,
       enableDraftSpec: true,
       keyGenerator: (request) => clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], trusted),
       errorResponseBuilder: (_request, context) =>
         new AppError('RATE_LIMITED', `too many searches: at most ${context.max} per ${Math.round(limit.windowMs / 1000)} s; retry in ${context.after}`, 429),
-      onExceeded: (request, key) => logger.warn({ client: key, url: request.url }, 'search rate limit exceeded'),
+      onExceeded: (request, key) => refused.count(key, request.url),
     });
 
     app.get('/api/v1/search', { config: { rateLimit: { max: limit.max, timeWindow: limit.windowMs } } }, async (request, reply) => {
