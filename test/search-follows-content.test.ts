@@ -22,7 +22,9 @@ async function originWithElasticsearch() {
   const dir = mkdtempSync(join(tmpdir(), 'sitestack-search-follows-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const db = openOriginDatabase(join(dir, 'origin.sqlite'), { seed: false });
-  cleanups.push(() => db.close());
+  cleanups.push(() => {
+    db.close();
+  });
   const cluster = new FakeElasticsearch();
   const engine = new ElasticsearchEngine({ node: 'http://fake-es:9200', Connection: cluster.Connection });
   cleanups.push(() => engine.close());
