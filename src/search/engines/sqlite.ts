@@ -190,7 +190,7 @@ interface SearchRow {
   slug: string;
   popularity: number;
   /** The first BODY_BEGINNING bytes of the body, decoded (a character cut at the end decodes to U+FFFD). */
-  body?: string;
+  body?: string | null;
   /** Whether the body is longer than BODY_BEGINNING bytes. */
   long?: number;
   /** sitestack_fragments' answer: the body's fragments, or null for a body it leaves to JS. */
@@ -826,7 +826,10 @@ export class SqliteEngine implements SearchEngine {
     const wholeBody = this.#statement(`${index}\u0000body`, () => `SELECT body FROM ${tables.fts} WHERE rowid = ?`).pluck();
     const bodyFragments = (rowid: number, row: SearchRow): string[] => {
       if (typeof row.fragments === 'string') return nativeFragments(row.fragments);
-      const { body = '', long } = row.body === undefined ? (readBeginning.get(rowid) as Pick<SearchRow, 'body' | 'long'>) : row;
+      const beginningRow = row.body === undefined ? (readBeginning.get(rowid) as Pick<SearchRow, 'body' | 'long'>) : row;
+      // SQLite gives NULL for the beginning of an empty body (substr of an empty BLOB).
+      const body = beginningRow.body ?? '';
+      const long = beginningRow.long;
       return long !== 1
         ? fragmentsOf(matchWords(body, matcher), options, shownTerms)
         : (fragmentsOfBeginning(matchWords(beginningOf(body, body.length - 1), matcher), options, shownTerms) ??
