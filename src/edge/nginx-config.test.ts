@@ -37,7 +37,7 @@ describe('renderNginxConfig', () => {
     assert.match(text, /proxy_set_header x-forwarded-host \$http_host;/);
     assert.match(text, /proxy_set_header Host 127\.0\.0\.1:3000;/);
     assert.match(text, /listen 127\.0\.0\.1:8080 default_server;/);
-    assert.match(text, /upstream sitestack_front \{ server 127\.0\.0\.1:3000; keepalive 32; \}/);
+    assert.match(text, /upstream sitestack_front \{ server 127\.0\.0\.1:3000; keepalive 32; keepalive_timeout 4s; \}/);
     assert.match(text, /proxy_cache_lock on;/);
     assert.match(text, /daemon off;/);
   });

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { renderToString } from 'react-dom/server';
 import { isAppError } from '../errors.js';
+import { logUrl } from '../log-bounds.js';
 import { silentLogger, type Logger } from '../log.js';
 import { loadClientBuild, type ClientBuild } from './build.js';
 import { renderDocument } from './document.js';
@@ -82,13 +83,13 @@ export function createRenderer(options: RendererOptions): RendererHandler {
    */
   const fail = (req: IncomingMessage, res: ServerResponse, error: unknown, asJson: boolean, next?: (error?: unknown) => void) => {
     try {
-      logger.error({ err: error, url: req.url }, isAppError(error) ? error.message : 'render failed');
+      logger.error({ err: error, url: logUrl(req.url) }, isAppError(error) ? error.message : 'render failed');
       if (next !== undefined) next(error);
       else if (res.headersSent) res.destroy();
       else if (asJson) sendJson(req, res, 502, { error: 'the content origin did not answer as expected', code: 'ORIGIN_FAILED' });
       else sendPage(req, res, 502, { kind: 'error', title: 'Error · sitestack plog' });
     } catch (failure) {
-      logger.error({ err: failure, url: req.url }, 'answering a failed render failed');
+      logger.error({ err: failure, url: logUrl(req.url) }, 'answering a failed render failed');
       res.destroy();
     }
   };
