@@ -1,5 +1,6 @@
 import type { BenchSuite } from '../lib.js';
 import { edgeSuite } from './edge.js';
+import { freshnessSuite } from './freshness.js';
 import { pageCacheSuite } from './page-cache.js';
 import { pagePathSuite } from './page-path.js';
 import { scaleSuite } from './scale.js';
@@ -8,4 +9,4 @@ import { searchQuerySuite } from './search-query.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, edgeSuite, searchIndexSuite, searchQuerySuite, songsSuite, scaleSuite];
+export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, edgeSuite, searchIndexSuite, searchQuerySuite, songsSuite, scaleSuite, freshnessSuite];
