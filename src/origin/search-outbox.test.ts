@@ -167,6 +167,40 @@ describe('SearchOutbox', () => {
     release();
   });
 
+  it('lets a delivery finish within the grace at stop, and leaves one that outlasts it queued for the next start', async () => {
+    const { db } = database();
+    const store = new ContentStore(db);
+    store.putPost('quick', post('Quick'));
+    const quick = recorder();
+    const first = outbox(db, async (changes) => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await quick.apply(changes);
+    });
+    first.start();
+    await until('delivery under way', () => first.pendingJobs() === 1 && quick.calls === 0);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await first.stop({ graceMs: 2_000 });
+    assert.equal(first.pendingJobs(), 0, 'finished within the grace');
+
+    store.putPost('slow', post('Slow'));
+    let release: () => void = () => undefined;
+    let started = false;
+    const second = outbox(db, () => {
+      started = true;
+      return new Promise<void>((resolve) => (release = resolve));
+    });
+    second.start();
+    await until('slow delivery under way', () => started);
+    const stopping = performance.now();
+    await second.stop({ graceMs: 50 });
+    assert.ok(performance.now() - stopping < 1_000, 'stop waits no longer than the grace');
+    assert.equal(second.pendingJobs(), 1, 'the job stays queued');
+    db.close();
+    // The delivery left behind ends after the database closed: nothing is thrown, nothing is lost.
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+
   it('delivers after a restart what an earlier run left', async () => {
     const { db, file } = database();
     const store = new ContentStore(db);

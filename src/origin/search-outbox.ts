@@ -1,4 +1,5 @@
 import type { Logger } from '../log.js';
+import type { OutboxStopOptions } from './outbox.js';
 import { BOUND_LIMIT } from '../sqlite-limit.js';
 import type { OriginDatabase } from './database.js';
 import { retryDelayMs, type BackoffPolicy } from './policy.js';
@@ -98,11 +99,28 @@ export class SearchOutbox {
     return this.statements.pending.get()?.count ?? 0;
   }
 
-  /** Stops the worker once the delivery under way (if any) has ended; what it did not finish stays for the next start. */
-  async stop(): Promise<void> {
+  /**
+   * Stops the worker. A delivery under way may end within `graceMs`; past it (or when `force` aborts) the worker is
+   * left behind: its jobs stay queued and the next start applies them again, which a job naming a post makes harmless.
+   */
+  async stop(options: OutboxStopOptions = {}): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.running;
+    const running = this.running;
+    if (running === undefined) return;
+    let timer: NodeJS.Timeout | undefined;
+    let onForce: (() => void) | undefined;
+    const ended = await Promise.race([
+      running.then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), Math.max(0, options.graceMs ?? 0));
+        onForce = () => resolve(false);
+        options.force?.addEventListener('abort', onForce, { once: true });
+      }),
+    ]);
+    clearTimeout(timer);
+    if (onForce !== undefined) options.force?.removeEventListener('abort', onForce);
+    if (!ended) this.options.logger.warn({ pending: this.pendingJobs() }, 'a search update was still under way at stop; its jobs stay queued for the next start');
   }
 
   private schedule(delayMs: number): void {
@@ -127,6 +145,15 @@ export class SearchOutbox {
 
   /** One delivery of the due jobs; it never rejects. */
   private async deliver(): Promise<void> {
+    try {
+      await this.deliverDue();
+    } catch (error) {
+      // The database closed under a delivery that stop() left behind: its jobs are still queued.
+      if (this.options.db.open) this.options.logger.error({ err: error }, 'search outbox failed');
+    }
+  }
+
+  private async deliverDue(): Promise<void> {
     const due = this.statements.due.all(this.options.now(), this.options.batchJobs);
     if (due.length === 0) return;
     // The newest job of each post: the ones before it are answered by the same read.

@@ -106,7 +106,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
       await drainServer(app.server, { logger, timeoutMs: config.shutdownTimeoutMs, name: 'origin', close: () => app.close(), ...stopOptions });
       // What is left of the drain time lets a purge in flight reach its front now rather than at the next start.
       await outbox?.stop({ graceMs: drainEnds - Date.now(), ...stopOptions });
-      await searchOutbox.stop();
+      await searchOutbox.stop({ graceMs: drainEnds - Date.now(), ...stopOptions });
       if (options.searchEngine === undefined) await searchEngine.close();
       popularity.close();
       db.close();
