@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { silentLogger } from '../log.js';
 import { openOriginDatabase, type OriginDatabase } from './database.js';
 import { SearchOutbox, type PostChange, type SearchOutboxOptions } from './search-outbox.js';
@@ -123,6 +125,29 @@ describe('SearchOutbox', () => {
       { oid: 'first', title: 'Two' },
       { oid: 'second', title: 'Three' },
     ]);
+  });
+
+  it('logs an outage once when it starts and once when it ends, however many retries it takes', async () => {
+    const { db } = database();
+    const store = new ContentStore(db);
+    const lines: { level: number; msg: string }[] = [];
+    const logger = pino({ level: 'debug' }, new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()) as { level: number; msg: string });
+        done();
+      },
+    }));
+    const state = recorder();
+    state.failing = true;
+    const worker = outbox(db, state.apply, { logger });
+    worker.start();
+    store.putPost('first', post('One'));
+    worker.notify();
+    await until('five failed attempts', () => state.calls >= 5);
+    state.failing = false;
+    await until('applied', () => worker.pendingJobs() === 0);
+    const atInfoOrAbove = lines.filter((line) => line.level >= 30).map((line) => line.msg);
+    assert.deepEqual(atInfoOrAbove, ['search update failed; the jobs wait and are retried', 'search updates resumed']);
   });
 
   it('keeps a job written while its post is being applied, for the next delivery', async () => {

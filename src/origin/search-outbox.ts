@@ -57,6 +57,8 @@ export class SearchOutbox {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
+  /** Since when deliveries fail (undefined: the last one succeeded): an outage is logged when it starts and ends. */
+  private failingSince: number | undefined;
 
   constructor(options: SearchOutboxOptions) {
     this.options = {
@@ -171,7 +173,13 @@ export class SearchOutbox {
       this.options.db.transaction(() => {
         for (const job of due) this.statements.failed.run({ id: job.id, next, error: message });
       })();
-      this.options.logger.warn({ posts: lastJobOf.size, attempts, err: message }, 'search update failed; will retry');
+      // One warning per outage, not one per retry: a search engine down for a day would otherwise fill the log.
+      if (this.failingSince === undefined) {
+        this.failingSince = this.options.now();
+        this.options.logger.warn({ posts: lastJobOf.size, err: message }, 'search update failed; the jobs wait and are retried');
+      } else {
+        this.options.logger.debug({ posts: lastJobOf.size, attempts, err: message }, 'search update failed again; will retry');
+      }
       return;
     }
     this.options.db.transaction(() => {
@@ -179,6 +187,10 @@ export class SearchOutbox {
     })();
     // A full batch may have left due jobs behind it.
     if (due.length === this.options.batchJobs) this.again = true;
+    if (this.failingSince !== undefined) {
+      this.options.logger.info({ failedForMs: this.options.now() - this.failingSince, pending: this.pendingJobs() }, 'search updates resumed');
+      this.failingSince = undefined;
+    }
     this.options.logger.debug({ posts: changes.map((change) => change.oid) }, 'search updated');
   }
 }
