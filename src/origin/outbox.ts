@@ -2,6 +2,7 @@ import type { Logger } from '../log.js';
 import type { OriginDatabase } from './database.js';
 import { retryDelayMs, type BackoffPolicy } from './policy.js';
 import { BOUND_LIMIT } from '../sqlite-limit.js';
+import { endsWithin, MAX_TIMER_MS, WorkerLoop, type GraceOptions } from './worker-loop.js';
 
 /** A URL the edge could not purge, exactly as it was handed to `CdnPurge`, and why. */
 export interface CdnUrlFailure {
@@ -49,12 +50,11 @@ export interface PurgeOutboxOptions {
 }
 
 /** How {@link PurgeOutbox.stop} treats the deliveries in flight. */
-export interface OutboxStopOptions {
-  /** How long the deliveries in flight may take to end before they are aborted. @default 0 */
-  graceMs?: number;
-  /** Aborting it aborts the deliveries in flight at once (a second SIGINT or SIGTERM). */
-  force?: AbortSignal;
-}
+/**
+ * How an outbox stops: `graceMs` is how long the deliveries in flight may take to end before they are left (aborted,
+ * where they can be) for the next start; aborting `force` cuts the grace short (a second SIGINT or SIGTERM).
+ */
+export type OutboxStopOptions = GraceOptions;
 
 const DEFAULTS = {
   backoff: { baseMs: 250, maxMs: 30_000 },
@@ -85,12 +85,9 @@ interface DueCdnUrl {
 export class PurgeOutbox {
   private readonly options: Required<Omit<PurgeOutboxOptions, 'cdnPurge'>> & Pick<PurgeOutboxOptions, 'cdnPurge'>;
   private readonly statements;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
+  private readonly loop = new WorkerLoop(() => this.tick(), () => this.msUntilNextAttempt());
   /** Deliveries under way, one at most per route: a route that hangs holds back only itself. */
   private readonly inFlight = new Map<string, Promise<void>>();
-  private stopped = true;
   private readonly abort = new AbortController();
 
   constructor(options: PurgeOutboxOptions) {
@@ -156,18 +153,12 @@ export class PurgeOutbox {
     if (this.options.cdnPurge === undefined && waiting > 0) {
       this.options.logger.warn({ urls: waiting }, 'edge purges from an earlier run wait for CDN_BASE_URL; they are kept');
     }
-    this.stopped = false;
-    this.notify();
+    this.loop.start();
   }
 
   /** Tells the worker a job was enqueued; delivery starts at once, never inside the caller's request. */
   notify(): void {
-    if (this.stopped) return;
-    if (this.running !== undefined) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
+    this.loop.notify();
   }
 
   /** Jobs not yet confirmed by every front. */
@@ -185,40 +176,10 @@ export class PurgeOutbox {
    * stay pending for the next start.
    */
   async stop(options: OutboxStopOptions = {}): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    const settled = Promise.all([this.running, ...this.inFlight.values()]);
-    const graceMs = options.graceMs ?? 0;
-    if (graceMs > 0 && !options.force?.aborted) {
-      let timer: NodeJS.Timeout | undefined;
-      let onForce: (() => void) | undefined;
-      await Promise.race([
-        settled,
-        new Promise<void>((resolve) => {
-          timer = setTimeout(resolve, graceMs);
-          onForce = resolve;
-          options.force?.addEventListener('abort', onForce, { once: true });
-        }),
-      ]);
-      clearTimeout(timer);
-      if (onForce !== undefined) options.force?.removeEventListener('abort', onForce);
-    }
+    const settled = Promise.all([this.loop.halt(), ...this.inFlight.values()]);
+    await endsWithin(settled, options);
     this.abort.abort();
     await settled;
-  }
-
-  private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => {
-        this.running = undefined;
-        if (this.stopped) return;
-        const again = this.again;
-        this.again = false;
-        this.schedule(again ? 0 : this.msUntilNextAttempt());
-      });
-    }, Math.max(0, delayMs));
-    this.timer.unref();
   }
 
   private msUntilNextAttempt(): number {
@@ -227,7 +188,7 @@ export class PurgeOutbox {
     const front = idle.length === 0 ? null : (this.statements.nextFrontAttempt.get(JSON.stringify(idle))?.next ?? null);
     const cdn = this.options.cdnPurge === undefined ? null : (this.statements.nextCdnAttempt.get()?.next ?? null);
     const candidates = [front, cdn].filter((value): value is number => value !== null);
-    if (candidates.length === 0) return 2 ** 31 - 1;
+    if (candidates.length === 0) return MAX_TIMER_MS;
     return Math.min(...candidates) - this.options.now();
   }
 
@@ -248,7 +209,7 @@ export class PurgeOutbox {
         );
         this.inFlight.set(route, delivery);
       }
-      if (this.stopped) return;
+      if (this.loop.stopped) return;
       this.finishConfirmedJobs();
       if (this.options.cdnPurge !== undefined) await this.purgeCdn(this.options.cdnPurge);
     } catch (error) {
@@ -292,7 +253,7 @@ export class PurgeOutbox {
       })();
       this.options.logger.debug({ route, pathnames }, 'purge delivered');
     } catch (error) {
-      if (this.stopped) return true;
+      if (this.loop.stopped) return true;
       const message = error instanceof Error ? error.message : String(error);
       this.options.db.transaction(() => {
         for (const job of jobs) this.statements.failed.run({ job: job.id, route, next: this.delay(job.attempts + 1), error: message });

@@ -4,6 +4,7 @@ import { BOUND_LIMIT } from '../sqlite-limit.js';
 import type { OriginDatabase } from './database.js';
 import { retryDelayMs, type BackoffPolicy } from './policy.js';
 import type { Post } from './store.js';
+import { endsWithin, MAX_TIMER_MS, WorkerLoop } from './worker-loop.js';
 
 /** A post whose search document is to be brought in line: `post` as it is now, undefined when it no longer exists. */
 export interface PostChange {
@@ -53,10 +54,9 @@ interface DueJob {
 export class SearchOutbox {
   private readonly options: Required<SearchOutboxOptions>;
   private readonly statements;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = true;
+  private readonly loop = new WorkerLoop(() => this.deliver(), () => this.msUntilNextAttempt());
+  /** Whether a delivery is under way (stop() says so when it leaves one behind). */
+  private delivering = false;
   /** Since when deliveries fail (undefined: the last one succeeded): an outage is logged when it starts and ends. */
   private failingSince: number | undefined;
 
@@ -82,18 +82,12 @@ export class SearchOutbox {
 
   /** Starts delivering, beginning with whatever earlier runs left. */
   start(): void {
-    this.stopped = false;
-    this.notify();
+    this.loop.start();
   }
 
   /** Tells the worker a job was enqueued; delivery starts at once, never inside the caller's request. */
   notify(): void {
-    if (this.stopped) return;
-    if (this.running !== undefined) {
-      this.again = true;
-      return;
-    }
-    this.schedule(0);
+    this.loop.notify();
   }
 
   /** Jobs not yet applied. */
@@ -106,52 +100,27 @@ export class SearchOutbox {
    * left behind: its jobs stay queued and the next start applies them again, which a job naming a post makes harmless.
    */
   async stop(options: OutboxStopOptions = {}): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    const running = this.running;
-    if (running === undefined) return;
-    let timer: NodeJS.Timeout | undefined;
-    let onForce: (() => void) | undefined;
-    const ended = await Promise.race([
-      running.then(() => true),
-      new Promise<boolean>((resolve) => {
-        timer = setTimeout(() => resolve(false), Math.max(0, options.graceMs ?? 0));
-        onForce = () => resolve(false);
-        options.force?.addEventListener('abort', onForce, { once: true });
-      }),
-    ]);
-    clearTimeout(timer);
-    if (onForce !== undefined) options.force?.removeEventListener('abort', onForce);
-    if (!ended) this.options.logger.warn({ pending: this.pendingJobs() }, 'a search update was still under way at stop; its jobs stay queued for the next start');
-  }
-
-  private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      // Started on the next microtask, so `running` is set before anything the delivery calls can notify again.
-      this.running = Promise.resolve().then(() => this.deliver()).finally(() => {
-        this.running = undefined;
-        if (this.stopped) return;
-        const again = this.again;
-        this.again = false;
-        this.schedule(again ? 0 : this.msUntilNextAttempt());
-      });
-    }, Math.max(0, delayMs));
-    this.timer.unref();
+    const ended = await endsWithin(this.loop.halt(), options);
+    if (!ended && this.delivering) {
+      this.options.logger.warn({ pending: this.pendingJobs() }, 'a search update was still under way at stop; its jobs stay queued for the next start');
+    }
   }
 
   private msUntilNextAttempt(): number {
     const next = this.statements.nextAttempt.get()?.next ?? null;
-    return next === null ? 2 ** 31 - 1 : next - this.options.now();
+    return next === null ? MAX_TIMER_MS : next - this.options.now();
   }
 
   /** One delivery of the due jobs; it never rejects. */
   private async deliver(): Promise<void> {
+    this.delivering = true;
     try {
       await this.deliverDue();
     } catch (error) {
       // The database closed under a delivery that stop() left behind: its jobs are still queued.
       if (this.options.db.open) this.options.logger.error({ err: error }, 'search outbox failed');
+    } finally {
+      this.delivering = false;
     }
   }
 
@@ -186,7 +155,7 @@ export class SearchOutbox {
       for (const [oid, id] of lastJobOf) this.statements.done.run(oid, id);
     })();
     // A full batch may have left due jobs behind it.
-    if (due.length === this.options.batchJobs) this.again = true;
+    if (due.length === this.options.batchJobs) this.loop.notify();
     if (this.failingSince !== undefined) {
       this.options.logger.info({ failedForMs: this.options.now() - this.failingSince, pending: this.pendingJobs() }, 'search updates resumed');
       this.failingSince = undefined;
