@@ -1,21 +1,8 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pino } from 'pino';
 import { LOG_URL_MAX_CHARS, logUrl, RateLimitLog } from './log-bounds.js';
-
-/** A pino logger writing to a stream this test reads. */
-function capturedLogger(): { logger: pino.Logger; lines: Record<string, unknown>[] } {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, sink), lines };
-}
+import { capturedLogger } from './test-support/captured-logger.js';
 
 describe('logUrl', () => {
   it('keeps a URL as it is when it is within the bound', () => {

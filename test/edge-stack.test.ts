@@ -6,7 +6,7 @@ import { silentLogger } from '../src/log.js';
 import { get, nginxForTests, startEdge, tempDir, type RunningEdge } from '../src/edge/test-support/edge-harness.js';
 import { startFront, type RunningFront } from '../src/server/front-command.js';
 import { startOrigin, type RunningOrigin } from '../src/server/origin-command.js';
-import { ADMIN_TOKEN, eventually, freePort, PURGE_SECRET } from './support/stack.js';
+import { ADMIN_TOKEN, adminAt, eventually, freePort, PURGE_SECRET } from './support/stack.js';
 
 const { nginx, skip } = nginxForTests();
 
@@ -21,12 +21,7 @@ describe('edge → front → origin', { skip }, () => {
   const logger = silentLogger();
   let config: ReturnType<typeof loadConfig>;
 
-  const admin = (method: string, path: string, body?: unknown) =>
-    fetch(`${origin.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+  const admin = (method: string, path: string, body?: unknown) => adminAt(origin.url, method, path, body);
 
   before(async () => {
     dir = tempDir('sitestack-edge-stack-');

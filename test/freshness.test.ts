@@ -9,7 +9,7 @@ import { ensureSearchIndex } from '../src/search/index.js';
 import { startFront, type RunningFront } from '../src/server/front-command.js';
 import { startOrigin, type RunningOrigin } from '../src/server/origin-command.js';
 import { chromiumSkip, launchChromium } from './support/chromium.js';
-import { ADMIN_TOKEN, eventually, freePort, PURGE_SECRET } from './support/stack.js';
+import { ADMIN_TOKEN, adminAt, eventually, freePort, PURGE_SECRET } from './support/stack.js';
 import { staleSurfaces, untilFresh, warm, type Layers, type PostState } from './support/surfaces.js';
 
 const { nginx, skip } = nginxForTests();
@@ -39,12 +39,7 @@ describe('freshness after a change, through every layer', { skip }, () => {
   let config: Config;
   const builds: string[] = [];
 
-  const admin = (method: string, path: string, body?: unknown) =>
-    fetch(`${origin.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+  const admin = (method: string, path: string, body?: unknown) => adminAt(origin.url, method, path, body);
   const layers = (): Layers => ({ frontUrl: front.url, edgeUrl: edge.url, buildId: front.buildId, oldBuildIds: builds.filter((id) => id !== front.buildId) });
 
   /** Creates a post and waits until every surface shows it, so that every cache holds it before the change. */

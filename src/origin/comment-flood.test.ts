@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
-import { pino } from 'pino';
+import { capturedLogger } from '../test-support/captured-logger.js';
 import { createOriginApp } from './app.js';
 import { openOriginDatabase } from './database.js';
 
 describe('origin comment rate limit under a flood', () => {
   it('writes one line for the address with the count of refused comments, not one per request, when one address floods', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n')) if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-        done();
-      },
-    });
+    const { logger, lines } = capturedLogger();
     const db = openOriginDatabase(':memory:');
-    const app = await createOriginApp({ db, logger: pino({ level: 'info' }, sink), commentRateLimit: { max: 2, windowMs: 60_000 } });
+    const app = await createOriginApp({ db, logger, commentRateLimit: { max: 2, windowMs: 60_000 } });
     const statuses: number[] = [];
     for (let i = 0; i < 100; i++) {
       const response = await app.inject({

@@ -3,9 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { silentLogger } from '../log.js';
+import { capturedLogger } from '../test-support/captured-logger.js';
 import { openOriginDatabase, type OriginDatabase } from './database.js';
 import { SearchOutbox, type PostChange, type SearchOutboxOptions } from './search-outbox.js';
 import { ContentStore } from './store.js';
@@ -130,13 +129,7 @@ describe('SearchOutbox', () => {
   it('logs an outage once when it starts and once when it ends, however many retries it takes', async () => {
     const { db } = database();
     const store = new ContentStore(db);
-    const lines: { level: number; msg: string }[] = [];
-    const logger = pino({ level: 'debug' }, new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(JSON.parse(chunk.toString()) as { level: number; msg: string });
-        done();
-      },
-    }));
+    const { logger, lines } = capturedLogger('debug');
     const state = recorder();
     state.failing = true;
     const worker = outbox(db, state.apply, { logger });

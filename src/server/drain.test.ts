@@ -2,28 +2,11 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { Agent, createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { Writable } from 'node:stream';
 import { afterEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify from 'fastify';
-import { pino } from 'pino';
+import { capturedLogger } from '../test-support/captured-logger.js';
 import { drainServer } from './drain.js';
-
-interface Captured {
-  logger: pino.Logger;
-  lines: Record<string, unknown>[];
-}
-
-function capturedLogger(): Captured {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, sink), lines };
-}
 
 interface Reply {
   status: number;

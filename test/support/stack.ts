@@ -80,10 +80,15 @@ export async function eventually(what: string, check: () => Promise<boolean>, ti
   }
 }
 
-export function adminRequest(stack: Stack, method: string, path: string, body?: unknown): Promise<Response> {
-  return fetch(`${stack.originUrl}${path}`, {
+/** An admin write to the origin at `originUrl`, with the tests' admin token; `body` is sent as JSON. */
+export function adminAt(originUrl: string, method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${originUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
+}
+
+export function adminRequest(stack: Stack, method: string, path: string, body?: unknown): Promise<Response> {
+  return adminAt(stack.originUrl, method, path, body);
 }

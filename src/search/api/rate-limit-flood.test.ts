@@ -2,13 +2,12 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { pino } from 'pino';
 import { LOG_URL_MAX_CHARS } from '../../log-bounds.js';
 import { installErrorMapper } from '../../server/error-mapper.js';
+import { capturedLogger } from '../../test-support/captured-logger.js';
 import { SqliteEngine } from '../engines/sqlite.js';
 import { indexedDocument } from '../test-support/search-server.js';
 import { searchRoutes } from './routes.js';
@@ -18,7 +17,7 @@ const WINDOW_MS = 1_500;
 describe('search rate limit under a flood', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sitestack-search-flood-'));
   const engine = new SqliteEngine({ path: join(dir, 'search.sqlite') });
-  const lines: Record<string, unknown>[] = [];
+  const { logger, lines } = capturedLogger();
   let app: FastifyInstance;
 
   before(async () => {
@@ -26,13 +25,6 @@ describe('search rate limit under a flood', () => {
     await engine.bulk('site_docs_1', [indexedDocument({ id: 'canvas', title: 'Canvas', body: 'Draw on a canvas element.' })]);
     await engine.refresh('site_docs_1');
     await engine.updateAliases([{ add: { index: 'site_docs_1', alias: 'site_docs' } }]);
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n')) if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-        done();
-      },
-    });
-    const logger = pino({ level: 'info' }, sink);
     app = Fastify({ logger: false });
     installErrorMapper(app, logger);
     await app.register(searchRoutes({ engine, logger, rateLimit: { max: 5, windowMs: WINDOW_MS }, trustedProxies: [] }));
