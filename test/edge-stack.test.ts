@@ -1,12 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { loadConfig } from '../src/config.js';
+import type { Config } from '../src/config.js';
 import { silentLogger } from '../src/log.js';
-import { get, nginxForTests, startEdge, tempDir, type RunningEdge } from '../src/edge/test-support/edge-harness.js';
+import { get, nginxForTests, type RunningEdge } from '../src/edge/test-support/edge-harness.js';
 import { startFront, type RunningFront } from '../src/server/front-command.js';
-import { startOrigin, type RunningOrigin } from '../src/server/origin-command.js';
-import { ADMIN_TOKEN, adminAt, eventually, freePort, PURGE_SECRET } from './support/stack.js';
+import type { RunningOrigin } from '../src/server/origin-command.js';
+import { adminAt, eventually, startEdgeAndOrigin, type EdgeAndOrigin } from './support/stack.js';
 
 const { nginx, skip } = nginxForTests();
 
@@ -14,37 +13,24 @@ const post = (title: string) => ({ title, body: '<p>Body text.</p>', summary: 'S
 
 /** The three layers: the real nginx edge → the real front → the real origin, whose outbox purges the front, then the edge. */
 describe('edge → front → origin', { skip }, () => {
-  let dir: ReturnType<typeof tempDir>;
+  let layers: EdgeAndOrigin;
   let edge: RunningEdge;
   let origin: RunningOrigin;
   let front: RunningFront | undefined;
   const logger = silentLogger();
-  let config: ReturnType<typeof loadConfig>;
+  let config: Config;
 
   const admin = (method: string, path: string, body?: unknown) => adminAt(origin.url, method, path, body);
 
   before(async () => {
-    dir = tempDir('sitestack-edge-stack-');
-    const frontPort = await freePort();
-    edge = await startEdge(nginx!, join(dir.path, 'edge'), frontPort);
-    const base = loadConfig({
-      DATA_DIR: dir.path,
-      ORIGIN_ADMIN_TOKEN: ADMIN_TOKEN,
-      PURGE_SECRET,
-      PORT: String(frontPort),
-      CDN_BASE_URL: edge.url,
-      LOG_LEVEL: 'silent',
-    });
-    origin = await startOrigin({ config: base, logger, port: 0, backoff: { baseMs: 50, maxMs: 300 } });
-    config = { ...base, apiBase: origin.url };
+    layers = await startEdgeAndOrigin(nginx!);
+    ({ edge, origin, config } = layers);
     front = await startFront({ config, logger });
   });
 
   after(async () => {
-    await edge?.stop();
     await front?.close();
-    await origin?.close();
-    dir?.remove();
+    await layers?.close();
   });
 
   it('serves a rendered page from the front once, then from the edge cache', async () => {

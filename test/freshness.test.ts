@@ -2,14 +2,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { loadConfig, type Config } from '../src/config.js';
+import type { Config } from '../src/config.js';
 import { silentLogger } from '../src/log.js';
-import { nginxForTests, startEdge, tempDir, type RunningEdge } from '../src/edge/test-support/edge-harness.js';
+import { nginxForTests, type RunningEdge } from '../src/edge/test-support/edge-harness.js';
 import { ensureSearchIndex } from '../src/search/index.js';
 import { startFront, type RunningFront } from '../src/server/front-command.js';
-import { startOrigin, type RunningOrigin } from '../src/server/origin-command.js';
+import type { RunningOrigin } from '../src/server/origin-command.js';
 import { chromiumSkip, launchChromium } from './support/chromium.js';
-import { ADMIN_TOKEN, adminAt, eventually, freePort, PURGE_SECRET } from './support/stack.js';
+import { adminAt, eventually, startEdgeAndOrigin, type EdgeAndOrigin } from './support/stack.js';
 import { staleSurfaces, untilFresh, warm, type Layers, type PostState } from './support/surfaces.js';
 
 const { nginx, skip } = nginxForTests();
@@ -32,7 +32,7 @@ const postBody = (title: string, words: string) => ({
  */
 describe('freshness after a change, through every layer', { skip }, () => {
   const logger = silentLogger();
-  let dir: ReturnType<typeof tempDir>;
+  let stack: EdgeAndOrigin;
   let edge: RunningEdge;
   let origin: RunningOrigin;
   let front: RunningFront;
@@ -56,30 +56,16 @@ describe('freshness after a change, through every layer', { skip }, () => {
   }
 
   before(async () => {
-    dir = tempDir('sitestack-freshness-');
-    const frontPort = await freePort();
-    edge = await startEdge(nginx!, join(dir.path, 'edge'), frontPort);
-    const base = loadConfig({
-      DATA_DIR: dir.path,
-      ORIGIN_ADMIN_TOKEN: ADMIN_TOKEN,
-      PURGE_SECRET,
-      PORT: String(frontPort),
-      CDN_BASE_URL: edge.url,
-      SEARCH_RATE_LIMIT: '100000/minute',
-      LOG_LEVEL: 'silent',
-    });
-    origin = await startOrigin({ config: base, logger, port: 0, backoff: { baseMs: 50, maxMs: 300 } });
-    config = { ...base, apiBase: origin.url };
+    stack = await startEdgeAndOrigin(nginx!, { SEARCH_RATE_LIMIT: '100000/minute' });
+    ({ edge, origin, config } = stack);
     await ensureSearchIndex({ config, logger });
     front = await startFront({ config, logger });
     builds.push(front.buildId);
   });
 
   after(async () => {
-    await edge?.stop();
     await front?.close();
-    await origin?.close();
-    dir?.remove();
+    await stack?.close();
   });
 
   it('shows an edit on every surface within the bound', async () => {
@@ -176,7 +162,7 @@ describe('freshness after a change, through every layer', { skip }, () => {
     const before: PostState = { oid: 'fresh-outage', title: 'Okapi register', shows: ['Gannet'], searchWord: 'okapi', titlePrefix: 'Okapi r' };
     await published(before, 'Gannet');
     // Another writer holds the search database's write lock (as a long index run can): the origin cannot write.
-    const blocker = new Database(join(dir.path, 'search.sqlite'));
+    const blocker = new Database(join(stack.dir.path, 'search.sqlite'));
     blocker.pragma('busy_timeout = 5000');
     blocker.exec('BEGIN IMMEDIATE');
     let released = false;
@@ -198,7 +184,7 @@ describe('freshness after a change, through every layer', { skip }, () => {
         return stale.length > 0 && stale.every((name) => name.startsWith('search') || name.startsWith('autocomplete'));
       }, FRESH_WITHIN_MS);
       await eventually('search jobs retried', async () => {
-        const row = new Database(join(dir.path, 'origin.sqlite'), { readonly: true });
+        const row = new Database(join(stack.dir.path, 'origin.sqlite'), { readonly: true });
         try {
           return ((row.prepare('SELECT max(attempts) FROM search_jobs').pluck().get() as number | null) ?? 0) >= 1;
         } finally {

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
+import { startEdge, tempDir, type RunningEdge } from '../../src/edge/test-support/edge-harness.js';
 import { silentLogger } from '../../src/log.js';
 import { startFront, type RunningFront, type StartFrontOptions } from '../../src/server/front-command.js';
 import { startOrigin, type RunningOrigin } from '../../src/server/origin-command.js';
@@ -91,4 +92,46 @@ export function adminAt(originUrl: string, method: string, path: string, body?: 
 
 export function adminRequest(stack: Stack, method: string, path: string, body?: unknown): Promise<Response> {
   return adminAt(stack.originUrl, method, path, body);
+}
+
+/** The real nginx edge in front of a port the front will take, and the real origin that purges both. */
+export interface EdgeAndOrigin {
+  dir: { path: string; remove(): void };
+  edge: RunningEdge;
+  origin: RunningOrigin;
+  /** The front's configuration: `apiBase` is the origin, `PORT` the one the edge forwards to. */
+  config: Config;
+  /** Stops the edge and the origin and removes the data directory (the caller closes its front first). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts nginx (as `sitestack edge` configures it) and an origin whose outbox purges `PORT`'s front and then the edge,
+ * over a fresh DATA_DIR; `env` adds to the environment the configuration is read from.
+ */
+export async function startEdgeAndOrigin(nginx: string, env: Record<string, string> = {}): Promise<EdgeAndOrigin> {
+  const dir = tempDir('sitestack-edge-e2e-');
+  const frontPort = await freePort();
+  const edge = await startEdge(nginx, join(dir.path, 'edge'), frontPort);
+  const base = loadConfig({
+    DATA_DIR: dir.path,
+    ORIGIN_ADMIN_TOKEN: ADMIN_TOKEN,
+    PURGE_SECRET,
+    PORT: String(frontPort),
+    CDN_BASE_URL: edge.url,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const origin = await startOrigin({ config: base, logger: silentLogger(), port: 0, backoff: { baseMs: 50, maxMs: 300 } });
+  return {
+    dir,
+    edge,
+    origin,
+    config: { ...base, apiBase: origin.url },
+    async close() {
+      await edge.stop();
+      await origin.close();
+      dir.remove();
+    },
+  };
 }
