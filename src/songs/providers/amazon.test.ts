@@ -58,7 +58,7 @@ describe('amazon provider against the signature-checking stand-in', () => {
       'x-amz-target': SEARCH_ITEMS_TARGET,
     };
     const body = JSON.stringify({ Keywords: 'Queen', PartnerTag: KEY.partnerTag, PartnerType: 'Associates' });
-    const { authorization } = signatureV4({ method: 'POST', path: SEARCH_ITEMS_PATH, headers, body }, { ...KEY, region: 'us-east-1', service: 'ProductAdvertisingAPI' });
+    const { authorization } = await signatureV4({ method: 'POST', path: SEARCH_ITEMS_PATH, headers, body }, { ...KEY, region: 'us-east-1', service: 'ProductAdvertisingAPI' });
     delete headers.host;
     const send = (payload: string) => fetch(`${standIn.url}${SEARCH_ITEMS_PATH}`, { method: 'POST', headers: { ...headers, authorization }, body: payload });
     assert.equal((await send(body)).status, 200);

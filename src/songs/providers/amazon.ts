@@ -103,7 +103,7 @@ export function createAmazonProvider(options: AmazonProviderOptions): SongProvid
         'x-amz-date': amzDate(settings.now()),
         'x-amz-target': SEARCH_ITEMS_TARGET,
       };
-      const { authorization } = signatureV4({ method: 'POST', path: SEARCH_ITEMS_PATH, headers, body }, key);
+      const { authorization } = await signatureV4({ method: 'POST', path: SEARCH_ITEMS_PATH, headers, body }, key);
       // fetch writes the Host header itself, from the same URL the signature covers.
       delete headers.host;
       const { status, body: answer } = await requestJson(

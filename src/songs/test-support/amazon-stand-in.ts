@@ -53,7 +53,7 @@ export function amazonItem(track: StandInTrack, partnerTag: string): Record<stri
  * with the real error shapes: 400 IncompleteSignature, 401 UnrecognizedClient / InvalidSignature, 404 NoResults.
  */
 export function startAmazonStandIn(options: AmazonStandInOptions): Promise<StandIn> {
-  return startStandIn((request, body, response, search) => {
+  return startStandIn(async (request, body, response, search) => {
     const url = new URL(request.url ?? '/', 'http://stand-in');
     if (request.method !== 'POST' || url.pathname !== SEARCH_ITEMS_PATH || request.headers['x-amz-target'] !== SEARCH_ITEMS_TARGET) {
       paapiError(response, 404, 'UnknownOperationException', 'UnknownOperation', 'The operation requested is invalid. Please verify that the operation name is typed correctly.');
@@ -79,7 +79,7 @@ export function startAmazonStandIn(options: AmazonStandInOptions): Promise<Stand
       const value = request.headers[name];
       signedHeaders[name] = Array.isArray(value) ? value.join(',') : (value ?? '');
     }
-    const expected = signatureV4(
+    const expected = await signatureV4(
       { method: request.method, path: url.pathname, query: url.search.slice(1), headers: signedHeaders, body },
       { accessKey: authorization.accessKey, secretKey: secret, region: options.region, service: PAAPI_SERVICE },
     );
