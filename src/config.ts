@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { ConfigError } from './errors.js';
+import { CACHE_KEY_NAMES, DEFAULTS as PAGE_CACHE_DEFAULTS, type CacheKeyName } from './page-cache/index.js';
 import { validProxyEntry } from './search/api/client-address.js';
 
 /** Everything sitestack reads from the environment, parsed and checked once at start-up. */
@@ -57,9 +58,6 @@ export interface AmazonConfig {
   region: string;
   marketplace: string;
 }
-
-export const CACHE_KEY_NAMES = ['url', 'path', 'path+variant', 'search-query'] as const;
-export type CacheKeyName = (typeof CACHE_KEY_NAMES)[number];
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -238,10 +236,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
         : parseList(purgeUrlsValue).map((url) => parseHttpUrl('PURGE_URLS', url)),
     cdnBaseUrl: cdnBaseUrl === undefined ? undefined : parseHttpUrl('CDN_BASE_URL', cdnBaseUrl),
     allowedHosts: parseList(read(env, 'ALLOWED_HOSTS') ?? 'localhost,127.0.0.1').map((h) => h.toLowerCase()),
-    cacheKey: parseOneOf('CACHE_KEY', read(env, 'CACHE_KEY') ?? 'url', CACHE_KEY_NAMES),
-    cacheVariantCookie: parseToken('CACHE_VARIANT_COOKIE', read(env, 'CACHE_VARIANT_COOKIE') ?? 'display-mode'),
-    cacheVariantHeader: parseToken('CACHE_VARIANT_HEADER', read(env, 'CACHE_VARIANT_HEADER') ?? 'accept-language').toLowerCase(),
-    cacheMaxEntries: parsePositiveInt('CACHE_MAX_ENTRIES', read(env, 'CACHE_MAX_ENTRIES') ?? '1000'),
+    cacheKey: parseOneOf('CACHE_KEY', read(env, 'CACHE_KEY') ?? PAGE_CACHE_DEFAULTS.key, CACHE_KEY_NAMES),
+    cacheVariantCookie: parseToken('CACHE_VARIANT_COOKIE', read(env, 'CACHE_VARIANT_COOKIE') ?? PAGE_CACHE_DEFAULTS.variantCookie),
+    cacheVariantHeader: parseToken('CACHE_VARIANT_HEADER', read(env, 'CACHE_VARIANT_HEADER') ?? PAGE_CACHE_DEFAULTS.variantHeader).toLowerCase(),
+    cacheMaxEntries: parsePositiveInt('CACHE_MAX_ENTRIES', read(env, 'CACHE_MAX_ENTRIES') ?? String(PAGE_CACHE_DEFAULTS.maxEntries)),
     cacheMaxBytes: cacheMaxBytes === undefined ? undefined : parsePositiveInt('CACHE_MAX_BYTES', cacheMaxBytes),
     searchUrl,
     searchPrefix: read(env, 'SEARCH_PREFIX') ?? 'site_docs',

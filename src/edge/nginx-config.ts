@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { AppError } from '../errors.js';
+import { positiveInteger } from '../positive-integer.js';
 
 /** An address nginx listens on or proxies to. `host` is a name, an IPv4 address or an IPv6 address (with or without brackets). */
 export interface HostPort {
@@ -142,11 +143,6 @@ export function formatHostPort({ host, port }: HostPort): string {
   return `${bare}:${port}`;
 }
 
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw invalid(`expected ${name} to be a positive integer, got '${value}'`);
-  return value;
-}
-
 /**
  * Renders the nginx.conf of `sitestack edge`: a caching reverse proxy with the spec's settings in front of the fronts.
  * Pure: no file is read or written. Choices where the spec is silent are explained beside the directives.
@@ -155,9 +151,9 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
   const settings = EDGE_CACHE_SETTINGS;
   const paths = edgePaths(options.edgeDir);
   const workerProcesses = options.workerProcesses ?? DEFAULTS.workerProcesses;
-  const keepalive = positiveInteger('upstreamKeepalive', options.upstreamKeepalive ?? DEFAULTS.upstreamKeepalive);
-  const goneValid = positiveInteger('goneValidSeconds', options.goneValidSeconds ?? DEFAULTS.goneValidSeconds);
-  const dataValid = positiveInteger('dataRouteValidSeconds', options.dataRouteValidSeconds ?? DEFAULTS.dataRouteValidSeconds);
+  const keepalive = positiveInteger('upstreamKeepalive', options.upstreamKeepalive ?? DEFAULTS.upstreamKeepalive, invalid);
+  const goneValid = positiveInteger('goneValidSeconds', options.goneValidSeconds ?? DEFAULTS.goneValidSeconds, invalid);
+  const dataValid = positiveInteger('dataRouteValidSeconds', options.dataRouteValidSeconds ?? DEFAULTS.dataRouteValidSeconds, invalid);
   if (options.upstreams.length === 0) throw invalid('expected at least one upstream for the edge');
   if (options.user !== undefined && !/^[a-z_][a-z0-9_.-]*\$?$/i.test(options.user)) {
     throw invalid(`expected a user name, got '${options.user}'`);
@@ -169,7 +165,7 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     ...(options.user === undefined ? [] : [`user ${options.user};`]),
     'daemon off;',
     'master_process on;',
-    `worker_processes ${workerProcesses === 'auto' ? 'auto' : positiveInteger('workerProcesses', workerProcesses)};`,
+    `worker_processes ${workerProcesses === 'auto' ? 'auto' : positiveInteger('workerProcesses', workerProcesses, invalid)};`,
     'error_log stderr warn;',
     `pid ${quotePath(paths.pid)};`,
     `lock_file ${quotePath(paths.lock)};`,

@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { positiveInteger } from '../positive-integer.js';
 import { EDGE_CACHE_SETTINGS } from './nginx-config.js';
 
 /** Options of `purgeCdn`. */
@@ -107,11 +108,8 @@ async function refresh(url: string, fetchImpl: typeof fetch, timeoutMs: number):
   if (!refreshed) throw new Error(`answered ${response.status}`);
 }
 
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new AppError('CDN_PURGE_OPTIONS_INVALID', `expected purgeCdn's ${name} to be a positive integer, got ${value}`, 500);
-  }
-  return value;
+function invalidOptions(message: string): AppError {
+  return new AppError('CDN_PURGE_OPTIONS_INVALID', message, 500);
 }
 
 function reasonOf(error: unknown): string {
@@ -132,8 +130,8 @@ function reasonOf(error: unknown): string {
 export async function purgeCdn(urls: readonly string[], options: PurgeCdnOptions): Promise<string[]> {
   const base = parseBaseUrl(options.baseUrl);
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const timeoutMs = positiveInteger('timeoutMs', options.timeoutMs ?? DEFAULTS.timeoutMs);
-  const concurrency = positiveInteger('concurrency', options.concurrency ?? DEFAULTS.concurrency);
+  const timeoutMs = positiveInteger("purgeCdn's timeoutMs", options.timeoutMs ?? DEFAULTS.timeoutMs, invalidOptions);
+  const concurrency = positiveInteger("purgeCdn's concurrency", options.concurrency ?? DEFAULTS.concurrency, invalidOptions);
   const outcomes: { url: string; requested: string; reason?: string }[] = [];
   let next = 0;
 

@@ -1,6 +1,6 @@
 import type { Logger } from '../log.js';
 import type { OriginDatabase } from './database.js';
-import { retryDelayMs, type BackoffPolicy } from './policy.js';
+import { retryDelayMs, type BackoffPolicy } from '../backoff.js';
 import { BOUND_LIMIT } from '../sqlite-limit.js';
 import { endsWithin, MAX_TIMER_MS, WorkerLoop, type GraceOptions } from './worker-loop.js';
 

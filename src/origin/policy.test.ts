@@ -1,7 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
-import { groupByMonth, pathnamesForPost, retryDelayMs } from './policy.js';
+import { groupByMonth, pathnamesForPost } from './policy.js';
 
 const post = (oid: string, pub_date: string) => ({ oid, title: oid, pub_date, categories: [], comments: 0 });
 
@@ -31,23 +30,5 @@ describe('groupByMonth', () => {
 describe('pathnamesForPost', () => {
   it('lists the post, the home page and the archive when a post changes', () => {
     assert.deepEqual(pathnamesForPost('hello'), ['/plog/hello', '/', '/plog']);
-  });
-});
-
-describe('retryDelayMs', () => {
-  it('stays within half and all of the capped exponential delay for any attempt and jitter', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1000 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (attempts, random) => {
-        const policy = { baseMs: 100, maxMs: 10_000 };
-        const full = Math.min(policy.maxMs, policy.baseMs * 2 ** (attempts - 1));
-        const delay = retryDelayMs(attempts, policy, random);
-        return delay >= full / 2 - 1 && delay <= full + 1;
-      }),
-    );
-  });
-
-  it('doubles the delay with each attempt until the cap when the jitter is fixed', () => {
-    const policy = { baseMs: 100, maxMs: 1_000 };
-    assert.deepEqual([1, 2, 3, 4, 5, 6].map((attempts) => retryDelayMs(attempts, policy, 0)), [50, 100, 200, 400, 500, 500]);
   });
 });

@@ -2,7 +2,7 @@ import type { Logger } from '../log.js';
 import type { OutboxStopOptions } from './outbox.js';
 import { BOUND_LIMIT } from '../sqlite-limit.js';
 import type { OriginDatabase } from './database.js';
-import { retryDelayMs, type BackoffPolicy } from './policy.js';
+import { retryDelayMs, type BackoffPolicy } from '../backoff.js';
 import type { Post } from './store.js';
 import { endsWithin, MAX_TIMER_MS, WorkerLoop } from './worker-loop.js';
 

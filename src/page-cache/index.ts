@@ -1,6 +1,7 @@
 export { createPageCache, type PageCache, type NextFunction } from './page-cache.js';
-export { DEFAULTS, type PageCacheOptions, type CacheKeyName, type CacheKeyFunction } from './options.js';
+export { CACHE_KEY_NAMES, DEFAULTS, type PageCacheOptions, type CacheKeyName, type CacheKeyFunction } from './options.js';
 export type { PageCacheStats } from './store.js';
 export { createStatsHandler, type StatsHandlerOptions } from './stats-handler.js';
 export { bearerMatches } from './auth.js';
+export { pathOf } from './key.js';
 export { validatePathnames, type PathnameLimits, type PathnamesResult } from './pathnames.js';

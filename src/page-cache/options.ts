@@ -1,9 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '../errors.js';
 import { silentLogger, type Logger } from '../log.js';
+import { positiveInteger } from '../positive-integer.js';
 
 /** The built-in key policies of spec §4. */
-export type CacheKeyName = 'url' | 'path' | 'path+variant' | 'search-query';
+/** The named cache-key policies (see key.ts). */
+export const CACHE_KEY_NAMES = ['url', 'path', 'path+variant', 'search-query'] as const;
+export type CacheKeyName = (typeof CACHE_KEY_NAMES)[number];
 
 /** A custom key policy: the returned string is the cache key, used as is. */
 export type CacheKeyFunction = (req: IncomingMessage) => string;
@@ -133,28 +136,21 @@ export const DEFAULTS = {
   distributePurge: undefined,
 } as const satisfies Omit<ResolvedPageCacheOptions, 'logger'>;
 
-const KEY_NAMES: readonly string[] = ['url', 'path', 'path+variant', 'search-query'];
-
 function invalid(message: string): AppError {
   return new AppError('PAGE_CACHE_OPTIONS_INVALID', `page cache: ${message}`, 500);
-}
-
-function positiveInteger(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw invalid(`expected ${name} to be a positive integer, got ${value}`);
-  return value;
 }
 
 /** Fills every unset option from {@link DEFAULTS} and rejects values the cache cannot work with. */
 export function resolveOptions(options: PageCacheOptions = {}): ResolvedPageCacheOptions {
   const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as PageCacheOptions;
   const resolved: ResolvedPageCacheOptions = { ...DEFAULTS, logger: silentLogger(), ...defined };
-  positiveInteger('maxEntries', resolved.maxEntries);
-  if (resolved.maxBytes !== undefined) positiveInteger('maxBytes', resolved.maxBytes);
-  positiveInteger('maxPurgeBodyBytes', resolved.maxPurgeBodyBytes);
-  positiveInteger('maxPathnames', resolved.maxPathnames);
-  positiveInteger('maxPathnameLength', resolved.maxPathnameLength);
-  if (typeof resolved.key !== 'function' && !KEY_NAMES.includes(resolved.key)) {
-    throw invalid(`expected key to be one of ${KEY_NAMES.join(', ')} or a function, got '${String(resolved.key)}'`);
+  positiveInteger('maxEntries', resolved.maxEntries, invalid);
+  if (resolved.maxBytes !== undefined) positiveInteger('maxBytes', resolved.maxBytes, invalid);
+  positiveInteger('maxPurgeBodyBytes', resolved.maxPurgeBodyBytes, invalid);
+  positiveInteger('maxPathnames', resolved.maxPathnames, invalid);
+  positiveInteger('maxPathnameLength', resolved.maxPathnameLength, invalid);
+  if (typeof resolved.key !== 'function' && !(CACHE_KEY_NAMES as readonly string[]).includes(resolved.key)) {
+    throw invalid(`expected key to be one of ${CACHE_KEY_NAMES.join(', ')} or a function, got '${String(resolved.key)}'`);
   }
   if (!resolved.purgePath.startsWith('/')) throw invalid(`expected purgePath to start with '/', got '${resolved.purgePath}'`);
   if (!resolved.dataRoutePrefix.startsWith('/')) {

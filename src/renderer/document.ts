@@ -1,3 +1,4 @@
+import { escapeHtml } from '../html-escape.js';
 import type { Bootstrap } from './types.js';
 
 const STYLE = `body{font:17px/1.6 system-ui,sans-serif;max-width:46rem;margin:0 auto;padding:0 1rem;color:#1b1b1b}
@@ -7,10 +8,6 @@ const STYLE = `body{font:17px/1.6 system-ui,sans-serif;max-width:46rem;margin:0 
 .comment-text{white-space:pre-line}.notecard{border-left:4px solid #0b57d0;padding:.2rem 1rem;background:#f3f6fc}
 pre{overflow:auto;background:#f6f6f6;padding:.75rem}.site-footer{border-top:1px solid #ddd;margin-top:3rem;padding:1rem 0;color:#666}
 main:focus{outline:none}`;
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 /** JSON safe inside a `<script>` element: no `</script>`, `<!--` or line separators can end or confuse it. */
 export function scriptJson(value: unknown): string {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { beginningOf, fragmentsOf, fragmentsOfBeginning, isSafeFragment, markedFragments, markedTitle, matchWords, parseMarked, titleOf } from './highlight.js';
-import { MARK_CLOSE, MARK_OPEN, foldForPrefix } from './query-text.js';
+import { beginningOf, fragmentsOf, fragmentsOfBeginning, isSafeFragment, matchWords, titleOf } from './highlight.js';
+import { foldForPrefix } from './query-text.js';
+import { MARK_CLOSE, MARK_OPEN, markedFragments, markedTitle, parseMarked } from './test-support/marked.js';
 
 const mark = (word: string) => `${MARK_OPEN}${word}${MARK_CLOSE}`;
 

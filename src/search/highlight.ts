@@ -1,4 +1,5 @@
-import { MARK_CLOSE, MARK_OPEN, escapeHtml, foldForPrefix } from './query-text.js';
+import { escapeHtml } from '../html-escape.js';
+import { foldForPrefix } from './query-text.js';
 
 /** Options of body fragment selection. */
 export interface FragmentOptions {
@@ -9,14 +10,6 @@ export interface FragmentOptions {
 }
 
 export const FRAGMENT_DEFAULTS = { fragments: 3, length: 120 } satisfies Required<FragmentOptions>;
-
-const MARKERS = new RegExp(`([${MARK_OPEN}${MARK_CLOSE}])`);
-
-interface Marked {
-  plain: string;
-  /** Matched ranges in `plain`, in order, as [start, end). */
-  matches: [number, number][];
-}
 
 /**
  * The matched ranges of a text, in order, as [start, end), found as far as asked: `at(i, before)` is the i-th range
@@ -30,10 +23,6 @@ export interface MatchSource {
   scanTo(position: number): void;
   /** The ranges found so far (all of them once `scanTo(text.length)` was called). */
   readonly found: readonly (readonly [number, number])[];
-}
-
-function eagerSource({ plain, matches }: Marked): MatchSource {
-  return { text: plain, at: (i, before = plain.length) => ((matches[i]?.[0] ?? before) < before ? matches[i] : undefined), scanTo: () => undefined, found: matches };
 }
 
 /** Which words of a text to mark: the query's words as the index folds them (case and diacritics), and prefixes. */
@@ -190,21 +179,6 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
   };
 }
 
-/** Splits engine output with MARK_OPEN/MARK_CLOSE markers into plain text and the matched ranges. */
-export function parseMarked(text: string): Marked {
-  let plain = '';
-  const matches: [number, number][] = [];
-  let open = -1;
-  for (const part of text.split(MARKERS)) {
-    if (part === MARK_OPEN) open = plain.length;
-    else if (part === MARK_CLOSE) {
-      if (open >= 0 && plain.length > open) matches.push([open, plain.length]);
-      open = -1;
-    } else plain += part;
-  }
-  return { plain, matches };
-}
-
 const SPACE = /\s/;
 
 /** A cut position near `index` on a space within `slack` characters (searching in `direction`), never inside a surrogate pair. */
@@ -235,15 +209,10 @@ function render(plain: string, matches: readonly (readonly [number, number])[], 
 }
 
 /**
- * Up to `fragments` windows of about `length` characters around matched words of a marked text, as HTML-escaped text
- * whose only markup is `<mark>…</mark>`. Windows showing a word not shown yet come first; they are returned in text
- * order and never overlap.
+ * Up to `fragments` windows of about `length` characters around matched words of a text (see matchWords), as
+ * HTML-escaped text whose only markup is `<mark>…</mark>`. Windows showing a word not shown yet come first; they are
+ * returned in text order and never overlap.
  */
-export function markedFragments(text: string, options: FragmentOptions = {}): string[] {
-  return fragmentsOf(eagerSource(parseMarked(text)), options);
-}
-
-/** `markedFragments` over a MatchSource (see matchWords). */
 export function fragmentsOf(source: MatchSource, options: FragmentOptions = {}, terms?: ReadonlySet<string>): string[] {
   return fragmentWindows(source, options, terms).map(([start, end]) => render(source.text, source.found, start, end));
 }
@@ -326,12 +295,7 @@ function fragmentWindows(source: MatchSource, options: FragmentOptions, terms: R
   return windows.sort((a, b) => a[0] - b[0]);
 }
 
-/** The whole of a short marked text (a title) as escaped HTML with `<mark>`; empty when nothing matched. */
-export function markedTitle(text: string): string[] {
-  return titleOf(eagerSource(parseMarked(text)));
-}
-
-/** `markedTitle` over a MatchSource. */
+/** The whole of a short text (a title) as escaped HTML with `<mark>`; empty when nothing matched. */
 export function titleOf(source: MatchSource): string[] {
   source.scanTo(source.text.length);
   return source.found.length === 0 ? [] : [render(source.text, source.found, 0, source.text.length)];

@@ -30,10 +30,8 @@ export { runContentBuild, splitSections, type ContentBuildOptions, type ContentB
 export { importPopularityCsv, PopularityStore, popularityKey } from './popularity.js';
 export { createLiveUpdater, LIVE_UPDATER_DEFAULTS, type LivePostChange, type LiveUpdaterOptions, type LiveUpdateReport } from './live-update.js';
 export { ensureSearchIndex, loadPopularity, type EnsureSearchIndexOptions } from './ensure-index.js';
-export { escapeHtml, foldForPrefix, markedFragment, matchExpression, tokenize } from './query-text.js';
 export { searchRoutes, SEARCH_ROUTES_DEFAULTS, type SearchRoutesOptions, type SearchResponse, type SearchDocument, type AutocompleteResponse } from './api/routes.js';
 export { parseSearchParams, parseAutocompleteParams, autocompleteCacheControl, type SearchParams, type ValidationErrorBody } from './api/params.js';
 export { clientAddress, trustedProxyCheck, validProxyEntry } from './api/client-address.js';
 export { searchPageRoutes, SEARCH_PAGE_DEFAULTS, type SearchPageOptions } from './page/routes.js';
 export { searchPageHtml } from './page/html.js';
-export { markedFragments, markedTitle, isSafeFragment } from './highlight.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { MAX_QUERY_WORDS, MAX_WORD_LENGTH, escapeHtml, foldForPrefix, markedFragment, matchExpression, tokenize, withoutControlCharacters } from './query-text.js';
+import { MAX_QUERY_WORDS, MAX_WORD_LENGTH, foldForPrefix, matchExpression, tokenize, withoutControlCharacters } from './query-text.js';
 
 describe('tokenize', () => {
   it('splits on everything but letters, digits and marks', () => {
@@ -39,18 +39,9 @@ describe('matchExpression', () => {
   });
 });
 
-describe('foldForPrefix and highlighting', () => {
+describe('foldForPrefix', () => {
   it('folds case, diacritics and whitespace', () => {
     assert.equal(foldForPrefix('  Élan\tVITAL  '), 'elan vital');
-  });
-
-  it('escapes HTML and keeps only <mark> from markers', () => {
-    assert.equal(markedFragment('<b>\u0002x\u0003</b> & "q"'), '&lt;b&gt;<mark>x</mark>&lt;/b&gt; &amp; &quot;q&quot;');
-    fc.assert(
-      fc.property(fc.string({ maxLength: 100 }), (text) => {
-        assert.doesNotMatch(escapeHtml(text), /[<>"']/);
-      }),
-    );
   });
 });
 

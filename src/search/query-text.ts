@@ -63,17 +63,3 @@ export function withoutControlCharacters(text: string): string {
   return HAS_CONTROL.test(text) ? text.replace(CONTROL, ' ') : text;
 }
 
-/** Markers the engine puts around matched words; stored text never contains them (see withoutControlCharacters). */
-export const MARK_OPEN = '\u0002';
-export const MARK_CLOSE = '\u0003';
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
-}
-
-/** Turns engine output with MARK_OPEN/MARK_CLOSE markers into escaped HTML whose only markup is `<mark>`. */
-export function markedFragment(text: string): string {
-  return escapeHtml(text).replaceAll(MARK_OPEN, '<mark>').replaceAll(MARK_CLOSE, '</mark>');
-}

@@ -38,7 +38,7 @@ function folderOf(path: string): string {
 }
 
 /** The path part of an identifier, which may be an absolute URL. */
-function pathOf(identifier: string): string {
+function identifierPath(identifier: string): string {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(identifier)) {
     try {
       return decodeURIComponent(new URL(identifier).pathname);
@@ -54,7 +54,7 @@ function pathOf(identifier: string): string {
  * with it) and a trailing slash. `/en-US/docs/Web/API` with locale `en-US` → `docs/Web/API`; `/plog/hello` → `plog/hello`.
  */
 export function slugOf(identifier: string, locale: string): string {
-  const segments = pathOf(identifier).split('/').filter((segment) => segment !== '');
+  const segments = identifierPath(identifier).split('/').filter((segment) => segment !== '');
   if (segments[0]?.toLowerCase() === locale.toLowerCase()) segments.shift();
   return segments.join('/');
 }

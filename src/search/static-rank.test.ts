@@ -13,20 +13,17 @@ import {
   rankBucket,
   rankCandidates,
   rowidBlock,
-  legacyRowidBlock,
   staticRank,
   titlePrefixes,
 } from './static-rank.js';
 
 describe('popularityOf', () => {
-  it('gives back the popularity of any rowid of its step, within half a step, in either layout (property)', () => {
+  it('gives back the popularity of any rowid of its step, within half a step (property)', () => {
     const halfStep = 0.5 / (RANK_BUCKETS - 1) + 1e-12;
     fc.assert(
       fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: 0, max: PARTITIONS - 1 }), fc.integer({ min: 0, max: 2 ** 24 - 1 }), (popularity, partition, offset) => {
         const [first] = rowidBlock(partition, rankBucket(popularity));
         assert.ok(Math.abs(popularityOf(Number(first) + offset) - popularity) <= halfStep);
-        const [legacyFirst] = legacyRowidBlock(rankBucket(popularity));
-        assert.ok(Math.abs(popularityOf(Number(legacyFirst) + offset) - popularity) <= halfStep);
       }),
     );
     assert.equal(popularityOf(Number(rowidBlock(3, 0)[0])), 1);
@@ -71,7 +68,6 @@ describe('rankBucket and rowidBlock', () => {
     const [popularInOne] = rowidBlock(200, rankBucket(0.9));
     const [unpopularInOther] = rowidBlock(3, rankBucket(0.1));
     assert.ok(staticRank(Number(popularInOne)) < staticRank(Number(unpopularInOther)));
-    assert.equal(staticRank(42), 42, 'a rowid of the earlier layout is its own rank');
   });
 
   it('spreads locales over partitions, case being folded by the caller', () => {

@@ -5,8 +5,7 @@
  * locale: each locale's documents take a block of rowids (its partition), so a query filtered by locale walks only
  * that block, a rowid range FTS5 seeks to, instead of skipping past every other locale's matches. No I/O.
  *
- * Layout of a rowid (all of them negative, so an index of the earlier layout — positive rowids, no partitions — is
- * told apart and read as one partition): `-2^52 + partition * 2^44 + bucket * 2^24 + sequence`.
+ * Layout of a rowid: `-2^52 + partition * 2^44 + bucket * 2^24 + sequence`.
  */
 
 /** Popularity (0–1) is quantised into this many steps; rowids of one step are consecutive, in insertion order. */
@@ -16,7 +15,7 @@ export const ROWIDS_PER_BUCKET = 2 ** 24;
 /** Locale partitions; locales are spread over them by a hash, and two locales sharing one is only slower. */
 export const PARTITIONS = 2 ** 8;
 const PARTITION_SPAN = RANK_BUCKETS * ROWIDS_PER_BUCKET;
-/** The lowest rowid of the partitioned layout; rowids of the earlier layout are positive. */
+/** The lowest rowid. */
 export const PARTITIONED_BASE = -(PARTITIONS * PARTITION_SPAN);
 
 /** The popularity step of a document: 0 for the most popular (popularity 1), RANK_BUCKETS - 1 for popularity 0. */
@@ -44,37 +43,25 @@ export function partitionRange(partition: number): [number, number] {
   return [first, first + PARTITION_SPAN - 1];
 }
 
-/** The partition a rowid of the partitioned layout lies in. */
+/** The partition a rowid lies in. */
 export function partitionOf(rowid: number): number {
   return Math.floor((rowid - PARTITIONED_BASE) / PARTITION_SPAN);
 }
 
 /**
  * A rowid's place in static-rank order whatever its partition (popularity step, then insertion), for merging the
- * walks of several partitions; a rowid of the earlier layout (positive) is its own place.
+ * walks of several partitions.
  */
 export function staticRank(rowid: number): number {
-  return rowid > 0 ? rowid : (rowid - PARTITIONED_BASE) % PARTITION_SPAN;
-}
-
-/** Rowids per popularity step in the earlier layout (one partition, positive rowids). */
-const LEGACY_ROWIDS_PER_BUCKET = 2 ** 32;
-
-/**
- * The first rowid of a popularity step in the earlier layout (one partition, positive rowids, 2^32 rowids per step),
- * which an index created before partitions keeps using for its updates.
- */
-export function legacyRowidBlock(bucket: number): [bigint, bigint] {
-  const first = BigInt(bucket) * BigInt(LEGACY_ROWIDS_PER_BUCKET) + 1n;
-  return [first, first + BigInt(LEGACY_ROWIDS_PER_BUCKET)];
+  return (rowid - PARTITIONED_BASE) % PARTITION_SPAN;
 }
 
 /**
- * The popularity a rowid stands for, in either layout: its popularity step's, within half a step (about 5e-7) of the
+ * The popularity a rowid stands for: its popularity step's, within half a step (about 5e-7) of the
  * document's own. Enough to rank a candidate by `popularity * 10 + score` without reading its documents row.
  */
 export function popularityOf(rowid: number): number {
-  const bucket = rowid > 0 ? Math.floor((rowid - 1) / LEGACY_ROWIDS_PER_BUCKET) : Math.floor(staticRank(rowid) / ROWIDS_PER_BUCKET);
+  const bucket = Math.floor(staticRank(rowid) / ROWIDS_PER_BUCKET);
   return 1 - bucket / (RANK_BUCKETS - 1);
 }
 

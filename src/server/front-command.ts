@@ -11,6 +11,7 @@ import { buildClient, createRenderer, type BuildClientOptions } from '../rendere
 import { createEngine, searchRoutes } from '../search/index.js';
 import { openSongs, songRoutes } from '../songs/index.js';
 import { createApiApp } from './api.js';
+import { parseCommandArgs } from './cli-args.js';
 import type { Command } from './command.js';
 import { drainServer, type StopOptions } from './drain.js';
 import { createFrontServer } from './front.js';
@@ -22,13 +23,7 @@ const FRONT_USAGE = 'sitestack front [--workers N]';
 
 /** `--workers N` (or `--workers=N`): front processes to run, 1–64. @default 1 */
 export function parseWorkers(args: readonly string[], usage: string): number {
-  let value: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === '--workers') value = args[++i] ?? '';
-    else if (arg.startsWith('--workers=')) value = arg.slice('--workers='.length);
-    else throw new AppError('USAGE', `unknown argument '${arg}'\nUsage: ${usage}`, 400);
-  }
+  const value = parseCommandArgs({ args: [...args], options: { workers: { type: 'string' } } }, usage).values.workers;
   if (value === undefined) return 1;
   const workers = /^\d{1,2}$/.test(value) ? Number(value) : Number.NaN;
   if (!(workers >= 1 && workers <= 64)) throw new AppError('USAGE', `--workers expects a whole number from 1 to 64, got '${value}'\nUsage: ${usage}`, 400);

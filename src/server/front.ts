@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../log.js';
 import { logUrl } from '../log-bounds.js';
-import type { PageCache } from '../page-cache/index.js';
+import { pathOf, type PageCache } from '../page-cache/index.js';
 import type { RendererHandler } from '../renderer/index.js';
 
 export interface FrontParts {
@@ -15,11 +15,6 @@ export interface FrontParts {
 }
 
 export const STATS_PATH = '/__cache__/stats';
-
-function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
-}
 
 function sendError(res: ServerResponse, status: number, text: string): void {
   if (res.headersSent) {

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, type BaseConnection, type errors, type estypes } from '@elastic/elasticsearch';
+import { retryDelayMs } from '../../backoff.js';
 import { AppError, isAppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { withoutControlCharacters } from '../query-text.js';
@@ -17,7 +18,7 @@ import {
   type IndexShape,
   type SuggestEntry,
 } from './elasticsearch-schema.js';
-import { MAX_ID_LENGTH, validIndexName, validateDocument } from './validation.js';
+import { MAX_ID_LENGTH, clampInteger, indexNotFound, invalidName, notReady, validIndexName, validateDocument } from './validation.js';
 import type {
   AliasAction,
   AutocompleteMatch,
@@ -132,29 +133,8 @@ function unavailable(error: unknown): AppError {
   return new AppError('SEARCH_UNAVAILABLE', `the search cluster ${what}; try again shortly`, 503, { cause: error });
 }
 
-function notReady(name: string): AppError {
-  return new AppError('SEARCH_NOT_READY', `search index '${name}' does not exist yet`, 503);
-}
-
-function indexNotFound(name: string): AppError {
-  return new AppError('INDEX_NOT_FOUND', `no such index: '${name}'`, 404);
-}
-
-function invalidName(name: string): AppError {
-  return new AppError(
-    'INDEX_NAME_INVALID',
-    `invalid index or alias name '${name}': use lower-case letters, digits, '_' and '-', starting with a letter or digit`,
-    400,
-  );
-}
-
 function isStatus(error: unknown, status: number): error is errors.ResponseError {
   return isResponseError(error) && error.statusCode === status;
-}
-
-function clampInteger(value: number | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined || !Number.isFinite(value)) return fallback;
-  return Math.min(max, Math.max(min, Math.trunc(value)));
 }
 
 /** Search totals are exact up to this many by default (see SearchQuery.totalUpTo), then `gte`. */
@@ -205,8 +185,7 @@ export class ElasticsearchEngine implements SearchEngine {
   }
 
   #backoff(attempt: number): number {
-    const ceiling = Math.min(this.#settings.maxBackoffMs, this.#settings.backoffMs * 2 ** (attempt - 1));
-    return ceiling / 2 + Math.random() * (ceiling / 2);
+    return retryDelayMs(attempt, { baseMs: this.#settings.backoffMs, maxMs: this.#settings.maxBackoffMs }, Math.random());
   }
 
   /** Runs `request` with the operation's timeout, retrying transient failures; they end as SEARCH_UNAVAILABLE. */

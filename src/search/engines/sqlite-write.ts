@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { foldForPrefix, withoutControlCharacters } from '../query-text.js';
-import { legacyRowidBlock, localePartition, rankBucket, rowidBlock, titlePrefixes } from '../static-rank.js';
+import { localePartition, rankBucket, rowidBlock, titlePrefixes } from '../static-rank.js';
 import type { TermChanges } from './sqlite-spell.js';
 import { tablesOf } from './sqlite-tables.js';
 import { validateDocument } from './validation.js';
@@ -49,7 +49,6 @@ export class DocumentWriter {
       `INSERT INTO ${tables.docs} (rowid, id, url, title, title_key, locale, locale_key, slug, slug_key, popularity)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const firstRowid = this.#statement('first-rowid', () => `SELECT rowid FROM ${tables.docs} ORDER BY rowid LIMIT 1`).safeIntegers().pluck();
     const insertText = this.#statement('text', () => `INSERT INTO ${tables.fts} (rowid, title, summary, body) VALUES (?, ?, ?, ?)`);
     const insertTitle = this.#statement('title', () => `INSERT INTO ${tables.titles} (rowid, title) VALUES (?, ?)`);
     // One statement per document for its (at most FILED_PREFIX_LENGTH) title prefixes.
@@ -84,13 +83,11 @@ export class DocumentWriter {
         latest.delete(results[position]?.id ?? '');
       }
     }
-    // An index created before locale partitions (positive rowids) keeps its layout: its readers take it as one partition.
-    const legacy = ((firstRowid.get() as bigint | undefined) ?? -1n) > 0n;
     const next = new Map<string, bigint>();
     const inserts = [...latest.values()]
       .map((position) => {
         const document = documents[position] as IndexedDocument;
-        return { position, partition: legacy ? 0 : localePartition(document.locale.toLowerCase()), bucket: rankBucket(document.popularity) };
+        return { position, partition: localePartition(document.locale.toLowerCase()), bucket: rankBucket(document.popularity) };
       })
       .sort((a, b) => a.partition - b.partition || a.bucket - b.bucket || a.position - b.position);
     for (const { position, partition, bucket } of inserts) {
@@ -99,7 +96,7 @@ export class DocumentWriter {
         const block = `${partition}:${bucket}`;
         let rowid = next.get(block);
         if (rowid === undefined) {
-          const [start, end] = legacy ? legacyRowidBlock(bucket) : rowidBlock(partition, bucket);
+          const [start, end] = rowidBlock(partition, bucket);
           const last = lastInBucket.get(start, end) as bigint | null;
           rowid = last === null ? start : last + 1n;
         }

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { engineContractTests } from './contract.js';
 import { fragmentsOf, matchWords } from '../highlight.js';
-import { legacyRowidBlock, localePartition, rankBucket } from '../static-rank.js';
+import { localePartition } from '../static-rank.js';
 import { BODY_BEGINNING, BODY_CANDIDATES, SUGGESTION_TOTAL_CAP, SqliteEngine } from './sqlite.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sitestack-sqlite-engine-'));
@@ -375,53 +375,6 @@ describe('SqliteEngine page size', () => {
     const file = join(dir, 'default-pages.sqlite');
     await new SqliteEngine({ path: file }).close();
     assert.equal(pageSizeOf(file), 16_384);
-  });
-});
-
-describe('SqliteEngine with an index of the earlier layout', () => {
-  it('searches, counts, completes and updates an index whose rowids predate locale partitions', async () => {
-    const file = join(dir, 'legacy.sqlite');
-    const documents = ['fr', 'en-US', 'de'].flatMap((locale, l) =>
-      Array.from({ length: 4 }, (_, i) => ({
-        id: `${locale}-${i}`, url: `/${locale}/ibis-${i}`, title: `Ibis ${locale} ${i}`, body: 'ibis wading bird', summary: '',
-        popularity: ((i * 3 + l) % 8) / 8, locale, slug: `ibis-${i}`,
-      })),
-    );
-    const writer = new SqliteEngine({ path: file });
-    await writer.createIndex('old');
-    await writer.bulk('old', documents);
-    await writer.close();
-    // Move every document to the rowid the earlier layout gave it: positive, by popularity step only.
-    const db = new Database(file);
-    const table = (name: string) => `"ix_old_${name}"`;
-    const rows = db.prepare(`SELECT rowid, popularity FROM ${table('docs')} ORDER BY rowid`).safeIntegers().all() as { rowid: bigint; popularity: number }[];
-    const next = new Map<number, bigint>();
-    db.transaction(() => {
-      for (const row of rows) {
-        const bucket = rankBucket(Number(row.popularity));
-        const rowid = next.get(bucket) ?? legacyRowidBlock(bucket)[0];
-        next.set(bucket, rowid + 1n);
-        for (const name of ['docs', 'fts', 'titles']) db.prepare(`UPDATE ${table(name)} SET rowid = ? WHERE rowid = ?`).run(rowid, row.rowid);
-        db.prepare(`UPDATE ${table('prefixes')} SET doc = ? WHERE doc = ?`).run(rowid, row.rowid);
-      }
-    })();
-    assert.ok((db.prepare(`SELECT min(rowid) FROM ${table('docs')}`).pluck().get() as number) > 0);
-    db.close();
-
-    await withEngine(file, async (engine) => {
-      await engine.refresh('old');
-      assert.equal(await engine.count({ index: 'old', text: 'ibis', locales: ['fr'] }), 4);
-      assert.equal(await engine.count({ index: 'old', text: 'ibis' }), 12);
-      const fr = await engine.search({ index: 'old', text: 'ibis wading', locales: ['fr'], highlight: true });
-      assert.deepEqual(fr.total, { value: 4, relation: 'eq' });
-      assert.ok(fr.documents.every((hit) => hit.locale === 'fr' && hit.highlight?.body[0]?.includes('<mark>ibis wading</mark>')));
-      const byPopularity = await engine.search({ index: 'old', text: 'ibis', sort: 'popularity', size: 12 });
-      assert.deepEqual(byPopularity.documents.map((hit) => hit.popularity), [...documents.map((d) => d.popularity)].sort((a, b) => b - a));
-      assert.equal((await engine.autocomplete({ index: 'old', prefix: 'ibis', size: 12 })).length, 12);
-      await engine.bulk('old', [{ ...documents[0]!, id: 'fr-new', url: '/fr/ibis-new', title: 'Ibis nouveau', popularity: 1 }]);
-      assert.equal((await engine.search({ index: 'old', text: 'ibis', locales: ['fr'], sort: 'popularity' })).documents[0]?.url, '/fr/ibis-new');
-      assert.equal(await engine.count({ index: 'old', text: 'ibis', locales: ['fr'] }), 5);
-    });
   });
 });
 

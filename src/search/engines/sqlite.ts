@@ -45,7 +45,7 @@ import {
 import { FTS_TOKENIZER, SpellLookup, TermChanges, dropSpellIndex, hasSpellIndex, rebuildSpellIndex, spellTables } from './sqlite-spell.js';
 import { quoteIdentifier, tablesOf } from './sqlite-tables.js';
 import { DocumentWriter, type IndexStatement } from './sqlite-write.js';
-import { validIndexName } from './validation.js';
+import { clampInteger, indexNotFound, invalidName, notReady, validIndexName } from './validation.js';
 import type {
   AliasAction,
   AutocompleteMatch,
@@ -165,14 +165,6 @@ export function sqlitePathFromUrl(url: string): string {
   const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
   if (path === '') throw new AppError('SEARCH_URL_INVALID', `the sqlite: search URL names no file: '${url}'`, 500);
   return path;
-}
-
-function notReady(name: string): AppError {
-  return new AppError('SEARCH_NOT_READY', `search index '${name}' does not exist yet`, 503);
-}
-
-function indexNotFound(name: string): AppError {
-  return new AppError('INDEX_NOT_FOUND', `no such index: '${name}'`, 404);
 }
 
 interface RankedRow {
@@ -613,7 +605,7 @@ export class SqliteEngine implements SearchEngine {
 
   /**
    * The rowid ranges a query walks (see static-rank.ts): the partition of each of its locales, or every partition the
-   * index holds when it names none, in rowid order; an index of the earlier layout is one range. Every statement of
+   * index holds when it names none, in rowid order. Every statement of
    * #filterSql takes a range; walks of several ranges are merged by static rank (mergeWalks).
    */
   #ranges(index: string, locales: readonly string[] | undefined): RowidRange[] {
@@ -626,16 +618,14 @@ export class SqliteEngine implements SearchEngine {
   }
 
   #rangesOf(index: string, locales: readonly string[] | undefined): RowidRange[] {
-    const firstFrom = this.#statement(`${index}\u0000first-from`, () => `SELECT rowid FROM ${tablesOf(index).docs} WHERE rowid >= ? ORDER BY rowid LIMIT 1`).pluck();
-    const lowest = firstFrom.get(PARTITIONED_BASE) as number | undefined;
-    if (lowest === undefined || lowest > 0) return [WHOLE_RANGE];
     if (locales !== undefined && locales.length > 0) {
       return [...new Set(locales.map((locale) => localePartition(locale.toLowerCase())))].sort((a, b) => a - b).map(partitionRange);
     }
+    const firstFrom = this.#statement(`${index}\u0000first-from`, () => `SELECT rowid FROM ${tablesOf(index).docs} WHERE rowid >= ? ORDER BY rowid LIMIT 1`).pluck();
     return this.#remembered(`${index}\u0000partitions`, () => {
       const ranges: RowidRange[] = [];
-      let rowid: number | undefined = lowest;
-      while (rowid !== undefined && rowid < 0) {
+      let rowid = firstFrom.get(PARTITIONED_BASE) as number | undefined;
+      while (rowid !== undefined) {
         const range = partitionRange(partitionOf(rowid));
         ranges.push(range);
         rowid = firstFrom.get(range[1] + 1) as number | undefined;
@@ -915,7 +905,6 @@ export class SqliteEngine implements SearchEngine {
   #filterNeeded(index: string, query: Omit<QueryFilter, 'text'>, range: RowidRange): boolean {
     if ((query.slugPrefixes?.length ?? 0) > 0) return true;
     if (query.locales === undefined || query.locales.length === 0) return false;
-    if (range === WHOLE_RANGE) return true;
     const partition = partitionOf(range[0]);
     const here = [...new Set(query.locales.map((locale) => locale.toLowerCase()))].filter((locale) => localePartition(locale) === partition);
     return here.length !== 1 || !this.#holdsOnly(index, range, here[0] as string);
@@ -1151,14 +1140,6 @@ export class SqliteEngine implements SearchEngine {
   }
 }
 
-function invalidName(name: string): AppError {
-  return new AppError(
-    'INDEX_NAME_INVALID',
-    `invalid index or alias name '${name}': use lower-case letters, digits, '_' and '-', starting with a letter or digit`,
-    400,
-  );
-}
-
 /** The documents filter of a query: SQL on the documents row `d`, its parameters, and its shape (which SQL, for the statement cache). */
 interface DocFilter {
   shape: string;
@@ -1197,10 +1178,8 @@ function docFilter(locales: readonly string[] | undefined, slugPrefixes?: readon
   return { shape, sql: parts.length === 0 ? '1' : parts.join(' AND '), parameters };
 }
 
-/** A span of rowids, inclusive: one locale partition (see static-rank.ts), or every rowid of an earlier index. */
+/** A span of rowids, inclusive: one locale partition (see static-rank.ts). */
 type RowidRange = readonly [number, number];
-
-const WHOLE_RANGE: RowidRange = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
 
 const NO_FILTER: DocFilter = { shape: '', sql: '1', parameters: [] };
 
@@ -1211,11 +1190,6 @@ function mergeWalks<T>(walks: readonly T[][], limit: number, rowidOf: (row: T) =
     .flat()
     .sort((a, b) => staticRank(rowidOf(a)) - staticRank(rowidOf(b)))
     .slice(0, limit);
-}
-
-function clampInteger(value: number | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined || !Number.isFinite(value)) return fallback;
-  return Math.min(max, Math.max(min, Math.trunc(value)));
 }
 
 /** The hit of a read row, without highlighting. */

@@ -1,3 +1,4 @@
+import { AppError } from '../../errors.js';
 import type { IndexedDocument } from './types.js';
 
 /** Elasticsearch's index-name rules, narrowed to ASCII: every engine accepts exactly these names. */
@@ -5,6 +6,29 @@ const INDEX_NAME = /^[a-z0-9][a-z0-9_-]{0,199}$/;
 
 export function validIndexName(name: string): boolean {
   return typeof name === 'string' && INDEX_NAME.test(name);
+}
+
+/** A read of an index or alias that does not exist (yet): the API answers 503 until the first build is done. */
+export function notReady(name: string): AppError {
+  return new AppError('SEARCH_NOT_READY', `search index '${name}' does not exist yet`, 503);
+}
+
+export function indexNotFound(name: string): AppError {
+  return new AppError('INDEX_NOT_FOUND', `no such index: '${name}'`, 404);
+}
+
+export function invalidName(name: string): AppError {
+  return new AppError(
+    'INDEX_NAME_INVALID',
+    `invalid index or alias name '${name}': use lower-case letters, digits, '_' and '-', starting with a letter or digit`,
+    400,
+  );
+}
+
+/** A query's size-like option as a whole number within [min, max]; `fallback` when unset or not finite. */
+export function clampInteger(value: number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || !Number.isFinite(value)) return fallback;
+  return Math.min(max, Math.max(min, Math.trunc(value)));
 }
 
 /** Longest accepted document id, in characters (Elasticsearch's limit is 512 bytes). */

@@ -1,6 +1,6 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { escapeHtml } from '../query-text.js';
+import { escapeHtml } from '../../html-escape.js';
 import { SearchShell } from './shell.js';
 
 /**
