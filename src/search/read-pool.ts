@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { Piscina } from 'piscina';
 import { AppError } from '../errors.js';
 import { READ_DEFAULTS, readIndexFile, walkIndexFiles, type ReadOptions, type ReadResult } from './reader.js';
 
@@ -12,7 +14,7 @@ export interface ReadPoolOptions extends ReadOptions {
    * @default availableParallelism() - 1, at least 1 and at most 4
    */
   workers?: number;
-  /** Files per message to a thread. @default 64 */
+  /** Files per task of a reading thread. @default 64 */
   batchSize?: number;
   /**
    * Files sent to threads and not yet consumed. It must cover a whole bulk call, or the threads sit idle while the
@@ -28,15 +30,12 @@ export const READ_POOL_DEFAULTS = {
   maxInFlight: 2048,
 } as const;
 
-/** What the pool sends a reading thread. */
+/** A reading thread's task. */
 export interface ReadBatch {
-  sequence: number;
   root: string;
   paths: string[];
   maxFileBytes: number;
 }
-
-type BatchAnswer = { sequence: number; results: ReadResult[] } | { sequence: number; error: string };
 
 /** What the pool sends the walking thread at its start (as workerData), and later. */
 export interface WalkRequest {
@@ -73,17 +72,23 @@ async function* readInline(root: string, options: ReadPoolOptions): AsyncGenerat
   }
 }
 
-function startWorker(name: 'read-worker' | 'walk-worker', workerData?: unknown): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL(`./${name}.js`, import.meta.url), { workerData });
-  // Under tsx (tests, bench) this module is TypeScript, and a worker thread does not inherit tsx's loader.
-  const script = new URL(`./${name}.ts`, import.meta.url).href;
-  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script)}); });`, { eval: true, workerData });
+/** The module of a thread: TypeScript under tsx (tests, bench). */
+function threadModule(name: 'read-worker' | 'walk-worker'): URL {
+  return new URL(`./${name}${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+}
+
+function startWalkWorker(workerData: WalkRequest): Worker {
+  const script = threadModule('walk-worker');
+  if (!import.meta.url.endsWith('.ts')) return new Worker(script, { workerData });
+  // Node 20 does not apply the loader tsx registers through execArgv to a worker's entry module, only to what that
+  // module imports: the entry registers tsx and imports the TypeScript module.
+  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script.href)}); });`, { eval: true, workerData });
 }
 
 /** Batches of walked paths, from a walking thread that is at most WALK_CREDIT batches ahead of the caller. */
 async function* walkInThread(root: string, priorityPrefix: string | undefined, batchSize: number): AsyncGenerator<string[]> {
   const request: WalkRequest = { root, priorityPrefix, batchSize, credit: WALK_CREDIT };
-  const thread = startWorker('walk-worker', request);
+  const thread = startWalkWorker(request);
   const queue: WalkMessage[] = [];
   let failure: Error | undefined;
   let wake: (() => void) | undefined;
@@ -133,54 +138,39 @@ export async function* readBuild(root: string, options: ReadPoolOptions = {}): A
   const maxFileBytes = options.maxFileBytes ?? READ_DEFAULTS.maxFileBytes;
   const batchSize = options.batchSize ?? READ_POOL_DEFAULTS.batchSize;
   const maxBatches = Math.max(workers * 2, Math.ceil((options.maxInFlight ?? READ_POOL_DEFAULTS.maxInFlight) / batchSize));
-  const threads = Array.from({ length: workers }, () => startWorker('read-worker'));
-  const answers = new Map<number, BatchAnswer>();
-  let wake: (() => void) | undefined;
-  let failure: Error | undefined;
-  const notify = () => {
-    wake?.();
-    wake = undefined;
-  };
-  for (const thread of threads) {
-    thread.on('message', (answer: BatchAnswer) => {
-      answers.set(answer.sequence, answer);
-      notify();
-    });
-    thread.on('error', (error) => {
-      failure = error;
-      notify();
-    });
-  }
+  // Enough tasks per thread for maxInFlight files, so that the threads hold queued work while the caller's synchronous
+  // engine write keeps the pool from dispatching more; with work queued in its port, a thread gains nothing from
+  // waiting on Atomics between tasks.
+  const pool = new Piscina<ReadBatch, ReadResult[]>({
+    filename: fileURLToPath(threadModule('read-worker')),
+    minThreads: workers,
+    maxThreads: workers,
+    concurrentTasksPerWorker: Math.ceil(maxBatches / workers),
+    atomics: 'disabled',
+  });
   const batches = walkInThread(root, options.priorityPrefix, batchSize);
-  let sent = 0;
-  let next = 0;
+  // Answers in walk order; a failure is kept as a value until its turn, so that no rejection goes unhandled.
+  const pending: Promise<{ results: ReadResult[] } | { error: unknown }>[] = [];
   let exhausted = false;
   try {
     for (;;) {
-      while (!exhausted && sent - next < maxBatches) {
+      while (!exhausted && pending.length < maxBatches) {
         const batch = await batches.next();
         if (batch.done === true) {
           exhausted = true;
           break;
         }
-        const message: ReadBatch = { sequence: sent, root, paths: batch.value, maxFileBytes };
-        threads[sent % workers]?.postMessage(message);
-        sent++;
+        pending.push(pool.run({ root, paths: batch.value, maxFileBytes }).then((results) => ({ results }), (error: unknown) => ({ error })));
       }
-      if (exhausted && next === sent) return;
-      while (!answers.has(next)) {
-        if (failure !== undefined) throw new AppError('READ_FAILED', `a reading thread failed: ${failure.message}`, 500, { cause: failure });
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
+      const answer = await pending.shift();
+      if (answer === undefined) return;
+      if ('error' in answer) {
+        const message = answer.error instanceof Error ? answer.error.message : String(answer.error);
+        throw new AppError('READ_FAILED', `a reading thread failed: ${message}`, 500, { cause: answer.error });
       }
-      const answer = answers.get(next) as BatchAnswer;
-      answers.delete(next);
-      next++;
-      if ('error' in answer) throw new AppError('READ_FAILED', `reading a batch failed: ${answer.error}`, 500);
       yield* answer.results;
     }
   } finally {
-    await Promise.all([batches.return(undefined), ...threads.map((thread) => thread.terminate())]);
+    await Promise.all([batches.return(undefined), pool.destroy()]);
   }
 }
