@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { loadConfig } from './config.js';
+import { ERRORS } from './error-codes.js';
 import { isAppError } from './errors.js';
 import { createLogger } from './log.js';
 import type { Command } from './server/command.js';
@@ -44,6 +45,6 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     console.error(`sitestack: ${isAppError(error) ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    process.exitCode = isAppError(error) && error.code !== 'INTERNAL' ? 2 : 1;
+    process.exitCode = isAppError(error) && error.code !== ERRORS.INTERNAL.code ? 2 : 1;
   },
 ).finally(() => setTimeout(() => process.exit(), EXIT_AFTER_RUN_MS).unref());

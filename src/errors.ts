@@ -1,3 +1,5 @@
+import { ERRORS } from './error-codes.js';
+
 /**
  * The one error base of sitestack. `code` is stable and machine-readable; `status` is the HTTP status an error
  * mapper answers with. Anything thrown that is not an AppError is a bug and maps to a 500 without its message.
@@ -19,7 +21,7 @@ export class AppError extends Error {
 /** A configuration value that cannot be used; raised once, at start-up. */
 export class ConfigError extends AppError {
   constructor(message: string) {
-    super('CONFIG_INVALID', message, 500);
+    super(ERRORS.CONFIG_INVALID.code, message, ERRORS.CONFIG_INVALID.status);
     this.name = 'ConfigError';
   }
 }

@@ -1,20 +1,10 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { BOUND_LIMIT } from './sqlite-limit.js';
-
-const sourceRoot = fileURLToPath(new URL('.', import.meta.url));
-
-function sourceFiles(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.test.ts') ? [path] : [];
-  });
-}
+import { sourceFiles } from './test-support/source-files.js';
 
 describe('BOUND_LIMIT', () => {
   it('limits the rows to the bound value when it is bound again and again', () => {
@@ -32,7 +22,7 @@ describe('BOUND_LIMIT', () => {
 
   it('is what every statement of the project with a bound row limit uses', () => {
     const own = fileURLToPath(new URL('sqlite-limit.ts', import.meta.url));
-    const bare = sourceFiles(sourceRoot).filter((path) => path !== own && /\bLIMIT \?/i.test(readFileSync(path, 'utf8')));
+    const bare = sourceFiles().filter((path) => path !== own && /\bLIMIT \?/i.test(readFileSync(path, 'utf8')));
     assert.deepEqual(bare, [], 'a bare `LIMIT ?` makes SQLite prepare its statement again on every call: use BOUND_LIMIT');
   });
 });

@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
-import { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
+import type { AppError } from '../errors.js';
 import { positiveInteger } from '../positive-integer.js';
 
 /** An address nginx listens on or proxies to. `host` is a name, an IPv4 address or an IPv6 address (with or without brackets). */
@@ -112,7 +113,7 @@ export function edgePaths(edgeDir: string): EdgePaths {
 export const TEMP_KINDS = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'] as const;
 
 function invalid(message: string): AppError {
-  return new AppError('EDGE_CONFIG_INVALID', message, 500);
+  return ERRORS.EDGE_CONFIG_INVALID(message);
 }
 
 /**

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { accessSync, constants, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
 import { edgePaths, renderNginxConfig, TEMP_KINDS, type EdgeConfigOptions } from './nginx-config.js';
 
 /** Where nginx usually lives when it is not on PATH (Debian puts it in /usr/sbin, which a normal user's PATH lacks). */
@@ -37,11 +37,7 @@ export function requireNginx(bin: string, searchPath: string | undefined): strin
   const where = bin.includes('/')
     ? `'${bin}' is not an executable file`
     : `'${bin}' is neither on PATH nor in ${NGINX_FALLBACK_DIRS.join(', ')}`;
-  throw new AppError(
-    'NGINX_NOT_FOUND',
-    `nginx is not installed (${where}): install it with \`${NGINX_INSTALL_HINT}\`, or set NGINX_BIN to its path`,
-    500,
-  );
+  throw ERRORS.NGINX_NOT_FOUND(`nginx is not installed (${where}): install it with \`${NGINX_INSTALL_HINT}\`, or set NGINX_BIN to its path`);
 }
 
 /**
@@ -76,7 +72,7 @@ export async function checkNginxConfig(nginx: string, edgeDir: string, configFil
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const [code] = (await once(child, 'close')) as [number | null];
   if (code !== 0) {
-    throw new AppError('NGINX_CONFIG_INVALID', `nginx rejected ${configFile}: ${output.trim() || `exit status ${code}`}`, 500);
+    throw ERRORS.NGINX_CONFIG_INVALID(`nginx rejected ${configFile}: ${output.trim() || `exit status ${code}`}`);
   }
 }
 
@@ -119,7 +115,7 @@ export function spawnNginx(nginx: string, edgeDir: string, configFile: string, o
   const ownProcessGroup = options.ownProcessGroup ?? SPAWN_DEFAULTS.ownProcessGroup;
   const child = spawn(nginx, nginxArgs(edgeDir, configFile), { stdio: ['ignore', stdio, stdio], detached: ownProcessGroup });
   const exited = new Promise<number>((resolve, reject) => {
-    child.once('error', (error) => reject(new AppError('NGINX_START_FAILED', `cannot start ${nginx}: ${error.message}`, 500, { cause: error })));
+    child.once('error', (error) => reject(ERRORS.NGINX_START_FAILED.with({ cause: error }, `cannot start ${nginx}: ${error.message}`)));
     child.once('exit', (code, signal) => resolve(code ?? 128 + (signal === null ? 0 : (SIGNAL_NUMBERS[signal] ?? 0))));
   });
   const signal = (name: NodeJS.Signals) => {
@@ -161,9 +157,9 @@ export async function waitUntilListening(nginx: NginxProcess, pidFile: string, t
   );
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (exitStatus !== undefined) throw new AppError('NGINX_START_FAILED', `nginx exited with status ${exitStatus} before it was ready`, 500);
+    if (exitStatus !== undefined) throw ERRORS.NGINX_START_FAILED(`nginx exited with status ${exitStatus} before it was ready`);
     if (readPid(pidFile) === nginx.child.pid) return;
-    if (Date.now() > deadline) throw new AppError('NGINX_START_FAILED', `nginx was not ready within ${timeoutMs} ms`, 500);
+    if (Date.now() > deadline) throw ERRORS.NGINX_START_FAILED(`nginx was not ready within ${timeoutMs} ms`);
     await sleep(20);
   }
 }

@@ -1,3 +1,4 @@
+import { ERRORS } from '../error-codes.js';
 import { AppError } from '../errors.js';
 import { positiveInteger } from '../positive-integer.js';
 import { EDGE_CACHE_SETTINGS } from './nginx-config.js';
@@ -45,10 +46,11 @@ export class CdnPurgeError extends AppError {
   readonly failures: readonly CdnPurgeFailure[];
 
   constructor(failures: readonly CdnPurgeFailure[], total: number) {
+    const failed = ERRORS.CDN_PURGE_FAILED;
     super(
-      'CDN_PURGE_FAILED',
+      failed.code,
       `CDN purge failed for ${failures.length} of ${total} URL(s): ${failures.map((f) => `${f.url} (${f.reason})`).join('; ')}`,
-      502,
+      failed.status,
       { details: { failures } },
     );
     this.name = 'CdnPurgeError';
@@ -64,7 +66,7 @@ function parseBaseUrl(baseUrl: string): URL {
     base = undefined;
   }
   if (base === undefined || (base.protocol !== 'http:' && base.protocol !== 'https:') || base.search !== '' || base.hash !== '') {
-    throw new AppError('CDN_BASE_URL_INVALID', `expected the CDN base URL to be an http(s) URL without query, got '${baseUrl}'`, 500);
+    throw ERRORS.CDN_BASE_URL_INVALID(`expected the CDN base URL to be an http(s) URL without query, got '${baseUrl}'`);
   }
   return base;
 }
@@ -109,7 +111,7 @@ async function refresh(url: string, fetchImpl: typeof fetch, timeoutMs: number):
 }
 
 function invalidOptions(message: string): AppError {
-  return new AppError('CDN_PURGE_OPTIONS_INVALID', message, 500);
+  return ERRORS.CDN_PURGE_OPTIONS_INVALID(message);
 }
 
 function reasonOf(error: unknown): string {

@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
 import type { Logger } from '../log.js';
 import { RateLimitLog } from '../log-bounds.js';
 import { secretMatches } from '../secret-compare.js';
@@ -51,16 +51,16 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
 
   const requireAdmin = async (request: FastifyRequest) => {
     const token = options.adminToken;
-    if (token === undefined) throw new AppError('ADMIN_DISABLED', 'admin writes are disabled: set ORIGIN_ADMIN_TOKEN', 503);
+    if (token === undefined) throw ERRORS.ADMIN_DISABLED('admin writes are disabled: set ORIGIN_ADMIN_TOKEN');
     const header = request.headers.authorization;
-    if (header === undefined) throw new AppError('UNAUTHORIZED', 'admin writes need Authorization: Bearer <ORIGIN_ADMIN_TOKEN>', 401);
-    if (!adminAuthorized(header, token)) throw new AppError('FORBIDDEN', 'wrong admin token', 403);
+    if (header === undefined) throw ERRORS.UNAUTHORIZED('admin writes need Authorization: Bearer <ORIGIN_ADMIN_TOKEN>');
+    if (!adminAuthorized(header, token)) throw ERRORS.FORBIDDEN('wrong admin token');
   };
   app.addHook('onSend', async (request, reply) => {
     if (reply.statusCode === 401) reply.header('www-authenticate', 'Bearer');
   });
 
-  const notFound = (oid: string) => new AppError('POST_NOT_FOUND', `no post '${oid}'`, 404);
+  const notFound = (oid: string) => ERRORS.POST_NOT_FOUND(`no post '${oid}'`);
 
   app.get('/api/v1/plog/', async () => ({ groups: store.listGroups() }));
 
@@ -90,14 +90,14 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
 
   app.post<{ Params: { id: string } }>('/api/v1/comments/:id/approve', { onRequest: requireAdmin }, async (request) => {
     const id = parseCommentId(request.params.id);
-    if (!store.approveComment(id)) throw new AppError('COMMENT_NOT_FOUND', `no comment ${id}`, 404);
+    if (!store.approveComment(id)) throw ERRORS.COMMENT_NOT_FOUND(`no comment ${id}`);
     onChange();
     return { id, approved: true };
   });
 
   app.delete<{ Params: { id: string } }>('/api/v1/comments/:id', { onRequest: requireAdmin }, async (request, reply) => {
     const id = parseCommentId(request.params.id);
-    if (!store.deleteComment(id)) throw new AppError('COMMENT_NOT_FOUND', `no comment ${id}`, 404);
+    if (!store.deleteComment(id)) throw ERRORS.COMMENT_NOT_FOUND(`no comment ${id}`);
     onChange();
     return reply.status(204).send();
   });
@@ -110,7 +110,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
           max: limit.max,
           timeWindow: limit.windowMs,
           errorResponseBuilder: (_request, context) =>
-            new AppError('RATE_LIMITED', `too many comments from this address; retry in ${context.after}`, 429),
+            ERRORS.RATE_LIMITED(`too many comments from this address; retry in ${context.after}`),
           onExceeded: (request, key) => refusedComments.count(key, request.url),
         },
       },

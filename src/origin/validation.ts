@@ -1,4 +1,5 @@
-import { AppError } from '../errors.js';
+import { ERRORS, type ErrorFactory } from '../error-codes.js';
+import type { AppError } from '../errors.js';
 
 /** A post identifier: a lower-case slug, so it is safe in a URL path and in a cache key as it stands. */
 export const OID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -28,8 +29,8 @@ export interface CommentInput {
   comment: string;
 }
 
-function invalid(message: string, code = 'INVALID_INPUT'): AppError {
-  return new AppError(code, message, 400);
+function invalid(message: string, error: ErrorFactory<[string]> = ERRORS.INVALID_INPUT): AppError {
+  return error(message);
 }
 
 // Control characters (C0 and C1) except tab, line feed and carriage return, plus lone surrogates.
@@ -41,14 +42,14 @@ const CONTROL_IN_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2
 
 export function parseOid(value: unknown): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > OID_MAX_LENGTH || !OID_PATTERN.test(value)) {
-    throw invalid(`oid must be 1-${OID_MAX_LENGTH} characters of a-z, 0-9 and single hyphens between them`, 'INVALID_OID');
+    throw invalid(`oid must be 1-${OID_MAX_LENGTH} characters of a-z, 0-9 and single hyphens between them`, ERRORS.INVALID_OID);
   }
   return value;
 }
 
 export function parseCommentId(value: unknown): number {
   const id = typeof value === 'string' && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(id)) throw invalid('comment id must be a positive integer', 'INVALID_COMMENT_ID');
+  if (!Number.isSafeInteger(id)) throw invalid('comment id must be a positive integer', ERRORS.INVALID_COMMENT_ID);
   return id;
 }
 

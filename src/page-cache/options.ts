@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
+import type { AppError } from '../errors.js';
 import { silentLogger, type Logger } from '../log.js';
 import { positiveInteger } from '../positive-integer.js';
 
@@ -137,7 +138,7 @@ export const DEFAULTS = {
 } as const satisfies Omit<ResolvedPageCacheOptions, 'logger'>;
 
 function invalid(message: string): AppError {
-  return new AppError('PAGE_CACHE_OPTIONS_INVALID', `page cache: ${message}`, 500);
+  return ERRORS.PAGE_CACHE_OPTIONS_INVALID(message);
 }
 
 /** Fills every unset option from {@link DEFAULTS} and rejects values the cache cannot work with. */

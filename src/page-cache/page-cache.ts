@@ -9,7 +9,7 @@ import { validatePathnames } from './pathnames.js';
 import { purgeMatches } from './purge-match.js';
 import { answerPurge } from './purge-route.js';
 import { EntryStore, type PageCacheStats } from './store.js';
-import { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
 import { logUrl } from '../log-bounds.js';
 
 /** Connect-style `next`: the renderer (or the next middleware). */
@@ -167,7 +167,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
 
   function purge(pathnames: readonly string[]): string[] {
     const validation = validatePathnames(pathnames, config);
-    if (!validation.ok) throw new AppError('PURGE_PATHNAMES_INVALID', validation.message, 400);
+    if (!validation.ok) throw ERRORS.PURGE_PATHNAMES_INVALID(validation.message);
     for (const state of renders) {
       if (validation.pathnames.some((pathname) => purgeMatches(state.key, pathname, config))) state.stale = true;
     }

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
 
 /** What `buildClient` writes to `<outDir>/manifest.json` and the renderer reads at start. */
 export interface ClientManifest {
@@ -33,7 +33,7 @@ function clientEntry(): string {
     const path = fileURLToPath(new URL(`./${name}`, import.meta.url));
     if (existsSync(path)) return path;
   }
-  throw new AppError('CLIENT_ENTRY_MISSING', 'the renderer client entry (client.tsx or client.js) is missing beside build.js', 500);
+  throw ERRORS.CLIENT_ENTRY_MISSING('the renderer client entry (client.tsx or client.js) is missing beside build.js');
 }
 
 /**
@@ -56,7 +56,7 @@ export async function buildClient(options: BuildClientOptions): Promise<ClientMa
     ...(options.banner === undefined ? {} : { banner: { js: `/* ${options.banner.replace(/\*\//g, '* /')} */` } }),
   });
   const bundle = result.outputFiles[0];
-  if (bundle === undefined) throw new AppError('CLIENT_BUILD_FAILED', 'esbuild produced no client bundle', 500);
+  if (bundle === undefined) throw ERRORS.CLIENT_BUILD_FAILED('esbuild produced no client bundle');
   const buildId = createHash('sha256').update(bundle.contents).digest('base64url').slice(0, 16);
   const manifest: ClientManifest = { buildId, script: 'client.js' };
   const folder = join(options.outDir, buildId);
@@ -77,10 +77,10 @@ export function loadClientBuild(outDir: string): ClientBuild {
   try {
     manifest = JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8')) as ClientManifest;
   } catch (error) {
-    throw new AppError('CLIENT_BUILD_MISSING', `no client build in ${outDir}: run buildClient (sitestack front and start do)`, 500, { cause: error });
+    throw ERRORS.CLIENT_BUILD_MISSING.with({ cause: error }, `no client build in ${outDir}: run buildClient (sitestack front and start do)`);
   }
   if (typeof manifest.buildId !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(manifest.buildId) || typeof manifest.script !== 'string') {
-    throw new AppError('CLIENT_BUILD_INVALID', `the client manifest in ${outDir} is malformed`, 500);
+    throw ERRORS.CLIENT_BUILD_INVALID(`the client manifest in ${outDir} is malformed`);
   }
   const files = new Map([[manifest.script, readFileSync(join(outDir, manifest.buildId, manifest.script))]]);
   return { ...manifest, files };

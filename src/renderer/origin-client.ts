@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
 import { describeProblem, listAnswerSchema, postAnswerSchema } from './origin-schema.js';
 import type { PageRoute } from './routes.js';
 import type { PageData } from './types.js';
@@ -10,7 +11,7 @@ import type { PageData } from './types.js';
  */
 export class OriginError extends AppError {
   constructor(message: string, cause?: unknown) {
-    super('ORIGIN_FAILED', message, 502, cause === undefined ? {} : { cause });
+    super(ERRORS.ORIGIN_FAILED.code, message, ERRORS.ORIGIN_FAILED.status, cause === undefined ? {} : { cause });
     this.name = 'OriginError';
   }
 }

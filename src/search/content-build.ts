@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Parser } from 'htmlparser2';
-import { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
+import type { AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { popularityKey } from './popularity.js';
 
@@ -134,7 +135,7 @@ export interface ContentBuildReport {
 }
 
 function badResponse(url: string, problem: string): AppError {
-  return new AppError('ORIGIN_BAD_RESPONSE', `the origin answered ${url} with ${problem}`, 502);
+  return ERRORS.ORIGIN_BAD_RESPONSE(`the origin answered ${url} with ${problem}`);
 }
 
 async function getJson(fetchImpl: typeof fetch, url: string, timeoutMs: number): Promise<unknown> {
@@ -142,7 +143,7 @@ async function getJson(fetchImpl: typeof fetch, url: string, timeoutMs: number):
   try {
     response = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
   } catch (error) {
-    throw new AppError('ORIGIN_UNAVAILABLE', `cannot reach the origin at ${url}: ${(error as Error).message}`, 502, { cause: error });
+    throw ERRORS.ORIGIN_UNAVAILABLE.with({ cause: error }, `cannot reach the origin at ${url}: ${(error as Error).message}`);
   }
   if (response.status === 404) {
     await response.body?.cancel();
@@ -150,7 +151,7 @@ async function getJson(fetchImpl: typeof fetch, url: string, timeoutMs: number):
   }
   if (!response.ok) {
     await response.body?.cancel();
-    throw new AppError('ORIGIN_UNAVAILABLE', `the origin answered ${url} with ${response.status}`, 502);
+    throw ERRORS.ORIGIN_UNAVAILABLE(`the origin answered ${url} with ${response.status}`);
   }
   try {
     return await response.json();
@@ -213,7 +214,7 @@ async function replaceOutput(staging: string, out: string): Promise<void> {
   if (existsSync(out)) {
     const entries = await readdir(out);
     if (entries.length > 0 && !entries.includes(BUILD_MARKER)) {
-      throw new AppError('BUILD_OUT_NOT_OURS', `'${out}' is not empty and is not a content build; choose another --out`, 400);
+      throw ERRORS.BUILD_OUT_NOT_OURS(`'${out}' is not empty and is not a content build; choose another --out`);
     }
     const old = `${out}.old-${randomBytes(4).toString('hex')}`;
     await rename(out, old);
@@ -237,7 +238,7 @@ export async function runContentBuild(options: ContentBuildOptions): Promise<Con
   const base = options.apiBase.replace(/\/+$/, '');
   const listUrl = `${base}/api/v1/plog/`;
   const list = await getJson(fetchImpl, listUrl, timeoutMs);
-  if (list === undefined) throw new AppError('ORIGIN_UNAVAILABLE', `the origin answered ${listUrl} with 404`, 502);
+  if (list === undefined) throw ERRORS.ORIGIN_UNAVAILABLE(`the origin answered ${listUrl} with 404`);
   const posts = listedPosts(listUrl, list);
   const unsafe = posts.filter((post) => !safeSegment(post.oid));
   if (unsafe.length > 0) {

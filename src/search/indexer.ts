@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { AppError, isAppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
+import { isAppError, type AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { BulkItemError, IndexedDocument, IndexInfo, SearchEngine } from './engines/types.js';
 import { isRunIndexName, runIndexName } from './index-names.js';
@@ -111,7 +112,7 @@ const MAX_REPORTED = 1000;
 async function checkHealth(engine: SearchEngine): Promise<void> {
   const health = await engine.health();
   if (health !== 'green' && health !== 'yellow') {
-    throw new AppError('SEARCH_UNHEALTHY', `search engine health is '${health}'; indexing needs green or yellow`, 503);
+    throw ERRORS.SEARCH_UNHEALTHY(`search engine health is '${health}'; indexing needs green or yellow`);
   }
 }
 
@@ -122,10 +123,10 @@ async function createRunIndex(engine: SearchEngine, prefix: string, at: Date): P
       await engine.createIndex(name);
       return name;
     } catch (error) {
-      if (!(isAppError(error) && error.code === 'INDEX_EXISTS')) throw error;
+      if (!(isAppError(error) && error.code === ERRORS.INDEX_EXISTS.code)) throw error;
     }
   }
-  throw new AppError('INDEX_EXISTS', `no free index name for ${runIndexName(prefix, at)} after 100 attempts`, 409);
+  throw ERRORS.INDEX_EXISTS(`no free index name for ${runIndexName(prefix, at)} after 100 attempts`);
 }
 
 interface Publication {
@@ -191,7 +192,7 @@ async function mergeAndRefresh(engine: SearchEngine, index: string): Promise<voi
 async function requireRoot(root: string): Promise<void> {
   const info = await stat(root).catch(() => undefined);
   if (info === undefined || !info.isDirectory()) {
-    throw new AppError('BUILD_ROOT_MISSING', `content build root '${root}' is not a directory`, 400);
+    throw ERRORS.BUILD_ROOT_MISSING(`content build root '${root}' is not a directory`);
   }
 }
 
@@ -201,7 +202,7 @@ async function countIndexFiles(root: string, limit: number): Promise<number> {
   for await (const _path of walkIndexFiles(root)) {
     if (++count >= limit) break;
   }
-  if (count === 0) throw new AppError('BUILD_EMPTY', `content build root '${root}' holds no index.json`, 400);
+  if (count === 0) throw ERRORS.BUILD_EMPTY(`content build root '${root}' holds no index.json`);
   return count;
 }
 
@@ -213,10 +214,8 @@ function shrinkRefusal(subject: string, documents: number, replaced: readonly In
   const replacedDocuments = replaced.reduce((sum, info) => sum + info.docCount, 0);
   if (documents > 0 && documents * 2 >= replacedDocuments) return undefined;
   const place = replaced.length === 0 ? 'with no live index to replace' : `in place of the ${replacedDocuments} of ${replaced.map((info) => info.name).join(', ')}`;
-  const [code, reason] = documents === 0 ? ['INDEX_EMPTY_REFUSED', 'an index with no documents is not made live'] : ['INDEX_SHRINK_REFUSED', 'fewer than half'];
-  return new AppError(code, `refused ${subject} ${documents} documents ${place}: ${reason}; ${aftermath}; --allow-shrink accepts it`, 409, {
-    details: { documents, replacedDocuments },
-  });
+  const [refusal, reason] = documents === 0 ? [ERRORS.INDEX_EMPTY_REFUSED, 'an index with no documents is not made live'] : [ERRORS.INDEX_SHRINK_REFUSED, 'fewer than half'];
+  return refusal.with({ details: { documents, replacedDocuments } }, `refused ${subject} ${documents} documents ${place}: ${reason}; ${aftermath}; --allow-shrink accepts it`);
 }
 
 /** The documents an index holds, as its engine counts them once refreshed. */
@@ -275,7 +274,7 @@ export async function runIndexer(options: IndexRunOptions): Promise<IndexRunRepo
   if (mode === 'update') {
     const target = live[0] ?? existing.filter((info) => isRunIndexName(prefix, info.name)).at(-1);
     if (target === undefined) {
-      throw new AppError('SEARCH_INDEX_MISSING', `no index named ${prefix}_* to update; run a full index first`, 409);
+      throw ERRORS.SEARCH_INDEX_MISSING(`no index named ${prefix}_* to update; run a full index first`);
     }
     index = target.name;
     aliasLive = target.aliases.includes(prefix);

@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
 import type { Logger } from '../log.js';
 import { CONTENT_BUILD_DEFAULTS, postIndexJson, type PostDetail } from './content-build.js';
 import type { IndexedDocument, SearchEngine } from './engines/types.js';
@@ -67,7 +67,7 @@ export function createLiveUpdater(options: LiveUpdaterOptions): (changes: readon
   return async (changes) => {
     const live = (await engine.listIndices(`${prefix}_`)).find((info) => info.aliases.includes(prefix));
     if (live === undefined) {
-      throw new AppError('SEARCH_INDEX_MISSING', `no index is live under the alias '${prefix}' yet; run sitestack index`, 409);
+      throw ERRORS.SEARCH_INDEX_MISSING(`no index is live under the alias '${prefix}' yet; run sitestack index`);
     }
     const documents: IndexedDocument[] = [];
     const removed: string[] = [];
@@ -82,7 +82,7 @@ export function createLiveUpdater(options: LiveUpdaterOptions): (changes: readon
       const refused = results.filter((result) => !result.ok && result.error?.type === 'invalid_document');
       const failed = results.find((result) => !result.ok && result.error?.type !== 'invalid_document');
       if (failed !== undefined) {
-        throw new AppError('SEARCH_UPDATE_FAILED', `search did not store ${failed.id}: ${failed.error?.reason ?? 'no reason given'}`, 503);
+        throw ERRORS.SEARCH_UPDATE_FAILED(`search did not store ${failed.id}: ${failed.error?.reason ?? 'no reason given'}`);
       }
       for (const result of refused) {
         logger?.error({ id: result.id, reason: result.error?.reason }, 'search refused a document; it is not searchable');

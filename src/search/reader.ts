@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readSync, readdirSync, type Dirent } fr
 import { readFile, stat } from 'node:fs/promises';
 import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { join } from 'node:path';
-import { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
 import type { IndexedDocument } from './engines/types.js';
 import { stripHtml } from './strip-html.js';
 
@@ -164,7 +164,7 @@ async function* walk(root: string, keepDirectory: (path: string) => boolean, kee
       entries = readdirSync(relative === '' ? root : join(root, relative), { withFileTypes: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      throw new AppError('BUILD_UNREADABLE', `cannot read the content build folder '${relative === '' ? root : relative}': ${code}`, 400, { cause: error });
+      throw ERRORS.BUILD_UNREADABLE.with({ cause: error }, `cannot read the content build folder '${relative === '' ? root : relative}': ${code}`);
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const directories: string[] = [];

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
 import type { Command } from './command.js';
 
 /** The checkout this module belongs to, from `src/server/` or `dist/server/`. */
@@ -28,11 +28,7 @@ export const benchCommand: Command = {
   usage: 'sitestack bench [suite ...]   e.g. sitestack bench page-cache',
   async run({ args }) {
     if (!benchAvailable(PROJECT_ROOT)) {
-      throw new AppError(
-        'BENCH_UNAVAILABLE',
-        `the benchmarks run from a source checkout with its development dependencies (bench/ and tsx under ${PROJECT_ROOT}); run 'npm ci' there`,
-        400,
-      );
+      throw ERRORS.BENCH_UNAVAILABLE(`the benchmarks run from a source checkout with its development dependencies (bench/ and tsx under ${PROJECT_ROOT}); run 'npm ci' there`);
     }
     const child = spawn(process.execPath, ['--import', 'tsx', join('bench', 'run.ts'), ...args], { cwd: PROJECT_ROOT, stdio: 'inherit' });
     const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];

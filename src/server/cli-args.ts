@@ -1,17 +1,17 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
 
 /** node:util parseArgs (strict by default), its errors turned into a USAGE AppError naming the command's usage. */
 export function parseCommandArgs<T extends ParseArgsConfig>(config: T, usage: string): ReturnType<typeof parseArgs<T>> {
   try {
     return parseArgs(config);
   } catch (error) {
-    throw new AppError('USAGE', `${(error as Error).message}\nUsage: ${usage}`, 400);
+    throw ERRORS.USAGE(`${(error as Error).message}\nUsage: ${usage}`);
   }
 }
 
 /** A non-negative integer option value, or a USAGE error naming the option. */
 export function nonNegativeInteger(option: string, value: string, usage: string): number {
-  if (!/^\d{1,9}$/.test(value)) throw new AppError('USAGE', `${option} expects a non-negative integer, got '${value}'\nUsage: ${usage}`, 400);
+  if (!/^\d{1,9}$/.test(value)) throw ERRORS.USAGE(`${option} expects a non-negative integer, got '${value}'\nUsage: ${usage}`);
   return Number(value);
 }

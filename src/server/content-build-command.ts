@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
 import { loadPopularity, runContentBuild } from '../search/index.js';
 import { parseCommandArgs } from './cli-args.js';
 import type { Command } from './command.js';
@@ -13,8 +13,8 @@ export const contentBuildCommand: Command = {
   usage,
   async run({ args, config, logger, out }) {
     const { values, positionals } = parseCommandArgs({ args, allowPositionals: true, options: { out: { type: 'string' } } }, usage);
-    if (positionals.length > 0) throw new AppError('USAGE', `unexpected argument '${positionals[0]}'\nUsage: ${usage}`, 400);
-    if (values.out !== undefined && values.out.trim() === '') throw new AppError('USAGE', `--out needs a folder\nUsage: ${usage}`, 400);
+    if (positionals.length > 0) throw ERRORS.USAGE(`unexpected argument '${positionals[0]}'\nUsage: ${usage}`);
+    if (values.out !== undefined && values.out.trim() === '') throw ERRORS.USAGE(`--out needs a folder\nUsage: ${usage}`);
     const started = performance.now();
     const report = await runContentBuild({
       apiBase: config.apiBase,

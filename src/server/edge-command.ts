@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
 import {
   checkNginxConfig,
   edgePaths,
@@ -47,7 +47,7 @@ export const edgeCommand: Command = {
   async run(context) {
     const { args, config, logger, out } = context;
     const unknown = args.filter((arg) => arg !== '--check' && arg !== '--access-log');
-    if (unknown.length > 0) throw new AppError('USAGE', `sitestack edge: unknown option '${unknown[0]}' (see sitestack edge --help)`, 400);
+    if (unknown.length > 0) throw ERRORS.USAGE(`sitestack edge: unknown option '${unknown[0]}' (see sitestack edge --help)`);
 
     const options = edgeOptions(context, args.includes('--access-log'));
     const configFile = writeEdgeConfig(options);

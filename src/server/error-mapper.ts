@@ -1,5 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { isAppError } from '../errors.js';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { ERRORS } from '../error-codes.js';
+import { isAppError, type AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { logUrl } from '../log-bounds.js';
 
@@ -7,6 +8,10 @@ import { logUrl } from '../log-bounds.js';
 export interface ErrorBody {
   error: string;
   code: string;
+}
+
+function answer(reply: FastifyReply, error: AppError): FastifyReply {
+  return reply.status(error.status).send({ error: error.message, code: error.code } satisfies ErrorBody);
 }
 
 /**
@@ -18,17 +23,17 @@ export function installErrorMapper(app: FastifyInstance, logger: Logger): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
     if (isAppError(error)) {
       if (error.status >= 500) logger.error({ err: error, url: logUrl(request.url) }, error.message);
-      return reply.status(error.status).send({ error: error.message, code: error.code } satisfies ErrorBody);
+      return answer(reply, error);
     }
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) {
-      const code = 'code' in error && typeof error.code === 'string' ? error.code : 'BAD_REQUEST';
+      const code = 'code' in error && typeof error.code === 'string' ? error.code : ERRORS.BAD_REQUEST.code;
       return reply.status(status).send({ error: error.message, code } satisfies ErrorBody);
     }
     logger.error({ err: error, url: logUrl(request.url) }, 'unhandled error');
-    return reply.status(500).send({ error: 'internal server error', code: 'INTERNAL' } satisfies ErrorBody);
+    return answer(reply, ERRORS.INTERNAL());
   });
   app.setNotFoundHandler((request, reply) => {
-    return reply.status(404).send({ error: `no route for ${request.method} ${request.url}`, code: 'NOT_FOUND' } satisfies ErrorBody);
+    return answer(reply, ERRORS.NOT_FOUND(request.method, request.url));
   });
 }

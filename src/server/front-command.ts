@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.js';
-import { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
 import type { Logger } from '../log.js';
 import { createPageCache, createStatsHandler, type PageCache, type PageCacheOptions } from '../page-cache/index.js';
 import { buildClient, createRenderer, type BuildClientOptions } from '../renderer/index.js';
@@ -26,7 +26,7 @@ export function parseWorkers(args: readonly string[], usage: string): number {
   const value = parseCommandArgs({ args: [...args], options: { workers: { type: 'string' } } }, usage).values.workers;
   if (value === undefined) return 1;
   const workers = /^\d{1,2}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(workers >= 1 && workers <= 64)) throw new AppError('USAGE', `--workers expects a whole number from 1 to 64, got '${value}'\nUsage: ${usage}`, 400);
+  if (!(workers >= 1 && workers <= 64)) throw ERRORS.USAGE(`--workers expects a whole number from 1 to 64, got '${value}'\nUsage: ${usage}`);
   return workers;
 }
 

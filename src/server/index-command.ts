@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import cliProgress from 'cli-progress';
-import { AppError, isAppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
+import { isAppError } from '../errors.js';
 import { createEngine, runIndexer, summarizeRun, walkIndexFiles, type IndexMode, type IndexRunOptions, type IndexRunReport } from '../search/index.js';
 import { nonNegativeInteger, parseCommandArgs } from './cli-args.js';
 import type { Command } from './command.js';
@@ -17,7 +18,7 @@ const help = [
   '--allow-shrink accepts such an index. A <root> without any index.json exits 2.',
 ].join('\n');
 /** The runner's refusals that are a verdict on the build, not a usage error: exit 1 like failed items. */
-const REFUSALS = new Set(['INDEX_EMPTY_REFUSED', 'INDEX_SHRINK_REFUSED']);
+const REFUSALS = new Set([ERRORS.INDEX_EMPTY_REFUSED.code, ERRORS.INDEX_SHRINK_REFUSED.code]);
 
 async function countFiles(root: string): Promise<number> {
   let count = 0;
@@ -47,24 +48,24 @@ export const indexCommand: Command = {
       },
       usage,
     );
-    if (positionals.length !== 1) throw new AppError('USAGE', `expected one content build root, got ${positionals.length}\nUsage: ${usage}`, 400);
-    if (values.update === true && values.recreate === true) throw new AppError('USAGE', `--update and --recreate exclude each other\nUsage: ${usage}`, 400);
+    if (positionals.length !== 1) throw ERRORS.USAGE(`expected one content build root, got ${positionals.length}\nUsage: ${usage}`);
+    if (values.update === true && values.recreate === true) throw ERRORS.USAGE(`--update and --recreate exclude each other\nUsage: ${usage}`);
     if (values['priority-prefix'] !== undefined && values.recreate !== true) {
-      throw new AppError('USAGE', `--priority-prefix only applies to --recreate\nUsage: ${usage}`, 400);
+      throw ERRORS.USAGE(`--priority-prefix only applies to --recreate\nUsage: ${usage}`);
     }
     if (values['allow-shrink'] === true && values.update === true) {
-      throw new AppError('USAGE', `--allow-shrink only applies to a full or --recreate run\nUsage: ${usage}`, 400);
+      throw ERRORS.USAGE(`--allow-shrink only applies to a full or --recreate run\nUsage: ${usage}`);
     }
     const prefix = values.prefix ?? config.searchPrefix;
     if (!/^[a-z0-9][a-z0-9_-]{0,180}$/.test(prefix)) {
-      throw new AppError('USAGE', `--prefix must be lower-case letters, digits, '_' or '-', got '${prefix}'`, 400);
+      throw ERRORS.USAGE(`--prefix must be lower-case letters, digits, '_' or '-', got '${prefix}'`);
     }
     const mode: IndexMode = values.update === true ? 'update' : values.recreate === true ? 'recreate' : 'full';
     const root = resolve(positionals[0] as string);
     const maxFailures = values['max-failures'] === undefined ? undefined : nonNegativeInteger('--max-failures', values['max-failures'], usage);
     const workers = values.workers === undefined ? undefined : nonNegativeInteger('--workers', values.workers, usage);
     const rootInfo = await stat(root).catch(() => undefined);
-    if (rootInfo?.isDirectory() !== true) throw new AppError('BUILD_ROOT_MISSING', `content build root '${root}' is not a directory`, 400);
+    if (rootInfo?.isDirectory() !== true) throw ERRORS.BUILD_ROOT_MISSING(`content build root '${root}' is not a directory`);
     const options: IndexRunOptions = { engine: createEngine(config.searchUrl, { logger }, { logger }), root, prefix, mode, logger };
     if (maxFailures !== undefined) options.maxFailures = maxFailures;
     if (workers !== undefined) options.workers = workers;

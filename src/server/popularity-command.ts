@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
 import { importPopularityCsv } from '../search/index.js';
 import { parseCommandArgs } from './cli-args.js';
 import type { Command } from './command.js';
@@ -14,7 +14,7 @@ export const popularityCommand: Command = {
   async run({ args, config, out }) {
     const { positionals } = parseCommandArgs({ args, allowPositionals: true, options: {} }, usage);
     if (positionals[0] !== 'import' || positionals.length !== 2) {
-      throw new AppError('USAGE', `expected 'import <csv>'\nUsage: ${usage}`, 400);
+      throw ERRORS.USAGE(`expected 'import <csv>'\nUsage: ${usage}`);
     }
     const csv = resolve(positionals[1] as string);
     const result = await importPopularityCsv(csv, join(config.dataDir, 'popularity.sqlite'));

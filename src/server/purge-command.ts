@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
 import { DEFAULTS, validatePathnames } from '../page-cache/index.js';
 import type { Command } from './command.js';
 
@@ -32,17 +32,17 @@ export const purgeCommand: Command = {
   usage: 'sitestack purge <pathname...>   e.g. sitestack purge / /plog/my-post',
   async run({ args, config, logger, out }) {
     if (args.length === 0) {
-      throw new AppError('USAGE', 'purge: give at least one pathname, e.g. sitestack purge /plog/my-post', 400);
+      throw ERRORS.USAGE('purge: give at least one pathname, e.g. sitestack purge /plog/my-post');
     }
     const validation = validatePathnames(args, DEFAULTS);
     if (!validation.ok) {
       const index = Number(/^pathnames\[(\d+)\]/.exec(validation.message)?.[1] ?? Number.NaN);
       const which = Number.isNaN(index) ? '' : ` ${JSON.stringify(args[index])}`;
-      throw new AppError('PURGE_PATHNAMES_INVALID', `purge: invalid pathname${which}: ${validation.message}`, 400);
+      throw ERRORS.PURGE_PATHNAMES_INVALID(`purge: invalid pathname${which}: ${validation.message}`);
     }
     const secret = config.purgeSecret;
     if (secret === undefined) {
-      throw new AppError('PURGE_SECRET_UNSET', 'purge: PURGE_SECRET is not set; the purge routes refuse every purge without it', 400);
+      throw ERRORS.PURGE_SECRET_UNSET('purge: PURGE_SECRET is not set; the purge routes refuse every purge without it');
     }
     const outcomes = await Promise.all(config.purgeUrls.map((url) => purgeRoute(url, secret, validation.pathnames)));
     for (const outcome of outcomes) {

@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
-import { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
+import type { AppError } from '../errors.js';
 import { createAffiliateLookups, openSongs, parseCatalogue, parseDuration } from '../songs/index.js';
 import type { Command, CommandContext } from './command.js';
 
@@ -18,7 +19,7 @@ const MAX_CATALOGUE_BYTES = 256 * 1024 * 1024;
 const MAX_LISTED_PROBLEMS = 50;
 
 function usageError(message: string): AppError {
-  return new AppError('USAGE', `${message}\n\nUsage: ${USAGE}`, 400);
+  return ERRORS.USAGE(`${message}\n\nUsage: ${USAGE}`);
 }
 
 function readCatalogue(file: string): string {
@@ -26,14 +27,14 @@ function readCatalogue(file: string): string {
   try {
     size = statSync(file).size;
   } catch (error) {
-    throw new AppError('SONGS_FILE_UNREADABLE', `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, 400);
+    throw ERRORS.SONGS_FILE_UNREADABLE(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-  if (size > MAX_CATALOGUE_BYTES) throw new AppError('SONGS_FILE_TOO_LARGE', `${file} is ${size} bytes; the largest catalogue read is ${MAX_CATALOGUE_BYTES} bytes`, 400);
+  if (size > MAX_CATALOGUE_BYTES) throw ERRORS.SONGS_FILE_TOO_LARGE(`${file} is ${size} bytes; the largest catalogue read is ${MAX_CATALOGUE_BYTES} bytes`);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(file));
   } catch (error) {
-    if (error instanceof TypeError) throw new AppError('SONGS_FILE_INVALID', `${file} is not UTF-8 text`, 400);
-    throw new AppError('SONGS_FILE_UNREADABLE', `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, 400);
+    if (error instanceof TypeError) throw ERRORS.SONGS_FILE_INVALID(`${file} is not UTF-8 text`);
+    throw ERRORS.SONGS_FILE_UNREADABLE(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
 }
 
@@ -44,7 +45,7 @@ async function importSongs({ args, config, logger, out }: CommandContext): Promi
   if (problems.length > 0) {
     const listed = problems.slice(0, MAX_LISTED_PROBLEMS).map((problem) => `  line ${problem.line}: ${problem.message}`);
     if (problems.length > MAX_LISTED_PROBLEMS) listed.push(`  … and ${problems.length - MAX_LISTED_PROBLEMS} more`);
-    throw new AppError('SONGS_FILE_INVALID', `${file}: ${problems.length} bad row(s); nothing was imported\n${listed.join('\n')}`, 400);
+    throw ERRORS.SONGS_FILE_INVALID(`${file}: ${problems.length} bad row(s); nothing was imported\n${listed.join('\n')}`);
   }
   const opened = openSongs({ dataDir: config.dataDir, config: config.songs, logger, seed: false });
   try {

@@ -1,6 +1,6 @@
-import { AppError, isAppError } from '../errors.js';
-import type { Logger } from '../log.js';
-import { silentLogger } from '../log.js';
+import { ERRORS } from '../error-codes.js';
+import { isAppError } from '../errors.js';
+import { silentLogger, type Logger } from '../log.js';
 import { ProviderError, type SongProvider } from './providers/provider.js';
 import { affiliateAnswer, scrubMatch } from './scrub.js';
 import type { SongStore } from './store.js';
@@ -49,14 +49,14 @@ export function createAffiliateLookups(options: AffiliateLookupsOptions): Affili
   function providerNamed(name: string): SongProvider {
     const provider = providers.get(name);
     if (provider === undefined) {
-      throw new AppError('PROVIDER_NOT_FOUND', `unknown provider; known providers: ${[...providers.keys()].join(', ')}`, 404);
+      throw ERRORS.PROVIDER_NOT_FOUND(`unknown provider; known providers: ${[...providers.keys()].join(', ')}`);
     }
     return provider;
   }
 
   function songWithId(id: number): Song {
     const song = store.getSong(id);
-    if (song === undefined) throw new AppError('SONG_NOT_FOUND', `no song with id ${id}`, 404);
+    if (song === undefined) throw ERRORS.SONG_NOT_FOUND(`no song with id ${id}`);
     return song;
   }
 

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
-import { AppError } from '../../errors.js';
+import { ERRORS } from '../../error-codes.js';
 import type { Logger } from '../../log.js';
 import { RateLimitLog } from '../../log-bounds.js';
 import type { SearchEngine, SearchHit, Suggestion, TotalHits } from '../engines/types.js';
@@ -90,7 +90,7 @@ export function searchRoutes(options: SearchRoutesOptions): FastifyPluginAsync {
       enableDraftSpec: true,
       keyGenerator: (request) => clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], trusted),
       errorResponseBuilder: (_request, context) =>
-        new AppError('RATE_LIMITED', `too many searches: at most ${context.max} per ${Math.round(limit.windowMs / 1000)} s; retry in ${context.after}`, 429),
+        ERRORS.RATE_LIMITED(`too many searches: at most ${context.max} per ${Math.round(limit.windowMs / 1000)} s; retry in ${context.after}`),
       onExceeded: (request, key) => refused.count(key, request.url),
     });
 

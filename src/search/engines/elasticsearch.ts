@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, type BaseConnection, type errors, type estypes } from '@elastic/elasticsearch';
 import { retryDelayMs } from '../../backoff.js';
-import { AppError, isAppError } from '../../errors.js';
+import { ERRORS } from '../../error-codes.js';
+import { isAppError, type AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { withoutControlCharacters } from '../query-text.js';
 import {
@@ -18,7 +19,7 @@ import {
   type IndexShape,
   type SuggestEntry,
 } from './elasticsearch-schema.js';
-import { MAX_ID_LENGTH, clampInteger, indexNotFound, invalidName, notReady, validIndexName, validateDocument } from './validation.js';
+import { MAX_ID_LENGTH, clampInteger, indexExists, indexNotFound, validIndexName, validateDocument } from './validation.js';
 import type {
   AliasAction,
   AutocompleteMatch,
@@ -80,10 +81,10 @@ export function elasticsearchOptionsFromUrl(url: string): Pick<ElasticsearchEngi
   try {
     parsed = new URL(url);
   } catch {
-    throw new AppError('SEARCH_URL_INVALID', 'SEARCH_URL is not a valid http(s) URL', 500);
+    throw ERRORS.SEARCH_URL_INVALID('SEARCH_URL is not a valid http(s) URL');
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new AppError('SEARCH_URL_INVALID', `SEARCH_URL must be http(s) for Elasticsearch, got '${parsed.protocol}'`, 500);
+    throw ERRORS.SEARCH_URL_INVALID(`SEARCH_URL must be http(s) for Elasticsearch, got '${parsed.protocol}'`);
   }
   const auth =
     parsed.username === '' && parsed.password === ''
@@ -130,7 +131,7 @@ function unavailable(error: unknown): AppError {
       : isResponseError(error)
         ? `answered ${error.statusCode ?? '?'} ${responseCause(error).type}`
         : 'cannot be reached';
-  return new AppError('SEARCH_UNAVAILABLE', `the search cluster ${what}; try again shortly`, 503, { cause: error });
+  return ERRORS.SEARCH_UNAVAILABLE.with({ cause: error }, `the search cluster ${what}; try again shortly`);
 }
 
 function isStatus(error: unknown, status: number): error is errors.ResponseError {
@@ -215,7 +216,7 @@ export class ElasticsearchEngine implements SearchEngine {
   }
 
   async createIndex(name: string): Promise<void> {
-    if (!validIndexName(name)) throw invalidName(name);
+    if (!validIndexName(name)) throw ERRORS.INDEX_NAME_INVALID(name);
     try {
       await this.#call('write', 'create index', (options) =>
         this.#client.indices.create({ index: name, ...indexDefinition(this.#shape) }, options),
@@ -224,7 +225,7 @@ export class ElasticsearchEngine implements SearchEngine {
       if (isResponseError(error) && error.statusCode === 400) {
         const { type, reason } = responseCause(error);
         if (type === 'resource_already_exists_exception' || (type === 'invalid_index_name_exception' && /alias/.test(reason))) {
-          throw new AppError('INDEX_EXISTS', `an index or alias named '${name}' already exists`, 409);
+          throw indexExists(name);
         }
       }
       throw this.#unexpected(error, 'create index');
@@ -295,7 +296,7 @@ export class ElasticsearchEngine implements SearchEngine {
     );
     if (failures.length > 0) {
       this.#logger?.error({ index, failed: failures.length, type: failures[0] }, 'search cluster refused document deletions');
-      throw new AppError('SEARCH_ENGINE_ERROR', `the search cluster refused ${failures.length} of ${ids.length} deletions: ${failures[0] ?? ''}`, 502);
+      throw ERRORS.SEARCH_ENGINE_ERROR(`the search cluster refused ${failures.length} of ${ids.length} deletions: ${failures[0] ?? ''}`);
     }
     return results;
   }
@@ -339,7 +340,7 @@ export class ElasticsearchEngine implements SearchEngine {
   async updateAliases(actions: readonly AliasAction[]): Promise<void> {
     for (const action of actions) {
       const { alias } = 'add' in action ? action.add : action.remove;
-      if (!validIndexName(alias)) throw invalidName(alias);
+      if (!validIndexName(alias)) throw ERRORS.INDEX_NAME_INVALID(alias);
     }
     const body = actions.map((action): estypes.IndicesUpdateAliasesAction =>
       'add' in action
@@ -351,9 +352,9 @@ export class ElasticsearchEngine implements SearchEngine {
     } catch (error) {
       if (isResponseError(error) && (error.statusCode === 404 || error.statusCode === 400)) {
         const { type, reason } = responseCause(error);
-        if (type === 'index_not_found_exception') throw new AppError('INDEX_NOT_FOUND', reason, 404);
-        if (type === 'aliases_not_found_exception') throw new AppError('ALIAS_NOT_FOUND', reason, 404);
-        throw new AppError('INVALID_ALIAS', reason, 400);
+        if (type === 'index_not_found_exception') throw ERRORS.INDEX_NOT_FOUND(reason);
+        if (type === 'aliases_not_found_exception') throw ERRORS.ALIAS_NOT_FOUND(reason);
+        throw ERRORS.INVALID_ALIAS(reason);
       }
       throw this.#unexpected(error, 'update aliases');
     }
@@ -418,11 +419,11 @@ export class ElasticsearchEngine implements SearchEngine {
 
   /** A read of an index or alias: a missing one is SEARCH_NOT_READY, like the embedded engine. */
   async #read<T>(label: string, index: string, request: (options: { requestTimeout: number }) => Promise<T>): Promise<T> {
-    if (!validIndexName(index)) throw notReady(index);
+    if (!validIndexName(index)) throw ERRORS.SEARCH_NOT_READY(index);
     try {
       return await this.#call('read', label, request);
     } catch (error) {
-      if (isStatus(error, 404)) throw notReady(index);
+      if (isStatus(error, 404)) throw ERRORS.SEARCH_NOT_READY(index);
       throw this.#unexpected(error, label);
     }
   }
@@ -433,10 +434,10 @@ export class ElasticsearchEngine implements SearchEngine {
     if (isResponseError(error)) {
       const { type, reason } = responseCause(error);
       this.#logger?.error({ request: label, status: error.statusCode, type, reason }, 'search cluster refused a request');
-      return new AppError('SEARCH_ENGINE_ERROR', `the search cluster refused ${label}: ${type}`, 502, { cause: error });
+      return ERRORS.SEARCH_ENGINE_ERROR.with({ cause: error }, `the search cluster refused ${label}: ${type}`);
     }
     this.#logger?.error({ request: label, err: error }, 'search cluster request failed');
-    return new AppError('SEARCH_ENGINE_ERROR', `the search cluster request ${label} failed`, 502, { cause: error });
+    return ERRORS.SEARCH_ENGINE_ERROR.with({ cause: error }, `the search cluster request ${label} failed`);
   }
 
   async search(query: SearchQuery): Promise<SearchResult> {

@@ -1,4 +1,4 @@
-import { AppError } from '../../errors.js';
+import { ERRORS } from '../../error-codes.js';
 import { ElasticsearchEngine, elasticsearchOptionsFromUrl, type ElasticsearchEngineOptions } from './elasticsearch.js';
 import { SqliteEngine, sqlitePathFromUrl, type SqliteEngineOptions } from './sqlite.js';
 import type { SearchEngine } from './types.js';
@@ -14,5 +14,5 @@ export function createEngine(
 ): SearchEngine {
   if (url.startsWith('sqlite:')) return new SqliteEngine({ ...sqliteOptions, path: sqlitePathFromUrl(url) });
   if (/^https?:\/\//i.test(url)) return new ElasticsearchEngine({ ...elasticsearchOptions, ...elasticsearchOptionsFromUrl(url) });
-  throw new AppError('SEARCH_URL_INVALID', `SEARCH_URL must be sqlite:<file> or an http(s) URL, got '${url.replace(/\/\/[^@/]*@/, '//***@')}'`, 500);
+  throw ERRORS.SEARCH_URL_INVALID(`SEARCH_URL must be sqlite:<file> or an http(s) URL, got '${url.replace(/\/\/[^@/]*@/, '//***@')}'`);
 }

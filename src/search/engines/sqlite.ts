@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
-import { AppError } from '../../errors.js';
+import { ERRORS } from '../../error-codes.js';
 import { NEW_WORDS_WITHIN, beginningOf, fragmentSettings, fragmentsOf, fragmentsOfBeginning, matchWords, titleOf, type FragmentOptions, type TermMatcher } from '../highlight.js';
 import { foldForPrefix, tokenize } from '../query-text.js';
 import {
@@ -45,7 +45,7 @@ import {
 import { FTS_TOKENIZER, SpellLookup, TermChanges, dropSpellIndex, hasSpellIndex, rebuildSpellIndex, spellTables } from './sqlite-spell.js';
 import { quoteIdentifier, tablesOf } from './sqlite-tables.js';
 import { DocumentWriter, type IndexStatement } from './sqlite-write.js';
-import { clampInteger, indexNotFound, invalidName, notReady, validIndexName } from './validation.js';
+import { clampInteger, indexExists, indexNotFound, validIndexName } from './validation.js';
 import type {
   AliasAction,
   AutocompleteMatch,
@@ -161,9 +161,9 @@ export const SQLITE_ENGINE_DEFAULTS = {
 
 /** `sqlite:<file>` (also `sqlite://<file>`) → the file path. */
 export function sqlitePathFromUrl(url: string): string {
-  if (!url.startsWith('sqlite:')) throw new AppError('SEARCH_URL_INVALID', `not a sqlite: search URL: '${url}'`, 500);
+  if (!url.startsWith('sqlite:')) throw ERRORS.SEARCH_URL_INVALID(`not a sqlite: search URL: '${url}'`);
   const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
-  if (path === '') throw new AppError('SEARCH_URL_INVALID', `the sqlite: search URL names no file: '${url}'`, 500);
+  if (path === '') throw ERRORS.SEARCH_URL_INVALID(`the sqlite: search URL names no file: '${url}'`);
   return path;
 }
 
@@ -302,12 +302,12 @@ export class SqliteEngine implements SearchEngine {
     this.#exactPhraseCounts = options.exactPhraseCounts ?? SQLITE_ENGINE_DEFAULTS.exactPhraseCounts;
     this.#buildTransactionDocuments = Math.max(1, Math.trunc(options.buildTransactionDocuments ?? SQLITE_ENGINE_DEFAULTS.buildTransactionDocuments));
     if (!this.#prefixIndex.every((length) => Number.isInteger(length) && length >= 1 && length <= 10)) {
-      throw new AppError('SEARCH_OPTIONS_INVALID', 'prefixIndex lengths must be integers from 1 to 10', 500);
+      throw ERRORS.SEARCH_OPTIONS_INVALID('prefixIndex lengths must be integers from 1 to 10');
     }
     mkdirSync(dirname(options.path), { recursive: true });
     const pageBytes = options.pageBytes ?? SQLITE_ENGINE_DEFAULTS.pageBytes;
     if (!(Number.isInteger(pageBytes) && pageBytes >= 512 && pageBytes <= 65_536 && (pageBytes & (pageBytes - 1)) === 0)) {
-      throw new AppError('SEARCH_OPTIONS_INVALID', 'pageBytes must be a power of two from 512 to 65536', 500);
+      throw ERRORS.SEARCH_OPTIONS_INVALID('pageBytes must be a power of two from 512 to 65536');
     }
     this.#db = new Database(options.path);
     // Takes effect on a new, empty file only, and must come before WAL mode writes the first page.
@@ -371,9 +371,9 @@ export class SqliteEngine implements SearchEngine {
       const rows = this.#statement('resolve', () => 'SELECT index_name FROM search_aliases WHERE alias = ? ORDER BY index_name')
         .pluck()
         .all(name) as string[];
-      if (rows.length === 0) throw notReady(name);
+      if (rows.length === 0) throw ERRORS.SEARCH_NOT_READY(name);
       if (rows.length > 1) {
-        throw new AppError('ALIAS_AMBIGUOUS', `alias '${name}' points at ${rows.length} indices; the embedded engine searches one`, 500);
+        throw ERRORS.ALIAS_AMBIGUOUS(`alias '${name}' points at ${rows.length} indices; the embedded engine searches one`);
       }
       return rows[0] as string;
     });
@@ -431,14 +431,14 @@ export class SqliteEngine implements SearchEngine {
   }
 
   async createIndex(name: string): Promise<void> {
-    if (!validIndexName(name)) throw invalidName(name);
+    if (!validIndexName(name)) throw ERRORS.INDEX_NAME_INVALID(name);
     this.#endBuild();
     const tables = tablesOf(name);
     const prefix = this.#prefixIndex.length === 0 ? '' : `, prefix='${this.#prefixIndex.join(' ')}'`;
     this.#forget();
     this.#db.transaction(() => {
       if (this.#indexExists(name) || this.#aliasExists(name)) {
-        throw new AppError('INDEX_EXISTS', `an index or alias named '${name}' already exists`, 409);
+        throw indexExists(name);
       }
       this.#db.exec(`
         CREATE TABLE ${tables.docs} (
@@ -539,9 +539,9 @@ export class SqliteEngine implements SearchEngine {
         if ('add' in action) {
           const { index, alias } = action.add;
           if (!this.#indexExists(index)) throw indexNotFound(index);
-          if (!validIndexName(alias)) throw invalidName(alias);
+          if (!validIndexName(alias)) throw ERRORS.INDEX_NAME_INVALID(alias);
           if (this.#indexExists(alias)) {
-            throw new AppError('INVALID_ALIAS', `'${alias}' is an index name and cannot be an alias`, 400);
+            throw ERRORS.INVALID_ALIAS(`'${alias}' is an index name and cannot be an alias`);
           }
           this.#db.prepare('INSERT OR IGNORE INTO search_aliases (alias, index_name) VALUES (?, ?)').run(alias, index);
         } else {
@@ -549,7 +549,7 @@ export class SqliteEngine implements SearchEngine {
           if (!this.#indexExists(index)) throw indexNotFound(index);
           const removed = this.#db.prepare('DELETE FROM search_aliases WHERE alias = ? AND index_name = ?').run(alias, index);
           if (removed.changes === 0) {
-            throw new AppError('ALIAS_NOT_FOUND', `alias '${alias}' does not point at '${index}'`, 404);
+            throw ERRORS.ALIAS_NOT_FOUND(`alias '${alias}' does not point at '${index}'`);
           }
         }
       }

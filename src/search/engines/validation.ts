@@ -1,4 +1,5 @@
-import { AppError } from '../../errors.js';
+import { ERRORS } from '../../error-codes.js';
+import type { AppError } from '../../errors.js';
 import type { IndexedDocument } from './types.js';
 
 /** Elasticsearch's index-name rules, narrowed to ASCII: every engine accepts exactly these names. */
@@ -8,21 +9,12 @@ export function validIndexName(name: string): boolean {
   return typeof name === 'string' && INDEX_NAME.test(name);
 }
 
-/** A read of an index or alias that does not exist (yet): the API answers 503 until the first build is done. */
-export function notReady(name: string): AppError {
-  return new AppError('SEARCH_NOT_READY', `search index '${name}' does not exist yet`, 503);
-}
-
 export function indexNotFound(name: string): AppError {
-  return new AppError('INDEX_NOT_FOUND', `no such index: '${name}'`, 404);
+  return ERRORS.INDEX_NOT_FOUND(`no such index: '${name}'`);
 }
 
-export function invalidName(name: string): AppError {
-  return new AppError(
-    'INDEX_NAME_INVALID',
-    `invalid index or alias name '${name}': use lower-case letters, digits, '_' and '-', starting with a letter or digit`,
-    400,
-  );
+export function indexExists(name: string): AppError {
+  return ERRORS.INDEX_EXISTS(`an index or alias named '${name}' already exists`);
 }
 
 /** A query's size-like option as a whole number within [min, max]; `fallback` when unset or not finite. */

@@ -1,4 +1,5 @@
 import { AppError } from '../../errors.js';
+import { ERRORS } from '../../error-codes.js';
 import type { Match, Song } from '../types.js';
 
 /** What a provider found for a song: its full answer, kept as it came, and the best match chosen from it. */
@@ -14,10 +15,14 @@ export interface SongProvider {
   lookup(song: Song, options: { signal: AbortSignal }): Promise<ProviderAnswer>;
 }
 
+/** The codes of a provider's failure. */
+export type ProviderFailure = 'PROVIDER_FAILED' | 'PROVIDER_GARBAGE' | 'PROVIDER_ANSWER_TOO_LARGE' | 'PROVIDER_TIMEOUT' | 'PROVIDER_CANCELLED';
+
 /** A provider failed: it could not be reached, timed out, answered an error or something that is not its format. */
 export class ProviderError extends AppError {
-  constructor(provider: string, message: string, options: { code?: string; cause?: unknown; details?: unknown } = {}) {
-    super(options.code ?? 'PROVIDER_FAILED', `provider ${provider}: ${message}`, 502, options);
+  constructor(provider: string, message: string, options: { code?: ProviderFailure; cause?: unknown; details?: unknown } = {}) {
+    const failure = ERRORS[options.code ?? 'PROVIDER_FAILED'];
+    super(failure.code, failure(provider, message).message, failure.status, options);
     this.name = 'ProviderError';
   }
 }
@@ -25,7 +30,7 @@ export class ProviderError extends AppError {
 /** The provider exists but this server has no credentials for it. */
 export class ProviderUnavailableError extends AppError {
   constructor(provider: string, reason: string) {
-    super('PROVIDER_UNAVAILABLE', `provider ${provider} is not configured: ${reason}`, 503);
+    super(ERRORS.PROVIDER_UNAVAILABLE.code, ERRORS.PROVIDER_UNAVAILABLE(provider, reason).message, ERRORS.PROVIDER_UNAVAILABLE.status);
     this.name = 'ProviderUnavailableError';
   }
 }
