@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { purgeCdn } from './purge-client.js';
-import { get, nginxForTests, startEdge, startFakeFront, tempDir, type Answer, type FakeFront, type RunningEdge } from './test-support/edge-harness.js';
+import { get, nginxForTests, startEdgeStack, stopEdgeStack, type Answer, type EdgeStack, type FakeFront, type RunningEdge } from './test-support/edge-harness.js';
 
 const { nginx, skip } = nginxForTests();
 
@@ -17,21 +16,16 @@ const dataRoute = (build: string, page: string) => `/_render/data/${build}/en-US
 const BOUND_MS = 2500;
 
 describe('edge data routes against the real nginx', { skip }, () => {
+  let stack: EdgeStack;
   let front: FakeFront;
   let edge: RunningEdge;
-  let dir: ReturnType<typeof tempDir>;
 
   beforeEach(async () => {
-    dir = tempDir('sitestack-edge-data-');
-    front = await startFakeFront();
-    edge = await startEdge(nginx!, join(dir.path, 'edge'), front.port);
+    stack = await startEdgeStack(nginx!, 'sitestack-edge-data-');
+    ({ front, edge } = stack);
   });
 
-  afterEach(async () => {
-    await edge.stop();
-    await front.stop();
-    dir.remove();
-  });
+  afterEach(() => stopEdgeStack(stack));
 
   /** Asks `path` until `fresh` accepts the answer, at most three seconds; resolves with the answer and the time it took. */
   async function pollUntil(path: string, fresh: (answer: Answer) => boolean): Promise<{ answer: Answer; elapsedMs: number; stale: Answer[] }> {

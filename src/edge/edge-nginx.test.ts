@@ -5,26 +5,22 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { checkNginxConfig, writeEdgeConfig } from './nginx-process.js';
 import { CdnPurgeError, purgeCdn } from './purge-client.js';
-import { get, nginxForTests, startEdge, startFakeFront, tempDir, type FakeFront, type RunningEdge } from './test-support/edge-harness.js';
+import { get, nginxForTests, startEdge, startEdgeStack, stopEdgeStack, tempDir, type EdgeStack, type FakeFront, type RunningEdge } from './test-support/edge-harness.js';
 
 const { nginx, skip } = nginxForTests();
 
 describe('edge cache against the real nginx', { skip }, () => {
+  let stack: EdgeStack;
   let front: FakeFront;
   let edge: RunningEdge;
-  let dir: ReturnType<typeof tempDir>;
+  let dir: EdgeStack['dir'];
 
   beforeEach(async () => {
-    dir = tempDir('sitestack edge données ');
-    front = await startFakeFront();
-    edge = await startEdge(nginx!, join(dir.path, 'edge'), front.port);
+    stack = await startEdgeStack(nginx!, 'sitestack edge données ');
+    ({ front, edge, dir } = stack);
   });
 
-  afterEach(async () => {
-    await edge.stop();
-    await front.stop();
-    dir.remove();
-  });
+  afterEach(() => stopEdgeStack(stack));
 
   it('answers MISS then HIT with one upstream call when a page is asked twice', async () => {
     const first = await get(`${edge.url}/plog/hello`);

@@ -1,25 +1,5 @@
 /** Site search: content build, reader, HTML stripping, engines, the indexer, the search API, page and autocomplete (DESIGN §7). */
-export type {
-  AliasAction,
-  AutocompleteMatch,
-  AutocompleteQuery,
-  BulkItemError,
-  BulkItemResult,
-  DeleteItemResult,
-  Health,
-  HighlightOptions,
-  IndexInfo,
-  IndexedDocument,
-  QueryFilter,
-  SearchEngine,
-  SearchHit,
-  SearchQuery,
-  SearchResult,
-  SortOrder,
-  SuggestQuery,
-  Suggestion,
-  TotalHits,
-} from './engines/types.js';
+export type { AliasAction, AutocompleteMatch, AutocompleteQuery, BulkItemError, BulkItemResult, DeleteItemResult, Health, HighlightOptions, IndexInfo, IndexedDocument, QueryFilter, SearchEngine, SearchHit, SearchQuery, SearchResult, SortOrder, SuggestQuery, Suggestion, TotalHits } from './engines/types.js';
 export { createEngine } from './engines/factory.js';
 export { SqliteEngine, SQLITE_ENGINE_DEFAULTS, type SqliteEngineOptions } from './engines/sqlite.js';
 export { runIndexer, summarizeRun, INDEX_RUN_DEFAULTS, type IndexMode, type IndexRunOptions, type IndexRunReport, type IndexProgress } from './indexer.js';

@@ -215,3 +215,23 @@ export async function get(url: string, headers: Record<string, string> = {}): Pr
     req.end();
   });
 }
+
+/** A fake front, an edge in front of it and the folder they use: what each edge test starts afresh. */
+export interface EdgeStack {
+  front: FakeFront;
+  edge: RunningEdge;
+  dir: ReturnType<typeof tempDir>;
+}
+
+export async function startEdgeStack(nginx: string, dirPrefix: string): Promise<EdgeStack> {
+  const dir = tempDir(dirPrefix);
+  const front = await startFakeFront();
+  const edge = await startEdge(nginx, join(dir.path, 'edge'), front.port);
+  return { front, edge, dir };
+}
+
+export async function stopEdgeStack({ front, edge, dir }: EdgeStack): Promise<void> {
+  await edge.stop();
+  await front.stop();
+  dir.remove();
+}

@@ -5,38 +5,9 @@ import { ERRORS } from '../../error-codes.js';
 import { isAppError, type AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { withoutControlCharacters } from '../query-text.js';
-import {
-  POPULARITY_FACTOR,
-  TERM_SUGGESTER,
-  autocompletePrefix,
-  autocompleteQuery,
-  highlightRequest,
-  indexDefinition,
-  queryWords,
-  rankedSearch,
-  spliceSuggestions,
-  textQuery,
-  type IndexShape,
-  type SuggestEntry,
-} from './elasticsearch-schema.js';
+import { POPULARITY_FACTOR, TERM_SUGGESTER, autocompletePrefix, autocompleteQuery, highlightRequest, indexDefinition, queryWords, rankedSearch, spliceSuggestions, textQuery, type IndexShape, type SuggestEntry } from './elasticsearch-schema.js';
 import { MAX_ID_LENGTH, clampInteger, indexExists, indexNotFound, validIndexName, validateDocument } from './validation.js';
-import type {
-  AliasAction,
-  AutocompleteMatch,
-  AutocompleteQuery,
-  BulkItemResult,
-  DeleteItemResult,
-  Health,
-  IndexInfo,
-  IndexedDocument,
-  QueryFilter,
-  SearchEngine,
-  SearchHit,
-  SearchQuery,
-  SearchResult,
-  SuggestQuery,
-  Suggestion,
-} from './types.js';
+import type { AliasAction, AutocompleteMatch, AutocompleteQuery, BulkItemResult, DeleteItemResult, Health, IndexInfo, IndexedDocument, QueryFilter, SearchEngine, SearchHit, SearchQuery, SearchResult, SuggestQuery, Suggestion } from './types.js';
 
 /** Options of the Elasticsearch engine. */
 export interface ElasticsearchEngineOptions {

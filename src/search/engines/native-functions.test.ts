@@ -9,19 +9,7 @@ import { latinTablesHeader } from '../../../scripts/latin-tables.js';
 import { NEW_WORDS_WITHIN, fragmentsOf, matchWords, titleOf, type TermMatcher } from '../highlight.js';
 import { parseIndexJson } from '../reader.js';
 import { syntheticDocuments } from '../synthetic.js';
-import {
-  NATIVE_DOUBLES_FUNCTION,
-  NATIVE_FRAGMENTS_FUNCTION,
-  NATIVE_LIBRARY,
-  NATIVE_MARKED_FUNCTION,
-  NATIVE_RANK_FUNCTION,
-  NATIVE_SEPARATOR,
-  loadNativeFunctions,
-  nativeDoubles,
-  nativeFragments,
-  nativeMarked,
-  phraseCounts,
-} from './native-functions.js';
+import { NATIVE_DOUBLES_FUNCTION, NATIVE_FRAGMENTS_FUNCTION, NATIVE_LIBRARY, NATIVE_MARKED_FUNCTION, NATIVE_RANK_FUNCTION, NATIVE_SEPARATOR, loadNativeFunctions, nativeDoubles, nativeFragments, nativeMarked, phraseCounts } from './native-functions.js';
 import { SqliteEngine } from './sqlite.js';
 import type { IndexedDocument, SearchQuery } from './types.js';
 

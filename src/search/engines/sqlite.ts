@@ -5,65 +5,17 @@ import { LRUCache } from 'lru-cache';
 import { ERRORS } from '../../error-codes.js';
 import { NEW_WORDS_WITHIN, beginningOf, fragmentSettings, fragmentsOf, fragmentsOfBeginning, matchWords, titleOf, type FragmentOptions, type TermMatcher } from '../highlight.js';
 import { foldForPrefix, tokenize } from '../query-text.js';
-import {
-  COMMON_WORD_MIN_DOCUMENTS,
-  COMMON_WORD_SHARE,
-  countExpression,
-  phraseExpression,
-  planQuery,
-  requiredWords,
-  searchExpression,
-  searchExpressionPhrases,
-  type QueryPlan,
-} from '../search-expression.js';
-import {
-  FILED_PREFIX_LENGTH,
-  PARTITIONED_BASE,
-  localePartition,
-  partitionOf,
-  partitionRange,
-  popularityOf,
-  rankCandidates,
-  staticRank,
-} from '../static-rank.js';
+import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, phraseExpression, planQuery, requiredWords, searchExpression, searchExpressionPhrases, type QueryPlan } from '../search-expression.js';
+import { FILED_PREFIX_LENGTH, PARTITIONED_BASE, localePartition, partitionOf, partitionRange, popularityOf, rankCandidates, staticRank } from '../static-rank.js';
 import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../spelling.js';
 import type { Logger } from '../../log.js';
 import { BOUND_LIMIT } from '../../sqlite-limit.js';
-import {
-  NATIVE_DOUBLES_FUNCTION,
-  NATIVE_FRAGMENTS_FUNCTION,
-  NATIVE_FRAGMENTS_MAX,
-  NATIVE_MARKED_FUNCTION,
-  NATIVE_RANK_FUNCTION,
-  NATIVE_SEPARATOR,
-  loadNativeFunctions,
-  nativeDoubles,
-  nativeFragments,
-  nativeMarked,
-  phraseCounts,
-} from './native-functions.js';
+import { NATIVE_DOUBLES_FUNCTION, NATIVE_FRAGMENTS_FUNCTION, NATIVE_FRAGMENTS_MAX, NATIVE_MARKED_FUNCTION, NATIVE_RANK_FUNCTION, NATIVE_SEPARATOR, loadNativeFunctions, nativeDoubles, nativeFragments, nativeMarked, phraseCounts } from './native-functions.js';
 import { FTS_TOKENIZER, SpellLookup, TermChanges, dropSpellIndex, hasSpellIndex, rebuildSpellIndex, spellTables } from './sqlite-spell.js';
 import { quoteIdentifier, tablesOf } from './sqlite-tables.js';
 import { DocumentWriter, type IndexStatement } from './sqlite-write.js';
 import { clampInteger, indexExists, indexNotFound, validIndexName } from './validation.js';
-import type {
-  AliasAction,
-  AutocompleteMatch,
-  AutocompleteQuery,
-  BulkItemResult,
-  DeleteItemResult,
-  Health,
-  HighlightOptions,
-  IndexInfo,
-  IndexedDocument,
-  QueryFilter,
-  SearchEngine,
-  SearchHit,
-  SearchQuery,
-  SearchResult,
-  SuggestQuery,
-  Suggestion,
-} from './types.js';
+import type { AliasAction, AutocompleteMatch, AutocompleteQuery, BulkItemResult, DeleteItemResult, Health, HighlightOptions, IndexInfo, IndexedDocument, QueryFilter, SearchEngine, SearchHit, SearchQuery, SearchResult, SuggestQuery, Suggestion } from './types.js';
 
 /** Options of the embedded engine. */
 export interface SqliteEngineOptions {
@@ -173,14 +125,8 @@ interface RankedRow {
   score: number;
 }
 
-interface SearchRow {
-  id: string;
-  url: string;
-  title: string;
-  summary: string;
-  locale: string;
-  slug: string;
-  popularity: number;
+/** A documents row as a search reads it: the hit's stored fields, and what highlighting needs. */
+interface SearchRow extends Omit<SearchHit, 'score' | 'highlight'> {
   /** The first BODY_BEGINNING bytes of the body, decoded (a character cut at the end decodes to U+FFFD). */
   body?: string | null;
   /** Whether the body is longer than BODY_BEGINNING bytes. */
