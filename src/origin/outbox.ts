@@ -91,16 +91,8 @@ export class PurgeOutbox {
   private readonly abort = new AbortController();
 
   constructor(options: PurgeOutboxOptions) {
-    this.options = {
-      fetch: globalThis.fetch,
-      backoff: DEFAULTS.backoff,
-      timeoutMs: DEFAULTS.timeoutMs,
-      batchJobs: DEFAULTS.batchJobs,
-      cdnGiveUpAfterMs: DEFAULTS.cdnGiveUpAfterMs,
-      now: Date.now,
-      random: Math.random,
-      ...options,
-    };
+    const { backoff, timeoutMs, batchJobs, cdnGiveUpAfterMs } = DEFAULTS;
+    this.options = { fetch: globalThis.fetch, backoff, timeoutMs, batchJobs, cdnGiveUpAfterMs, now: Date.now, random: Math.random, ...options };
     const db = options.db;
     this.statements = {
       dueForRoute: db.prepare<[string, number, number], DueJob>(

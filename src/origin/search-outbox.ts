@@ -61,13 +61,7 @@ export class SearchOutbox {
   private failingSince: number | undefined;
 
   constructor(options: SearchOutboxOptions) {
-    this.options = {
-      backoff: DEFAULTS.backoff,
-      batchJobs: DEFAULTS.batchJobs,
-      now: Date.now,
-      random: Math.random,
-      ...options,
-    };
+    this.options = { ...DEFAULTS, now: Date.now, random: Math.random, ...options };
     const db = options.db;
     this.statements = {
       due: db.prepare<[number, number], DueJob>(`SELECT id, oid, attempts FROM search_jobs WHERE next_at <= ? ORDER BY id ${BOUND_LIMIT}`),
