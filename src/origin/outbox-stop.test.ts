@@ -62,19 +62,25 @@ async function waitFor(condition: () => boolean): Promise<void> {
 
 const post = { title: 'T', body: '<p>b</p>', summary: '', categories: [], pub_date: '2026-01-01T00:00:00.000Z' };
 
+/** Publishes post `oid` to an outbox whose route answers after `delays`, and stops the outbox while that delivery is in flight. */
+async function stopDuringDelivery(delays: number[], oid: string, graceMs: number) {
+  const db = database();
+  const route = await slowRoute(delays);
+  const first = outbox(db, route.url);
+  first.start();
+  const arrived = route.arrived();
+  new ContentStore(db).putPost(oid, post);
+  first.notify();
+  await arrived;
+  const started = Date.now();
+  await first.stop({ graceMs });
+  return { db, route, first, took: Date.now() - started };
+}
+
 describe('PurgeOutbox stop', () => {
   it('lets the delivery in flight end, and the next start does not send it again, when the grace is longer than the delivery', async () => {
-    const db = database();
-    const route = await slowRoute([300, 0]);
-    const first = outbox(db, route.url);
-    first.start();
-    const arrived = route.arrived();
-    new ContentStore(db).putPost('graceful', post);
-    first.notify();
-    await arrived;
-    const started = Date.now();
-    await first.stop({ graceMs: 5_000 });
-    assert.ok(Date.now() - started < 2_000, 'stop resolved when the delivery ended, not at the end of the grace');
+    const { db, route, took } = await stopDuringDelivery([300, 0], 'graceful', 5_000);
+    assert.ok(took < 2_000, 'stop resolved when the delivery ended, not at the end of the grace');
     const next = outbox(db, route.url);
     next.start();
     await waitFor(() => next.pendingJobs() === 0);
@@ -82,17 +88,7 @@ describe('PurgeOutbox stop', () => {
   });
 
   it('aborts the delivery in flight and keeps it for the next start when the grace runs out first', async () => {
-    const db = database();
-    const route = await slowRoute([5_000, 0]);
-    const first = outbox(db, route.url);
-    first.start();
-    const arrived = route.arrived();
-    new ContentStore(db).putPost('cut', post);
-    first.notify();
-    await arrived;
-    const started = Date.now();
-    await first.stop({ graceMs: 200 });
-    const took = Date.now() - started;
+    const { db, route, first, took } = await stopDuringDelivery([5_000, 0], 'cut', 200);
     assert.ok(took >= 190 && took < 1_500, `stop resolved at the end of the grace (${took} ms)`);
     assert.equal(first.pendingJobs(), 1);
     const next = outbox(db, route.url);
