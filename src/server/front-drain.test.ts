@@ -51,6 +51,15 @@ describe('startFront close() with a slow origin', () => {
     return { front, arrived: origin.arrived };
   }
 
+  /** A front whose origin answers after `originDelayMs`, with a page request that has reached the origin. */
+  async function renderInFlight(originDelayMs: number, shutdownTimeoutMs: number) {
+    const { front, arrived } = await frontBehind(originDelayMs, shutdownTimeoutMs);
+    const reaching = arrived();
+    const page = get(`${front.url}/`);
+    await reaching;
+    return { front, page, started: Date.now() };
+  }
+
   before(async () => {
     // The first start builds the client bundle; the tests below then start in a moment.
     const { front } = await frontBehind(0, 1_000);
@@ -58,11 +67,7 @@ describe('startFront close() with a slow origin', () => {
   });
 
   it('answers the page in flight in full, refuses new connections and resolves when the front is closed during the render', async () => {
-    const { front, arrived } = await frontBehind(500, 5_000);
-    const reaching = arrived();
-    const page = get(`${front.url}/`);
-    await reaching;
-    const started = Date.now();
+    const { front, page, started } = await renderInFlight(500, 5_000);
     const closed = front.close();
     await assert.rejects(get(`${front.url}/plog`), { code: 'ECONNREFUSED' });
     const answer = await page;
@@ -73,11 +78,7 @@ describe('startFront close() with a slow origin', () => {
   });
 
   it('cuts the render still in flight and resolves at the drain time when SHUTDOWN_TIMEOUT_MS is shorter than the render', async () => {
-    const { front, arrived } = await frontBehind(3_000, 300);
-    const reaching = arrived();
-    const page = get(`${front.url}/`);
-    await reaching;
-    const started = Date.now();
+    const { front, page, started } = await renderInFlight(3_000, 300);
     await front.close();
     const took = Date.now() - started;
     assert.ok(took >= 290 && took < 1_500, `close() resolved at the drain time (${took} ms)`);
