@@ -48,6 +48,15 @@ function slowServer(delayMs: number, arrived: () => void = () => undefined): Ser
   });
 }
 
+/** A server whose answers take five seconds, with one request in flight, and a logger to capture what a drain says. */
+async function slowRequestInFlight() {
+  const server = slowServer(5_000);
+  const port = await listen(server);
+  const slow = get(port, '/slow', false);
+  await sleep(100);
+  return { server, slow, ...capturedLogger() };
+}
+
 describe('drainServer', () => {
   const cleanups: (() => void)[] = [];
   afterEach(() => {
@@ -103,11 +112,7 @@ describe('drainServer', () => {
   });
 
   it('cuts the connections still open and logs one warning with their count when the drain time is over', async () => {
-    const server = slowServer(5_000);
-    const port = await listen(server);
-    const slow = get(port, '/slow', false);
-    await sleep(100);
-    const { logger, lines } = capturedLogger();
+    const { server, slow, logger, lines } = await slowRequestInFlight();
     const started = Date.now();
     await drainServer(server, { logger, timeoutMs: 300, name: 'front' });
     const took = Date.now() - started;
@@ -119,11 +124,7 @@ describe('drainServer', () => {
   });
 
   it('stops waiting at once when force is aborted during the drain', async () => {
-    const server = slowServer(5_000);
-    const port = await listen(server);
-    const slow = get(port, '/slow', false);
-    await sleep(100);
-    const { logger, lines } = capturedLogger();
+    const { server, slow, logger, lines } = await slowRequestInFlight();
     const force = new AbortController();
     const started = Date.now();
     const drained = drainServer(server, { logger, timeoutMs: 10_000, force: force.signal });
