@@ -101,3 +101,11 @@ export function gate(): { promise: Promise<void>; open(): void } {
 }
 
 export const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Sends `count` requests at once while `hold` keeps the render back, opens it once they have arrived, and gives their replies. */
+export async function whileHeld(hold: { open(): void }, send: () => Promise<Reply>, count: number): Promise<Reply[]> {
+  const replies = Array.from({ length: count }, send);
+  await delay(100);
+  hold.open();
+  return Promise.all(replies);
+}

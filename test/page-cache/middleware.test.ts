@@ -1,6 +1,6 @@
 import { describe, it, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { delay, gate, htmlRenderer, request, startCache, type Harness } from './helpers.js';
+import { gate, htmlRenderer, request, startCache, whileHeld, type Harness } from './helpers.js';
 
 describe('page cache middleware: hit and miss', () => {
   let h: Harness;
@@ -241,10 +241,7 @@ describe('page cache middleware: single flight', () => {
       res.end(`second half ${req.url}`);
     });
     try {
-      const replies = Array.from({ length: 10 }, () => request(h.url, '/slow'));
-      await delay(100);
-      hold.open();
-      const done = await Promise.all(replies);
+      const done = await whileHeld(hold, () => request(h.url, '/slow'), 10);
       assert.equal(h.calls.length, 1);
       assert.deepEqual(new Set(done.map((r) => r.body)), new Set(['first half, second half /slow']));
       const states = done.map((r) => r.headers['x-middleware-cache']);
@@ -264,10 +261,7 @@ describe('page cache middleware: single flight', () => {
       res.end('page');
     });
     try {
-      const replies = Array.from({ length: 5 }, () => request(h.url, '/slow'));
-      await delay(100);
-      hold.open();
-      await Promise.all(replies);
+      await whileHeld(hold, () => request(h.url, '/slow'), 5);
       assert.equal(h.calls.length, 5);
     } finally {
       await h.close();
@@ -288,10 +282,7 @@ describe('page cache middleware: single flight', () => {
       res.end('follower rendered');
     });
     try {
-      const replies = Array.from({ length: 4 }, () => request(h.url, '/flaky'));
-      await delay(100);
-      hold.open();
-      const done = await Promise.all(replies);
+      const done = await whileHeld(hold, () => request(h.url, '/flaky'), 4);
       assert.equal(h.calls.length, 4);
       assert.deepEqual(done.map((r) => r.body).sort(), ['follower rendered', 'follower rendered', 'follower rendered', 'leader failed']);
       assert.ok(done.every((r) => r.headers['x-middleware-cache'] === 'miss'));
