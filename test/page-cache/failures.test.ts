@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { delay, gate, recordingLogger, request, startCache } from './helpers.js';
+import { delay, gate, recordingLogger, request, startCache, whileHeld } from './helpers.js';
 
 describe('page cache middleware: renderer failures', () => {
   it('answers 500 and stores nothing when the renderer throws before writing', async () => {
@@ -29,10 +29,7 @@ describe('page cache middleware: renderer failures', () => {
       throw new Error('origin down');
     });
     try {
-      const replies = Array.from({ length: 3 }, () => request(h.url, '/rejects'));
-      await delay(100);
-      hold.open();
-      const done = await Promise.all(replies);
+      const done = await whileHeld(hold, () => request(h.url, '/rejects'), 3);
       assert.deepEqual(done.map((r) => r.status), [500, 500, 500]);
       assert.equal(h.calls.length, 3);
       assert.equal(h.cache.size, 0);
