@@ -9,6 +9,7 @@ import { silentLogger } from '../log.js';
 import { openOriginDatabase, type OriginDatabase } from './database.js';
 import { PurgeOutbox } from './outbox.js';
 import { ContentStore } from './store.js';
+import { waitFor } from '../test-support/wait-for.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -52,14 +53,6 @@ function outbox(db: OriginDatabase, route: string): PurgeOutbox {
   return worker;
 }
 
-async function waitFor(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 3_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 const post = { title: 'T', body: '<p>b</p>', summary: '', categories: [], pub_date: '2026-01-01T00:00:00.000Z' };
 
 /** Publishes post `oid` to an outbox whose route answers after `delays`, and stops the outbox while that delivery is in flight. */
@@ -83,7 +76,7 @@ describe('PurgeOutbox stop', () => {
     assert.ok(took < 2_000, 'stop resolved when the delivery ended, not at the end of the grace');
     const next = outbox(db, route.url);
     next.start();
-    await waitFor(() => next.pendingJobs() === 0);
+    await waitFor('condition', () => next.pendingJobs() === 0);
     assert.equal(route.requests, 1, 'the front confirmed the purge once, so it is not sent again');
   });
 
@@ -93,7 +86,7 @@ describe('PurgeOutbox stop', () => {
     assert.equal(first.pendingJobs(), 1);
     const next = outbox(db, route.url);
     next.start();
-    await waitFor(() => next.pendingJobs() === 0);
+    await waitFor('condition', () => next.pendingJobs() === 0);
     assert.equal(route.requests, 2, 'the next start delivered the aborted purge');
   });
 });

@@ -11,6 +11,7 @@ import { silentLogger, type Logger } from '../log.js';
 import { openOriginDatabase, type OriginDatabase } from './database.js';
 import { PurgeOutbox, type CdnPurge, type PurgeOutboxOptions } from './outbox.js';
 import { ContentStore } from './store.js';
+import { waitFor } from '../test-support/wait-for.js';
 
 interface Receiver {
   url: string;
@@ -58,14 +59,6 @@ function outbox(options: Omit<PurgeOutboxOptions, 'logger' | 'secret'> & { secre
   return worker;
 }
 
-async function waitFor(condition: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /** A logger whose lines are kept, to assert on what an operator would see. */
 function recordingLogger(): { logger: Logger; lines: { level: number; msg: string; url?: string }[] } {
   const lines: { level: number; msg: string; url?: string }[] = [];
@@ -102,7 +95,7 @@ describe('PurgeOutbox', () => {
     worker.start();
     new ContentStore(db).putPost('hello', post);
     worker.notify();
-    await waitFor(() => worker.pendingJobs() === 0);
+    await waitFor('condition', () => worker.pendingJobs() === 0);
     for (const front of [a, b]) assert.deepEqual(front.received, [{ authorization: 'Bearer s3cret', pathnames: ['/plog/hello', '/', '/plog'] }]);
   });
 
@@ -114,7 +107,7 @@ describe('PurgeOutbox', () => {
     const front = await receiver();
     const worker = outbox({ db, routes: [front.url] });
     worker.start();
-    await waitFor(() => worker.pendingJobs() === 0);
+    await waitFor('condition', () => worker.pendingJobs() === 0);
     assert.deepEqual(front.received.map((r) => r.pathnames), [['/plog/one', '/', '/plog', '/plog/two']]);
   });
 
@@ -126,12 +119,12 @@ describe('PurgeOutbox', () => {
     worker.start();
     new ContentStore(db).putPost('hello', post);
     worker.notify();
-    await waitFor(() => healthy.received.length === 1);
-    await waitFor(() => (db.prepare(`SELECT attempts FROM purge_deliveries WHERE route = ?`).pluck().get(failing.url) as number | undefined ?? 0) >= 3);
+    await waitFor('condition', () => healthy.received.length === 1);
+    await waitFor('condition', () => (db.prepare(`SELECT attempts FROM purge_deliveries WHERE route = ?`).pluck().get(failing.url) as number | undefined ?? 0) >= 3);
     assert.equal(worker.pendingJobs(), 1);
     assert.equal(healthy.received.length, 1);
     failing.status = 200;
-    await waitFor(() => worker.pendingJobs() === 0);
+    await waitFor('condition', () => worker.pendingJobs() === 0);
     assert.deepEqual(failing.received.map((r) => r.pathnames), [['/plog/hello', '/', '/plog']]);
   });
 
@@ -145,7 +138,7 @@ describe('PurgeOutbox', () => {
     first.start();
     new ContentStore(db).putPost('survivor', post);
     first.notify();
-    await waitFor(() => (db.prepare(`SELECT attempts FROM purge_deliveries`).pluck().get() as number | undefined ?? 0) >= 1);
+    await waitFor('condition', () => (db.prepare(`SELECT attempts FROM purge_deliveries`).pluck().get() as number | undefined ?? 0) >= 1);
     await first.stop();
     db.close();
 
@@ -156,7 +149,7 @@ describe('PurgeOutbox', () => {
     const back = await receiver(port);
     const second = outbox({ db: reopened, routes: [back.url] });
     second.start();
-    await waitFor(() => second.pendingJobs() === 0);
+    await waitFor('condition', () => second.pendingJobs() === 0);
     assert.deepEqual(back.received.map((r) => r.pathnames), [['/plog/survivor', '/', '/plog']]);
   });
 
@@ -178,11 +171,11 @@ describe('PurgeOutbox', () => {
     worker.start();
     new ContentStore(db).putPost('edge', post);
     worker.notify();
-    await waitFor(() => (db.prepare(`SELECT attempts FROM purge_deliveries`).pluck().get() as number | undefined ?? 0) >= 2);
+    await waitFor('condition', () => (db.prepare(`SELECT attempts FROM purge_deliveries`).pluck().get() as number | undefined ?? 0) >= 2);
     assert.deepEqual(cdnCalls, []);
     assert.equal(worker.pendingCdnUrls(), 0);
     front.status = 200;
-    await waitFor(() => worker.pendingJobs() === 0 && worker.pendingCdnUrls() === 0);
+    await waitFor('condition', () => worker.pendingJobs() === 0 && worker.pendingCdnUrls() === 0);
     assert.equal(front.received.length, 1);
     assert.equal(cdnCalls.length, 3);
     for (const call of cdnCalls) assert.deepEqual([...call].sort(), ['/', '/plog', '/plog/edge']);
@@ -196,7 +189,7 @@ describe('PurgeOutbox', () => {
     const cdn = fakeCdn();
     const worker = outbox({ db, routes: [(await receiver()).url], cdnPurge: cdn.purge });
     worker.start();
-    await waitFor(() => worker.pendingJobs() === 0 && worker.pendingCdnUrls() === 0);
+    await waitFor('condition', () => worker.pendingJobs() === 0 && worker.pendingCdnUrls() === 0);
     assert.deepEqual(cdn.calls.map((call) => [...call].sort()), [['/', '/plog', '/plog/one', '/plog/two']]);
   });
 
@@ -208,7 +201,7 @@ describe('PurgeOutbox', () => {
     worker.start();
     new ContentStore(db).putPost('edge', post);
     worker.notify();
-    await waitFor(() => cdn.calls.length >= 3);
+    await waitFor('condition', () => cdn.calls.length >= 3);
     assert.deepEqual([...(cdn.calls[0] ?? [])].sort(), ['/', '/plog', '/plog/edge']);
     assert.deepEqual(cdn.calls.slice(1), cdn.calls.slice(1).map(() => ['/plog/edge']));
     assert.equal(worker.pendingCdnUrls(), 1);
@@ -216,7 +209,7 @@ describe('PurgeOutbox', () => {
     assert.ok(row.attempts >= 2);
     assert.equal(row.last_error, 'answered 502');
     cdn.failing.clear();
-    await waitFor(() => worker.pendingCdnUrls() === 0);
+    await waitFor('condition', () => worker.pendingCdnUrls() === 0);
   });
 
   it('purges the URLs of later jobs while one URL keeps failing', async () => {
@@ -228,10 +221,10 @@ describe('PurgeOutbox', () => {
     worker.start();
     store.putPost('broken', post);
     worker.notify();
-    await waitFor(() => cdn.calls.length >= 3);
+    await waitFor('condition', () => cdn.calls.length >= 3);
     store.putPost('later', post);
     worker.notify();
-    await waitFor(() => cdn.calls.some((call) => call.includes('/plog/later')) && worker.pendingCdnUrls() === 1);
+    await waitFor('condition', () => cdn.calls.some((call) => call.includes('/plog/later')) && worker.pendingCdnUrls() === 1);
     assert.equal(worker.pendingJobs(), 0);
     assert.equal(cdn.calls.filter((call) => call.includes('/plog/later')).length, 1);
     assert.equal(db.prepare(`SELECT url FROM cdn_purges`).pluck().get(), '/plog/broken');
@@ -255,7 +248,7 @@ describe('PurgeOutbox', () => {
     worker.start();
     new ContentStore(db).putPost('broken', post);
     worker.notify();
-    await waitFor(() => cdn.calls.length > 0 && worker.pendingJobs() === 0 && worker.pendingCdnUrls() === 0);
+    await waitFor('condition', () => cdn.calls.length > 0 && worker.pendingJobs() === 0 && worker.pendingCdnUrls() === 0);
     const attempts = cdn.calls.filter((call) => call.includes('/plog/broken')).length;
     assert.ok(attempts >= 3, `${attempts} attempts`);
     const errors = lines.filter((line) => line.level === 50);
@@ -277,12 +270,12 @@ describe('PurgeOutbox', () => {
     worker.start();
     store.putPost('edited', post);
     worker.notify();
-    await waitFor(() => attemptsOnEdited() === 1 && worker.pendingJobs() === 0);
+    await waitFor('condition', () => attemptsOnEdited() === 1 && worker.pendingJobs() === 0);
     const first = row();
     await new Promise((resolve) => setTimeout(resolve, 20));
     store.putPost('edited', { ...post, title: 'Edited' });
     worker.notify();
-    await waitFor(() => attemptsOnEdited() === 2, 2_000);
+    await waitFor('condition', () => attemptsOnEdited() === 2, 2_000);
     const second = row();
     assert.ok(second.queuedAt > first.queuedAt, 'the give-up clock starts again');
     assert.equal(second.attempts, 1, 'the attempts count starts again');
@@ -297,7 +290,7 @@ describe('PurgeOutbox', () => {
     first.start();
     new ContentStore(db).putPost('edge', post);
     first.notify();
-    await waitFor(() => cdn.calls.length >= 1 && first.pendingCdnUrls() === 1);
+    await waitFor('condition', () => cdn.calls.length >= 1 && first.pendingCdnUrls() === 1);
     await first.stop();
 
     const { logger, lines } = recordingLogger();
@@ -310,7 +303,7 @@ describe('PurgeOutbox', () => {
     cdn.failing.clear();
     const second = outbox({ db, routes: [route], cdnPurge: cdn.purge });
     second.start();
-    await waitFor(() => second.pendingCdnUrls() === 0);
+    await waitFor('condition', () => second.pendingCdnUrls() === 0);
     assert.deepEqual(cdn.calls.at(-1), ['/plog/edge']);
   });
 });

@@ -8,6 +8,7 @@ import { capturedLogger } from '../test-support/captured-logger.js';
 import { openOriginDatabase, type OriginDatabase } from './database.js';
 import { SearchOutbox, type PostChange, type SearchOutboxOptions } from './search-outbox.js';
 import { ContentStore } from './store.js';
+import { waitFor } from '../test-support/wait-for.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -56,14 +57,6 @@ function outbox(db: OriginDatabase, apply: SearchOutboxOptions['apply'], options
   return worker;
 }
 
-async function until(what: string, check: () => boolean, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 describe('SearchOutbox', () => {
   it('records a search job in the same transaction as a post write, and none for comments', () => {
     const { db } = database();
@@ -86,7 +79,7 @@ describe('SearchOutbox', () => {
     const state = recorder();
     const worker = outbox(db, state.apply);
     worker.start();
-    await until('applied', () => state.applied.length > 0 && worker.pendingJobs() === 0);
+    await waitFor('applied', () => state.applied.length > 0 && worker.pendingJobs() === 0);
     assert.deepEqual(state.applied, [[{ oid: 'first', title: 'New title' }, { oid: 'second', title: 'Second' }]]);
   });
 
@@ -97,7 +90,7 @@ describe('SearchOutbox', () => {
     store.deletePost('gone');
     const state = recorder();
     outbox(db, state.apply).start();
-    await until('applied', () => state.applied.length > 0);
+    await waitFor('applied', () => state.applied.length > 0);
     assert.deepEqual(state.applied[0], [{ oid: 'gone', title: undefined }]);
   });
 
@@ -110,7 +103,7 @@ describe('SearchOutbox', () => {
     worker.start();
     store.putPost('first', post('One'));
     worker.notify();
-    await until('two failed attempts', () => state.calls >= 2);
+    await waitFor('two failed attempts', () => state.calls >= 2);
     assert.equal(worker.pendingJobs(), 1);
     const row = db.prepare('SELECT attempts, last_error FROM search_jobs').get() as { attempts: number; last_error: string };
     assert.ok(row.attempts >= 1);
@@ -119,7 +112,7 @@ describe('SearchOutbox', () => {
     store.putPost('second', post('Three'));
     worker.notify();
     state.failing = false;
-    await until('applied after the outage', () => worker.pendingJobs() === 0, 5000);
+    await waitFor('applied after the outage', () => worker.pendingJobs() === 0, 5000);
     assert.deepEqual(state.applied.flat(), [
       { oid: 'first', title: 'Two' },
       { oid: 'second', title: 'Three' },
@@ -136,9 +129,9 @@ describe('SearchOutbox', () => {
     worker.start();
     store.putPost('first', post('One'));
     worker.notify();
-    await until('five failed attempts', () => state.calls >= 5);
+    await waitFor('five failed attempts', () => state.calls >= 5);
     state.failing = false;
-    await until('applied', () => worker.pendingJobs() === 0);
+    await waitFor('applied', () => worker.pendingJobs() === 0);
     const atInfoOrAbove = lines.filter((line) => line.level >= 30).map((line) => line.msg);
     assert.deepEqual(atInfoOrAbove, ['search update failed; the jobs wait and are retried', 'search updates resumed']);
   });
@@ -160,9 +153,9 @@ describe('SearchOutbox', () => {
       }
     });
     worker.start();
-    await until('first delivery started', () => seen.length === 1);
+    await waitFor('first delivery started', () => seen.length === 1);
     release();
-    await until('second delivery', () => seen.length === 2 && worker.pendingJobs() === 0);
+    await waitFor('second delivery', () => seen.length === 2 && worker.pendingJobs() === 0);
     assert.deepEqual(seen, ['One', 'Two']);
   });
 
@@ -177,7 +170,7 @@ describe('SearchOutbox', () => {
       return new Promise<void>((resolve) => (release = resolve));
     });
     worker.start();
-    await until('delivery under way', () => calls === 1);
+    await waitFor('delivery under way', () => calls === 1);
     const started = performance.now();
     store.putPost('second', post('Two'));
     assert.ok(performance.now() - started < 1000);
@@ -195,7 +188,7 @@ describe('SearchOutbox', () => {
       await quick.apply(changes);
     });
     first.start();
-    await until('delivery under way', () => first.pendingJobs() === 1 && quick.calls === 0);
+    await waitFor('delivery under way', () => first.pendingJobs() === 1 && quick.calls === 0);
     await new Promise((resolve) => setTimeout(resolve, 10));
     await first.stop({ graceMs: 2_000 });
     assert.equal(first.pendingJobs(), 0, 'finished within the grace');
@@ -208,7 +201,7 @@ describe('SearchOutbox', () => {
       return new Promise<void>((resolve) => (release = resolve));
     });
     second.start();
-    await until('slow delivery under way', () => started);
+    await waitFor('slow delivery under way', () => started);
     const stopping = performance.now();
     await second.stop({ graceMs: 50 });
     assert.ok(performance.now() - stopping < 1_000, 'stop waits no longer than the grace');
@@ -227,7 +220,7 @@ describe('SearchOutbox', () => {
     down.failing = true;
     const first = outbox(db, down.apply);
     first.start();
-    await until('a failed attempt', () => down.calls >= 1);
+    await waitFor('a failed attempt', () => down.calls >= 1);
     await first.stop();
     db.close();
 
@@ -238,7 +231,7 @@ describe('SearchOutbox', () => {
     const state = recorder();
     const second = outbox(reopened, state.apply, { now: () => Date.now() + 60_000 });
     second.start();
-    await until('applied after the restart', () => second.pendingJobs() === 0);
+    await waitFor('applied after the restart', () => second.pendingJobs() === 0);
     assert.deepEqual(state.applied, [[{ oid: 'first', title: 'Left over' }]]);
   });
 
@@ -249,7 +242,7 @@ describe('SearchOutbox', () => {
     const state = recorder();
     const worker = outbox(db, state.apply, { batchJobs: 10 });
     worker.start();
-    await until('drained', () => worker.pendingJobs() === 0);
+    await waitFor('drained', () => worker.pendingJobs() === 0);
     assert.deepEqual(state.applied.map((batch) => batch.length), [10, 10, 5]);
     assert.deepEqual(state.applied.flat().map((change) => change.oid), Array.from({ length: 25 }, (_, i) => `post-${i}`));
   });

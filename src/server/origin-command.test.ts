@@ -8,6 +8,7 @@ import { loadConfig } from '../config.js';
 import { silentLogger } from '../log.js';
 import { closeServer, listen } from '../edge/test-support/edge-harness.js';
 import { startOrigin, type RunningOrigin } from './origin-command.js';
+import { waitFor } from '../test-support/wait-for.js';
 
 const ADMIN_TOKEN = 'origin-command-admin';
 
@@ -22,14 +23,6 @@ async function standInEdge(): Promise<{ url: string; refreshes: Map<string, numb
   });
   const port = await listen(server);
   return { url: `http://127.0.0.1:${port}`, refreshes, status, close: () => closeServer(server) };
-}
-
-async function waitFor(what: string, condition: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe('startOrigin with CDN_BASE_URL', () => {
