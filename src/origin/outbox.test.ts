@@ -2,16 +2,14 @@ import { describe, it, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { Writable } from 'node:stream';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
 import { silentLogger, type Logger } from '../log.js';
-import { openOriginDatabase, type OriginDatabase } from './database.js';
+import { openOriginDatabase } from './database.js';
 import { PurgeOutbox, type CdnPurge, type PurgeOutboxOptions } from './outbox.js';
 import { ContentStore } from './store.js';
 import { waitFor } from '../test-support/wait-for.js';
+import { tempOriginDatabase } from './test-support/temp-database.js';
 
 interface Receiver {
   url: string;
@@ -42,16 +40,7 @@ async function receiver(port = 0): Promise<Receiver> {
   return state;
 }
 
-function database(): { db: OriginDatabase; file: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'sitestack-outbox-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, 'origin.sqlite');
-  const db = openOriginDatabase(file, { seed: false });
-  cleanups.push(() => {
-    db.close();
-  });
-  return { db, file };
-}
+const database = () => tempOriginDatabase(cleanups, 'sitestack-outbox-');
 
 function outbox(options: Omit<PurgeOutboxOptions, 'logger' | 'secret'> & { secret?: string }): PurgeOutbox {
   const worker = new PurgeOutbox({ secret: 's3cret', logger: silentLogger(), backoff: { baseMs: 20, maxMs: 100 }, ...options });

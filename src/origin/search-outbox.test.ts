@@ -1,30 +1,19 @@
 import { describe, it, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { silentLogger } from '../log.js';
 import { capturedLogger } from '../test-support/captured-logger.js';
 import { openOriginDatabase, type OriginDatabase } from './database.js';
 import { SearchOutbox, type PostChange, type SearchOutboxOptions } from './search-outbox.js';
 import { ContentStore } from './store.js';
 import { waitFor } from '../test-support/wait-for.js';
+import { tempOriginDatabase } from './test-support/temp-database.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function database(): { db: OriginDatabase; file: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'sitestack-search-outbox-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, 'origin.sqlite');
-  const db = openOriginDatabase(file, { seed: false });
-  cleanups.push(() => {
-    if (db.open) db.close();
-  });
-  return { db, file };
-}
+const database = () => tempOriginDatabase(cleanups, 'sitestack-search-outbox-');
 
 const post = (title: string) => ({ title, summary: 'S', body: '<p>Body.</p>', pub_date: '2026-11-20', categories: ['Web'] });
 
