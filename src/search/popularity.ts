@@ -2,7 +2,7 @@ import { createReadStream, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
-import { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
 
 /** The key pageviews are stored and looked up by: the URL's path, lower-cased, without a trailing slash. */
 export function popularityKey(url: string): string | undefined {
@@ -176,17 +176,15 @@ export async function importPopularityCsv(csvPath: string, storePath: string): P
   try {
     await opened;
   } catch (error) {
-    throw new AppError('CSV_UNREADABLE', `cannot read '${csvPath}': ${(error as NodeJS.ErrnoException).code ?? String(error)}`, 400);
+    throw ERRORS.CSV_UNREADABLE(`cannot read '${csvPath}': ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   const parsed = await parsePopularityCsv(createInterface({ input: stream, crlfDelay: Infinity }));
   if (parsed.problems.length > 0) {
     const shown = parsed.problems.slice(0, 20).map((problem) => `  line ${problem.line}: ${problem.message}`);
     const more = parsed.problems.length > 20 ? `\n  … and ${parsed.problems.length - 20} more` : '';
-    throw new AppError('CSV_INVALID', `${parsed.problems.length} bad row(s) in '${csvPath}'; nothing imported:\n${shown.join('\n')}${more}`, 400, {
-      details: parsed.problems,
-    });
+    throw ERRORS.CSV_INVALID.with({ details: parsed.problems }, `${parsed.problems.length} bad row(s) in '${csvPath}'; nothing imported:\n${shown.join('\n')}${more}`);
   }
-  if (parsed.rows === 0) throw new AppError('CSV_INVALID', `'${csvPath}' holds no rows; nothing imported`, 400);
+  if (parsed.rows === 0) throw ERRORS.CSV_INVALID(`'${csvPath}' holds no rows; nothing imported`);
   const store = new PopularityStore(storePath);
   try {
     store.replaceAll(parsed.views);

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { ERRORS } from '../error-codes.js';
 import { AppError } from '../errors.js';
 import { READ_DEFAULTS, readIndexFile, walkIndexFiles, type ReadOptions, type ReadResult } from './reader.js';
 
@@ -108,7 +109,7 @@ async function* walkInThread(root: string, priorityPrefix: string | undefined, b
     for (;;) {
       const message = queue.shift();
       if (message === undefined) {
-        if (failure !== undefined) throw new AppError('READ_FAILED', `the walking thread failed: ${failure.message}`, 500, { cause: failure });
+        if (failure !== undefined) throw ERRORS.READ_FAILED.with({ cause: failure }, `the walking thread failed: ${failure.message}`);
         await new Promise<void>((resolve) => (wake = resolve));
         continue;
       }
@@ -166,7 +167,7 @@ export async function* readBuild(root: string, options: ReadPoolOptions = {}): A
       if (answer === undefined) return;
       if ('error' in answer) {
         const message = answer.error instanceof Error ? answer.error.message : String(answer.error);
-        throw new AppError('READ_FAILED', `a reading thread failed: ${message}`, 500, { cause: answer.error });
+        throw ERRORS.READ_FAILED.with({ cause: answer.error }, `a reading thread failed: ${message}`);
       }
       yield* answer.results;
     }

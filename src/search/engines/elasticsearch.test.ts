@@ -24,7 +24,7 @@ const liveUrl = process.env['ELASTICSEARCH_TEST_URL'];
 if (liveUrl === undefined || liveUrl === '') {
   describe('search engine contract: elasticsearch (live cluster)', () => {
     it('runs against a live cluster when ELASTICSEARCH_TEST_URL is set', {
-      skip: 'SKIPPED: set ELASTICSEARCH_TEST_URL=http://localhost:9200 (see README "Elasticsearch engine") to run the contract against a real cluster',
+      skip: 'SKIPPED: set ELASTICSEARCH_TEST_URL=http://localhost:9200 (see docs/scale.md, "Elasticsearch engine") to run the contract against a real cluster',
     });
   });
 } else {
