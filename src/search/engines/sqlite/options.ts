@@ -1,0 +1,104 @@
+import { ERRORS } from '../../../error-codes.js';
+import type { Logger } from '../../../log.js';
+
+/** Options of the embedded engine. */
+export interface SqliteEngineOptions {
+  /** The database file; created with its directory when missing. */
+  path: string;
+  /**
+   * bm25 weights of the title, summary and body columns: a title match weighs more than a body match.
+   * @default [10, 3, 1]
+   */
+  columnWeights?: readonly [number, number, number];
+  /**
+   * Prefix lengths FTS5 keeps an extra index for (faster `word*` queries, slower writes); empty: none.
+   * Prefix queries work without it, by scanning the term range.
+   * @default []
+   */
+  prefixIndex?: readonly number[];
+  /**
+   * Memory FTS5 collects new index entries in before writing a segment: larger means fewer segments to merge.
+   * @default 64 MiB
+   */
+  ftsHashBytes?: number;
+  /** Page cache of the connection in MiB. @default 64 */
+  cacheMiB?: number;
+  /**
+   * How long a write waits for another writer's lock before it fails with SQLITE_BUSY. The wait blocks the process's
+   * event loop (better-sqlite3 is synchronous), so a server that writes while it answers requests — the origin's live
+   * search updates — takes a short one and retries later instead.
+   * @default 10000
+   */
+  busyTimeoutMs?: number;
+  /**
+   * MiB of the database file read through a memory map instead of a read() call per page: a search reads pages spread
+   * across the file (the bodies of ten results, posting lists, documents rows), and on the bench the read() calls cost
+   * about 45 µs of system time per query. 0 reads every page with read().
+   * @default 1024
+   */
+  mmapMiB?: number;
+  /**
+   * Page size of a new database file in bytes (a power of two from 512 to 65536); an existing file keeps its own.
+   * Indexing writes documents of several KB and FTS5 leaves of about 4 KB: with 16 KB pages, fewer of them spill to
+   * overflow pages, and a build costs about 15% less CPU than with SQLite's 4 KB default.
+   * @default 16384
+   */
+  pageBytes?: number;
+  /**
+   * Writes to an index no alias points at (a full run's new index, invisible until the swap) share one transaction,
+   * committed after this many documents and by `refresh`, `forceMerge`, any alias or index change and `close`. Inside
+   * it FTS5 does not merge segments: forceMerge's optimize merges each of them once, instead of automerge and
+   * crisismerge merging most of them several times on the way. The cap bounds how long other writers wait and how far
+   * the WAL grows. Writes to an aliased index commit at every bulk call, with FTS5's own merging.
+   * @default 10000
+   */
+  buildTransactionDocuments?: number;
+  /**
+   * Rank with sitestack's native bm25 (native/sitestack-fts5.c), which takes each query word's document count from
+   * the spelling statistics instead of scanning the word's postings once per statement as SQLite's bm25() does. When
+   * its library is not built, or the index has no spelling statistics, bm25() ranks instead.
+   * @default true
+   */
+  nativeRank?: boolean;
+  /**
+   * With nativeRank, count the documents holding each phrase of several words exactly, as SQLite's bm25() does for the
+   * phrase's IDF: that reads the posting list of every word of the phrase through the whole index, on every query with
+   * such a phrase, about a seventh of a whole-title query's work. By default a phrase is counted as its rarest word:
+   * every document holding the phrase holds that word, so the phrase's IDF is never overstated, and a whole-phrase
+   * match still scores above the same words scattered.
+   * @default false
+   */
+  exactPhraseCounts?: boolean;
+  /**
+   * Highlight bodies with sitestack's native fragments function (native/fragments.c), which reads the stored UTF-8 once,
+   * word by word, as far as the fragments need, instead of decoding the body's beginning into a JS string and folding
+   * it. Its answers are those of the JS highlighter; text with a character at or above U+0250 is highlighted in JS.
+   * When its library is not built, JS highlights every body.
+   * @default true
+   */
+  nativeHighlight?: boolean;
+  /** Told once when a native function was asked for and its library could not be loaded. @default silent */
+  logger?: Logger;
+}
+
+export const SQLITE_ENGINE_DEFAULTS = {
+  columnWeights: [10, 3, 1] as const,
+  prefixIndex: [] as const,
+  ftsHashBytes: 64 * 1024 * 1024,
+  cacheMiB: 64,
+  busyTimeoutMs: 10_000,
+  mmapMiB: 1024,
+  pageBytes: 16_384,
+  buildTransactionDocuments: 10_000,
+  nativeRank: true,
+  exactPhraseCounts: false,
+  nativeHighlight: true,
+} satisfies Omit<Required<SqliteEngineOptions>, 'path' | 'logger'>;
+
+/** `sqlite:<file>` (also `sqlite://<file>`) → the file path. */
+export function sqlitePathFromUrl(url: string): string {
+  if (!url.startsWith('sqlite:')) throw ERRORS.SEARCH_URL_INVALID(`not a sqlite: search URL: '${url}'`);
+  const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+  if (path === '') throw ERRORS.SEARCH_URL_INVALID(`the sqlite: search URL names no file: '${url}'`);
+  return path;
+}

@@ -1,0 +1,215 @@
+import type Database from 'better-sqlite3';
+import { BOUND_LIMIT } from '../../../sqlite-limit.js';
+import { FILED_PREFIX_LENGTH, PARTITIONED_BASE, localePartition, partitionOf, partitionRange, popularityOf } from '../../static-rank.js';
+import { NATIVE_DOUBLES_FUNCTION, nativeDoubles } from '../native-functions.js';
+import { quoteIdentifier, tablesOf } from '../sqlite-tables.js';
+import type { AutocompleteMatch, QueryFilter } from '../types.js';
+import type { Connection } from './connection.js';
+import { mergeWalks, type RankedRow, type RowidRange } from './retrieval-plan.js';
+
+/** The SQL of reads: the filters, the rowid ranges walked, ranked walks, counts, and autocomplete. */
+
+/** The documents filter of a query: SQL on the documents row `d`, its parameters, and its shape (which SQL, for the statement cache). */
+export interface DocFilter {
+  shape: string;
+  sql: string;
+  parameters: unknown[];
+}
+
+/**
+ * Locale and slug-prefix filters (case-insensitive), written for what the query holds: a lone locale or prefix is a
+ * plain comparison, since a json_each list costs a temporary table per statement run.
+ */
+export function docFilter(locales: readonly string[] | undefined, slugPrefixes?: readonly string[]): DocFilter {
+  const parts: string[] = [];
+  const parameters: unknown[] = [];
+  let shape = '';
+  const localeKeys = [...new Set((locales ?? []).map((locale) => locale.toLowerCase()))];
+  if (localeKeys.length === 1) {
+    parts.push('d.locale_key = ?');
+    parameters.push(localeKeys[0]);
+    shape += 'l';
+  } else if (localeKeys.length > 1) {
+    parts.push('d.locale_key IN (SELECT value FROM json_each(?))');
+    parameters.push(JSON.stringify(localeKeys));
+    shape += 'L';
+  }
+  const prefixes = [...new Set((slugPrefixes ?? []).map((prefix) => prefix.toLowerCase()))];
+  if (prefixes.length === 1) {
+    parts.push('substr(d.slug_key, 1, ?) = ?');
+    parameters.push(Array.from(prefixes[0] as string).length, prefixes[0]);
+    shape += 's';
+  } else if (prefixes.length > 1) {
+    parts.push('EXISTS (SELECT 1 FROM json_each(?) p WHERE substr(d.slug_key, 1, length(p.value)) = p.value)');
+    parameters.push(JSON.stringify(prefixes));
+    shape += 'S';
+  }
+  return { shape, sql: parts.length === 0 ? '1' : parts.join(' AND '), parameters };
+}
+
+export const NO_FILTER: DocFilter = { shape: '', sql: '1', parameters: [] };
+
+/**
+ * The MATCH of `table` (the index's FTS table by default) and the filters on its documents row `d`. Queries join
+ * `CROSS JOIN` so the FTS walk drives: left to itself, the planner may satisfy `ORDER BY rowid` by scanning the
+ * documents table in rowid order and probing FTS5 once per document, which reads the whole index.
+ */
+export function filterSql(table: string, filter: DocFilter): string {
+  return `${table} MATCH ? AND ${filter.sql} AND ${table}.rowid >= CAST(? AS INTEGER) AND ${table}.rowid <= CAST(? AS INTEGER)`;
+}
+
+/**
+ * The rowid ranges a query walks (see static-rank.ts): the partition of each of its locales, or every partition the
+ * index holds when it names none, in rowid order. Every statement of filterSql takes a range; walks of several ranges
+ * are merged by static rank (mergeWalks).
+ */
+export function rowidRanges(connection: Connection, index: string, locales: readonly string[] | undefined): RowidRange[] {
+  const key = `${index}\u0000${(locales ?? []).join('\u0000').toLowerCase()}`;
+  const known = connection.snapshotRanges?.get(key);
+  if (known !== undefined) return known;
+  const ranges = partitionRanges(connection, index, locales);
+  connection.snapshotRanges?.set(key, ranges);
+  return ranges;
+}
+
+function partitionRanges(connection: Connection, index: string, locales: readonly string[] | undefined): RowidRange[] {
+  if (locales !== undefined && locales.length > 0) {
+    return [...new Set(locales.map((locale) => localePartition(locale.toLowerCase())))].sort((a, b) => a - b).map(partitionRange);
+  }
+  const firstFrom = connection.statement(`${index}\u0000first-from`, () => `SELECT rowid FROM ${tablesOf(index).docs} WHERE rowid >= ? ORDER BY rowid LIMIT 1`).pluck();
+  return connection.remembered(`${index}\u0000partitions`, () => {
+    const ranges: RowidRange[] = [];
+    let rowid = firstFrom.get(PARTITIONED_BASE) as number | undefined;
+    while (rowid !== undefined) {
+      const range = partitionRange(partitionOf(rowid));
+      ranges.push(range);
+      rowid = firstFrom.get(range[1] + 1) as number | undefined;
+    }
+    return ranges;
+  });
+}
+
+/**
+ * Reads the candidates a statement selects as rowid, popularity and score, in that order (or rowid and score, with
+ * `popularity: 'rowid'`: each candidate's popularity is then its rowid's, see popularityOf). better-sqlite3 builds
+ * every row in C++ one property or element at a time, through V8's slow paths; where the native functions are
+ * loaded, sitestack_doubles packs a walk into one BLOB of doubles instead, about 1,400 instructions less per row.
+ * The statement must end in a LIMIT: SQLite would otherwise flatten it into the packing aggregate, where FTS5's
+ * ranking functions cannot run.
+ */
+export function rankedRead(connection: Connection, nativeLoaded: boolean, key: string, sql: () => string, popularity: 'selected' | 'rowid' = 'selected'): (parameters: readonly unknown[]) => RankedRow[] {
+  const columns = popularity === 'selected' ? 3 : 2;
+  const rowOf = (values: ArrayLike<number>, at: number): RankedRow => {
+    const rowid = values[at] as number;
+    return columns === 3
+      ? { rowid, popularity: values[at + 1] as number, score: values[at + 2] as number }
+      : { rowid, popularity: popularityOf(rowid), score: values[at + 1] as number };
+  };
+  if (!nativeLoaded) {
+    const statement = connection.statement(key, sql).raw();
+    return (parameters) => (statement.all(...parameters) as number[][]).map((row) => rowOf(row, 0));
+  }
+  const names = columns === 3 ? 'rowid, popularity, score' : 'rowid, score';
+  const packed = connection.statement(`${key}\u0000packed`, () => `SELECT ${NATIVE_DOUBLES_FUNCTION}(${names}) FROM (${sql()})`).pluck();
+  return (parameters) => {
+    const values = nativeDoubles(packed.get(...parameters) as Buffer);
+    const rows: RankedRow[] = [];
+    for (let at = 0; at < values.length; at += columns) rows.push(rowOf(values, at));
+    return rows;
+  };
+}
+
+/** Matches of the expression within the filters, counted up to `cap`. */
+export function countIn(connection: Connection, index: string, expression: string, query: QueryFilter, cap = Number.MAX_SAFE_INTEGER): number {
+  const tables = tablesOf(index);
+  const filter = docFilter(query.locales, query.slugPrefixes);
+  const filtered = connection.statement(`${index}\u0000count\u0000${filter.shape}`, () =>
+    `SELECT count(*) FROM (
+       SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${filterSql(tables.fts, filter)} ${BOUND_LIMIT}
+     )`,
+  ).pluck();
+  const unfiltered = connection.statement(`${index}\u0000count-range`, () =>
+    `SELECT count(*) FROM (SELECT 1 FROM ${tables.fts} WHERE ${filterSql(tables.fts, NO_FILTER)} ${BOUND_LIMIT})`,
+  ).pluck();
+  let total = 0;
+  for (const range of rowidRanges(connection, index, query.locales)) {
+    if (total >= cap) break;
+    const [low, high] = range;
+    total += (filterNeeded(connection, index, query, range)
+      ? filtered.get(expression, ...filter.parameters, low, high, cap - total)
+      : unfiltered.get(expression, low, high, cap - total)) as number;
+  }
+  return total;
+}
+
+export function matchesAny(connection: Connection, index: string, expression: string, query: Omit<QueryFilter, 'text'>): boolean {
+  const tables = tablesOf(index);
+  const filter = docFilter(query.locales, query.slugPrefixes);
+  const filtered = connection.statement(`${index}\u0000exists\u0000${filter.shape}`, () =>
+    `SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${filterSql(tables.fts, filter)} LIMIT 1`,
+  );
+  const unfiltered = connection.statement(`${index}\u0000exists-range`, () => `SELECT 1 FROM ${tables.fts} WHERE ${filterSql(tables.fts, NO_FILTER)} LIMIT 1`);
+  return rowidRanges(connection, index, query.locales).some((range) =>
+    (filterNeeded(connection, index, query, range) ? filtered.get(expression, ...filter.parameters, ...range) : unfiltered.get(expression, ...range)) !== undefined,
+  );
+}
+
+/**
+ * Whether a walk of `range` must still check the documents filter: not when the query has no filter, nor when the
+ * range is the partition of one of its locales and holds that locale only (no other locale of the index hashes
+ * there). Counting then reads FTS5 alone, without a documents row per match.
+ */
+export function filterNeeded(connection: Connection, index: string, query: Omit<QueryFilter, 'text'>, range: RowidRange): boolean {
+  if ((query.slugPrefixes?.length ?? 0) > 0) return true;
+  if (query.locales === undefined || query.locales.length === 0) return false;
+  const partition = partitionOf(range[0]);
+  const here = [...new Set(query.locales.map((locale) => locale.toLowerCase()))].filter((locale) => localePartition(locale) === partition);
+  return here.length !== 1 || !holdsOnly(connection, index, range, here[0] as string);
+}
+
+/** Whether every document of `range` has locale `localeKey`; remembered until the database changes. */
+export function holdsOnly(connection: Connection, index: string, range: RowidRange, localeKey: string): boolean {
+  return connection.remembered(`${index}\u0000only\u0000${range[0]}\u0000${localeKey}`, () =>
+    connection.statement(`${index}\u0000other-locale`, () =>
+      `SELECT 1 FROM ${tablesOf(index).docs} WHERE rowid >= ? AND rowid <= ? AND locale_key <> ? LIMIT 1`,
+    ).get(range[0], range[1], localeKey) === undefined,
+  );
+}
+
+/**
+ * Title prefixes of up to FILED_PREFIX_LENGTH characters are read from the prefix table in rowid (static rank)
+ * order, stopping at `size` matches whatever the number of titles sharing a short prefix; longer prefixes, shared
+ * by few titles, are a range of the title key index.
+ */
+export function autocompleteIn(connection: Connection, index: string, prefix: string, size: number, locales: readonly string[] | undefined): AutocompleteMatch[] {
+  const tables = tablesOf(index);
+  const filter = docFilter(locales);
+  const ranges = rowidRanges(connection, index, locales);
+  const titleOf = (match: AutocompleteMatch & { rowid: number }) => match.rowid;
+  const complete = (statement: Database.Statement, head: unknown[]) =>
+    mergeWalks(ranges.map(([low, high]) => statement.all(...head, ...filter.parameters, low, high, size) as (AutocompleteMatch & { rowid: number })[]), size, titleOf)
+      .map(({ title, url, locale }) => ({ title, url, locale }));
+  if (Array.from(prefix).length <= FILED_PREFIX_LENGTH) {
+    // The prefix table alone gives each partition's first rowids; the documents are read for the merged winners only.
+    const filtered = connection.statement(`${index}\u0000autocomplete-filed\u0000${filter.shape}`, () =>
+      `SELECT p.doc FROM ${tables.prefixes} p CROSS JOIN ${tables.docs} d ON d.rowid = p.doc
+       WHERE p.prefix = ? AND ${filter.sql} AND p.doc >= ? AND p.doc <= ? ORDER BY p.doc ${BOUND_LIMIT}`,
+    ).pluck();
+    const unfiltered = connection.statement(`${index}\u0000autocomplete-prefix`, () =>
+      `SELECT doc FROM ${tables.prefixes} WHERE prefix = ? AND doc >= ? AND doc <= ? ORDER BY doc ${BOUND_LIMIT}`,
+    ).pluck();
+    const walks = ranges.map((range) =>
+      (filterNeeded(connection, index, { index, locales }, range)
+        ? filtered.all(prefix, ...filter.parameters, ...range, size)
+        : unfiltered.all(prefix, ...range, size)) as number[],
+    );
+    const readMatch = connection.statement(`${index}\u0000autocomplete-read`, () => `SELECT title, url, locale FROM ${tables.docs} WHERE rowid = ?`);
+    return mergeWalks(walks, size, (rowid) => rowid).map((rowid) => readMatch.get(rowid) as AutocompleteMatch);
+  }
+  return complete(connection.statement(`${index}\u0000autocomplete\u0000${filter.shape}`, () =>
+    // The title key range is short; left to itself, the planner would walk the whole partition in rowid order.
+    `SELECT d.rowid, d.title, d.url, d.locale FROM ${tables.docs} d INDEXED BY ${quoteIdentifier(`ix_${index}_title_key`)}
+     WHERE d.title_key >= ? AND d.title_key < ? AND ${filter.sql} AND d.rowid >= ? AND d.rowid <= ?
+     ORDER BY d.rowid ${BOUND_LIMIT}`,
+  ), [prefix, `${prefix}\u{10FFFF}`]);
+}
