@@ -1,5 +1,10 @@
-import type Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
+import { ERRORS } from '../../../error-codes.js';
+import type { SpellLookup } from '../sqlite-spell.js';
+import { SQLITE_ENGINE_DEFAULTS, type SqliteEngineOptions } from './options.js';
 import type { RowidRange } from './retrieval-plan.js';
 
 /** Terms whose document counts a connection remembers across reads (about 100 bytes each). */
@@ -28,6 +33,8 @@ export class Connection {
    */
   readonly termDocuments = new LRUCache<string, { documents: number | undefined }>({ max: TERM_MEMO_ENTRIES });
   #rememberedVersion = -1;
+  /** The "did you mean" lookup of each index suggestions were asked of, dropped when its spelling index is rebuilt. */
+  readonly spellLookups = new Map<string, SpellLookup>();
 
   constructor(db: Database.Database) {
     this.db = db;
@@ -43,9 +50,13 @@ export class Connection {
     return statement;
   }
 
+  /** Drops the statements of an index (and its spelling lookup), or of every index. */
   forgetStatements(index?: string): void {
     if (index === undefined) this.#statements.clear();
-    else for (const key of this.#statements.keys()) if (key.startsWith(`${index}\u0000`)) this.#statements.delete(key);
+    else {
+      for (const key of this.#statements.keys()) if (key.startsWith(`${index}\u0000`)) this.#statements.delete(key);
+      this.spellLookups.delete(index);
+    }
   }
 
   /** Runs `read` on one consistent snapshot: the alias lookup and the queries see the same database state. */
@@ -90,4 +101,24 @@ export class Connection {
     this.#rememberedValues.set(key, value);
     return value;
   }
+}
+
+/** Opens the database file (created with its directory when missing) with the pragmas the options ask for. */
+export function openDatabase(options: SqliteEngineOptions): Database.Database {
+  mkdirSync(dirname(options.path), { recursive: true });
+  const pageBytes = options.pageBytes ?? SQLITE_ENGINE_DEFAULTS.pageBytes;
+  if (!(Number.isInteger(pageBytes) && pageBytes >= 512 && pageBytes <= 65_536 && (pageBytes & (pageBytes - 1)) === 0)) {
+    throw ERRORS.SEARCH_OPTIONS_INVALID('pageBytes must be a power of two from 512 to 65536');
+  }
+  const db = new Database(options.path);
+  // Takes effect on a new, empty file only, and must come before WAL mode writes the first page.
+  db.pragma(`page_size = ${pageBytes}`);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  const busyTimeoutMs = options.busyTimeoutMs ?? SQLITE_ENGINE_DEFAULTS.busyTimeoutMs;
+  db.pragma(`busy_timeout = ${Number.isSafeInteger(busyTimeoutMs) && busyTimeoutMs >= 0 ? busyTimeoutMs : SQLITE_ENGINE_DEFAULTS.busyTimeoutMs}`);
+  db.pragma(`cache_size = -${Math.round((options.cacheMiB ?? SQLITE_ENGINE_DEFAULTS.cacheMiB) * 1024)}`);
+  const mmapBytes = Math.round((options.mmapMiB ?? SQLITE_ENGINE_DEFAULTS.mmapMiB) * 1024 * 1024);
+  db.pragma(`mmap_size = ${Number.isFinite(mmapBytes) && mmapBytes > 0 ? mmapBytes : 0}`);
+  return db;
 }

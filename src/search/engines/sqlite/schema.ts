@@ -1,0 +1,135 @@
+import type Database from 'better-sqlite3';
+import { FTS_TOKENIZER, dropSpellIndex } from '../sqlite-spell.js';
+import { quoteIdentifier, tablesOf } from '../sqlite-tables.js';
+import type { Connection } from './connection.js';
+
+/** The engine's tables: the catalogue of indices and aliases, each index's tables, and build transactions. */
+
+/** The catalogue of indices and their aliases, shared by every index of the database. */
+export function createCatalogue(db: Database.Database): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS search_indices (name TEXT PRIMARY KEY, created_at TEXT NOT NULL) STRICT;
+    CREATE TABLE IF NOT EXISTS search_aliases (
+      alias TEXT NOT NULL,
+      index_name TEXT NOT NULL REFERENCES search_indices(name) ON DELETE CASCADE,
+      PRIMARY KEY (alias, index_name)
+    ) STRICT;
+  `);
+}
+
+export function indexExists(connection: Connection, name: string): boolean {
+  return connection.statement('exists', () => 'SELECT 1 FROM search_indices WHERE name = ?').get(name) !== undefined;
+}
+
+export function aliasExists(connection: Connection, name: string): boolean {
+  return connection.statement('alias-exists', () => 'SELECT 1 FROM search_aliases WHERE alias = ?').get(name) !== undefined;
+}
+
+/**
+ * Creates the tables of index `name` and files it in the catalogue, inside the caller's transaction. `prefixIndex`
+ * and `ftsHashBytes` are as SqliteEngineOptions take them.
+ */
+export function createIndexTables(db: Database.Database, name: string, prefixIndex: readonly number[], ftsHashBytes: number): void {
+  const tables = tablesOf(name);
+  const prefix = prefixIndex.length === 0 ? '' : `, prefix='${prefixIndex.join(' ')}'`;
+  db.exec(`
+    CREATE TABLE ${tables.docs} (
+      rowid INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      url TEXT NOT NULL,
+      title TEXT NOT NULL,
+      title_key TEXT NOT NULL,
+      locale TEXT NOT NULL,
+      locale_key TEXT NOT NULL,
+      slug TEXT NOT NULL,
+      slug_key TEXT NOT NULL,
+      popularity REAL NOT NULL
+    ) STRICT;
+    CREATE INDEX ${quoteIdentifier(`ix_${name}_title_key`)} ON ${tables.docs} (title_key);
+    CREATE VIRTUAL TABLE ${tables.fts} USING fts5(
+      title, summary, body, tokenize = '${FTS_TOKENIZER}'${prefix}
+    );
+    CREATE VIRTUAL TABLE ${tables.titles} USING fts5(title, tokenize = '${FTS_TOKENIZER}');
+    CREATE TABLE ${tables.prefixes} (prefix TEXT NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY (prefix, doc)) STRICT, WITHOUT ROWID;
+    CREATE VIRTUAL TABLE ${tables.vocab} USING fts5vocab(${quoteIdentifier(`ix_${name}_fts`)}, 'row');
+  `);
+  // FTS5 takes configuration values as literals only; ftsHashBytes is an integer.
+  db.exec(`INSERT INTO ${tables.fts} (${tables.fts}, rank) VALUES ('hashsize', ${ftsHashBytes})`);
+  db.prepare('INSERT INTO search_indices (name, created_at) VALUES (?, ?)').run(name, new Date().toISOString());
+}
+
+/** Drops index `name`, its aliases and its tables, inside the caller's transaction. */
+export function dropIndexTables(db: Database.Database, name: string): void {
+  const tables = tablesOf(name);
+  db.prepare('DELETE FROM search_aliases WHERE index_name = ?').run(name);
+  db.prepare('DELETE FROM search_indices WHERE name = ?').run(name);
+  db.exec(`DROP TABLE ${tables.vocab}; DROP TABLE ${tables.fts}; DROP TABLE ${tables.titles}; DROP TABLE ${tables.prefixes}; DROP TABLE ${tables.docs};`);
+  dropSpellIndex(db, name);
+}
+
+/** FTS5's segment merging while documents are written: `automerge` and `crisismerge` (segments per level). */
+interface Merging {
+  automerge: number;
+  crisismerge: number;
+}
+/** FTS5's own defaults, in force outside build transactions. */
+const FTS5_DEFAULT_MERGING: Merging = { automerge: 4, crisismerge: 16 };
+/**
+ * Inside a build transaction: no merging at all (FTS5's maximum crisismerge is 1999 segments per level). Every
+ * segment is merged exactly once, by forceMerge's optimize, instead of several times on the way.
+ */
+const BUILD_MERGING: Merging = { automerge: 0, crisismerge: 1999 };
+
+/**
+ * The transaction shared by the writes to an index no alias points at (see buildTransactionDocuments in
+ * SqliteEngineOptions), committed after `transactionDocuments` documents.
+ */
+export class BuildTransaction {
+  readonly #connection: Connection;
+  readonly #transactionDocuments: number;
+  /** The index whose writes share the open build transaction, and its documents so far. */
+  #build: { index: string; documents: number } | undefined;
+
+  constructor(connection: Connection, transactionDocuments: number) {
+    this.#connection = connection;
+    this.#transactionDocuments = transactionDocuments;
+  }
+
+  /**
+   * Opens the build transaction for `index` (committing another index's first). FTS5's automerge is off inside it:
+   * merging segments while they are still being written is wasted work, as forceMerge merges them all in one pass.
+   */
+  begin(index: string): void {
+    if (this.#build?.index === index) return;
+    this.end();
+    this.#connection.db.exec('BEGIN IMMEDIATE');
+    this.#build = { index, documents: 0 };
+    this.#setMerging(index, BUILD_MERGING);
+  }
+
+  /** Commits the open build transaction, if any; then FTS5 merges the index's segments on later writes again. */
+  end(): void {
+    const build = this.#build;
+    if (build === undefined) return;
+    this.#build = undefined;
+    const db = this.#connection.db;
+    if (!db.inTransaction) return;
+    db.exec('COMMIT');
+    // After the commit: FTS5 writes pending entries as a segment at commit time and would merge it with automerge on.
+    if (indexExists(this.#connection, build.index)) this.#setMerging(build.index, FTS5_DEFAULT_MERGING);
+  }
+
+  /** Counts `documents` more written in the open build transaction, if any, and commits it once they reach the cap. */
+  written(documents: number): void {
+    if (this.#build !== undefined && (this.#build.documents += documents) >= this.#transactionDocuments) this.end();
+  }
+
+  #setMerging(index: string, merging: Merging): void {
+    const { fts, titles } = tablesOf(index);
+    // FTS5 takes configuration values as literals only; these are integers.
+    for (const table of [fts, titles]) {
+      this.#connection.db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('automerge', ${merging.automerge})`);
+      this.#connection.db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('crisismerge', ${merging.crisismerge})`);
+    }
+  }
+}

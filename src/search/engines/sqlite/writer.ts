@@ -1,0 +1,122 @@
+import { ERRORS } from '../../../error-codes.js';
+import { TermChanges, hasSpellIndex, rebuildSpellIndex } from '../sqlite-spell.js';
+import { tablesOf } from '../sqlite-tables.js';
+import { DocumentWriter, type IndexStatement } from '../sqlite-write.js';
+import type { AliasAction } from '../types.js';
+import { indexNotFound, validIndexName } from '../validation.js';
+import type { Connection } from './connection.js';
+import { indexExists, type BuildTransaction } from './schema.js';
+
+/** The engine's writes: documents in their transactions, the spelling index they leave stale, merges and aliases. */
+export class IndexWriter {
+  readonly #connection: Connection;
+  readonly #build: BuildTransaction;
+  /** Indices written to while no alias pointed at them since their spelling index was last rebuilt (by refresh or forceMerge). */
+  readonly #spellStale = new Set<string>();
+
+  constructor(connection: Connection, build: BuildTransaction) {
+    this.#connection = connection;
+    this.#build = build;
+  }
+
+  #aliased(index: string): boolean {
+    return this.#connection.statement('aliased', () => 'SELECT 1 FROM search_aliases WHERE index_name = ?').get(index) !== undefined;
+  }
+
+  /**
+   * Runs one write of `documents` documents to `index` in a transaction. An index no alias points at shares the
+   * build transaction (see buildTransactionDocuments) and has its spelling tables rebuilt by the next refresh or force
+   * merge. A live index commits at once, with its spelling tables brought up to date in the same transaction (see
+   * TermChanges), so that the suggestions and completions of the next read know the new words and no longer the
+   * removed ones; when they are missing, or left stale by this connection's earlier writes, they are rebuilt whole.
+   */
+  write<T>(index: string, documents: number, write: (writer: DocumentWriter) => T): T {
+    const connection = this.#connection;
+    const db = connection.db;
+    if (!indexExists(connection, index)) throw indexNotFound(index);
+    const live = this.#aliased(index);
+    if (live) this.#build.end();
+    else {
+      this.#build.begin(index);
+      this.#spellStale.add(index);
+    }
+    const tables = tablesOf(index);
+    const statement: IndexStatement = (name, sql) => connection.statement(`${index}\u0000${name}`, sql);
+    let rebuilt = false;
+    try {
+      const result = db.transaction(() => {
+        rebuilt = live && (this.#spellStale.has(index) || !hasSpellIndex(db, index));
+        const changes = live && !rebuilt ? new TermChanges(db) : undefined;
+        const writer = new DocumentWriter(statement, index, changes);
+        const result = write(writer);
+        if (rebuilt) rebuildSpellIndex(db, index, tables.vocab, db.prepare(`SELECT count(*) FROM ${tables.docs}`).pluck().get() as number);
+        else changes?.applyTo(index, tables.vocab, writer.added);
+        return result;
+      })();
+      if (rebuilt) {
+        this.#spellStale.delete(index);
+        connection.spellLookups.delete(index);
+      }
+      this.#build.written(documents);
+      return result;
+    } finally {
+      // What this connection remembered may have changed, and its own writes do not move its data_version.
+      connection.forget();
+    }
+  }
+
+  refresh(index: string): void {
+    this.#build.end();
+    if (!indexExists(this.#connection, index)) throw indexNotFound(index);
+    this.#refreshSpelling(index);
+  }
+
+  forceMerge(name: string): void {
+    this.#build.end();
+    if (!indexExists(this.#connection, name)) throw indexNotFound(name);
+    const { fts, titles } = tablesOf(name);
+    const db = this.#connection.db;
+    db.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`).run();
+    db.prepare(`INSERT INTO ${titles} (${titles}) VALUES ('optimize')`).run();
+    this.#refreshSpelling(name);
+    db.pragma('wal_checkpoint(PASSIVE)');
+  }
+
+  /** Rebuilds the "did you mean" index from the vocabulary when documents were written since the last rebuild. */
+  #refreshSpelling(index: string): void {
+    const db = this.#connection.db;
+    if (!this.#spellStale.has(index) && hasSpellIndex(db, index)) return;
+    const tables = tablesOf(index);
+    db.transaction(() => rebuildSpellIndex(db, index, tables.vocab, db.prepare(`SELECT count(*) FROM ${tables.docs}`).pluck().get() as number))();
+    this.#connection.spellLookups.delete(index);
+    this.#spellStale.delete(index);
+    this.#connection.forget();
+  }
+
+  updateAliases(actions: readonly AliasAction[]): void {
+    const connection = this.#connection;
+    const db = connection.db;
+    this.#build.end();
+    connection.forget();
+    db.transaction(() => {
+      for (const action of actions) {
+        if ('add' in action) {
+          const { index, alias } = action.add;
+          if (!indexExists(connection, index)) throw indexNotFound(index);
+          if (!validIndexName(alias)) throw ERRORS.INDEX_NAME_INVALID(alias);
+          if (indexExists(connection, alias)) {
+            throw ERRORS.INVALID_ALIAS(`'${alias}' is an index name and cannot be an alias`);
+          }
+          db.prepare('INSERT OR IGNORE INTO search_aliases (alias, index_name) VALUES (?, ?)').run(alias, index);
+        } else {
+          const { index, alias } = action.remove;
+          if (!indexExists(connection, index)) throw indexNotFound(index);
+          const removed = db.prepare('DELETE FROM search_aliases WHERE alias = ? AND index_name = ?').run(alias, index);
+          if (removed.changes === 0) {
+            throw ERRORS.ALIAS_NOT_FOUND(`alias '${alias}' does not point at '${index}'`);
+          }
+        }
+      }
+    })();
+  }
+}
