@@ -279,11 +279,6 @@ static int boundary(Text *text, int index, int direction, int slack) {
   return index;
 }
 
-typedef struct Window {
-  int start;
-  int end;
-} Window;
-
 typedef struct Output {
   char *bytes;
   sqlite3_int64 length;
@@ -369,7 +364,7 @@ static int sameLowered(const Text *text, const Range *a, const Range *b) {
 }
 
 typedef struct Selection {
-  Window windows[16];
+  Range windows[16];
   int count;
   /* Matches shown in a window (compared lower-cased). */
   Range *shown;
@@ -405,7 +400,7 @@ static void place(Text *text, Selection *selection, const Range *match, int leng
     if (selection->windows[i].end <= match->start && selection->windows[i].end > previous) previous = selection->windows[i].end;
     if (selection->windows[i].start >= match->end && selection->windows[i].start < next) next = selection->windows[i].start;
   }
-  Window window = { start > previous ? start : previous, end < next ? end : next };
+  Range window = { start > previous ? start : previous, end < next ? end : next };
   selection->windows[selection->count++] = window;
   scanTo(text, window.end);
   for (int i = 0; i < text->foundCount; i++) {
@@ -446,7 +441,7 @@ static int allShown(const Text *text, const Selection *selection) {
 }
 
 static int byStart(const void *a, const void *b) {
-  return ((const Window *)a)->start - ((const Window *)b)->start;
+  return ((const Range *)a)->start - ((const Range *)b)->start;
 }
 
 /*
@@ -507,7 +502,7 @@ static void sitestackFragments(sqlite3_context *context, int argc, sqlite3_value
   int count = sqlite3_value_int(argv[5]);
   int length = sqlite3_value_int(argv[6]);
   int newWordsWithin = sqlite3_value_int(argv[7]);
-  if (count < 0 || count > (int)(sizeof(((Selection *)0)->windows) / sizeof(Window)) || length < 20) {
+  if (count < 0 || count > (int)(sizeof(((Selection *)0)->windows) / sizeof(Range)) || length < 20) {
     sqlite3_result_error(context, "sitestack_fragments: fragments must be 0-16 and length at least 20", -1);
     return;
   }
@@ -548,19 +543,16 @@ static void sitestackFragments(sqlite3_context *context, int argc, sqlite3_value
       }
     }
   }
-  qsort(selection.windows, selection.count, sizeof(Window), byStart);
+  qsort(selection.windows, selection.count, sizeof(Range), byStart);
   for (int i = 0; i < selection.count; i++) {
     if (selection.windows[i].end >= text.length) text.unsettled |= text.beginning;
   }
-  if (text.failed) {
-    sqlite3_result_error_nomem(context);
-    goto done;
-  }
-  if (text.unsettled) {
+  /* When memory ran out, answer() reports it. */
+  if (text.unsettled && !text.failed) {
     sqlite3_result_null(context);
     goto done;
   }
-  for (int i = 0; i < selection.count; i++) {
+  for (int i = 0; i < selection.count && !text.failed; i++) {
     if (i > 0) put(&out, "\x01", 1);
     render(&out, &text, selection.windows[i].start, selection.windows[i].end);
   }
