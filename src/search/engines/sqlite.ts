@@ -2,7 +2,7 @@ import { ERRORS } from '../../error-codes.js';
 import { foldForPrefix } from '../query-text.js';
 import { countExpression } from '../search-expression.js';
 import { loadNativeFunctions } from './native-functions.js';
-import { tablesOf } from './sqlite-tables.js';
+import { tablesOf } from './sqlite/tables.js';
 import { Connection, openDatabase } from './sqlite/connection.js';
 import { SQLITE_ENGINE_DEFAULTS, type SqliteEngineOptions } from './sqlite/options.js';
 import { BuildTransaction, aliasExists, createCatalogue, createIndexTables, dropIndexTables, indexExists } from './sqlite/schema.js';

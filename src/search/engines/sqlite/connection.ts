@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { ERRORS } from '../../../error-codes.js';
-import type { SpellLookup } from '../sqlite-spell.js';
+import type { SpellLookup } from './spell-index.js';
 import { SQLITE_ENGINE_DEFAULTS, type SqliteEngineOptions } from './options.js';
 import type { RowidRange } from './retrieval-plan.js';
 

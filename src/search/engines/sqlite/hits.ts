@@ -2,7 +2,7 @@ import { NEW_WORDS_WITHIN, beginningOf, fragmentSettings, fragmentsOf, fragments
 import { foldForPrefix } from '../../query-text.js';
 import type { QueryPlan } from '../../search-expression.js';
 import { NATIVE_FRAGMENTS_FUNCTION, NATIVE_FRAGMENTS_MAX, NATIVE_MARKED_FUNCTION, NATIVE_SEPARATOR, nativeFragments, nativeMarked } from '../native-functions.js';
-import { tablesOf } from '../sqlite-tables.js';
+import { tablesOf } from './tables.js';
 import type { HighlightOptions, SearchHit } from '../types.js';
 import type { Connection } from './connection.js';
 import type { RankedRow } from './retrieval-plan.js';

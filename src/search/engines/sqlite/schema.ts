@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { FTS_TOKENIZER, dropSpellIndex } from '../sqlite-spell.js';
-import { quoteIdentifier, tablesOf } from '../sqlite-tables.js';
+import { FTS_TOKENIZER, dropSpellIndex } from './spell-index.js';
+import { quoteIdentifier, tablesOf } from './tables.js';
 import type { Connection } from './connection.js';
 
 /** The engine's tables: the catalogue of indices and aliases, each index's tables, and build transactions. */

@@ -1,7 +1,7 @@
 import { foldForPrefix } from '../../query-text.js';
 import { countExpression, searchExpression } from '../../search-expression.js';
 import { BOUND_LIMIT } from '../../../sqlite-limit.js';
-import { tablesOf } from '../sqlite-tables.js';
+import { tablesOf } from './tables.js';
 import { clampInteger } from '../validation.js';
 import type { SearchQuery, SearchResult } from '../types.js';
 import type { Connection } from './connection.js';
@@ -88,7 +88,9 @@ export function searchIndex(connection: Connection, settings: SearchSettings, in
       // A partition that needs no documents filter is walked in FTS5 alone, popularity taken from the rowid: the
       // documents row per match cost a third of the walk. Its exact-title boost is not needed here: every document
       // whose whole title is the query is already a candidate, from the title matches or the exact-title lookup.
-      const bareWalk = rankedRead(connection, settings.nativeLoaded, 
+      const bareWalk = rankedRead(
+        connection,
+        settings.nativeLoaded,
         `${index}\u0000bare-walk\u0000${bodyRank.sql}`,
         () => `SELECT rowid, ${bodyRank.sql} AS score FROM ${tables.fts} WHERE ${filterSql(tables.fts, NO_FILTER)} ORDER BY rowid ${BOUND_LIMIT}`,
         'rowid',

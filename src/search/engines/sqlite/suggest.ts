@@ -1,7 +1,7 @@
 import { foldForPrefix, tokenize } from '../../query-text.js';
 import { countExpression } from '../../search-expression.js';
 import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../../spelling.js';
-import { SpellLookup } from '../sqlite-spell.js';
+import { SpellLookup } from './spell-index.js';
 import type { SuggestQuery, Suggestion } from '../types.js';
 import { clampInteger } from '../validation.js';
 import type { Connection } from './connection.js';

@@ -1,8 +1,8 @@
 import { foldForPrefix, tokenize } from '../../query-text.js';
 import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, planQuery, requiredWords, searchExpressionPhrases, type QueryPlan } from '../../search-expression.js';
 import { NATIVE_RANK_FUNCTION, phraseCounts } from '../native-functions.js';
-import { spellTables } from '../sqlite-spell.js';
-import { tablesOf } from '../sqlite-tables.js';
+import { spellTables } from './spell-index.js';
+import { tablesOf } from './tables.js';
 import type { Connection } from './connection.js';
 
 /**
@@ -24,7 +24,7 @@ export interface RankSettings {
   exactPhraseCounts: boolean;
 }
 
-/** Whether the index has its spelling tables (see sqlite-spell.ts); remembered until the database changes. */
+/** Whether the index has its spelling tables (see spell-index.ts); remembered until the database changes. */
 export function hasSpelling(connection: Connection, index: string): boolean {
   return connection.remembered(`${index}\u0000spelling`, () =>
     connection.statement('spell-exists', () => "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(`ix_${index}_spell_terms`) !== undefined,

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { BOUND_LIMIT } from '../../../sqlite-limit.js';
 import { FILED_PREFIX_LENGTH, PARTITIONED_BASE, localePartition, partitionOf, partitionRange, popularityOf } from '../../static-rank.js';
 import { NATIVE_DOUBLES_FUNCTION, nativeDoubles } from '../native-functions.js';
-import { quoteIdentifier, tablesOf } from '../sqlite-tables.js';
+import { quoteIdentifier, tablesOf } from './tables.js';
 import type { AutocompleteMatch, QueryFilter } from '../types.js';
 import type { Connection } from './connection.js';
 import { mergeWalks, type RankedRow, type RowidRange } from './retrieval-plan.js';

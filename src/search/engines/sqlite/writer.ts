@@ -1,7 +1,7 @@
 import { ERRORS } from '../../../error-codes.js';
-import { TermChanges, hasSpellIndex, rebuildSpellIndex } from '../sqlite-spell.js';
-import { tablesOf } from '../sqlite-tables.js';
-import { DocumentWriter, type IndexStatement } from '../sqlite-write.js';
+import { TermChanges, hasSpellIndex, rebuildSpellIndex } from './spell-index.js';
+import { tablesOf } from './tables.js';
+import { DocumentWriter, type IndexStatement } from './documents.js';
 import type { AliasAction } from '../types.js';
 import { indexNotFound, validIndexName } from '../validation.js';
 import type { Connection } from './connection.js';

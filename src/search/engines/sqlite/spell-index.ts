@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { MAX_EDIT_DISTANCE, deletionNeighbourhood, editDistance, spellable, type Candidate } from '../spelling.js';
-import { quoteIdentifier } from './sqlite-tables.js';
+import { MAX_EDIT_DISTANCE, deletionNeighbourhood, editDistance, spellable, type Candidate } from '../../spelling.js';
+import { quoteIdentifier } from './tables.js';
 
 /**
  * The embedded engine's term statistics and "did you mean" index: every vocabulary term with its document count

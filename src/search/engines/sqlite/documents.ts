@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
-import { foldForPrefix, withoutControlCharacters } from '../query-text.js';
-import { localePartition, rankBucket, rowidBlock, titlePrefixes } from '../static-rank.js';
-import type { TermChanges } from './sqlite-spell.js';
-import { tablesOf } from './sqlite-tables.js';
-import { validateDocument } from './validation.js';
-import type { BulkItemResult, DeleteItemResult, IndexedDocument } from './types.js';
+import { foldForPrefix, withoutControlCharacters } from '../../query-text.js';
+import { localePartition, rankBucket, rowidBlock, titlePrefixes } from '../../static-rank.js';
+import type { TermChanges } from './spell-index.js';
+import { tablesOf } from './tables.js';
+import { validateDocument } from '../validation.js';
+import type { BulkItemResult, DeleteItemResult, IndexedDocument } from '../types.js';
 
 /** A statement of one index, prepared once per connection under `name` (the engine's statement cache). */
 export type IndexStatement = (name: string, sql: () => string) => Database.Statement;

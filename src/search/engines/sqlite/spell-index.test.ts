@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { deletionNeighbourhood, spellable } from '../spelling.js';
-import { SqliteEngine } from './sqlite.js';
-import type { IndexedDocument } from './types.js';
+import { deletionNeighbourhood, spellable } from '../../spelling.js';
+import { SqliteEngine } from '../sqlite.js';
+import type { IndexedDocument } from '../types.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sitestack-sqlite-spell-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
