@@ -5,13 +5,13 @@ import { loadNativeFunctions } from './native-functions.js';
 import { tablesOf } from './sqlite/tables.js';
 import { Connection, openDatabase } from './sqlite/connection.js';
 import { SQLITE_ENGINE_DEFAULTS, type SqliteEngineOptions } from './sqlite/options.js';
-import { BuildTransaction, aliasExists, createCatalogue, createIndexTables, dropIndexTables, indexExists } from './sqlite/schema.js';
+import { BuildTransaction, createCatalogue, createIndexTables, dropIndexTables, isAlias, isIndex } from './sqlite/schema.js';
 import { searchIndex, type SearchSettings } from './sqlite/search.js';
 import { suggestIn } from './sqlite/suggest.js';
 import { cannotMatch, planOf } from './sqlite/terms.js';
 import { autocompleteIn, countIn } from './sqlite/walks.js';
 import { IndexWriter } from './sqlite/writer.js';
-import { clampInteger, indexExists as indexExistsError, indexNotFound, validIndexName } from './validation.js';
+import { clampInteger, indexExists, indexNotFound, validIndexName } from './validation.js';
 import type { AliasAction, AutocompleteMatch, AutocompleteQuery, BulkItemResult, DeleteItemResult, Health, IndexInfo, IndexedDocument, QueryFilter, SearchEngine, SearchQuery, SearchResult, SuggestQuery, Suggestion } from './types.js';
 
 export { SQLITE_ENGINE_DEFAULTS, sqlitePathFromUrl, type SqliteEngineOptions } from './sqlite/options.js';
@@ -76,7 +76,7 @@ export class SqliteEngine implements SearchEngine {
    */
   #resolve(name: string): string {
     return this.#connection.remembered(`\u0000resolve\u0000${name}`, () => {
-      if (indexExists(this.#connection, name)) return name;
+      if (isIndex(this.#connection, name)) return name;
       const rows = this.#connection.statement('resolve', () => 'SELECT index_name FROM search_aliases WHERE alias = ? ORDER BY index_name')
         .pluck()
         .all(name) as string[];
@@ -98,8 +98,8 @@ export class SqliteEngine implements SearchEngine {
     this.#build.end();
     this.#connection.forget();
     this.#connection.db.transaction(() => {
-      if (indexExists(this.#connection, name) || aliasExists(this.#connection, name)) {
-        throw indexExistsError(name);
+      if (isIndex(this.#connection, name) || isAlias(this.#connection, name)) {
+        throw indexExists(name);
       }
       createIndexTables(this.#connection.db, name, this.#prefixIndex, this.#ftsHashBytes);
     })();
@@ -140,7 +140,7 @@ export class SqliteEngine implements SearchEngine {
     this.#build.end();
     this.#connection.forget();
     this.#connection.db.transaction(() => {
-      if (!indexExists(this.#connection, name)) throw indexNotFound(name);
+      if (!isIndex(this.#connection, name)) throw indexNotFound(name);
       dropIndexTables(this.#connection.db, name);
     })();
     this.#connection.forgetStatements(name);

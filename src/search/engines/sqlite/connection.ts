@@ -8,7 +8,7 @@ import { SQLITE_ENGINE_DEFAULTS, type SqliteEngineOptions } from './options.js';
 import type { RowidRange } from './retrieval-plan.js';
 
 /** Terms whose document counts a connection remembers across reads (about 100 bytes each). */
-export const TERM_MEMO_ENTRIES = 20_000;
+const TERM_MEMO_ENTRIES = 20_000;
 
 /**
  * One database connection of the engine, with its prepared statements, its read transactions and what it remembers

@@ -17,11 +17,11 @@ export function createCatalogue(db: Database.Database): void {
   `);
 }
 
-export function indexExists(connection: Connection, name: string): boolean {
+export function isIndex(connection: Connection, name: string): boolean {
   return connection.statement('exists', () => 'SELECT 1 FROM search_indices WHERE name = ?').get(name) !== undefined;
 }
 
-export function aliasExists(connection: Connection, name: string): boolean {
+export function isAlias(connection: Connection, name: string): boolean {
   return connection.statement('alias-exists', () => 'SELECT 1 FROM search_aliases WHERE alias = ?').get(name) !== undefined;
 }
 
@@ -116,7 +116,7 @@ export class BuildTransaction {
     if (!db.inTransaction) return;
     db.exec('COMMIT');
     // After the commit: FTS5 writes pending entries as a segment at commit time and would merge it with automerge on.
-    if (indexExists(this.#connection, build.index)) this.#setMerging(build.index, FTS5_DEFAULT_MERGING);
+    if (isIndex(this.#connection, build.index)) this.#setMerging(build.index, FTS5_DEFAULT_MERGING);
   }
 
   /** Counts `documents` more written in the open build transaction, if any, and commits it once they reach the cap. */

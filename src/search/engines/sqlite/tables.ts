@@ -1,5 +1,3 @@
-/** The names of the embedded engine's tables of one index, quoted for SQL. */
-
 export function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
@@ -12,6 +10,7 @@ export interface Tables {
   vocab: string;
 }
 
+/** The names of the embedded engine's tables of one index, quoted for SQL. */
 export function tablesOf(index: string): Tables {
   return {
     docs: quoteIdentifier(`ix_${index}_docs`),

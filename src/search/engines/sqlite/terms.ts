@@ -14,7 +14,7 @@ import type { Connection } from './connection.js';
  * An unfinished last word is matched as its most frequent completions in the vocabulary, at most this many (like
  * Elasticsearch's `max_expansions`): a rarer completion is found once typed in full.
  */
-export const PREFIX_EXPANSIONS = 16;
+const PREFIX_EXPANSIONS = 16;
 
 /** How the engine ranks text (see SqliteEngineOptions). */
 export interface RankSettings {

@@ -5,7 +5,7 @@ import { DocumentWriter, type IndexStatement } from './documents.js';
 import type { AliasAction } from '../types.js';
 import { indexNotFound, validIndexName } from '../validation.js';
 import type { Connection } from './connection.js';
-import { indexExists, type BuildTransaction } from './schema.js';
+import { isIndex, type BuildTransaction } from './schema.js';
 
 /** The engine's writes: documents in their transactions, the spelling index they leave stale, merges and aliases. */
 export class IndexWriter {
@@ -33,7 +33,7 @@ export class IndexWriter {
   write<T>(index: string, documents: number, write: (writer: DocumentWriter) => T): T {
     const connection = this.#connection;
     const db = connection.db;
-    if (!indexExists(connection, index)) throw indexNotFound(index);
+    if (!isIndex(connection, index)) throw indexNotFound(index);
     const live = this.#aliased(index);
     if (live) this.#build.end();
     else {
@@ -67,13 +67,13 @@ export class IndexWriter {
 
   refresh(index: string): void {
     this.#build.end();
-    if (!indexExists(this.#connection, index)) throw indexNotFound(index);
+    if (!isIndex(this.#connection, index)) throw indexNotFound(index);
     this.#refreshSpelling(index);
   }
 
   forceMerge(name: string): void {
     this.#build.end();
-    if (!indexExists(this.#connection, name)) throw indexNotFound(name);
+    if (!isIndex(this.#connection, name)) throw indexNotFound(name);
     const { fts, titles } = tablesOf(name);
     const db = this.#connection.db;
     db.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`).run();
@@ -102,15 +102,15 @@ export class IndexWriter {
       for (const action of actions) {
         if ('add' in action) {
           const { index, alias } = action.add;
-          if (!indexExists(connection, index)) throw indexNotFound(index);
+          if (!isIndex(connection, index)) throw indexNotFound(index);
           if (!validIndexName(alias)) throw ERRORS.INDEX_NAME_INVALID(alias);
-          if (indexExists(connection, alias)) {
+          if (isIndex(connection, alias)) {
             throw ERRORS.INVALID_ALIAS(`'${alias}' is an index name and cannot be an alias`);
           }
           db.prepare('INSERT OR IGNORE INTO search_aliases (alias, index_name) VALUES (?, ?)').run(alias, index);
         } else {
           const { index, alias } = action.remove;
-          if (!indexExists(connection, index)) throw indexNotFound(index);
+          if (!isIndex(connection, index)) throw indexNotFound(index);
           const removed = db.prepare('DELETE FROM search_aliases WHERE alias = ? AND index_name = ?').run(alias, index);
           if (removed.changes === 0) {
             throw ERRORS.ALIAS_NOT_FOUND(`alias '${alias}' does not point at '${index}'`);
