@@ -35,7 +35,7 @@ export function loadPopularity(dataDir: string): Map<string, number> {
  */
 export async function ensureSearchIndex(options: EnsureSearchIndexOptions): Promise<IndexRunReport | undefined> {
   const { config, logger } = options;
-  const engine = options.engine ?? createEngine(config.searchUrl, { logger }, { logger });
+  const engine = options.engine ?? createEngine(config.searchUrl, {}, { logger });
   try {
     const indices = await engine.listIndices(`${config.searchPrefix}_`);
     if (indices.some((info) => info.aliases.includes(config.searchPrefix))) return undefined;

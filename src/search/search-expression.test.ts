@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { tokenize } from './query-text.js';
-import { countExpression, planQuery, requiredWords, searchExpression, searchExpressionPhrases, type ExpressionPlan } from './search-expression.js';
+import { countExpression, planQuery, requiredWords, searchExpression, type ExpressionPlan } from './search-expression.js';
 
 /** A plan of every typed word: the last one a prefix from 3 characters on, all of them one phrase. */
 function typed(words: string[], plan: Partial<ExpressionPlan> = {}): ExpressionPlan {
@@ -78,49 +78,5 @@ describe('requiredWords', () => {
     assert.deepEqual(requiredWords(typed(['service', 'work'], { expansions: ['worker'] })), ['service'], 'or as a completion');
     assert.deepEqual(requiredWords(typed(['service', 'wxyz'], { expansions: [] })), ['service', 'wxyz'], 'no completion: as typed');
     assert.deepEqual(requiredWords(typed([])), []);
-  });
-});
-
-describe('searchExpressionPhrases', () => {
-  /** The phrases of an expression as FTS5 numbers them: its quoted strings, left to right, with their `*`. */
-  const quotedStrings = (expression: string) =>
-    [...expression.matchAll(/"((?:[^"]|"")*)"(\*?)/g)].map(([, text = '', star]) => ({ text: text.replaceAll('""', '"'), prefix: star === '*' }));
-
-  it('lists the words, the completions and the phrases in the order the expression holds them', () => {
-    const plan = typed(['a', 'b', 'c', 'work'], { phrases: [[0, 2], [2, 4]], expansions: ['worker', 'work'] });
-    assert.deepEqual(searchExpressionPhrases(plan), [
-      { words: ['a'], prefix: false },
-      { words: ['b'], prefix: false },
-      { words: ['c'], prefix: false },
-      { words: ['work'], prefix: false },
-      { words: ['worker'], prefix: false },
-      { words: ['a', 'b'], prefix: false },
-      { words: ['c', 'work'], prefix: false },
-    ]);
-    assert.deepEqual(searchExpressionPhrases(typed([])), []);
-  });
-
-  it('names each quoted string of searchExpression, in its order, for any plan (property)', () => {
-    const word = fc.stringMatching(/^[a-zé"*]{1,6}$/);
-    const plan = fc
-      .record({
-        words: fc.array(word, { minLength: 1, maxLength: 6 }),
-        prefixLast: fc.boolean(),
-        expansions: fc.option(fc.array(word, { maxLength: 4 }), { nil: undefined }),
-        cuts: fc.array(fc.nat(6), { maxLength: 4 }),
-      })
-      .map(({ words, prefixLast, expansions, cuts }): ExpressionPlan => {
-        // Runs between sorted cut points, of two words or more, as planQuery makes them.
-        const points = [...new Set([0, ...cuts.filter((cut) => cut < words.length), words.length])].sort((a, b) => a - b);
-        const phrases = points.slice(1).map((end, i) => [points[i] as number, end] as const).filter(([start, end]) => end - start > 1);
-        return { words, prefixLast, ...(expansions === undefined ? {} : { expansions }), phrases };
-      });
-    fc.assert(
-      fc.property(plan, (generated) => {
-        const expected = quotedStrings(searchExpression(generated) ?? '');
-        assert.deepEqual(searchExpressionPhrases(generated).map(({ words, prefix }) => ({ text: words.join(' '), prefix })), expected);
-      }),
-      { numRuns: 500 },
-    );
   });
 });

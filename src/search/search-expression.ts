@@ -117,32 +117,6 @@ export function requiredWords(plan: ExpressionPlan): string[] {
 }
 
 /** One phrase of an FTS5 expression: its words, and whether its last word is matched as a prefix too. */
-export interface ExpressionPhrase {
-  words: readonly string[];
-  prefix: boolean;
-}
-
-/**
- * The phrases of `searchExpression(plan)`, in the order they appear in it: FTS5 numbers a query's phrases so, and a
- * ranking function given one figure per phrase (see native-functions.ts) takes them in that order.
- */
-export function searchExpressionPhrases(plan: ExpressionPlan): ExpressionPhrase[] {
-  const { words, prefixLast, expansions, phrases } = plan;
-  const last = words[words.length - 1];
-  if (last === undefined) return [];
-  const single = (word: string, prefix = false): ExpressionPhrase => ({ words: [word], prefix });
-  const lastPhrases = !prefixLast
-    ? [single(last)]
-    : expansions === undefined
-      ? [single(last), single(last, true)]
-      : lastAlternatives(last, expansions).map((term) => single(term));
-  return [
-    ...words.slice(0, -1).map((word) => single(word)),
-    ...lastPhrases,
-    ...phrases.map(([start, end]) => ({ words: words.slice(start, end), prefix: end === words.length && prefixLast && expansions === undefined })),
-  ];
-}
-
 function prefixable(words: readonly string[]): boolean {
   const last = words[words.length - 1];
   return last !== undefined && Array.from(last).length >= MIN_PREFIX_LENGTH;

@@ -123,7 +123,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     logger,
   });
   const songs = openSongs({ dataDir: config.dataDir, config: config.songs, logger, seed: true });
-  const engine = createEngine(config.searchUrl, { logger }, { logger });
+  const engine = createEngine(config.searchUrl, {}, { logger });
   const search = searchRoutes({
     engine,
     index: config.searchPrefix,

@@ -66,7 +66,7 @@ export const indexCommand: Command = {
     const workers = values.workers === undefined ? undefined : nonNegativeInteger('--workers', values.workers, usage);
     const rootInfo = await stat(root).catch(() => undefined);
     if (rootInfo?.isDirectory() !== true) throw ERRORS.BUILD_ROOT_MISSING(`content build root '${root}' is not a directory`);
-    const options: IndexRunOptions = { engine: createEngine(config.searchUrl, { logger }, { logger }), root, prefix, mode, logger };
+    const options: IndexRunOptions = { engine: createEngine(config.searchUrl, {}, { logger }), root, prefix, mode, logger };
     if (maxFailures !== undefined) options.maxFailures = maxFailures;
     if (workers !== undefined) options.workers = workers;
     if (values['priority-prefix'] !== undefined) options.priorityPrefix = values['priority-prefix'];

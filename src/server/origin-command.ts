@@ -69,7 +69,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
         });
   // A live update that finds the embedded engine locked by another writer (an index run) fails fast and is retried,
   // rather than holding the origin's event loop while it waits.
-  const searchEngine = options.searchEngine ?? createEngine(config.searchUrl, { logger, busyTimeoutMs: LIVE_UPDATE_BUSY_TIMEOUT_MS }, { logger });
+  const searchEngine = options.searchEngine ?? createEngine(config.searchUrl, { busyTimeoutMs: LIVE_UPDATE_BUSY_TIMEOUT_MS }, { logger });
   const popularity = new PopularityStore(join(config.dataDir, 'popularity.sqlite'));
   const store = new ContentStore(db);
   const updateSearch = createLiveUpdater({ engine: searchEngine, prefix: config.searchPrefix, popularityOf: (key) => popularity.normalizedOf(key), logger });

@@ -1,14 +1,13 @@
 import { ERRORS } from '../../error-codes.js';
 import { foldForPrefix } from '../query-text.js';
 import { countExpression } from '../search-expression.js';
-import { loadNativeFunctions } from './native-functions.js';
 import { tablesOf } from './sqlite/tables.js';
 import { Connection, openDatabase } from './sqlite/connection.js';
 import { SQLITE_ENGINE_DEFAULTS, type SqliteEngineOptions } from './sqlite/options.js';
 import { BuildTransaction, createCatalogue, createIndexTables, dropIndexTables, isAlias, isIndex } from './sqlite/schema.js';
-import { searchIndex, type SearchSettings } from './sqlite/search.js';
+import { searchIndex } from './sqlite/search.js';
 import { suggestIn } from './sqlite/suggest.js';
-import { cannotMatch, planOf } from './sqlite/terms.js';
+import { cannotMatch, planOf, type RankSettings } from './sqlite/terms.js';
 import { autocompleteIn, countIn } from './sqlite/walks.js';
 import { IndexWriter } from './sqlite/writer.js';
 import { clampInteger, indexExists, indexNotFound, validIndexName } from './validation.js';
@@ -30,16 +29,12 @@ export { SUGGESTION_TOTAL_CAP } from './sqlite/suggest.js';
  */
 export class SqliteEngine implements SearchEngine {
   readonly #connection: Connection;
-  /** What searches need to know of this connection's ranking and native functions. */
-  readonly #settings: SearchSettings;
+  /** How searches rank text. */
+  readonly #settings: RankSettings;
   readonly #prefixIndex: readonly number[];
   readonly #ftsHashBytes: number;
   readonly #build: BuildTransaction;
   readonly #writer: IndexWriter;
-  /** Whether sitestack_bm25 is loaded into this connection (see nativeRank). */
-  readonly nativeRank: boolean;
-  /** Whether sitestack_fragments and sitestack_marked are loaded into this connection (see nativeHighlight). */
-  readonly nativeHighlight: boolean;
 
   constructor(options: SqliteEngineOptions) {
     this.#prefixIndex = options.prefixIndex ?? SQLITE_ENGINE_DEFAULTS.prefixIndex;
@@ -50,21 +45,7 @@ export class SqliteEngine implements SearchEngine {
     }
     const db = openDatabase(options);
     this.#connection = new Connection(db);
-    const rank = options.nativeRank ?? SQLITE_ENGINE_DEFAULTS.nativeRank;
-    const highlight = options.nativeHighlight ?? SQLITE_ENGINE_DEFAULTS.nativeHighlight;
-    const nativeProblem = rank || highlight ? loadNativeFunctions(db) : undefined;
-    this.nativeRank = rank && nativeProblem === undefined;
-    this.nativeHighlight = highlight && nativeProblem === undefined;
-    this.#settings = {
-      weights: options.columnWeights ?? SQLITE_ENGINE_DEFAULTS.columnWeights,
-      nativeRank: this.nativeRank,
-      exactPhraseCounts: options.exactPhraseCounts ?? SQLITE_ENGINE_DEFAULTS.exactPhraseCounts,
-      nativeLoaded: (rank || highlight) && nativeProblem === undefined,
-      nativeHighlight: this.nativeHighlight,
-    };
-    if (nativeProblem !== undefined) {
-      options.logger?.warn({ problem: nativeProblem }, "search ranks with SQLite's bm25() and highlights in JS: the native functions are not available");
-    }
+    this.#settings = { weights: options.columnWeights ?? SQLITE_ENGINE_DEFAULTS.columnWeights };
     createCatalogue(db);
     this.#build = new BuildTransaction(this.#connection, buildTransactionDocuments);
     this.#writer = new IndexWriter(this.#connection, this.#build);

@@ -1,7 +1,7 @@
 import { fragmentsOf, titleOf, type FragmentOptions, type MatchSource } from '../highlight.js';
 
 /**
- * Markers around matched words, as the native engine writes them; stored text never holds them (see
+ * Markers around matched words in a test's text; stored text never holds them (see
  * withoutControlCharacters). Tests write matches this way, which reads better than listing ranges by hand.
  */
 export const MARK_OPEN = '\u0002';

@@ -1,7 +1,6 @@
-import { NEW_WORDS_WITHIN, beginningOf, fragmentSettings, fragmentsOf, fragmentsOfBeginning, matchWords, titleOf, type FragmentOptions, type TermMatcher } from '../../highlight.js';
+import { beginningOf, fragmentsOf, fragmentsOfBeginning, matchWords, titleOf, type FragmentOptions, type TermMatcher } from '../../highlight.js';
 import { foldForPrefix } from '../../query-text.js';
 import type { QueryPlan } from '../../search-expression.js';
-import { NATIVE_FRAGMENTS_FUNCTION, NATIVE_FRAGMENTS_MAX, NATIVE_MARKED_FUNCTION, NATIVE_SEPARATOR, nativeFragments, nativeMarked } from '../native-functions.js';
 import { tablesOf } from './tables.js';
 import type { HighlightOptions, SearchHit } from '../types.js';
 import type { Connection } from './connection.js';
@@ -21,10 +20,6 @@ interface SearchRow extends Omit<SearchHit, 'score' | 'highlight'> {
   body?: string | null;
   /** Whether the body is longer than BODY_BEGINNING bytes. */
   long?: number;
-  /** sitestack_fragments' answer: the body's fragments, or null for a body it leaves to JS. */
-  fragments?: string | null;
-  /** sitestack_marked's answer: the title marked, or null for a title it leaves to JS. */
-  markedTitle?: string | null;
 }
 
 /**
@@ -32,10 +27,8 @@ interface SearchRow extends Omit<SearchHit, 'score' | 'highlight'> {
  * FTS5's highlight() would run the whole expression again for the row and tokenize every column it marks, however
  * little of a long body is shown. A body is read up to BODY_BEGINNING bytes (cut as bytes: substr() of text counts
  * characters through the whole body), and the rest only when the beginning's fragments may not be the whole body's.
- * sitestack_fragments and sitestack_marked answer from the stored UTF-8 where they can (see nativeHighlight); JS
- * highlights the rest.
  */
-export function readHits(connection: Connection, nativeHighlight: boolean, index: string, ranked: readonly RankedRow[], plan: QueryPlan, highlight: HighlightOptions | undefined): SearchHit[] {
+export function readHits(connection: Connection, index: string, ranked: readonly RankedRow[], plan: QueryPlan, highlight: HighlightOptions | undefined): SearchHit[] {
   const tables = tablesOf(index);
   const columns = 'd.id, d.url, d.title, d.locale, d.slug, d.popularity, f.summary';
   const where = `FROM ${tables.docs} d CROSS JOIN ${tables.fts} f ON f.rowid = d.rowid WHERE d.rowid = ?`;
@@ -45,38 +38,22 @@ export function readHits(connection: Connection, nativeHighlight: boolean, index
   }
   const matcher = termMatcher(plan);
   const options: FragmentOptions = { fragments: highlight.fragments, length: highlight.fragmentLength };
-  const { count, length } = fragmentSettings(options);
   // The first pass stops once every word is shown only where no unfinished word is marked by its prefix.
   const shownTerms = matcher.prefixes === undefined ? matcher.terms : undefined;
   const beginning = `CAST(substr(CAST(f.body AS BLOB), 1, ${BODY_BEGINNING}) AS TEXT) AS body, length(CAST(f.body AS BLOB)) > ${BODY_BEGINNING} AS long`;
   const readBody = connection.statement(`${index}\u0000read-body`, () => `SELECT ${columns}, ${beginning} ${where}`);
-  const native = nativeHighlight && count <= NATIVE_FRAGMENTS_MAX;
-  const read = native
-    ? connection.statement(`${index}\u0000read-fragments`, () =>
-        `SELECT ${columns}, ${NATIVE_FRAGMENTS_FUNCTION}(f.body, ${BODY_BEGINNING}, ?, ?, ?, ?, ?, ?) AS fragments,
-                ${NATIVE_MARKED_FUNCTION}(d.title, ?, ?) AS markedTitle ${where}`)
-    : readBody;
-  const terms = [...matcher.terms].join(NATIVE_SEPARATOR);
-  const prefixes = (matcher.prefixes ?? []).join(NATIVE_SEPARATOR);
-  const parameters = native ? [terms, prefixes, shownTerms === undefined ? 0 : 1, count, length, NEW_WORDS_WITHIN, terms, prefixes] : [];
-  // A body the native function left to JS: its beginning alone, the hit's other columns are read already.
-  const readBeginning = connection.statement(`${index}\u0000beginning`, () => `SELECT ${beginning} FROM ${tables.fts} f WHERE f.rowid = ?`);
   const wholeBody = connection.statement(`${index}\u0000body`, () => `SELECT body FROM ${tables.fts} WHERE rowid = ?`).pluck();
   const bodyFragments = (rowid: number, row: SearchRow): string[] => {
-    if (typeof row.fragments === 'string') return nativeFragments(row.fragments);
-    const beginningRow = row.body === undefined ? (readBeginning.get(rowid) as Pick<SearchRow, 'body' | 'long'>) : row;
     // SQLite gives NULL for the beginning of an empty body (substr of an empty BLOB).
-    const body = beginningRow.body ?? '';
-    const long = beginningRow.long;
-    return long !== 1
+    const body = row.body ?? '';
+    return row.long !== 1
       ? fragmentsOf(matchWords(body, matcher), options, shownTerms)
       : (fragmentsOfBeginning(matchWords(beginningOf(body, body.length - 1), matcher), options, shownTerms) ??
           fragmentsOf(matchWords(wholeBody.get(rowid) as string, matcher), options, shownTerms));
   };
   return ranked.map((rank) => {
-    const row = read.get(...parameters, rank.rowid) as SearchRow;
-    const title = typeof row.markedTitle === 'string' ? nativeMarked(row.markedTitle) : titleOf(matchWords(row.title, matcher));
-    return { ...hitOf(row, rank.score), highlight: { title, body: bodyFragments(rank.rowid, row) } };
+    const row = readBody.get(rank.rowid) as SearchRow;
+    return { ...hitOf(row, rank.score), highlight: { title: titleOf(matchWords(row.title, matcher)), body: bodyFragments(rank.rowid, row) } };
   });
 }
 

@@ -1,5 +1,4 @@
 import { ERRORS } from '../../../error-codes.js';
-import type { Logger } from '../../../log.js';
 
 /** Options of the embedded engine. */
 export interface SqliteEngineOptions {
@@ -53,32 +52,6 @@ export interface SqliteEngineOptions {
    * @default 10000
    */
   buildTransactionDocuments?: number;
-  /**
-   * Rank with sitestack's native bm25 (native/sitestack-fts5.c), which takes each query word's document count from
-   * the spelling statistics instead of scanning the word's postings once per statement as SQLite's bm25() does. When
-   * its library is not built, or the index has no spelling statistics, bm25() ranks instead.
-   * @default true
-   */
-  nativeRank?: boolean;
-  /**
-   * With nativeRank, count the documents holding each phrase of several words exactly, as SQLite's bm25() does for the
-   * phrase's IDF: that reads the posting list of every word of the phrase through the whole index, on every query with
-   * such a phrase, about a seventh of a whole-title query's work. By default a phrase is counted as its rarest word:
-   * every document holding the phrase holds that word, so the phrase's IDF is never overstated, and a whole-phrase
-   * match still scores above the same words scattered.
-   * @default false
-   */
-  exactPhraseCounts?: boolean;
-  /**
-   * Highlight bodies with sitestack's native fragments function (native/fragments.c), which reads the stored UTF-8 once,
-   * word by word, as far as the fragments need, instead of decoding the body's beginning into a JS string and folding
-   * it. Its answers are those of the JS highlighter; text with a character at or above U+0250 is highlighted in JS.
-   * When its library is not built, JS highlights every body.
-   * @default true
-   */
-  nativeHighlight?: boolean;
-  /** Told once when a native function was asked for and its library could not be loaded. @default silent */
-  logger?: Logger;
 }
 
 export const SQLITE_ENGINE_DEFAULTS = {
@@ -90,10 +63,7 @@ export const SQLITE_ENGINE_DEFAULTS = {
   mmapMiB: 1024,
   pageBytes: 16_384,
   buildTransactionDocuments: 10_000,
-  nativeRank: true,
-  exactPhraseCounts: false,
-  nativeHighlight: true,
-} satisfies Omit<Required<SqliteEngineOptions>, 'path' | 'logger'>;
+} satisfies Omit<Required<SqliteEngineOptions>, 'path'>;
 
 /** `sqlite:<file>` (also `sqlite://<file>`) → the file path. */
 export function sqlitePathFromUrl(url: string): string {

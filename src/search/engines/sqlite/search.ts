@@ -10,16 +10,8 @@ import { BODY_CANDIDATES, EXACT_TITLE_BOOST, PHRASE_CANDIDATES, TITLE_CANDIDATES
 import { cannotMatch, planOf, textRankOf, type RankSettings } from './terms.js';
 import { NO_FILTER, countIn, docFilter, filterNeeded, filterSql, rankedRead, rowidRanges } from './walks.js';
 
-/** What a search needs to know of the connection's native functions, besides how it ranks text. */
-export interface SearchSettings extends RankSettings {
-  /** Whether the native library is loaded into the connection. */
-  nativeLoaded: boolean;
-  /** Whether sitestack_fragments and sitestack_marked are loaded into the connection. */
-  nativeHighlight: boolean;
-}
-
 /** Top-k retrieval, as retrieval-plan.ts decides it: the walks run here. */
-export function searchIndex(connection: Connection, settings: SearchSettings, index: string, query: SearchQuery): SearchResult {
+export function searchIndex(connection: Connection, settings: RankSettings, index: string, query: SearchQuery): SearchResult {
   const sort = query.sort ?? 'best';
   const size = clampInteger(query.size, 10, 1, 100);
   const from = clampInteger(query.from, 0, 0, 10_000);
@@ -38,7 +30,7 @@ export function searchIndex(connection: Connection, settings: SearchSettings, in
   const wanted = from + size;
   const retrieval = newRetrieval();
   const scoredWalk = (score: string) =>
-    rankedRead(connection, settings.nativeLoaded, `${index}\u0000walk\u0000${score}\u0000${filter.shape}`, () =>
+    rankedRead(connection, `${index}\u0000walk\u0000${score}\u0000${filter.shape}`, () =>
       `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
               ${score} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
        FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
@@ -46,15 +38,14 @@ export function searchIndex(connection: Connection, settings: SearchSettings, in
        ORDER BY ${tables.fts}.rowid ${BOUND_LIMIT}`,
     );
   if (sort === 'popularity') {
-    const textRank = textRankOf(connection, settings, index, plan);
-    const walks = ranges.map(([low, high]) => scoredWalk(textRank.sql)([...textRank.parameters, titleKey, expression, ...filters, low, high, wanted]));
+    const walks = ranges.map(([low, high]) => scoredWalk(textRankOf(settings, index))([titleKey, expression, ...filters, low, high, wanted]));
     takePopularityWalks(retrieval, walks, from, wanted);
   } else {
     // As in the body, a query of common words scores its title matches without bm25: they come in popularity order,
     // the exact title first, and no IDF is read from posting lists that hold most of the titles.
     const titleScore = plan.common ? '0' : `-bm25(${tables.titles})`;
     const titleExpression = walkedExpression(plan, expression);
-    const titleRows = rankedRead(connection, settings.nativeLoaded, `${index}\u0000titles\u0000${titleScore}\u0000${filter.shape}`, () =>
+    const titleRows = rankedRead(connection, `${index}\u0000titles\u0000${titleScore}\u0000${filter.shape}`, () =>
       `SELECT ${tables.titles}.rowid AS rowid, d.popularity AS popularity,
               ${titleScore} + ${TITLE_MATCH_BOOST} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
        FROM ${tables.titles} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.titles}.rowid
@@ -81,25 +72,24 @@ export function searchIndex(connection: Connection, settings: SearchSettings, in
     }
     if (bodyWalkNeeded(retrieval, wanted)) {
       // Computed here, as a page that title matches fill needs no text score.
-      const textRank = textRankOf(connection, settings, index, plan);
+      const textRank = textRankOf(settings, index);
       // Body matches of a query of common words only are ordered by static rank alone, with no bm25 (see QueryPlan.common).
-      const bodyRank = plan.common ? { sql: '0', parameters: [] } : textRank;
+      const bodyRank = plan.common ? '0' : textRank;
       const bodyExpression = walkedExpression(plan, expression);
       // A partition that needs no documents filter is walked in FTS5 alone, popularity taken from the rowid: the
       // documents row per match cost a third of the walk. Its exact-title boost is not needed here: every document
       // whose whole title is the query is already a candidate, from the title matches or the exact-title lookup.
       const bareWalk = rankedRead(
         connection,
-        settings.nativeLoaded,
-        `${index}\u0000bare-walk\u0000${bodyRank.sql}`,
-        () => `SELECT rowid, ${bodyRank.sql} AS score FROM ${tables.fts} WHERE ${filterSql(tables.fts, NO_FILTER)} ORDER BY rowid ${BOUND_LIMIT}`,
+        `${index}\u0000bare-walk\u0000${bodyRank}`,
+        () => `SELECT rowid, ${bodyRank} AS score FROM ${tables.fts} WHERE ${filterSql(tables.fts, NO_FILTER)} ORDER BY rowid ${BOUND_LIMIT}`,
         'rowid',
       );
-      const filteredWalk = scoredWalk(bodyRank.sql);
+      const filteredWalk = scoredWalk(bodyRank);
       const bodyWalks = ranges.map((range) =>
         filterNeeded(connection, index, query, range)
-          ? filteredWalk([...bodyRank.parameters, titleKey, bodyExpression, ...filters, ...range, BODY_CANDIDATES])
-          : bareWalk([...bodyRank.parameters, bodyExpression, ...range, BODY_CANDIDATES]),
+          ? filteredWalk([titleKey, bodyExpression, ...filters, ...range, BODY_CANDIDATES])
+          : bareWalk([bodyExpression, ...range, BODY_CANDIDATES]),
       );
       takeBodyMatches(retrieval, bodyWalks);
       const phrase = phraseToWalk(retrieval, plan);
@@ -112,21 +102,21 @@ export function searchIndex(connection: Connection, settings: SearchSettings, in
         // query), so the rowids are a filter on the walk (`+` keeps it from FTS5, which would restart per rowid).
         const unscored = takePhraseMatches(retrieval, phraseRows);
         if (unscored.length > 0) {
-          const scored = rankedRead(connection, settings.nativeLoaded, `${index}\u0000score-listed\u0000${textRank.sql}`, () =>
+          const scored = rankedRead(connection, `${index}\u0000score-listed\u0000${textRank}`, () =>
             `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
-                    ${textRank.sql} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
+                    ${textRank} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
              FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
              WHERE ${tables.fts} MATCH ? AND ${tables.fts}.rowid >= CAST(? AS INTEGER) AND ${tables.fts}.rowid <= CAST(? AS INTEGER)
                AND +${tables.fts}.rowid IN (SELECT value FROM json_each(?))
              LIMIT ${PHRASE_CANDIDATES}`,
           );
-          const scoredRows = scored([...textRank.parameters, titleKey, expression, unscored[0], unscored[unscored.length - 1], JSON.stringify(unscored)]);
+          const scoredRows = scored([titleKey, expression, unscored[0], unscored[unscored.length - 1], JSON.stringify(unscored)]);
           takeScored(retrieval, scoredRows);
         }
       }
     }
   }
-  const documents = readHits(connection, settings.nativeHighlight, index, rankedPage(retrieval, sort, from, wanted), plan, highlight);
+  const documents = readHits(connection, index, rankedPage(retrieval, sort, from, wanted), plan, highlight);
   const total = knownTotal(retrieval, totalUpTo) ?? countIn(connection, index, countExpression(plan.words, plan.prefixLast, plan.expansions) as string, query, totalUpTo + 1);
   return { documents, total: totalOf(total, totalUpTo) };
 }

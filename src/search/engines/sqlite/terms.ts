@@ -1,6 +1,5 @@
 import { foldForPrefix, tokenize } from '../../query-text.js';
-import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, planQuery, requiredWords, searchExpressionPhrases, type QueryPlan } from '../../search-expression.js';
-import { NATIVE_RANK_FUNCTION, phraseCounts } from '../native-functions.js';
+import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, planQuery, requiredWords, type QueryPlan } from '../../search-expression.js';
 import { spellTables } from './spell-index.js';
 import { tablesOf } from './tables.js';
 import type { Connection } from './connection.js';
@@ -19,9 +18,6 @@ const PREFIX_EXPANSIONS = 16;
 /** How the engine ranks text (see SqliteEngineOptions). */
 export interface RankSettings {
   weights: readonly [number, number, number];
-  /** Whether sitestack_bm25 is loaded into the connection. */
-  nativeRank: boolean;
-  exactPhraseCounts: boolean;
 }
 
 /** Whether the index has its spelling tables (see spell-index.ts); remembered until the database changes. */
@@ -69,24 +65,9 @@ export function documentsHolding(connection: Connection, index: string, word: st
   return documents;
 }
 
-/**
- * The weighted bm25 of a plan's search expression on the index's FTS table, as SQL and the parameters it takes
- * (bound before the statement's own). With the native function loaded and spelling statistics to take each word's
- * document count from (and a phrase's, see exactPhraseCounts), sitestack_bm25; otherwise SQLite's bm25(), which
- * counts them by scanning.
- */
-export function textRankOf(connection: Connection, rank: RankSettings, index: string, plan: QueryPlan): { sql: string; parameters: unknown[] } {
-  const { fts } = tablesOf(index);
-  const weights = rank.weights.join(', ');
-  if (!rank.nativeRank || !hasSpelling(connection, index)) return { sql: `-bm25(${fts}, ${weights})`, parameters: [] };
-  const counts = searchExpressionPhrases(plan).map(({ words, prefix }) => {
-    // A prefix phrase holds every completion: the function counts it. A phrase of several words is its rarest
-    // word's count unless asked to count exactly (see exactPhraseCounts).
-    if (prefix || (words.length > 1 && rank.exactPhraseCounts)) return -1;
-    const wordCounts = words.map((word) => documentsHolding(connection, index, word));
-    return wordCounts.every((count) => count !== undefined) ? Math.min(...(wordCounts as number[])) : -1;
-  });
-  return { sql: `-${NATIVE_RANK_FUNCTION}(${fts}, ${weights}, ?)`, parameters: [phraseCounts(counts)] };
+/** The SQL of a search expression's text score on the index's FTS table: its weighted bm25, higher is better. */
+export function textRankOf(rank: RankSettings, index: string): string {
+  return `-bm25(${tablesOf(index).fts}, ${rank.weights.join(', ')})`;
 }
 
 /**

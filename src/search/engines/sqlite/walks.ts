@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import { BOUND_LIMIT } from '../../../sqlite-limit.js';
 import { FILED_PREFIX_LENGTH, PARTITIONED_BASE, localePartition, partitionOf, partitionRange, popularityOf } from '../../static-rank.js';
-import { NATIVE_DOUBLES_FUNCTION, nativeDoubles } from '../native-functions.js';
 import { quoteIdentifier, tablesOf } from './tables.js';
 import type { AutocompleteMatch, QueryFilter } from '../types.js';
 import type { Connection } from './connection.js';
@@ -91,32 +90,15 @@ function partitionRanges(connection: Connection, index: string, locales: readonl
 
 /**
  * Reads the candidates a statement selects as rowid, popularity and score, in that order (or rowid and score, with
- * `popularity: 'rowid'`: each candidate's popularity is then its rowid's, see popularityOf). better-sqlite3 builds
- * every row in C++ one property or element at a time, through V8's slow paths; where the native functions are
- * loaded, sitestack_doubles packs a walk into one BLOB of doubles instead, about 1,400 instructions less per row.
- * The statement must end in a LIMIT: SQLite would otherwise flatten it into the packing aggregate, where FTS5's
- * ranking functions cannot run.
+ * `popularity: 'rowid'`: each candidate's popularity is then its rowid's, see popularityOf). Rows are read raw, as
+ * arrays: better-sqlite3 builds an object per row property by property.
  */
-export function rankedRead(connection: Connection, nativeLoaded: boolean, key: string, sql: () => string, popularity: 'selected' | 'rowid' = 'selected'): (parameters: readonly unknown[]) => RankedRow[] {
-  const columns = popularity === 'selected' ? 3 : 2;
-  const rowOf = (values: ArrayLike<number>, at: number): RankedRow => {
-    const rowid = values[at] as number;
-    return columns === 3
-      ? { rowid, popularity: values[at + 1] as number, score: values[at + 2] as number }
-      : { rowid, popularity: popularityOf(rowid), score: values[at + 1] as number };
-  };
-  if (!nativeLoaded) {
-    const statement = connection.statement(key, sql).raw();
-    return (parameters) => (statement.all(...parameters) as number[][]).map((row) => rowOf(row, 0));
-  }
-  const names = columns === 3 ? 'rowid, popularity, score' : 'rowid, score';
-  const packed = connection.statement(`${key}\u0000packed`, () => `SELECT ${NATIVE_DOUBLES_FUNCTION}(${names}) FROM (${sql()})`).pluck();
-  return (parameters) => {
-    const values = nativeDoubles(packed.get(...parameters) as Buffer);
-    const rows: RankedRow[] = [];
-    for (let at = 0; at < values.length; at += columns) rows.push(rowOf(values, at));
-    return rows;
-  };
+export function rankedRead(connection: Connection, key: string, sql: () => string, popularity: 'selected' | 'rowid' = 'selected'): (parameters: readonly unknown[]) => RankedRow[] {
+  const statement = connection.statement(key, sql).raw();
+  const rowOf = popularity === 'selected'
+    ? ([rowid, rowPopularity, score]: number[]): RankedRow => ({ rowid: rowid as number, popularity: rowPopularity as number, score: score as number })
+    : ([rowid, score]: number[]): RankedRow => ({ rowid: rowid as number, popularity: popularityOf(rowid as number), score: score as number });
+  return (parameters) => (statement.all(...parameters) as number[][]).map(rowOf);
 }
 
 /** Matches of the expression within the filters, counted up to `cap`. */
