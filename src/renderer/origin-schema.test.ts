@@ -2,29 +2,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadPageData, OriginError, type OriginClientOptions } from './origin-client.js';
 import { describeProblem, fieldPath, listAnswerSchema, postAnswerSchema } from './origin-schema.js';
+import { LIST_ANSWER, POST_ANSWER } from './test-support/origin-answers.js';
 
 const API = 'http://origin.test';
-
-const LIST = {
-  groups: [
-    {
-      date: '2026.01',
-      posts: [{ oid: 'first-post', title: 'First post', pub_date: '2026-01-05T10:00:00.000Z', categories: ['notes'], comments: 2 }],
-    },
-  ],
-};
-
-const POST = {
-  post: {
-    oid: 'first-post',
-    title: 'First post',
-    body_html: '<p>Hello</p>',
-    summary: 'Hello',
-    pub_date: '2026-01-05T10:00:00.000Z',
-    categories: ['notes'],
-  },
-  comments: { count: 1, items: [{ id: 7, name: 'Ann', comment: 'Nice', add_date: '2026-01-06T10:00:00.000Z' }] },
-};
 
 function problemOf(schema: typeof listAnswerSchema | typeof postAnswerSchema, body: unknown): string | undefined {
   const parsed = schema.safeParse(body, { reportInput: true });
@@ -43,9 +23,9 @@ function originAnswering(body: string, status = 200): OriginClientOptions {
 
 describe('origin answer schemas', () => {
   it('accepts the answers when they have the origin\'s shape', () => {
-    assert.equal(problemOf(listAnswerSchema, LIST), undefined);
+    assert.equal(problemOf(listAnswerSchema, LIST_ANSWER), undefined);
     assert.equal(problemOf(listAnswerSchema, { groups: [] }), undefined);
-    assert.equal(problemOf(postAnswerSchema, POST), undefined);
+    assert.equal(problemOf(postAnswerSchema, POST_ANSWER), undefined);
   });
 
   it('names the field and the wrong kind when a month group has posts null', () => {
@@ -53,17 +33,17 @@ describe('origin answer schemas', () => {
   });
 
   it('names the field when a post title is an object', () => {
-    assert.equal(problemOf(postAnswerSchema, { ...POST, post: { ...POST.post, title: { en: 'x' } } }), 'post.title: expected a string, got an object');
+    assert.equal(problemOf(postAnswerSchema, { ...POST_ANSWER, post: { ...POST_ANSWER.post, title: { en: 'x' } } }), 'post.title: expected a string, got an object');
   });
 
   it('names the field when it is missing, an array element or the whole answer', () => {
-    const { comments: _comments, ...withoutCount } = LIST.groups[0]!.posts[0]!;
+    const { comments: _comments, ...withoutCount } = LIST_ANSWER.groups[0]!.posts[0]!;
     assert.equal(problemOf(listAnswerSchema, { groups: [{ date: '2026.01', posts: [withoutCount] }] }), 'groups[0].posts[0].comments: expected a number, got nothing');
     assert.equal(
-      problemOf(postAnswerSchema, { ...POST, post: { ...POST.post, categories: ['a', 3] } }),
+      problemOf(postAnswerSchema, { ...POST_ANSWER, post: { ...POST_ANSWER.post, categories: ['a', 3] } }),
       'post.categories[1]: expected a string, got a number',
     );
-    assert.equal(problemOf(listAnswerSchema, [LIST]), 'expected an object, got an array');
+    assert.equal(problemOf(listAnswerSchema, [LIST_ANSWER]), 'expected an object, got an array');
     assert.equal(problemOf(postAnswerSchema, null), 'expected an object, got null');
   });
 
@@ -72,8 +52,8 @@ describe('origin answer schemas', () => {
   });
 
   it('keeps only the known fields when the answer has extra ones', () => {
-    const parsed = postAnswerSchema.parse({ ...POST, extra: 1, post: { ...POST.post, reading_time: 4 } });
-    assert.deepEqual(parsed, POST);
+    const parsed = postAnswerSchema.parse({ ...POST_ANSWER, extra: 1, post: { ...POST_ANSWER.post, reading_time: 4 } });
+    assert.deepEqual(parsed, POST_ANSWER);
   });
 
   it('writes indexes in brackets when a path goes through arrays', () => {
@@ -96,7 +76,7 @@ describe('loadPageData', () => {
   });
 
   it('fails with a 502 OriginError naming the URL and the field when a post title is an object', async () => {
-    const options = originAnswering(JSON.stringify({ ...POST, post: { ...POST.post, title: {} } }));
+    const options = originAnswering(JSON.stringify({ ...POST_ANSWER, post: { ...POST_ANSWER.post, title: {} } }));
     await assert.rejects(loadPageData({ kind: 'post', oid: 'first-post' }, options), {
       name: 'OriginError',
       message: `malformed answer from ${API}/api/v1/plog/first-post: post.title: expected a string, got an object`,
@@ -108,7 +88,7 @@ describe('loadPageData', () => {
   });
 
   it('gives the pages the validated answer when it is well formed', async () => {
-    const page = await loadPageData({ kind: 'post', oid: 'first-post' }, originAnswering(JSON.stringify(POST)));
-    assert.deepEqual(page, { kind: 'post', title: 'First post · sitestack plog', post: POST.post, comments: POST.comments });
+    const page = await loadPageData({ kind: 'post', oid: 'first-post' }, originAnswering(JSON.stringify(POST_ANSWER)));
+    assert.deepEqual(page, { kind: 'post', title: 'First post · sitestack plog', post: POST_ANSWER.post, comments: POST_ANSWER.comments });
   });
 });

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { silentLogger } from '../log.js';
 import { buildClient, loadClientBuild } from './build.js';
 import { createRenderer } from './handler.js';
+import { LIST_ANSWER, POST_ANSWER } from './test-support/origin-answers.js';
 
 /*
  * The renderer against an origin that answers 200 with anything: every field of a valid list and post answer replaced
@@ -18,38 +19,6 @@ import { createRenderer } from './handler.js';
 
 const RUNS_PER_FIELD = 8;
 const RUNS_WHOLE_BODY = 60;
-
-/** Valid answers; every array holds at least one element, since `hasShapeOf` reads an array's shape from its first. */
-const LIST = {
-  groups: [
-    {
-      date: '2026.02',
-      posts: [
-        { oid: 'second-post', title: 'Second post', pub_date: '2026-02-03T10:00:00.000Z', categories: ['notes', 'sqlite'], comments: 0 },
-        { oid: 'first-post', title: 'First post', pub_date: '2026-02-01T10:00:00.000Z', categories: [], comments: 3 },
-      ],
-    },
-    { date: '2026.01', posts: [{ oid: 'oldest-post', title: 'Oldest', pub_date: '2026-01-05T10:00:00.000Z', categories: ['x'], comments: 1 }] },
-  ],
-};
-
-const POST = {
-  post: {
-    oid: 'first-post',
-    title: 'First post',
-    body_html: '<p>Hello</p>',
-    summary: 'Hello',
-    pub_date: '2026-02-01T10:00:00.000Z',
-    categories: ['notes'],
-  },
-  comments: {
-    count: 2,
-    items: [
-      { id: 1, name: 'Ann', comment: 'Nice', add_date: '2026-02-02T10:00:00.000Z' },
-      { id: 2, name: 'Bo', comment: 'Agreed', add_date: '2026-02-02T11:00:00.000Z' },
-    ],
-  },
-};
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Path = (string | number)[];
@@ -97,7 +66,7 @@ function changed(answer: object, path: Path, value: Json | undefined): unknown {
 }
 
 /** What the stub origin answers, with status 200, to `GET /api/v1/plog/` and to `GET /api/v1/plog/<oid>`. */
-const answers = { list: JSON.stringify(LIST), post: JSON.stringify(POST) };
+const answers = { list: JSON.stringify(LIST_ANSWER), post: JSON.stringify(POST_ANSWER) };
 const servers: Server[] = [];
 const crashes: unknown[] = [];
 const logged: string[] = [];
@@ -169,7 +138,7 @@ after(() => {
 });
 
 describe('renderer with an untrusted origin', () => {
-  for (const [answer, valid] of [['list', LIST], ['post', POST]] as const) {
+  for (const [answer, valid] of [['list', LIST_ANSWER], ['post', POST_ANSWER]] as const) {
     it(`answers the page or the 502 page when any field of the ${answer} answer is arbitrary JSON`, async () => {
       for (const path of pathsOf(valid)) {
         await fc.assert(
@@ -220,8 +189,8 @@ describe('renderer with an untrusted origin', () => {
   }
 
   it('keeps answering every page when the origin is sound again', async () => {
-    answers.list = JSON.stringify(LIST);
-    answers.post = JSON.stringify(POST);
+    answers.list = JSON.stringify(LIST_ANSWER);
+    answers.post = JSON.stringify(POST_ANSWER);
     await checkRoutes('list', true);
     await checkRoutes('post', true);
     const home = await (await fetch(`${frontUrl}/`)).text();
