@@ -7,20 +7,25 @@ const candidate = (title: string, artist: string): Candidate => ({ title, artist
 const words = fc.array(fc.constantFrom('love', 'night', 'rain', 'blue', 'moon', 'river', 'fire', 'heart', 'road', 'star'), { minLength: 1, maxLength: 4 }).map((w) => w.join(' '));
 const names = fc.array(fc.constantFrom('Ada', 'Béla', 'Chloé', 'Dmitri', 'Eun', 'Fatou', 'Gustav'), { minLength: 1, maxLength: 2 }).map((w) => w.join(' '));
 
-describe('normaliseTitle', () => {
-  it('drops case, accents, punctuation, parentheticals, remaster annotations and featured artists', () => {
-    assert.equal(normaliseTitle('Hey Jude (Remastered 2015)'), 'hey jude');
-    assert.equal(normaliseTitle('Yesterday - Remastered 2009'), 'yesterday');
-    assert.equal(normaliseTitle('Señorita [feat. Someone]'), 'senorita');
-    assert.equal(normaliseTitle('Old Town Road feat. Billy Ray Cyrus'), 'old town road');
-    assert.equal(normaliseTitle("Sweet Child O' Mine"), 'sweet child o mine');
-    assert.equal(normaliseTitle('Rock & Roll'), 'rock and roll');
-    assert.equal(normaliseTitle('Stay With Me'), 'stay with me');
+/** A test of `normalise` in which each raw text must give its normalised form. */
+function itNormalises(normalise: (text: string) => string, behaviour: string, examples: [raw: string, normalised: string][]): void {
+  it(behaviour, () => {
+    for (const [raw, normalised] of examples) assert.equal(normalise(raw), normalised, raw);
   });
+}
 
-  it('falls back to the whole title when it is only a parenthetical', () => {
-    assert.equal(normaliseTitle('(Untitled)'), 'untitled');
-  });
+describe('normaliseTitle', () => {
+  itNormalises(normaliseTitle, 'drops case, accents, punctuation, parentheticals, remaster annotations and featured artists', [
+    ['Hey Jude (Remastered 2015)', 'hey jude'],
+    ['Yesterday - Remastered 2009', 'yesterday'],
+    ['Señorita [feat. Someone]', 'senorita'],
+    ['Old Town Road feat. Billy Ray Cyrus', 'old town road'],
+    ["Sweet Child O' Mine", 'sweet child o mine'],
+    ['Rock & Roll', 'rock and roll'],
+    ['Stay With Me', 'stay with me'],
+  ]);
+
+  itNormalises(normaliseTitle, 'falls back to the whole title when it is only a parenthetical', [['(Untitled)', 'untitled']]);
 
   it('is idempotent for any text', () => {
     fc.assert(fc.property(fc.string(), (text) => normaliseText(normaliseText(text)) === normaliseText(text)));
@@ -28,12 +33,12 @@ describe('normaliseTitle', () => {
 });
 
 describe('normaliseArtist', () => {
-  it('keeps the main credit without a leading "the"', () => {
-    assert.equal(normaliseArtist('The Beatles'), 'beatles');
-    assert.equal(normaliseArtist('Beyoncé feat. Jay-Z'), 'beyonce');
-    assert.equal(normaliseArtist("Guns N' Roses"), 'guns n roses');
-    assert.equal(normaliseArtist('Simon & Garfunkel'), 'simon and garfunkel');
-  });
+  itNormalises(normaliseArtist, 'keeps the main credit without a leading "the"', [
+    ['The Beatles', 'beatles'],
+    ['Beyoncé feat. Jay-Z', 'beyonce'],
+    ["Guns N' Roses", 'guns n roses'],
+    ['Simon & Garfunkel', 'simon and garfunkel'],
+  ]);
 });
 
 describe('similarity', () => {

@@ -19,23 +19,27 @@ export interface StandInHandler {
 
 const HUGE_BYTES = 8 * 1024 * 1024;
 
+/** The failures answered at once with one whole body: a status, a content type and what the body says. */
+const CANNED_FAILURES: Record<'status-500' | 'wrong-shape' | 'truncated-json' | 'html', { status: number; contentType: string; body: string }> = {
+  'status-500': { status: 500, contentType: 'application/json', body: '{"errorMessage":"internal error"}' },
+  'wrong-shape': { status: 200, contentType: 'application/json', body: '{"unexpected":[1,2,3]}' },
+  'truncated-json': { status: 200, contentType: 'application/json', body: '{"resultCount":1,"results":[{"trackName":"Imag' },
+  html: { status: 200, contentType: 'text/html', body: '<!doctype html><title>Service Unavailable</title><h1>Try again later</h1>' },
+};
+
 /** Sends the failure `behaviour` describes; false when the behaviour is `normal` and the real answer must be sent. */
 export function misbehave(behaviour: Behaviour, response: ServerResponse): boolean {
   switch (behaviour) {
     case 'normal':
       return false;
     case 'status-500':
-      response.writeHead(500, { 'content-type': 'application/json' }).end('{"errorMessage":"internal error"}');
-      return true;
     case 'wrong-shape':
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{"unexpected":[1,2,3]}');
-      return true;
     case 'truncated-json':
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{"resultCount":1,"results":[{"trackName":"Imag');
+    case 'html': {
+      const { status, contentType, body } = CANNED_FAILURES[behaviour];
+      response.writeHead(status, { 'content-type': contentType }).end(body);
       return true;
-    case 'html':
-      response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Service Unavailable</title><h1>Try again later</h1>');
-      return true;
+    }
     case 'huge': {
       response.writeHead(200, { 'content-type': 'application/json' });
       const chunk = `{"pad":"${'x'.repeat(64 * 1024)}"},`;
