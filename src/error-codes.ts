@@ -86,6 +86,10 @@ export const ERRORS = catalogue({
 
   // Search indices, their engines and builds.
   SEARCH_NOT_READY: [(name: string) => `search index '${name}' does not exist yet`, 503],
+  SEARCH_INDEX_OUTDATED: [
+    (name: string) => `search index '${name}' was built by an older version of sitestack: run a full index run (sitestack index) to replace it`,
+    503,
+  ],
   SEARCH_UNAVAILABLE: [told, 503],
   SEARCH_UNHEALTHY: [told, 503],
   SEARCH_UPDATE_FAILED: [told, 503],

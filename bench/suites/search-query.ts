@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { SqliteEngine } from '../../src/search/engines/sqlite.js';
 import type { IndexedDocument, SearchEngine } from '../../src/search/engines/types.js';
-import { foldForPrefix, matchExpression, tokenize } from '../../src/search/query-text.js';
+import { fold, queryTerms, termsOf } from '../../src/search/analysis/index.js';
+import { matchExpression } from '../../src/search/query-text.js';
 import { parseIndexJson } from '../../src/search/reader.js';
 import { seededRandom } from '../../src/seeded-random.js';
 import { syntheticDocuments } from '../../src/search/synthetic.js';
@@ -62,7 +63,7 @@ export function typoQueries(samples: readonly Sample[], seed = 7): TypoQuery[] {
   const random = seededRandom(seed);
   const queries: TypoQuery[] = [];
   for (const sample of samples) {
-    const words = tokenize(sample.title).map((word) => word.toLowerCase());
+    const words = termsOf(sample.title);
     const positions = words.map((word, position) => ({ word, position })).filter(({ word }) => Array.from(word).length >= 4);
     const pick = positions[Math.floor(random() * positions.length)];
     if (pick === undefined) continue;
@@ -146,7 +147,7 @@ export const searchQuerySuite: BenchSuite = {
         const result = await engine.search({ index: ALIAS, text: query.text, locales: [query.sample.locale], size: 3 });
         const suggestions = await engine.suggest({ index: ALIAS, text: query.text, locales: [query.sample.locale] });
         const inTop3 = result.documents.some((hit) => hit.url === query.sample.url);
-        const suggested = suggestions.some((suggestion) => foldForPrefix(suggestion.text.split(' ')[query.position] ?? '') === foldForPrefix(query.intendedWord));
+        const suggested = suggestions.some((suggestion) => fold(suggestion.text.split(' ')[query.position] ?? '') === fold(query.intendedWord));
         if (inTop3 || suggested) typoFound++;
       }
 
@@ -161,7 +162,7 @@ export const searchQuerySuite: BenchSuite = {
       // One round over a spread subset: ranking every match of common words the naive way takes up to a second a query.
       const baselineQueries = queries.filter((_, i) => i % 5 === 0);
       const baseline = await timeEach(baselineQueries, 1, (query) => {
-        const expression = matchExpression(tokenize(query.text));
+        const expression = matchExpression(queryTerms(query.text));
         if (expression !== undefined) fts.all(expression);
       });
       raw.close();

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import { loadConfig } from '../config.js';
 import { silentLogger } from '../log.js';
 import { SqliteEngine } from './engines/sqlite.js';
@@ -53,6 +54,24 @@ describe('ensureSearchIndex', () => {
       }
     } finally {
       await empty.close();
+    }
+  });
+
+  it('builds the index again when the live one was built by an older version, and searches the new one', async () => {
+    const config = loadConfig({ DATA_DIR: join(dir, 'outdated'), API_BASE: origin.url }, dir);
+    await ensureSearchIndex({ config, logger: silentLogger() });
+    const file = join(dir, 'outdated', 'search.sqlite');
+    const db = new Database(file);
+    db.prepare('UPDATE search_indices SET layout = 1').run();
+    db.close();
+    const report = await ensureSearchIndex({ config, logger: silentLogger() });
+    assert.equal(report?.aliasLive, true);
+    const engine = new SqliteEngine({ path: file });
+    try {
+      assert.deepEqual((await engine.listIndices('site_docs_')).map((info) => [info.aliases, info.outdated]), [[['site_docs'], undefined]], 'the old index is gone');
+      assert.equal(await engine.count({ index: 'site_docs', text: 'termites' }), 1);
+    } finally {
+      await engine.close();
     }
   });
 });

@@ -29,16 +29,18 @@ export function loadPopularity(dataDir: string): Map<string, number> {
 }
 
 /**
- * What `sitestack start` calls once the origin answers: when the alias `<prefix>` does not exist yet, run the content
- * build and a full index run, so search answers at once (with no posts yet, an empty index is made live); otherwise
- * do nothing. Resolves with the run's report, or undefined when no index run was needed.
+ * What `sitestack start` calls once the origin answers: when the alias `<prefix>` does not exist yet, or points at an
+ * index built by an older version, run the content build and a full index run, so search answers at once (with no
+ * posts yet, an empty index is made live); otherwise do nothing. Resolves with the run's report, or undefined when no index run was needed.
  */
 export async function ensureSearchIndex(options: EnsureSearchIndexOptions): Promise<IndexRunReport | undefined> {
   const { config, logger } = options;
   const engine = options.engine ?? createEngine(config.searchUrl, {}, { logger });
   try {
     const indices = await engine.listIndices(`${config.searchPrefix}_`);
-    if (indices.some((info) => info.aliases.includes(config.searchPrefix))) return undefined;
+    const live = indices.filter((info) => info.aliases.includes(config.searchPrefix));
+    if (live.length > 0 && live.every((info) => info.outdated !== true)) return undefined;
+    if (live.length > 0) logger.warn({ indices: live.map((info) => info.name) }, 'the live search index was built by an older version: building it again');
     const root = options.buildDir ?? join(config.dataDir, 'build');
     const build = await runContentBuild({
       apiBase: config.apiBase,
@@ -53,7 +55,7 @@ export async function ensureSearchIndex(options: EnsureSearchIndexOptions): Prom
       // There is none to replace, so the index run's refusal of an empty index protects nothing here.
       const index = runIndexName(config.searchPrefix, new Date());
       await engine.createIndex(index);
-      await engine.updateAliases([{ add: { index, alias: config.searchPrefix } }]);
+      await engine.updateAliases([...live.map((info) => ({ remove: { index: info.name, alias: config.searchPrefix } })), { add: { index, alias: config.searchPrefix } }]);
       logger.info({ index }, 'no posts yet: an empty search index is live');
       return undefined;
     }

@@ -1,5 +1,5 @@
 import { escapeHtml } from '../html-escape.js';
-import { foldForPrefix } from './query-text.js';
+import { fold, isWordCharacter, termsOfWord, WORD_SOURCE } from './analysis/index.js';
 
 /** Options of body fragment selection. */
 export interface FragmentOptions {
@@ -25,22 +25,17 @@ export interface MatchSource {
   readonly found: readonly (readonly [number, number])[];
 }
 
-/** Which words of a text to mark: the query's words as the index folds them (case and diacritics), and prefixes. */
+/** Which words of a text to mark: a word is marked when one of its terms (see analysis/) is named here. */
 export interface TermMatcher {
-  /** Folded words marked when a text word folds to one of them. */
+  /** Terms marked. */
   terms: ReadonlySet<string>;
-  /** Folded prefixes: a text word whose folding starts with one is marked (an unfinished last word). */
+  /** Prefixes of terms: a word with a term starting with one is marked (an unfinished last word). */
   prefixes?: readonly string[];
 }
 
-const WORD = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
-const WORD_CHARACTER = /[\p{L}\p{N}\p{M}\p{Co}]/u;
-const MARKS = /\p{M}/gu;
-/** Text below U+0370 decomposes to Latin letters and the combining diacritics of this block only. */
-const LATIN_DIACRITICS = /[\u0300-\u036f]/g;
-// eslint-disable-next-line no-control-regex -- every character below U+0370 is Latin or common
-const BEYOND_LATIN = /[^\u0000-\u036f]/;
-// eslint-disable-next-line no-control-regex -- a plain ASCII word needs only lower-casing
+const WORD = new RegExp(WORD_SOURCE, 'gu');
+const WORD_CHARACTER = new RegExp(WORD_SOURCE.slice(0, -1), 'u');
+// eslint-disable-next-line no-control-regex -- a plain ASCII chunk needs only lower-casing
 const ASCII = /^[\u0000-\u007f]*$/;
 /**
  * Fragments showing words not shown yet are looked for this far into a text: a query word that a long body lacks
@@ -56,17 +51,17 @@ export const NEW_WORDS_WITHIN = 8192;
 const CHUNK = 512;
 
 /**
- * Latin-1 and Latin Extended-A/B characters folded as foldForPrefix folds them (decomposed, marks dropped,
- * lower-cased), where that gives one character: a table lookup per accented letter instead of normalizing the chunk,
- * which costs twice as much on accented text. Characters that fold to several (¼, ĳ, Ǆ) are left out of the
- * table, and a chunk holding one, or anything past U+024F, is normalized instead.
+ * Latin-1 and Latin Extended-A/B characters folded as the analysis module folds them, where that gives one character:
+ * a table lookup per accented letter instead of normalizing the chunk, which costs twice as much on accented text.
+ * Characters that fold to several (¼, ĳ, Ǆ) are left out of the table, and a chunk holding one, or anything past
+ * U+024F, is folded whole instead.
  */
 const LATIN_FOLDS = new Map<string, string>();
 let notFoldedByTable = '';
 for (let code = 0xa0; code <= 0x24f; code++) {
   const character = String.fromCharCode(code);
   // Between letters, so that a space-like character is not trimmed away.
-  const folded = foldForPrefix(`a${character}a`).slice(1, -1);
+  const folded = fold(`a${character}a`).slice(1, -1);
   if (folded.length === 1) {
     if (folded !== character) LATIN_FOLDS.set(character, folded);
   } else notFoldedByTable += character;
@@ -75,31 +70,18 @@ const LATIN_FOLDABLE = /[\u00a0-\u024f]/g;
 const NOT_FOLDED_BY_TABLE = new RegExp(`[^\\u0000-\\u024f]${notFoldedByTable === '' ? '' : `|[${notFoldedByTable}]`}`);
 const foldLatinCharacter = (character: string) => LATIN_FOLDS.get(character) ?? character;
 
-function foldWord(word: string): string {
-  return ASCII.test(word) ? word.toLowerCase() : foldForPrefix(word);
-}
-
-function isWordCharacter(character: string | undefined): boolean {
-  if (character === undefined) return false;
-  const code = character.charCodeAt(0);
-  if (code < 0x80) return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
-  return WORD_CHARACTER.test(character);
-}
 
 /**
- * The words of `text` that `matcher` names, as a lazy MatchSource. Words are runs of letters, digits and marks, as the
- * index tokenizes them; consecutive marked words (only spaces or punctuation between) are one range, so a matched
- * phrase is one mark. The text is folded a chunk at a time (decomposed, marks dropped, lower-cased) and the terms are
- * found in it with indexOf; a chunk whose folding changes its length (ligatures, decomposed input) is read word by word.
+ * The words of `text` that `matcher` names, as a lazy MatchSource. Words and their terms are the analysis module's;
+ * consecutive marked words (only spaces or punctuation between) are one range, so a matched phrase is one mark. The
+ * text is folded a chunk at a time and the terms are looked for in it with indexOf, each place found confirmed by the
+ * terms of its word; a chunk whose folding changes its length (ligatures, decomposed input) is read word by word.
  */
 export function matchWords(text: string, matcher: TermMatcher): MatchSource {
   const found: [number, number][] = [];
   const prefixes = matcher.prefixes ?? [];
   let scanned = 0;
-  const marked = (word: string) => {
-    const folded = foldWord(word);
-    return matcher.terms.has(folded) || prefixes.some((prefix) => folded.startsWith(prefix));
-  };
+  const marked = (word: string) => termsOfWord(word).some((term) => matcher.terms.has(term) || prefixes.some((prefix) => term.startsWith(prefix)));
   const add = (start: number, end: number) => {
     const last = found[found.length - 1];
     if (last !== undefined && last[1] <= start && !WORD_CHARACTER.test(text.slice(last[1], start))) last[1] = Math.max(last[1], end);
@@ -118,7 +100,7 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
       ? chunk.toLowerCase()
       : !NOT_FOLDED_BY_TABLE.test(chunk)
         ? chunk.replace(LATIN_FOLDABLE, foldLatinCharacter).toLowerCase()
-        : chunk.normalize('NFKD').replace(BEYOND_LATIN.test(chunk) ? MARKS : LATIN_DIACRITICS, '').toLowerCase();
+        : fold(chunk);
     if (folded.length !== chunk.length) return false;
     const ranges: [number, number][] = [];
     const search = (needle: string, prefix: boolean) => {
@@ -272,7 +254,7 @@ function fragmentWindows(source: MatchSource, options: FragmentOptions, terms: R
     for (const [from, to] of source.found) {
       if (from < window[0] || to > window[1]) continue;
       shown.add(plain.slice(from, to).toLowerCase());
-      if (terms !== undefined) for (const word of plain.slice(from, to).match(WORD) ?? []) shownTerms.add(foldWord(word));
+      if (terms !== undefined) for (const word of plain.slice(from, to).match(WORD) ?? []) for (const term of termsOfWord(word)) shownTerms.add(term);
     }
   };
   const allShown = () => {

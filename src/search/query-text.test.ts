@@ -1,26 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { MAX_QUERY_WORDS, MAX_WORD_LENGTH, foldForPrefix, matchExpression, tokenize, withoutControlCharacters } from './query-text.js';
-
-describe('tokenize', () => {
-  it('splits on everything but letters, digits and marks', () => {
-    assert.deepEqual(tokenize('"title":NEAR(a* b) -x ^y café 東京 🦄 x2'), ['title', 'NEAR', 'a', 'b', 'x', 'y', 'café', '東京', 'x2']);
-  });
-
-  it('yields only words without syntax characters, bounded in count and length, for any input', () => {
-    fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
-        const words = tokenize(text);
-        assert.ok(words.length <= MAX_QUERY_WORDS);
-        for (const word of words) {
-          assert.ok(word.length > 0 && Array.from(word).length <= MAX_WORD_LENGTH);
-          assert.doesNotMatch(word, /[\s"*():^{}+\-,.]/u);
-        }
-      }),
-    );
-  });
-});
+import { queryTerms } from './analysis/index.js';
+import { matchExpression, withoutControlCharacters } from './query-text.js';
 
 describe('matchExpression', () => {
   it('quotes every word so the expression is a plain AND of strings', () => {
@@ -32,16 +14,10 @@ describe('matchExpression', () => {
   it('produces only quoted strings separated by spaces for any text', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {
-        const expression = matchExpression(tokenize(text));
+        const expression = matchExpression(queryTerms(text));
         if (expression !== undefined) assert.match(expression, /^"[^"]+"(?: "[^"]+")*$/u);
       }),
     );
-  });
-});
-
-describe('foldForPrefix', () => {
-  it('folds case, diacritics and whitespace', () => {
-    assert.equal(foldForPrefix('  Élan\tVITAL  '), 'elan vital');
   });
 });
 

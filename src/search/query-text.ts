@@ -1,28 +1,7 @@
 /**
- * Pure text policy shared by the engines: how user text becomes words, how words become a safe full-text expression,
- * how titles are keyed for prefix lookups, and how highlight fragments are escaped. No I/O.
+ * Pure query policy of the embedded engine: how terms (see analysis/) become a safe FTS5 expression, and what stored
+ * text is cleaned of. No I/O.
  */
-
-/** Words of at most this many characters are kept; longer runs are cut (no real word is longer). */
-export const MAX_WORD_LENGTH = 64;
-/** At most this many words of a query are used. */
-export const MAX_QUERY_WORDS = 32;
-
-const WORD = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
-
-/**
- * Splits user text into the words the full-text engine indexes: runs of letters, digits and marks, everything else a
- * separator. Case is kept (the engines fold it). The result never contains quotes, operators or whitespace, so a word
- * can be quoted safely.
- */
-export function tokenize(text: string): string[] {
-  const words: string[] = [];
-  for (const match of text.normalize('NFC').matchAll(WORD)) {
-    words.push(Array.from(match[0]).slice(0, MAX_WORD_LENGTH).join(''));
-    if (words.length === MAX_QUERY_WORDS) break;
-  }
-  return words;
-}
 
 export interface MatchExpressionOptions {
   /** Match the last word as a prefix (`"word"*`), for search-as-you-type. @default false */
@@ -38,16 +17,6 @@ export function matchExpression(words: readonly string[], options: MatchExpressi
   const quoted = words.map((word) => `"${word.replaceAll('"', '""')}"`);
   if (options.prefixLast === true) quoted[quoted.length - 1] += '*';
   return quoted.join(' ');
-}
-
-/** A title or query folded for prefix comparison: diacritics removed, lower case, single spaces. */
-export function foldForPrefix(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[\s\p{Cc}]+/gu, ' ')
-    .trim();
 }
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { tokenize } from './query-text.js';
+import { queryTerms } from './analysis/index.js';
 import { countExpression, planQuery, requiredWords, searchExpression, type ExpressionPlan } from './search-expression.js';
 
 /** A plan of every typed word: the last one a prefix from 3 characters on, all of them one phrase. */
@@ -61,7 +61,7 @@ describe('searchExpression', () => {
   it('contains no user syntax outside quoted strings for any text (property)', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 80 }), (text) => {
-        const expression = searchExpression(typed(tokenize(text)));
+        const expression = searchExpression(typed(queryTerms(text)));
         if (expression === undefined) return;
         const outside = expression.replace(/"(?:[^"]|"")*"/g, '');
         assert.match(outside, /^[()* ORAND]*$/);

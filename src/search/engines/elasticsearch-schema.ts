@@ -3,7 +3,7 @@
  * Both the engine and its tests read these, so what the stand-in interprets is exactly what a live cluster receives.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import { foldForPrefix, tokenize } from '../query-text.js';
+import { ANALYZERS, FOLDING_FILTERS, elasticsearchAnalysis, foldPhrase, queryTerms } from '../analysis/index.js';
 import type { QueryFilter, SortOrder } from './types.js';
 
 /** Longest title prefix the autocomplete field indexes; a longer typed prefix is cut to it. */
@@ -29,8 +29,8 @@ export interface IndexShape {
 }
 
 /**
- * Settings and mappings of every index the engine creates. Text is split by the standard (UAX #29) tokenizer and
- * folded (lower case, ASCII folding), with no stemming, so the words the suggester offers are real words; positions
+ * Settings and mappings of every index the engine creates. Text is split into words and folded as the analysis module
+ * defines (see analysis/elasticsearch.ts), with no stemming, so the words the suggester offers are real words; positions
  * are indexed, so a phrase query ranks the words in a row above scattered ones. `title.prefix` indexes every leading run of the folded title (edge n-grams) for autocomplete; `words` gathers the
  * title, summary and body words as the suggester's vocabulary. `dynamic: strict` turns a stray field into a failed
  * item instead of a silent mapping change.
@@ -40,32 +40,12 @@ export function indexDefinition(shape: IndexShape = {}): Pick<estypes.IndicesCre
     settings: {
       number_of_shards: shape.shards ?? 1,
       number_of_replicas: shape.replicas ?? 1,
-      analysis: {
-        char_filter: {
-          collapse_whitespace: { type: 'pattern_replace', pattern: '\\s+', replacement: ' ' },
-        },
-        filter: {
-          title_edge: { type: 'edge_ngram', min_gram: 1, max_gram: AUTOCOMPLETE_MAX_GRAM },
-        },
+      analysis: elasticsearchAnalysis({
+        filter: { title_edge: { type: 'edge_ngram', min_gram: 1, max_gram: AUTOCOMPLETE_MAX_GRAM } },
         analyzer: {
-          folded_text: { type: 'custom', tokenizer: 'standard', filter: ['lowercase', 'asciifolding'] },
-          title_prefix: {
-            type: 'custom',
-            tokenizer: 'keyword',
-            char_filter: ['collapse_whitespace'],
-            filter: ['trim', 'lowercase', 'asciifolding', 'title_edge'],
-          },
-          title_prefix_search: {
-            type: 'custom',
-            tokenizer: 'keyword',
-            char_filter: ['collapse_whitespace'],
-            filter: ['trim', 'lowercase', 'asciifolding'],
-          },
+          title_prefix: { type: 'custom', tokenizer: 'keyword', char_filter: ['collapse_spaces'], filter: ['trim', ...FOLDING_FILTERS, 'title_edge'] },
         },
-        normalizer: {
-          folded_keyword: { type: 'custom', filter: ['lowercase', 'asciifolding'] },
-        },
-      },
+      }),
     },
     mappings: {
       dynamic: 'strict',
@@ -73,36 +53,28 @@ export function indexDefinition(shape: IndexShape = {}): Pick<estypes.IndicesCre
         url: { type: 'keyword', index: false },
         title: {
           type: 'text',
-          analyzer: 'folded_text',
+          analyzer: ANALYZERS.text,
           copy_to: ['words'],
           fields: {
-            prefix: { type: 'text', analyzer: 'title_prefix', search_analyzer: 'title_prefix_search' },
-            exact: { type: 'keyword', normalizer: 'folded_keyword', ignore_above: 256 },
+            prefix: { type: 'text', analyzer: 'title_prefix', search_analyzer: ANALYZERS.phrase },
+            exact: { type: 'keyword', normalizer: ANALYZERS.keyword, ignore_above: 256 },
           },
         },
-        summary: { type: 'text', analyzer: 'folded_text', copy_to: ['words'] },
+        summary: { type: 'text', analyzer: ANALYZERS.text, copy_to: ['words'] },
         // Offsets in the postings let the unified highlighter work on bodies of any length without re-analysing them.
         body: {
           type: 'text',
-          analyzer: 'folded_text',
+          analyzer: ANALYZERS.text,
           index_options: 'offsets',
           copy_to: ['words'],
         },
-        words: { type: 'text', analyzer: 'folded_text', index_options: 'docs', norms: false },
+        words: { type: 'text', analyzer: ANALYZERS.text, index_options: 'docs', norms: false },
         popularity: { type: 'float' },
-        locale: { type: 'keyword', normalizer: 'folded_keyword' },
-        slug: { type: 'keyword', normalizer: 'folded_keyword' },
+        locale: { type: 'keyword', normalizer: ANALYZERS.keyword },
+        slug: { type: 'keyword', normalizer: ANALYZERS.keyword },
       },
     },
   };
-}
-
-/**
- * The words of the user's text, folded as the index folds them; the text itself never reaches a query parser. Folding
- * can bring punctuation back (compatibility forms such as `⑴` decompose to `(1)`), so folded words are split again.
- */
-export function queryWords(text: string): string[] {
-  return tokenize(text).flatMap((word) => tokenize(foldForPrefix(word)));
 }
 
 function filters(query: Pick<QueryFilter, 'locales' | 'slugPrefixes'>): estypes.QueryDslQueryContainer[] {
@@ -127,7 +99,7 @@ function filters(query: Pick<QueryFilter, 'locales' | 'slugPrefixes'>): estypes.
  * do not score.
  */
 export function textQuery(query: QueryFilter): estypes.QueryDslQueryContainer {
-  const words = queryWords(query.text);
+  const words = queryTerms(query.text);
   if (words.length === 0) return { match_none: {} };
   const text = words.join(' ');
   const fields = [`title^${FIELD_BOOSTS.title}`, `summary^${FIELD_BOOSTS.summary}`, `body^${FIELD_BOOSTS.body}`];
@@ -191,7 +163,7 @@ export function highlightRequest(fragments: number, fragmentLength: number): est
 
 /** The folded prefix the autocomplete query looks up, cut to the indexed n-gram length; empty when nothing is left. */
 export function autocompletePrefix(prefix: string): string {
-  return Array.from(foldForPrefix(prefix)).slice(0, AUTOCOMPLETE_MAX_GRAM).join('').trim();
+  return Array.from(foldPhrase(prefix)).slice(0, AUTOCOMPLETE_MAX_GRAM).join('').trim();
 }
 
 export function autocompleteQuery(prefix: string, locales: readonly string[] | undefined): estypes.QueryDslQueryContainer {

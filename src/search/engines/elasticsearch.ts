@@ -5,7 +5,8 @@ import { ERRORS } from '../../error-codes.js';
 import { isAppError, type AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { withoutControlCharacters } from '../query-text.js';
-import { POPULARITY_FACTOR, TERM_SUGGESTER, autocompletePrefix, autocompleteQuery, highlightRequest, indexDefinition, queryWords, rankedSearch, spliceSuggestions, textQuery, type IndexShape, type SuggestEntry } from './elasticsearch-schema.js';
+import { queryTerms } from '../analysis/index.js';
+import { POPULARITY_FACTOR, TERM_SUGGESTER, autocompletePrefix, autocompleteQuery, highlightRequest, indexDefinition, rankedSearch, spliceSuggestions, textQuery, type IndexShape, type SuggestEntry } from './elasticsearch-schema.js';
 import { MAX_ID_LENGTH, clampInteger, indexExists, indexNotFound, validIndexName, validateDocument } from './validation.js';
 import type { AliasAction, AutocompleteMatch, AutocompleteQuery, BulkItemResult, DeleteItemResult, Health, IndexInfo, IndexedDocument, QueryFilter, SearchEngine, SearchHit, SearchQuery, SearchResult, SuggestQuery, Suggestion } from './types.js';
 
@@ -451,7 +452,7 @@ export class ElasticsearchEngine implements SearchEngine {
    */
   async suggest(query: SuggestQuery): Promise<Suggestion[]> {
     const size = clampInteger(query.size, 3, 1, 10);
-    const text = queryWords(query.text).join(' ');
+    const text = queryTerms(query.text).join(' ');
     const filter = {
       ...(query.locales === undefined ? {} : { locales: query.locales }),
       ...(query.slugPrefixes === undefined ? {} : { slugPrefixes: query.slugPrefixes }),

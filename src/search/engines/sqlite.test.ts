@@ -398,3 +398,37 @@ describe('SqliteEngine body candidates', () => {
     });
   });
 });
+
+describe('SqliteEngine index layouts', () => {
+  it('lists an index of an older layout as outdated and refuses to search or write it with a message saying what to run', async () => {
+    const file = join(dir, 'layouts.sqlite');
+    await withEngine(file, async (engine) => {
+      await engine.createIndex('old_layout');
+      await engine.updateAliases([{ add: { index: 'old_layout', alias: 'old' } }]);
+    });
+    const db = new Database(file);
+    db.prepare("UPDATE search_indices SET layout = 1 WHERE name = 'old_layout'").run();
+    db.close();
+    await withEngine(file, async (engine) => {
+      assert.deepEqual((await engine.listIndices('old_')).map((info) => [info.name, info.outdated]), [['old_layout', true]]);
+      for (const name of ['old', 'old_layout']) {
+        await assert.rejects(engine.search({ index: name, text: 'x' }), { code: 'SEARCH_INDEX_OUTDATED', status: 503, message: /older version of sitestack.*sitestack index/ });
+      }
+      await assert.rejects(engine.bulk('old_layout', []), { code: 'SEARCH_INDEX_OUTDATED' });
+      await engine.deleteIndex('old_layout');
+      assert.deepEqual(await engine.listIndices('old_'), []);
+    });
+  });
+
+  it('reads a catalogue written before layouts were recorded, its indices as outdated', async () => {
+    const file = join(dir, 'catalogue-v1.sqlite');
+    const db = new Database(file);
+    db.exec("CREATE TABLE search_indices (name TEXT PRIMARY KEY, created_at TEXT NOT NULL) STRICT; CREATE TABLE ix_v1_docs (id TEXT); INSERT INTO search_indices VALUES ('v1', '2026-01-01')");
+    db.close();
+    await withEngine(file, async (engine) => {
+      assert.deepEqual((await engine.listIndices('v1')).map((info) => [info.name, info.docCount, info.outdated]), [['v1', 0, true]]);
+      await engine.createIndex('v2');
+      assert.deepEqual((await engine.listIndices('v2')).map((info) => info.outdated), [undefined]);
+    });
+  });
+});

@@ -1,10 +1,10 @@
 import { ERRORS } from '../../error-codes.js';
-import { foldForPrefix } from '../query-text.js';
+import { foldPhrase } from '../analysis/index.js';
 import { countExpression } from '../search-expression.js';
 import { tablesOf } from './sqlite/tables.js';
 import { Connection, openDatabase } from './sqlite/connection.js';
 import { SQLITE_ENGINE_DEFAULTS, type SqliteEngineOptions } from './sqlite/options.js';
-import { BuildTransaction, createCatalogue, createIndexTables, dropIndexTables, isAlias, isIndex } from './sqlite/schema.js';
+import { BuildTransaction, INDEX_LAYOUT, createCatalogue, createIndexTables, dropIndexTables, isAlias, isCurrentLayout, isIndex } from './sqlite/schema.js';
 import { searchIndex } from './sqlite/search.js';
 import { suggestIn } from './sqlite/suggest.js';
 import { cannotMatch, planOf, type RankSettings } from './sqlite/terms.js';
@@ -57,7 +57,7 @@ export class SqliteEngine implements SearchEngine {
    */
   #resolve(name: string): string {
     return this.#connection.remembered(`\u0000resolve\u0000${name}`, () => {
-      if (isIndex(this.#connection, name)) return name;
+      if (isIndex(this.#connection, name)) return this.#current(name);
       const rows = this.#connection.statement('resolve', () => 'SELECT index_name FROM search_aliases WHERE alias = ? ORDER BY index_name')
         .pluck()
         .all(name) as string[];
@@ -65,8 +65,13 @@ export class SqliteEngine implements SearchEngine {
       if (rows.length > 1) {
         throw ERRORS.ALIAS_AMBIGUOUS(`alias '${name}' points at ${rows.length} indices; the embedded engine searches one`);
       }
-      return rows[0] as string;
+      return this.#current(rows[0] as string);
     });
+  }
+
+  #current(index: string): string {
+    if (!isCurrentLayout(this.#connection, index)) throw ERRORS.SEARCH_INDEX_OUTDATED(index);
+    return index;
   }
 
   async health(): Promise<Health> {
@@ -105,14 +110,14 @@ export class SqliteEngine implements SearchEngine {
   async listIndices(prefix: string): Promise<IndexInfo[]> {
     const db = this.#connection.db;
     return this.#connection.read(() => {
-      const names = db
-        .prepare("SELECT name FROM search_indices WHERE substr(name, 1, length(?)) = ? ORDER BY name")
-        .pluck()
-        .all(prefix, prefix) as string[];
-      return names.map((name) => ({
+      const indices = db
+        .prepare('SELECT name, layout FROM search_indices WHERE substr(name, 1, length(?)) = ? ORDER BY name')
+        .all(prefix, prefix) as { name: string; layout: number }[];
+      return indices.map(({ name, layout }) => ({
         name,
         aliases: db.prepare('SELECT alias FROM search_aliases WHERE index_name = ? ORDER BY alias').pluck().all(name) as string[],
         docCount: db.prepare(`SELECT count(*) FROM ${tablesOf(name).docs}`).pluck().get() as number,
+        ...(layout === INDEX_LAYOUT ? {} : { outdated: true as const }),
       }));
     });
   }
@@ -154,7 +159,7 @@ export class SqliteEngine implements SearchEngine {
    * by few titles, are a range of the title key index.
    */
   async autocomplete(query: AutocompleteQuery): Promise<AutocompleteMatch[]> {
-    const prefix = foldForPrefix(query.prefix);
+    const prefix = foldPhrase(query.prefix);
     const size = clampInteger(query.size, 10, 1, 100);
     return this.#connection.read(() => {
       const index = this.#resolve(query.index);

@@ -45,6 +45,11 @@ export interface IndexInfo {
   /** The aliases that point at this index. */
   aliases: string[];
   docCount: number;
+  /**
+   * Set when this version of sitestack cannot search or write the index: it was built by an older version in a layout
+   * this one does not read. A full index run replaces it.
+   */
+  outdated?: true;
 }
 
 export type Health = 'green' | 'yellow' | 'red';

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { foldForPrefix, withoutControlCharacters } from '../../query-text.js';
+import { foldPhrase, indexedText } from '../../analysis/index.js';
+import { withoutControlCharacters } from '../../query-text.js';
 import { localePartition, rankBucket, rowidBlock, titlePrefixes } from '../../static-rank.js';
 import type { TermChanges } from './spell-index.js';
 import { tablesOf } from './tables.js';
@@ -11,7 +12,7 @@ export type IndexStatement = (name: string, sql: () => string) => Database.State
 
 /**
  * The document rows of one index as one write changes them, inside the caller's transaction: the documents table,
- * the FTS text, the title table and the autocomplete prefixes. Every document that leaves or enters is told to
+ * the FTS terms, the title table and the autocomplete prefixes. Every document that leaves or enters is told to
  * `changes` when given (a live index's spelling tables follow them); `added` counts how many more documents the
  * index holds than before.
  */
@@ -46,8 +47,8 @@ export class DocumentWriter {
     const tables = tablesOf(this.#index);
     const lastInBucket = this.#statement('last-in-bucket', () => `SELECT max(rowid) FROM ${tables.docs} WHERE rowid >= ? AND rowid < ?`).safeIntegers().pluck();
     const insertDoc = this.#statement('insert', () =>
-      `INSERT INTO ${tables.docs} (rowid, id, url, title, title_key, locale, locale_key, slug, slug_key, popularity)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO ${tables.docs} (rowid, id, url, title, title_key, locale, locale_key, slug, slug_key, popularity, summary, body)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertText = this.#statement('text', () => `INSERT INTO ${tables.fts} (rowid, title, summary, body) VALUES (?, ?, ?, ?)`);
     const insertTitle = this.#statement('title', () => `INSERT INTO ${tables.titles} (rowid, title) VALUES (?, ?)`);
@@ -101,14 +102,16 @@ export class DocumentWriter {
           rowid = last === null ? start : last + 1n;
         }
         const title = withoutControlCharacters(document.title);
-        const titleKey = foldForPrefix(title);
-        const text = [title, withoutControlCharacters(document.summary), withoutControlCharacters(document.body)] as const;
-        insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity);
-        insertText.run(rowid, ...text);
-        insertTitle.run(rowid, title);
+        const summary = withoutControlCharacters(document.summary);
+        const body = withoutControlCharacters(document.body);
+        const titleKey = foldPhrase(title);
+        const terms = [indexedText(title), indexedText(summary), indexedText(body)] as const;
+        insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity, summary, body);
+        insertText.run(rowid, ...terms);
+        insertTitle.run(rowid, terms[0]);
         const prefixes = titlePrefixes(titleKey);
         if (prefixes.length > 0) insertPrefixes(prefixes.length).run(prefixes.flatMap((prefix) => [prefix, rowid]));
-        this.#changes?.entering(text);
+        this.#changes?.entering(terms);
         this.#added++;
         next.set(block, rowid + 1n);
       } catch (error) {
@@ -132,12 +135,12 @@ export class DocumentWriter {
   #remove(rowid: bigint): void {
     const tables = tablesOf(this.#index);
     const titleKeyOf = this.#statement('title-key', () => `SELECT title_key FROM ${tables.docs} WHERE rowid = ?`).pluck();
-    const textOf = this.#statement('text-of', () => `SELECT title, summary, body FROM ${tables.fts} WHERE rowid = ?`).raw();
+    const textOf = this.#statement('text-of', () => `SELECT title, summary, body FROM ${tables.docs} WHERE rowid = ?`).raw();
     const deletePrefixes = this.#statement('unprefix', () => `DELETE FROM ${tables.prefixes} WHERE prefix = ? AND doc = ?`);
     const deleteDoc = this.#statement('delete', () => `DELETE FROM ${tables.docs} WHERE rowid = ?`);
     const deleteText = this.#statement('untext', () => `DELETE FROM ${tables.fts} WHERE rowid = ?`);
     const deleteTitle = this.#statement('untitle', () => `DELETE FROM ${tables.titles} WHERE rowid = ?`);
-    const text = this.#changes === undefined ? undefined : (textOf.get(rowid) as string[] | undefined);
+    const text = this.#changes === undefined ? undefined : (textOf.get(rowid) as string[] | undefined)?.map(indexedText);
     for (const prefix of titlePrefixes((titleKeyOf.get(rowid) as string | undefined) ?? '')) deletePrefixes.run(prefix, rowid);
     deleteDoc.run(rowid);
     deleteText.run(rowid);

@@ -1,5 +1,4 @@
 import { beginningOf, fragmentsOf, fragmentsOfBeginning, matchWords, titleOf, type FragmentOptions, type TermMatcher } from '../../highlight.js';
-import { foldForPrefix } from '../../query-text.js';
 import type { QueryPlan } from '../../search-expression.js';
 import { tablesOf } from './tables.js';
 import type { HighlightOptions, SearchHit } from '../types.js';
@@ -30,8 +29,8 @@ interface SearchRow extends Omit<SearchHit, 'score' | 'highlight'> {
  */
 export function readHits(connection: Connection, index: string, ranked: readonly RankedRow[], plan: QueryPlan, highlight: HighlightOptions | undefined): SearchHit[] {
   const tables = tablesOf(index);
-  const columns = 'd.id, d.url, d.title, d.locale, d.slug, d.popularity, f.summary';
-  const where = `FROM ${tables.docs} d CROSS JOIN ${tables.fts} f ON f.rowid = d.rowid WHERE d.rowid = ?`;
+  const columns = 'd.id, d.url, d.title, d.locale, d.slug, d.popularity, d.summary';
+  const where = `FROM ${tables.docs} d WHERE d.rowid = ?`;
   if (highlight === undefined) {
     const read = connection.statement(`${index}\u0000read`, () => `SELECT ${columns} ${where}`);
     return ranked.map((rank) => hitOf(read.get(rank.rowid) as SearchRow, rank.score));
@@ -40,9 +39,9 @@ export function readHits(connection: Connection, index: string, ranked: readonly
   const options: FragmentOptions = { fragments: highlight.fragments, length: highlight.fragmentLength };
   // The first pass stops once every word is shown only where no unfinished word is marked by its prefix.
   const shownTerms = matcher.prefixes === undefined ? matcher.terms : undefined;
-  const beginning = `CAST(substr(CAST(f.body AS BLOB), 1, ${BODY_BEGINNING}) AS TEXT) AS body, length(CAST(f.body AS BLOB)) > ${BODY_BEGINNING} AS long`;
+  const beginning = `CAST(substr(CAST(d.body AS BLOB), 1, ${BODY_BEGINNING}) AS TEXT) AS body, length(CAST(d.body AS BLOB)) > ${BODY_BEGINNING} AS long`;
   const readBody = connection.statement(`${index}\u0000read-body`, () => `SELECT ${columns}, ${beginning} ${where}`);
-  const wholeBody = connection.statement(`${index}\u0000body`, () => `SELECT body FROM ${tables.fts} WHERE rowid = ?`).pluck();
+  const wholeBody = connection.statement(`${index}\u0000body`, () => `SELECT body FROM ${tables.docs} WHERE rowid = ?`).pluck();
   const bodyFragments = (rowid: number, row: SearchRow): string[] => {
     // SQLite gives NULL for the beginning of an empty body (substr of an empty BLOB).
     const body = row.body ?? '';
@@ -62,9 +61,9 @@ function hitOf(row: SearchRow, score: number): SearchHit {
   return { id: row.id, url: row.url, title: row.title, summary: row.summary, locale: row.locale, slug: row.slug, popularity: row.popularity, score };
 }
 
-/** The words a plan matches, as highlighting marks them: folded like the index folds them, an unexpanded prefix as a prefix. */
+/** The terms a plan matches, as highlighting marks them: its words and completions, an unexpanded prefix as a prefix. */
 function termMatcher(plan: QueryPlan): TermMatcher {
-  const words = plan.words.map((word) => foldForPrefix(word));
+  const words = plan.words;
   const terms = new Set([...words, ...(plan.expansions ?? [])]);
   const last = words[words.length - 1];
   return plan.prefixLast && plan.expansions === undefined && last !== undefined ? { terms, prefixes: [last] } : { terms };

@@ -1,20 +1,42 @@
 import type Database from 'better-sqlite3';
-import { FTS_TOKENIZER, dropSpellIndex } from './spell-index.js';
+import { dropSpellIndex } from './spell-index.js';
 import { quoteIdentifier, tablesOf } from './tables.js';
 import type { Connection } from './connection.js';
 
 /** The engine's tables: the catalogue of indices and aliases, each index's tables, and build transactions. */
 
+/**
+ * How every FTS5 table of an index reads its text: as terms already analysed (see analysis/), joined by spaces. The
+ * `ascii` tokenizer splits on ASCII spaces and punctuation only, which terms never hold, so FTS5 indexes exactly the
+ * analysis module's terms and adds no rule of its own. The tables hold no copy of the text (the documents table
+ * does), and rows are deleted by rowid.
+ */
+const FTS_TERMS = "tokenize = 'ascii', content = '', contentless_delete = 1";
+
+/**
+ * The layout of an index's tables this version writes and reads. An index of another layout (built by another
+ * version) is listed as outdated and searched by no one until a full index run replaces it.
+ */
+export const INDEX_LAYOUT = 2;
+
 /** The catalogue of indices and their aliases, shared by every index of the database. */
 export function createCatalogue(db: Database.Database): void {
   db.exec(`
-    CREATE TABLE IF NOT EXISTS search_indices (name TEXT PRIMARY KEY, created_at TEXT NOT NULL) STRICT;
+    CREATE TABLE IF NOT EXISTS search_indices (name TEXT PRIMARY KEY, created_at TEXT NOT NULL, layout INTEGER NOT NULL DEFAULT 1) STRICT;
     CREATE TABLE IF NOT EXISTS search_aliases (
       alias TEXT NOT NULL,
       index_name TEXT NOT NULL REFERENCES search_indices(name) ON DELETE CASCADE,
       PRIMARY KEY (alias, index_name)
     ) STRICT;
   `);
+  // A catalogue written before layouts were recorded lists indices of the first layout.
+  const columns = db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('search_indices') as string[];
+  if (!columns.includes('layout')) db.exec('ALTER TABLE search_indices ADD COLUMN layout INTEGER NOT NULL DEFAULT 1');
+}
+
+/** Whether index `name` is of the layout this version reads. */
+export function isCurrentLayout(connection: Connection, name: string): boolean {
+  return connection.statement('layout', () => 'SELECT layout FROM search_indices WHERE name = ?').pluck().get(name) === INDEX_LAYOUT;
 }
 
 export function isIndex(connection: Connection, name: string): boolean {
@@ -43,19 +65,21 @@ export function createIndexTables(db: Database.Database, name: string, prefixInd
       locale_key TEXT NOT NULL,
       slug TEXT NOT NULL,
       slug_key TEXT NOT NULL,
-      popularity REAL NOT NULL
+      popularity REAL NOT NULL,
+      summary TEXT NOT NULL,
+      body TEXT NOT NULL
     ) STRICT;
     CREATE INDEX ${quoteIdentifier(`ix_${name}_title_key`)} ON ${tables.docs} (title_key);
     CREATE VIRTUAL TABLE ${tables.fts} USING fts5(
-      title, summary, body, tokenize = '${FTS_TOKENIZER}'${prefix}
+      title, summary, body, ${FTS_TERMS}${prefix}
     );
-    CREATE VIRTUAL TABLE ${tables.titles} USING fts5(title, tokenize = '${FTS_TOKENIZER}');
+    CREATE VIRTUAL TABLE ${tables.titles} USING fts5(title, ${FTS_TERMS});
     CREATE TABLE ${tables.prefixes} (prefix TEXT NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY (prefix, doc)) STRICT, WITHOUT ROWID;
     CREATE VIRTUAL TABLE ${tables.vocab} USING fts5vocab(${quoteIdentifier(`ix_${name}_fts`)}, 'row');
   `);
   // FTS5 takes configuration values as literals only; ftsHashBytes is an integer.
   db.exec(`INSERT INTO ${tables.fts} (${tables.fts}, rank) VALUES ('hashsize', ${ftsHashBytes})`);
-  db.prepare('INSERT INTO search_indices (name, created_at) VALUES (?, ?)').run(name, new Date().toISOString());
+  db.prepare('INSERT INTO search_indices (name, created_at, layout) VALUES (?, ?, ?)').run(name, new Date().toISOString(), INDEX_LAYOUT);
 }
 
 /** Drops index `name`, its aliases and its tables, inside the caller's transaction. */

@@ -1,4 +1,4 @@
-import { foldForPrefix } from '../../query-text.js';
+import { foldPhrase } from '../../analysis/index.js';
 import { countExpression, searchExpression } from '../../search-expression.js';
 import { BOUND_LIMIT } from '../../../sqlite-limit.js';
 import { tablesOf } from './tables.js';
@@ -26,7 +26,7 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
   const ranges = rowidRanges(connection, index, query.locales);
   /** The first `limit` rows of a rowid-ordered statement over every range, in static-rank order. */
   const walk = <T>(read: (range: RowidRange) => T[], limit: number, rowidOf: (row: T) => number): T[] => mergeWalks(ranges.map(read), limit, rowidOf);
-  const titleKey = foldForPrefix(query.text);
+  const titleKey = foldPhrase(query.text);
   const wanted = from + size;
   const retrieval = newRetrieval();
   const scoredWalk = (score: string) =>

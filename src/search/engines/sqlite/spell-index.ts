@@ -10,9 +10,6 @@ import { quoteIdentifier } from './tables.js';
  * fts5vocab table at refresh and force merge; a live index has them kept up to date by every write (TermChanges).
  */
 
-/** The tokenizer of every FTS5 table of an index, and of the table TermChanges tokenizes documents with. */
-export const FTS_TOKENIZER = 'unicode61 remove_diacritics 2';
-
 export function spellTables(index: string): { terms: string; keys: string; stats: string } {
   return {
     terms: quoteIdentifier(`ix_${index}_spell_terms`),
@@ -52,43 +49,38 @@ function termFiler(db: Database.Database, index: string): (term: string, docs: n
   };
 }
 
-const CHANGES = 'sitestack_term_changes';
-const CHANGES_VOCAB = 'sitestack_term_changes_vocab';
-
 /**
- * What the documents leaving and entering a live index in one write do to its spelling tables. The documents are
- * tokenized by FTS5 itself, in a contentless table of the connection's temp schema with the index's tokenizer, so
- * their terms are exactly those the index's vocabulary gains and loses (a JS tokenizer would differ on underscores,
- * compatibility forms, and whatever else unicode61 decides). Its 'col' vocabulary then says, per term, in how many
- * leaving and how many entering documents it stands. Use inside the write's transaction: the temp table's rows roll
- * back with it.
+ * What the documents leaving and entering a live index in one write do to its spelling tables: per term, in how many
+ * more documents it stands than before. Documents are given as the terms the index holds for them (see analysis/),
+ * joined by spaces, one string per column.
  */
 export class TermChanges {
   readonly #db: Database.Database;
-  readonly #add: Database.Statement;
+  readonly #moves = new Map<string, number>();
 
   constructor(db: Database.Database) {
     this.#db = db;
-    db.exec(`
-      CREATE VIRTUAL TABLE IF NOT EXISTS temp.${CHANGES} USING fts5(leaving, entering, content = '', detail = column, tokenize = '${FTS_TOKENIZER}');
-      CREATE VIRTUAL TABLE IF NOT EXISTS temp.${CHANGES_VOCAB} USING fts5vocab(temp, ${CHANGES}, 'col');
-    `);
-    this.#add = db.prepare(`INSERT INTO temp.${CHANGES} (leaving, entering) VALUES (?, ?)`);
   }
 
-  /** A document whose rows were removed: the text of its FTS row (title, summary and body). */
-  leaving(texts: readonly string[]): void {
-    this.#add.run(texts.join('\n'), null);
+  /** A document whose rows were removed. */
+  leaving(columns: readonly string[]): void {
+    this.#move(columns, -1);
   }
 
   /** A document whose rows were written. */
-  entering(texts: readonly string[]): void {
-    this.#add.run(null, texts.join('\n'));
+  entering(columns: readonly string[]): void {
+    this.#move(columns, 1);
+  }
+
+  #move(columns: readonly string[], by: number): void {
+    const terms = new Set<string>();
+    for (const column of columns) for (const term of column.split(' ')) if (term !== '') terms.add(term);
+    for (const term of terms) this.#moves.set(term, (this.#moves.get(term) ?? 0) + by);
   }
 
   /**
    * Brings the spelling tables of `index` up to date with the documents given (`documents`: how many more the index
-   * holds than before), then empties the temp table. A term in as many leaving as entering documents keeps its
+   * holds than before), then forgets them. A term in as many leaving as entering documents keeps its
    * count. Another term's count moves by the difference, unless it is new to the tables or would fall to zero: then
    * it is read again from the vocabulary, which also mends a count that has drifted. The vocabulary reads a term's
    * whole position list to count it, too slow for the common words of every document on a large index; the words
@@ -102,11 +94,7 @@ export class TermChanges {
     const update = this.#db.prepare(`UPDATE ${terms} SET docs = ? WHERE id = ?`);
     const dropTerm = this.#db.prepare(`DELETE FROM ${terms} WHERE id = ?`);
     const dropKey = this.#db.prepare(`DELETE FROM ${keys} WHERE key = ? AND term_id = ?`);
-    const moves = new Map<string, number>();
-    for (const row of this.#db.prepare(`SELECT term, col, doc FROM temp.${CHANGES_VOCAB}`).all() as { term: string; col: string; doc: number }[]) {
-      moves.set(row.term, (moves.get(row.term) ?? 0) + (row.col === 'entering' ? row.doc : -row.doc));
-    }
-    for (const [term, move] of moves) {
+    for (const [term, move] of this.#moves) {
       const row = known.get(term) as { id: number; docs: number } | undefined;
       if (row !== undefined && move === 0) continue;
       const docs = row !== undefined && row.docs + move > 0 ? row.docs + move : ((counted.get(term) as number | undefined) ?? 0);
@@ -120,7 +108,7 @@ export class TermChanges {
       }
     }
     if (documents !== 0) this.#db.prepare(`UPDATE ${stats} SET documents = documents + ?`).run(documents);
-    this.#db.exec(`INSERT INTO temp.${CHANGES} (${CHANGES}) VALUES ('delete-all')`);
+    this.#moves.clear();
   }
 }
 

@@ -1,4 +1,4 @@
-import { foldForPrefix, tokenize } from '../../query-text.js';
+import { queryWords } from '../../analysis/index.js';
 import { countExpression } from '../../search-expression.js';
 import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../../spelling.js';
 import { SpellLookup } from './spell-index.js';
@@ -28,9 +28,9 @@ export const SUGGESTION_TOTAL_CAP = 20;
  * whose words are all known suggests nothing.
  */
 export function suggestIn(connection: Connection, index: string, query: SuggestQuery): Suggestion[] {
-  // A word of marks only (a lone combining sign) folds to nothing: it can be neither matched nor corrected.
-  const typed = tokenize(query.text).filter((word) => foldForPrefix(word) !== '');
-  const words = typed.map((word) => foldForPrefix(word));
+  const typedWords = queryWords(query.text);
+  const typed = typedWords.map((word) => word.typed);
+  const words = typedWords.map((word) => word.term);
   const size = clampInteger(query.size, 3, 1, 10);
   if (words.length === 0 || !hasSpelling(connection, index)) return [];
   let lookup = connection.spellLookups.get(index);

@@ -1,4 +1,4 @@
-import { foldForPrefix, tokenize } from '../../query-text.js';
+import { queryTerms } from '../../analysis/index.js';
 import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, planQuery, requiredWords, type QueryPlan } from '../../search-expression.js';
 import { spellTables } from './spell-index.js';
 import { tablesOf } from './tables.js';
@@ -35,10 +35,10 @@ export function planOf(connection: Connection, index: string, text: string): Que
   const documents = connection.remembered(`${index}\u0000documents\u0000${counted}`, () =>
     (connection.statement(`${index}\u0000documents\u0000${counted}`, () => counted).pluck().get() as number | undefined) ?? 0,
   );
-  const plan = planQuery(tokenize(text), documents, (word) => documentsHolding(connection, index, word));
+  const plan = planQuery(queryTerms(text), documents, (word) => documentsHolding(connection, index, word));
   const last = plan.words[plan.words.length - 1];
   if (!spelling || !plan.prefixLast || last === undefined) return plan;
-  const prefix = foldForPrefix(last);
+  const prefix = last;
   const completions = connection.statement(`${index}\u0000completions`, () =>
     `SELECT term, docs FROM ${spellTables(index).terms} WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ${PREFIX_EXPANSIONS}`,
   ).all(prefix, `${prefix}\u{10FFFF}`) as { term: string; docs: number }[];
@@ -49,13 +49,12 @@ export function planOf(connection: Connection, index: string, text: string): Que
 }
 
 /**
- * How many documents hold a word (folded as the index folds it), or undefined when it is not a term of the index:
+ * How many documents hold a term, or undefined when it is not a term of the index:
  * from the spelling statistics when the index has them, else from the vocabulary. Remembered until the database
  * changes (see Connection.termDocuments).
  */
-export function documentsHolding(connection: Connection, index: string, word: string): number | undefined {
+export function documentsHolding(connection: Connection, index: string, term: string): number | undefined {
   connection.checkVersion();
-  const term = foldForPrefix(word);
   const key = `${index}\u0000${term}`;
   const remembered = connection.termDocuments.get(key);
   if (remembered !== undefined) return remembered.documents;

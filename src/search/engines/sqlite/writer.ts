@@ -5,7 +5,7 @@ import { DocumentWriter, type IndexStatement } from './documents.js';
 import type { AliasAction } from '../types.js';
 import { indexNotFound, validIndexName } from '../validation.js';
 import type { Connection } from './connection.js';
-import { isIndex, type BuildTransaction } from './schema.js';
+import { isCurrentLayout, isIndex, type BuildTransaction } from './schema.js';
 
 /** The engine's writes: documents in their transactions, the spelling index they leave stale, merges and aliases. */
 export class IndexWriter {
@@ -34,6 +34,7 @@ export class IndexWriter {
     const connection = this.#connection;
     const db = connection.db;
     if (!isIndex(connection, index)) throw indexNotFound(index);
+    if (!isCurrentLayout(connection, index)) throw ERRORS.SEARCH_INDEX_OUTDATED(index);
     const live = this.#aliased(index);
     if (live) this.#build.end();
     else {

@@ -25,6 +25,27 @@ function standardTokenizer(text: string): Token[] {
   return tokens;
 }
 
+/** Elasticsearch's pattern tokenizer: with `group` 0 the matches of the pattern are the tokens, else the text between them. */
+function patternTokenizer(name: string, definition: Json): Analyzer {
+  const pattern = new RegExp(String(definition['pattern'] ?? '\\W+'), 'gu');
+  const group = Number(definition['group'] ?? -1);
+  if (group !== 0 && group !== -1) throw new EsError(400, 'illegal_argument_exception', `tokenizer [${name}]: the fake supports group 0 and -1 only`);
+  return (text) => {
+    const tokens: Token[] = [];
+    const push = (term: string, start: number) => {
+      if (term !== '') tokens.push({ term, start, end: start + term.length, position: tokens.length });
+    };
+    let last = 0;
+    for (const match of text.matchAll(pattern)) {
+      if (group === 0) push(match[0], match.index);
+      else push(text.slice(last, match.index), last);
+      last = match.index + match[0].length;
+    }
+    if (group === -1) push(text.slice(last), last);
+    return tokens;
+  };
+}
+
 type TokenFilter = (tokens: Token[]) => Token[];
 
 function builtInFilter(name: string): TokenFilter | undefined {
@@ -55,6 +76,7 @@ function customFilter(name: string, definition: Json): TokenFilter {
 export class Analysis {
   readonly #filters = new Map<string, TokenFilter>();
   readonly #charFilters = new Map<string, (text: string) => string>();
+  readonly #tokenizers = new Map<string, Analyzer>();
   readonly analyzers = new Map<string, Analyzer>();
   readonly normalizers = new Map<string, (value: string) => string>();
 
@@ -67,13 +89,20 @@ export class Analysis {
       const replacement = String(definition['replacement'] ?? '');
       this.#charFilters.set(name, (text) => text.replace(pattern, replacement));
     }
+    for (const [name, definition] of Object.entries((analysis['tokenizer'] ?? {}) as Record<string, Json>)) {
+      if (definition['type'] !== 'pattern') throw new EsError(400, 'illegal_argument_exception', `unknown tokenizer type [${String(definition['type'])}] for [${name}]`);
+      this.#tokenizers.set(name, patternTokenizer(name, definition));
+    }
     this.analyzers.set('standard', (text) => this.#filter('lowercase')(standardTokenizer(text)));
     this.analyzers.set('keyword', (text) => [{ term: text, start: 0, end: text.length, position: 0 }]);
     for (const [name, definition] of Object.entries((analysis['analyzer'] ?? {}) as Record<string, Json>)) {
       if (definition['type'] !== 'custom') throw new EsError(400, 'illegal_argument_exception', `analyzer [${name}]: only custom analyzers are supported by the fake`);
       const tokenizer = definition['tokenizer'];
+      const custom = typeof tokenizer === 'string' ? this.#tokenizers.get(tokenizer) : undefined;
       const tokenize: Analyzer =
-        tokenizer === 'standard'
+        custom !== undefined
+          ? custom
+          : tokenizer === 'standard'
           ? standardTokenizer
           : tokenizer === 'keyword'
             ? (text) => [{ term: text, start: 0, end: text.length, position: 0 }]
