@@ -1,6 +1,7 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { after, before } from 'node:test';
 import { pino, type Logger } from 'pino';
 import { createPageCache, type PageCache, type PageCacheOptions } from '../../src/page-cache/index.js';
 
@@ -46,14 +47,15 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export type Renderer = (req: IncomingMessage, res: ServerResponse) => unknown;
+/** `call` counts the renderer calls of the harness, this one included: 1 for the first. */
+export type Renderer = (req: IncomingMessage, res: ServerResponse, call: number) => unknown;
 
 /** A 200 HTML page naming the URL it was rendered for, with a public Cache-Control like the real renderer's. */
-export const htmlRenderer: Renderer = (req, res) => {
+export function htmlRenderer(req: IncomingMessage, res: ServerResponse): void {
   res.setHeader('content-type', 'text/html; charset=utf-8');
   res.setHeader('cache-control', 'public,max-age=86400');
   res.end(`<p>page ${req.url}</p>`);
-};
+}
 
 export async function listen(listener: RequestListener): Promise<{ server: Server; url: string }> {
   const server = createServer(listener);
@@ -73,7 +75,7 @@ export async function startCache(options: PageCacheOptions = {}, renderer: Rende
   const { server, url } = await listen((req, res) => {
     cache.handle(req, res, () => {
       calls.push(req.url ?? '');
-      return renderer(req, res);
+      return renderer(req, res, calls.length);
     });
   });
   return { url, cache, calls, close: () => closeServer(server) };
@@ -108,4 +110,42 @@ export async function whileHeld(hold: { open(): void }, send: () => Promise<Repl
   await delay(100);
   hold.open();
   return Promise.all(replies);
+}
+
+/** Runs `test` against a page cache in front of `renderer` (as `startCache`), closing it however the test ends. */
+export async function withCache<T>(options: PageCacheOptions, renderer: Renderer, test: (h: Harness) => Promise<T>): Promise<T> {
+  const h = await startCache(options, renderer);
+  try {
+    return await test(h);
+  } finally {
+    await h.close();
+  }
+}
+
+/**
+ * A page cache shared by the tests of one suite (as `startCache`): it starts in the suite's `before` hook and closes in
+ * its `after` hook, so its fields can be read only from the tests.
+ */
+export function cacheForSuite(options: PageCacheOptions = {}, renderer: Renderer = htmlRenderer): Harness {
+  let started: Harness | undefined;
+  before(async () => {
+    started = await startCache(options, renderer);
+  });
+  after(() => started?.close());
+  const running = (): Harness => {
+    if (started === undefined) throw new Error('the suite page cache starts in the before hook: read it from a test');
+    return started;
+  };
+  return {
+    get url() {
+      return running().url;
+    },
+    get cache() {
+      return running().cache;
+    },
+    get calls() {
+      return running().calls;
+    },
+    close: () => running().close(),
+  };
 }

@@ -1,21 +1,17 @@
-import { describe, it, after, before } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { gate, htmlRenderer, request, startCache, whileHeld, type Harness } from './helpers.js';
+import { cacheForSuite, gate, htmlRenderer, request, whileHeld, withCache, type Renderer } from './helpers.js';
 
 describe('page cache middleware: hit and miss', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startCache({}, (req, res) => {
-      res.setHeader('cache-control', 'public,max-age=86400');
-      res.setHeader('x-set-early', ['one', 'two']);
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'x-from-write-head': 'yes' });
-      res.write('<html>');
-      res.write(Buffer.from('caf\u00e9 '));
-      res.write('e9', 'hex');
-      res.end(` ${req.url}</html>`);
-    });
+  const h = cacheForSuite({}, (req, res) => {
+    res.setHeader('cache-control', 'public,max-age=86400');
+    res.setHeader('x-set-early', ['one', 'two']);
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'x-from-write-head': 'yes' });
+    res.write('<html>');
+    res.write(Buffer.from('caf\u00e9 '));
+    res.write('e9', 'hex');
+    res.end(` ${req.url}</html>`);
   });
-  after(() => h.close());
 
   it('answers a miss from the renderer with x-middleware-cache: miss when the key is absent', async () => {
     const reply = await request(h.url, '/plog/a');
@@ -61,24 +57,20 @@ describe('page cache middleware: hit and miss', () => {
 });
 
 describe('page cache middleware: what is stored', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startCache({}, (req, res) => {
-      const path = req.url ?? '';
-      if (path.startsWith('/status/')) {
-        res.statusCode = Number(path.slice('/status/'.length));
-        res.end('body');
-      } else if (path === '/empty') res.end();
-      else if (path === '/cookie') {
-        res.setHeader('set-cookie', 'session=abc');
-        res.end('with cookie');
-      } else if (path.startsWith('/cc/')) {
-        res.setHeader('cache-control', decodeURIComponent(path.slice('/cc/'.length)));
-        res.end('controlled');
-      } else htmlRenderer(req, res);
-    });
+  const h = cacheForSuite({}, (req, res) => {
+    const path = req.url ?? '';
+    if (path.startsWith('/status/')) {
+      res.statusCode = Number(path.slice('/status/'.length));
+      res.end('body');
+    } else if (path === '/empty') res.end();
+    else if (path === '/cookie') {
+      res.setHeader('set-cookie', 'session=abc');
+      res.end('with cookie');
+    } else if (path.startsWith('/cc/')) {
+      res.setHeader('cache-control', decodeURIComponent(path.slice('/cc/'.length)));
+      res.end('controlled');
+    } else htmlRenderer(req, res);
   });
-  after(() => h.close());
 
   async function twice(path: string): Promise<string[]> {
     const first = await request(h.url, path);
@@ -102,27 +94,24 @@ describe('page cache middleware: what is stored', () => {
   });
 
   it('stores Set-Cookie and private responses when storeSetCookie and storePrivate restore the literal rule', async () => {
-    const literal = await startCache({ storeSetCookie: true, storePrivate: true }, (req, res) => {
+    const renderer: Renderer = (req, res) => {
       res.setHeader('set-cookie', ['a=1', 'b=2']);
       res.setHeader('cache-control', 'private');
       res.end('literal');
-    });
-    try {
+    };
+    await withCache({ storeSetCookie: true, storePrivate: true }, renderer, async (literal) => {
       await request(literal.url, '/x');
       const hit = await request(literal.url, '/x');
       assert.equal(hit.headers['x-middleware-cache'], 'hit');
       assert.deepEqual(hit.headers['set-cookie'], ['a=1', 'b=2']);
       assert.equal(hit.headers['cache-control'], 'private');
-    } finally {
-      await literal.close();
-    }
+    });
   });
 });
 
 describe('page cache middleware: bypass', () => {
   it('passes bypassed paths on untouched with no header and stores nothing', async () => {
-    const h = await startCache();
-    try {
+    await withCache({}, htmlRenderer, async (h) => {
       for (const path of ['/_render/image/a.png', '/_render/static/b1/app.js', '/search?q=x', '/search']) {
         const first = await request(h.url, path);
         const second = await request(h.url, path);
@@ -132,22 +121,17 @@ describe('page cache middleware: bypass', () => {
       assert.equal(h.calls.length, 8);
       assert.equal(h.cache.size, 0);
       assert.deepEqual({ hits: h.cache.stats().hits, misses: h.cache.stats().misses }, { hits: 0, misses: 0 });
-    } finally {
-      await h.close();
-    }
+    });
   });
 });
 
 describe('page cache middleware: key policies', () => {
-  async function states(options: Parameters<typeof startCache>[0], requests: Array<[string, Record<string, string>?]>) {
-    const h = await startCache(options);
-    try {
+  async function states(options: Parameters<typeof withCache>[0], requests: Array<[string, Record<string, string>?]>) {
+    return withCache(options, htmlRenderer, async (h) => {
       const result: string[] = [];
       for (const [path, headers] of requests) result.push((await request(h.url, path, { headers: headers ?? {} })).headers['x-middleware-cache'] as string);
       return result;
-    } finally {
-      await h.close();
-    }
+    });
   }
 
   it('keeps query strings apart when the key is the default url', async () => {
@@ -195,8 +179,7 @@ describe('page cache middleware: key policies', () => {
 
 describe('page cache middleware: bounds', () => {
   it('evicts the least recently used entry, a hit refreshing recency, when maxEntries is reached', async () => {
-    const h = await startCache({ maxEntries: 2 });
-    try {
+    await withCache({ maxEntries: 2 }, htmlRenderer, async (h) => {
       const state = async (path: string) => (await request(h.url, path)).headers['x-middleware-cache'];
       assert.equal(await state('/a'), 'miss');
       assert.equal(await state('/b'), 'miss');
@@ -206,17 +189,15 @@ describe('page cache middleware: bounds', () => {
       assert.equal(await state('/b'), 'miss');
       assert.equal(h.cache.stats().evictions, 2);
       assert.equal(h.cache.size, 2);
-    } finally {
-      await h.close();
-    }
+    });
   });
 
   it('keeps the bytes held within maxBytes and never stores a larger response', async () => {
-    const h = await startCache({ maxBytes: 2500 }, (req, res) => {
+    const renderer: Renderer = (req, res) => {
       res.setHeader('cache-control', 'public');
       res.end('x'.repeat(req.url === '/big' ? 3000 : 1000));
-    });
-    try {
+    };
+    await withCache({ maxBytes: 2500 }, renderer, async (h) => {
       for (const path of ['/a', '/b', '/c']) await request(h.url, path);
       assert.equal(h.cache.size, 2);
       assert.ok(h.cache.stats().bytes <= 2500);
@@ -225,22 +206,20 @@ describe('page cache middleware: bounds', () => {
       assert.equal(big.body.length, 3000);
       assert.equal((await request(h.url, '/big')).headers['x-middleware-cache'], 'miss');
       assert.equal((await request(h.url, '/c')).headers['x-middleware-cache'], 'hit');
-    } finally {
-      await h.close();
-    }
+    });
   });
 });
 
 describe('page cache middleware: single flight', () => {
   it('renders once and answers every concurrent request for the key with the same response', async () => {
     const hold = gate();
-    const h = await startCache({}, async (req, res) => {
+    const renderer: Renderer = async (req, res) => {
       res.setHeader('cache-control', 'public');
       res.write('first half, ');
       await hold.promise;
       res.end(`second half ${req.url}`);
-    });
-    try {
+    };
+    await withCache({}, renderer, async (h) => {
       const done = await whileHeld(hold, () => request(h.url, '/slow'), 10);
       assert.equal(h.calls.length, 1);
       assert.deepEqual(new Set(done.map((r) => r.body)), new Set(['first half, second half /slow']));
@@ -249,29 +228,25 @@ describe('page cache middleware: single flight', () => {
       assert.equal(states.filter((state) => state === 'hit').length, 9);
       assert.ok(done.every((r) => r.status === 200 && r.headers['cache-control'] === 'public'));
       assert.deepEqual({ hits: h.cache.stats().hits, misses: h.cache.stats().misses }, { hits: 9, misses: 1 });
-    } finally {
-      await h.close();
-    }
+    });
   });
 
   it('renders every request when singleFlight is off', async () => {
     const hold = gate();
-    const h = await startCache({ singleFlight: false }, async (req, res) => {
+    const renderer: Renderer = async (req, res) => {
       await hold.promise;
       res.end('page');
-    });
-    try {
+    };
+    await withCache({ singleFlight: false }, renderer, async (h) => {
       await whileHeld(hold, () => request(h.url, '/slow'), 5);
       assert.equal(h.calls.length, 5);
-    } finally {
-      await h.close();
-    }
+    });
   });
 
   it('lets the followers render themselves when the leader response is not stored', async () => {
     const hold = gate();
     let first = true;
-    const h = await startCache({}, async (req, res) => {
+    const renderer: Renderer = async (req, res) => {
       if (first) {
         first = false;
         await hold.promise;
@@ -280,14 +255,12 @@ describe('page cache middleware: single flight', () => {
         return;
       }
       res.end('follower rendered');
-    });
-    try {
+    };
+    await withCache({}, renderer, async (h) => {
       const done = await whileHeld(hold, () => request(h.url, '/flaky'), 4);
       assert.equal(h.calls.length, 4);
       assert.deepEqual(done.map((r) => r.body).sort(), ['follower rendered', 'follower rendered', 'follower rendered', 'leader failed']);
       assert.ok(done.every((r) => r.headers['x-middleware-cache'] === 'miss'));
-    } finally {
-      await h.close();
-    }
+    });
   });
 });

@@ -1,7 +1,7 @@
-import { describe, it, after, before } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { recordingLogger, request, startCache, type Harness } from './helpers.js';
+import { cacheForSuite, htmlRenderer, recordingLogger, request, withCache, type Harness } from './helpers.js';
 
 const SECRET = 's3cret-token_42';
 const auth = { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' };
@@ -14,11 +14,7 @@ async function fill(h: Harness, paths: string[]): Promise<void> {
 }
 
 describe('purge route', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startCache({ purgeSecret: SECRET });
-  });
-  after(() => h.close());
+  const h = cacheForSuite({ purgeSecret: SECRET });
 
   it('answers 405 with Allow: POST when the method is not POST', async () => {
     for (const method of ['GET', 'PUT', 'DELETE', 'HEAD']) {
@@ -133,13 +129,10 @@ describe('purge route', () => {
   });
 
   it('removes query variants too when purgeQueryVariants is on', async () => {
-    const variants = await startCache({ purgeSecret: SECRET, purgeQueryVariants: true });
-    try {
+    await withCache({ purgeSecret: SECRET, purgeQueryVariants: true }, htmlRenderer, async (variants) => {
       await fill(variants, ['/p', '/p?a=1', '/p?b=2', '/pq?a=1']);
       assert.deepEqual(JSON.parse((await purgeJson(variants, ['/p'])).body).purged.sort(), ['/p', '/p?a=1', '/p?b=2']);
-    } finally {
-      await variants.close();
-    }
+    });
   });
 
   it('counts purged keys in stats', () => {
@@ -148,11 +141,7 @@ describe('purge route', () => {
 });
 
 describe('purge route limits', () => {
-  let h: Harness;
-  before(async () => {
-    h = await startCache({ purgeSecret: SECRET });
-  });
-  after(() => h.close());
+  const h = cacheForSuite({ purgeSecret: SECRET });
 
   it('answers 413 without reading when Content-Length is over 1 MiB', async () => {
     const reply = await new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -205,8 +194,7 @@ describe('purge route limits', () => {
 describe('purge route without a secret', () => {
   it('refuses every purge with 403 and logs one warning at creation', async () => {
     const { logger, lines } = recordingLogger();
-    const h = await startCache({ logger });
-    try {
+    await withCache({ logger }, htmlRenderer, async (h) => {
       for (const headers of [{} as Record<string, string>, { authorization: 'Bearer anything' }, { authorization: 'Bearer ' }]) {
         const reply = await post(h, JSON.stringify({ pathnames: ['/a'] }), headers);
         assert.equal(reply.status, 403);
@@ -215,20 +203,15 @@ describe('purge route without a secret', () => {
       const warnings = lines.filter((line) => line.level === 40);
       assert.equal(warnings.length, 1);
       assert.match(warnings[0]?.msg ?? '', /no purge secret configured/);
-    } finally {
-      await h.close();
-    }
+    });
   });
 });
 
 describe('purge()', () => {
   it('throws a 400 AppError when a pathname is invalid', async () => {
-    const h = await startCache();
-    try {
+    await withCache({}, htmlRenderer, async (h) => {
       assert.throws(() => h.cache.purge(['relative']), { code: 'PURGE_PATHNAMES_INVALID', status: 400 });
       assert.deepEqual(h.cache.purge(['/']), []);
-    } finally {
-      await h.close();
-    }
+    });
   });
 });
