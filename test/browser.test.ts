@@ -1,16 +1,14 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserContext, Page } from 'playwright-core';
-import { chromiumSkip, launchChromium, type Chromium } from './support/chromium.js';
+import { chromiumForSuite, chromiumSkip } from './support/chromium.js';
 import { startStack, type Stack } from './support/stack.js';
 
 const skip = chromiumSkip('browser tests');
 
 let stack: Stack;
-let context: BrowserContext;
-let browser: Chromium | undefined;
 
-async function openHome(): Promise<{ page: Page; dataRequests: string[] }> {
+async function openHome(context: BrowserContext): Promise<{ page: Page; dataRequests: string[] }> {
   const page = await context.newPage();
   const dataRequests: string[] = [];
   page.on('request', (request) => {
@@ -27,18 +25,16 @@ async function openHome(): Promise<{ page: Page; dataRequests: string[] }> {
 const firstPostLink = 'main .post-list a[href^="/plog/"]';
 
 describe('client navigation in Chromium', { skip }, () => {
+  const chromium = chromiumForSuite();
   before(async () => {
     stack = await startStack();
-    browser = await launchChromium();
-    context = browser.context;
   });
   after(async () => {
-    await browser?.close();
     await stack?.close();
   });
 
   it('renders a post in place with one data-route request when a home link is clicked', async () => {
-    const { page, dataRequests } = await openHome();
+    const { page, dataRequests } = await openHome(chromium.context);
     const link = page.locator(firstPostLink).first();
     const href = (await link.getAttribute('href')) ?? '';
     const title = (await link.textContent()) ?? '';
@@ -55,7 +51,7 @@ describe('client navigation in Chromium', { skip }, () => {
   });
 
   it('falls back to a full page load when the build id changed under an open page', async () => {
-    const { page, dataRequests } = await openHome();
+    const { page, dataRequests } = await openHome(chromium.context);
     const oldBuild = stack.front.buildId;
     await stack.stopFront();
     const front = await stack.startFront({ clientBuild: { banner: 'release 2' } });

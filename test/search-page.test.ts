@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startSearchServer, type DocSpec, type SearchServer } from '../src/search/test-support/search-server.js';
-import { chromiumSkip, launchChromium, type Chromium } from './support/chromium.js';
+import { chromiumForSuite, chromiumSkip } from './support/chromium.js';
 
 const skip = chromiumSkip('search page browser tests');
 
@@ -16,10 +16,8 @@ const DOCS: DocSpec[] = [
 ];
 
 let server: SearchServer;
-let context: BrowserContext;
-let browser: Chromium | undefined;
 
-async function openPage(path: string): Promise<Page> {
+async function openPage(context: BrowserContext, path: string): Promise<Page> {
   const page = await context.newPage();
   page.on('dialog', (dialog) => assert.fail(`unexpected dialog: ${dialog.message()}`));
   await page.goto(`${server.url}${path}`);
@@ -41,18 +39,16 @@ async function typeQuery(page: Page, text: string): Promise<void> {
 }
 
 describe('search page in Chromium', { skip }, () => {
+  const chromium = chromiumForSuite();
   before(async () => {
     server = await startSearchServer(DOCS, { page: true });
-    browser = await launchChromium();
-    context = browser.context;
   });
   after(async () => {
-    await browser?.close();
     await server?.close();
   });
 
   it('shows marked results for a typed query, follows "did you mean", and restores earlier results on back', async () => {
-    const page = await openPage('/en-US/search');
+    const page = await openPage(chromium.context, '/en-US/search');
     await typeQuery(page, 'service worker');
     assert.deepEqual(await resultTitles(page), ['Offline pages']);
     assert.deepEqual(await page.locator('#search-results mark').allTextContents(), ['service worker']);
@@ -83,7 +79,7 @@ describe('search page in Chromium', { skip }, () => {
   });
 
   it('shows the results of a results URL loaded directly and after a reload, with the page locale and the sort', async () => {
-    const page = await openPage('/en-US/search?q=zebra&sort=popularity&page=2');
+    const page = await openPage(chromium.context, '/en-US/search?q=zebra&sort=popularity&page=2');
     await settled(page);
     assert.deepEqual(await resultTitles(page), ['Zebra stripes 1', 'Zebra stripes 0']);
     assert.equal(await page.inputValue('#search-sort'), 'popularity');
@@ -103,7 +99,7 @@ describe('search page in Chromium', { skip }, () => {
   });
 
   it('shows a document and a query holding <script> as text and runs nothing', async () => {
-    const page = await openPage(`/en-US/search?q=${encodeURIComponent('<script> element')}`);
+    const page = await openPage(chromium.context, `/en-US/search?q=${encodeURIComponent('<script> element')}`);
     await settled(page);
     assert.deepEqual(await resultTitles(page), ['<script>window.pwned = 1</script> element <img src=x onerror="window.pwned = 2">']);
     assert.equal(await page.locator('#search-results script, #search-results img').count(), 0);
@@ -113,7 +109,7 @@ describe('search page in Chromium', { skip }, () => {
   });
 
   it('shows the 400 messages of an invalid request', async () => {
-    const page = await openPage('/en-US/search?q=zebra&size=1000&sort=loud');
+    const page = await openPage(chromium.context, '/en-US/search?q=zebra&size=1000&sort=loud');
     await settled(page);
     assert.equal(await page.getAttribute('#search-status', 'class'), 'error');
     const text = (await status(page)) ?? '';
@@ -127,22 +123,20 @@ describe('search page notes in Chromium', { skip }, () => {
   let limited: SearchServer;
   let broken: SearchServer;
   let many: SearchServer;
+  const chromium = chromiumForSuite();
   before(async () => {
     limited = await startSearchServer(DOCS, { page: true, rateLimit: { max: 1, windowMs: 60_000 } });
     broken = await startSearchServer(undefined, { page: true });
     many = await startSearchServer(Array.from({ length: 120 }, (_, i): DocSpec => ({ id: `heron${i}`, title: `Heron ${i}`, body: 'heron' })), { page: true });
-    browser = await launchChromium();
-    context = browser.context;
   });
   after(async () => {
-    await browser?.close();
     await limited?.close();
     await broken?.close();
     await many?.close();
   });
 
   it('shows a rate-limit note with the wait on 429 and a server-error note on 5xx', async () => {
-    const page = await context.newPage();
+    const page = await chromium.context.newPage();
     await page.goto(`${limited.url}/en-US/search?q=zebra`);
     await settled(page);
     assert.equal((await resultTitles(page)).length, 10);
@@ -156,7 +150,7 @@ describe('search page notes in Chromium', { skip }, () => {
   });
 
   it('shows a suggestion counted past its cap as "20+"', async () => {
-    const page = await context.newPage();
+    const page = await chromium.context.newPage();
     await page.goto(`${many.url}/en-US/search?q=hreon`);
     await settled(page);
     assert.equal(await page.locator('#search-suggestions').textContent(), 'Did you mean heron (20+)?');

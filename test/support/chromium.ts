@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { chromium, type BrowserContext } from 'playwright-core';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -42,4 +43,24 @@ export async function launchChromium(): Promise<Chromium> {
     removeProfile();
     throw error;
   }
+}
+
+/**
+ * Chromium for the tests of one suite: launched in the suite's `before` hook (before the hooks registered after this
+ * call) and closed in its `after` hook. `context` can be read only from the tests.
+ */
+export function chromiumForSuite(): { readonly context: BrowserContext } {
+  let browser: Chromium | undefined;
+  before(async () => {
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  return {
+    get context() {
+      if (browser === undefined) throw new Error('the suite Chromium launches in the before hook: read it from a test');
+      return browser.context;
+    },
+  };
 }
