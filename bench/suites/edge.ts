@@ -1,9 +1,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { edgePaths, findNginx, NGINX_INSTALL_HINT, spawnNginx, waitUntilListening, workerUser, writeEdgeConfig } from '../../src/edge/index.js';
+import { edgePaths, spawnNginx, waitUntilListening, workerUser, writeEdgeConfig } from '../../src/edge/index.js';
 import { freePort, get } from '../../src/edge/test-support/edge-harness.js';
 import { bestOf, load, spawnServer, type BenchResult, type BenchSuite, type LoadResult } from '../lib.js';
+import { requireNginx } from '../nginx.js';
 
 const PAGE = '/';
 const ROUNDS = 2;
@@ -49,8 +50,7 @@ export const edgeSuite: BenchSuite = {
   name: 'edge',
   description: 'nginx edge cache hits vs front page-cache hits of the home page',
   async run(): Promise<BenchResult[]> {
-    const nginx = findNginx(process.env.NGINX_BIN ?? 'nginx', process.env.PATH);
-    if (nginx === undefined) throw new Error(`the edge bench needs nginx: ${NGINX_INSTALL_HINT}`);
+    const nginx = requireNginx('edge');
     const origin = await spawnServer('bench/servers/origin.ts');
     const front = await spawnServer('bench/servers/front.ts', [origin.url]);
     const dir = mkdtempSync(join(tmpdir(), 'sitestack-bench-edge-'));

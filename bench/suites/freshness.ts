@@ -1,12 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { edgePaths, findNginx, NGINX_INSTALL_HINT, spawnNginx, waitUntilListening, workerUser, writeEdgeConfig } from '../../src/edge/index.js';
+import { edgePaths, spawnNginx, waitUntilListening, workerUser, writeEdgeConfig } from '../../src/edge/index.js';
 import { freePort } from '../../src/edge/test-support/edge-harness.js';
 import { createLiveUpdater, runIndexer, SqliteEngine } from '../../src/search/index.js';
 import { writeSyntheticBuild } from '../../src/search/synthetic.js';
 import { staleSurfaces, type Layers, type PostState } from '../../test/support/surfaces.js';
 import { spawnServer, type BenchResult, type BenchSuite } from '../lib.js';
+import { requireNginx } from '../nginx.js';
 
 const CHANGES = 50;
 /** Posts edited in turn; each change gives one of them a new title and body words no earlier state had. */
@@ -118,8 +119,7 @@ export const freshnessSuite: BenchSuite = {
   name: 'freshness',
   description: 'time from a committed change until every surface shows it, under reader load; one live search job',
   async run(): Promise<BenchResult[]> {
-    const nginx = findNginx(process.env.NGINX_BIN ?? 'nginx', process.env.PATH);
-    if (nginx === undefined) throw new Error(`the freshness bench needs nginx: ${NGINX_INSTALL_HINT}`);
+    const nginx = requireNginx('freshness');
     const dir = mkdtempSync(join(tmpdir(), 'sitestack-bench-freshness-'));
     const [frontPort, originPort, edgePort] = [await freePort(), await freePort(), await freePort()];
     const edgeUrl = `http://127.0.0.1:${edgePort}`;
