@@ -20,11 +20,14 @@ describe('termsOf', () => {
     assert.deepEqual(termsOf(`é${'𝒜'.repeat(100)}`).map((term) => Array.from(term).length), [MAX_TERM_LENGTH]);
   });
 
-  it('gives the terms of each word in turn, ASCII text or not (property)', () => {
+  it('gives the words of the folded text, each cut, and the terms of each word in turn between ASCII separators (property)', () => {
+    const separated = fc.array(fc.tuple(fc.string({ unit: 'binary', maxLength: 12 }), fc.constantFrom(' ', '.', '_', '::', ', ')), { maxLength: 12 });
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), separated, (text, pieces) => {
         const terms = termsOf(text);
-        assert.deepEqual(terms, [...wordsOf(text)].flatMap((word) => termsOfWord(word.text)));
+        assert.deepEqual(terms, (fold(text).match(/[\p{L}\p{N}\p{Co}]+/gu) ?? []).map((term) => Array.from(term).slice(0, MAX_TERM_LENGTH).join('')));
+        const joined = pieces.map(([word, separator]) => `${word}${separator}`).join('');
+        assert.deepEqual(termsOf(joined), pieces.flatMap(([word]) => termsOfWord(word)));
         for (const term of terms) {
           assert.match(term, TERM);
           assert.ok(Array.from(term).length <= MAX_TERM_LENGTH);

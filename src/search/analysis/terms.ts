@@ -7,8 +7,9 @@
  *   character separates words.
  * - Folding decomposes text (NFKD: compatibility forms such as `ﬁ` and `①` become `fi` and `1`), drops every mark (so
  *   `é` is `e`) and lower-cases it.
- * - A word's terms are the words of its folding (usually one; a compatibility form can decompose into several, as
- *   `⑴` becomes `(1)`), each cut to MAX_TERM_LENGTH characters.
+ * - The terms of a text are the words of its folding, each cut to MAX_TERM_LENGTH characters. A word's terms are
+ *   those of the word alone: usually one, but a compatibility form can decompose into several (`⑴` becomes `(1)`,
+ *   two separators and a term) and a symbol into a term (`™` becomes `tm`).
  *
  * Terms therefore hold letters, digits and private-use characters only: their only ASCII characters are `a`–`z` and
  * `0`–`9`, so terms joined by spaces are read back as the same terms by any tokenizer that splits on ASCII
@@ -25,7 +26,10 @@ const WORD_CHARACTER = new RegExp(WORD_SOURCE.slice(0, -1), 'u');
 const MARKS = /\p{M}/gu;
 // eslint-disable-next-line no-control-regex -- the test is for the whole ASCII range
 const ASCII = /^[\u0000-\u007f]*$/;
-const ASCII_TERM = /[a-z0-9]+/g;
+// eslint-disable-next-line no-control-regex -- the class is the whole ASCII range
+const NON_ASCII = /[^\u0000-\u007f]+/g;
+/** A word of folded text, which holds no marks. */
+const FOLDED_WORD = /[\p{L}\p{N}\p{Co}]+/gu;
 /** Runs of spaces and control characters, which a folded phrase makes one space (same source in JS and Java). */
 export const SPACES_SOURCE = '[\\p{Z}\\p{Cc}]+';
 const SPACES = new RegExp(SPACES_SOURCE, 'gu');
@@ -50,9 +54,19 @@ export function isWordCharacter(character: string | undefined): boolean {
   return WORD_CHARACTER.test(character);
 }
 
-/** Text folded: decomposed (NFKD), marks dropped, lower-cased. Separators stay where they are. */
+/**
+ * Text folded: decomposed (NFKD), marks dropped, lower-cased. Separators stay where they are. Only runs of non-ASCII
+ * characters are decomposed: decomposing leaves ASCII as it is, and a whole decomposed text is a two-byte string, which
+ * every later regular expression reads at several times the cost.
+ */
 export function fold(text: string): string {
-  return ASCII.test(text) ? text.toLowerCase() : text.normalize('NFKD').replace(MARKS, '').toLowerCase();
+  const lower = text.toLowerCase();
+  return ASCII.test(lower) ? lower : lower.replace(NON_ASCII, foldRun);
+}
+
+/** A run of non-ASCII characters folded; lower-cased again, as decomposing can give capitals (`ℌ` is `H`). */
+function foldRun(run: string): string {
+  return run.normalize('NFKD').replace(MARKS, '').toLowerCase();
 }
 
 /**
@@ -67,22 +81,56 @@ function cut(term: string): string {
   return term.length <= MAX_TERM_LENGTH ? term : Array.from(term).slice(0, MAX_TERM_LENGTH).join('');
 }
 
-/** The terms of one word (see the rules above); none for a word of marks only. */
-export function termsOfWord(word: string): string[] {
-  if (ASCII.test(word)) return [cut(word.toLowerCase())];
+/**
+ * The terms of a text, in order, repeats kept (a term's position is its place in this list): the words of fold(text),
+ * each cut. Read as segments — runs of ASCII letters and digits and non-ASCII characters, between which folding
+ * changes nothing — so that only a segment holding a non-ASCII character is folded and split again: most text is
+ * ASCII, and a folded whole text is a two-byte string that regular expressions read at several times the cost.
+ */
+export function termsOf(text: string): string[] {
+  const lower = text.toLowerCase();
   const terms: string[] = [];
-  for (const match of fold(word).matchAll(WORD)) terms.push(cut(match[0]));
+  let start = -1;
+  let plain = true;
+  for (let at = 0; at <= lower.length; at++) {
+    const code = at < lower.length ? lower.charCodeAt(at) : 0x20;
+    if (code >= 0x80 || (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39)) {
+      if (start < 0) {
+        start = at;
+        plain = true;
+      }
+      if (code >= 0x80) plain = false;
+    } else if (start >= 0) {
+      const segment = lower.slice(start, at);
+      if (plain) terms.push(segment.length > MAX_TERM_LENGTH ? cut(segment) : segment);
+      else for (const term of foldedTerms(segment)) terms.push(term);
+      start = -1;
+    }
+  }
   return terms;
 }
 
-/** The terms of a text, in order, repeats kept (a term's position is its place in this list). */
-export function termsOf(text: string): string[] {
-  if (ASCII.test(text)) return (text.toLowerCase().match(ASCII_TERM) ?? []).map(cut);
-  const terms: string[] = [];
-  for (const match of text.matchAll(WORD)) {
-    for (const term of termsOfWord(match[0])) terms.push(term);
+/**
+ * The terms of a segment holding a non-ASCII character, remembered: the same accented words come back in every
+ * document, and folding one costs a hundred times more than reading a plain one. Forgotten all at once when full.
+ */
+const foldedSegments = new Map<string, readonly string[]>();
+const FOLDED_SEGMENTS_KEPT = 50_000;
+
+function foldedTerms(segment: string): readonly string[] {
+  let terms = foldedSegments.get(segment);
+  if (terms === undefined) {
+    terms = (foldRun(segment).match(FOLDED_WORD) ?? []).map(cut);
+    if (foldedSegments.size >= FOLDED_SEGMENTS_KEPT) foldedSegments.clear();
+    // A copy as the key: a slice of a long segment would keep the whole text it was cut from alive.
+    foldedSegments.set(` ${segment}`.slice(1), terms);
   }
   return terms;
+}
+
+/** The terms of one word: termsOf the word alone (none for a word of marks only). */
+export function termsOfWord(word: string): string[] {
+  return termsOf(word);
 }
 
 /** The terms of a text joined by single spaces: what a full-text engine indexes (see the note above). */
