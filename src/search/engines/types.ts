@@ -97,6 +97,13 @@ export interface SearchQuery extends QueryFilter {
    * @default 1000
    */
   totalUpTo?: number;
+  /**
+   * Match a query word the index does not hold (or holds far more rarely than a word one or two edits away) by its
+   * spelling neighbours too, ranked below exact matches: edit distance 1 from 4 characters, 2 from 8. `false`
+   * matches the words as typed only (the "search instead for" link of a corrected search).
+   * @default true
+   */
+  corrections?: boolean;
 }
 
 export interface SearchHit {
@@ -122,6 +129,11 @@ export interface TotalHits {
 export interface SearchResult {
   documents: SearchHit[];
   total: TotalHits;
+  /**
+   * Set when a query word the index does not hold was matched by its spelling neighbours instead (see
+   * `SearchQuery.corrections`): the query as searched, each such word replaced by its best neighbour.
+   */
+  corrected?: string;
 }
 
 export interface SuggestQuery {
