@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { ANALYZERS, FOLDING_FILTERS, MAX_QUERY_TERMS, MAX_TERM_LENGTH, WORD_SOURCE, elasticsearchAnalysis, fold, foldPhrase, indexedText, isWordCharacter, queryTerms, queryWords, termsOf, termsOfWord, wordsOf } from './index.js';
+import { MAX_QUERY_TERMS, MAX_TERM_LENGTH, fold, groupsOf, foldPhrase, indexedText, isWordCharacter, queryTerms, queryWords, termsOf, termsOfWord, wordsOf } from './index.js';
 
 const TERM = /^[\p{L}\p{N}\p{Co}]+$/u;
 
 describe('termsOf', () => {
   it('splits on everything but letters, digits and marks, and folds case and diacritics', () => {
-    assert.deepEqual(termsOf('"title":NEAR(a* b) -x ^y Café 東京 🦄 x2 foo_bar'), ['title', 'near', 'a', 'b', 'x', 'y', 'cafe', '東京', 'x2', 'foo', 'bar']);
+    assert.deepEqual(termsOf('"title":NEAR(a* b) -x ^y Café 東京 🦄 x'), ['title', 'near', 'a', 'b', 'x', 'y', 'cafe', '東京', 'x']);
   });
 
   it('gives a compatibility form the words of its decomposition', () => {
-    assert.deepEqual(termsOf('\u2474 \ufb01le İstanbul'), ['1', 'file', 'istanbul']);
+    assert.deepEqual(termsOf('\u2474 \ufb01le İstanbul ℌ'), ['1', 'file', 'istanbul', 'h']);
     assert.deepEqual(termsOfWord('\u0301'), [], 'a word of marks only has no term');
   });
 
@@ -20,20 +20,22 @@ describe('termsOf', () => {
     assert.deepEqual(termsOf(`é${'𝒜'.repeat(100)}`).map((term) => Array.from(term).length), [MAX_TERM_LENGTH]);
   });
 
-  it('gives the words of the folded text, each cut, and the terms of each word in turn between ASCII separators (property)', () => {
-    const separated = fc.array(fc.tuple(fc.string({ unit: 'binary', maxLength: 12 }), fc.constantFrom(' ', '.', '_', '::', ', ')), { maxLength: 12 });
+  it('holds every word of the folded text, each cut, and gives each piece between spaces its own terms (property)', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), separated, (text, pieces) => {
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), fc.array(fc.string({ unit: 'binary', maxLength: 12 }), { maxLength: 12 }), (text, pieces) => {
         const terms = termsOf(text);
-        assert.deepEqual(terms, (fold(text).match(/[\p{L}\p{N}\p{Co}]+/gu) ?? []).map((term) => Array.from(term).slice(0, MAX_TERM_LENGTH).join('')));
-        const joined = pieces.map(([word, separator]) => `${word}${separator}`).join('');
-        assert.deepEqual(termsOf(joined), pieces.flatMap(([word]) => termsOfWord(word)));
+        const cut = (term: string) => Array.from(term).slice(0, MAX_TERM_LENGTH).join('');
+        const counts = new Map<string, number>();
+        for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+        for (const { text: word } of wordsOf(text)) {
+          for (const folded of fold(word).match(/[\p{L}\p{N}\p{Co}]+/gu) ?? []) assert.ok(counts.has(cut(folded)), `${folded} of ${JSON.stringify(text)}`);
+        }
         for (const term of terms) {
           assert.match(term, TERM);
           assert.ok(Array.from(term).length <= MAX_TERM_LENGTH);
-          assert.deepEqual(termsOfWord(term), [term], 'a term is its own only term');
         }
         assert.deepEqual(indexedText(text).split(' ').filter((term) => term !== ''), terms);
+        assert.deepEqual(termsOf(pieces.join(' ')), pieces.flatMap((piece) => termsOfWord(piece)));
       }),
       { numRuns: 500 },
     );
@@ -82,36 +84,20 @@ describe('queryTerms', () => {
   it('gives the terms of the text, at most MAX_QUERY_TERMS', () => {
     assert.deepEqual(queryTerms('title:Alpha AND "beta*" NEAR(Café)'), ['title', 'alpha', 'and', 'beta', 'near', 'cafe']);
     assert.equal(queryTerms('w '.repeat(100)).length, MAX_QUERY_TERMS);
+    assert.deepEqual(queryTerms('getElementById x'), ['getelementbyid', 'x']);
   });
 
   it('names the word each term was typed as', () => {
-    assert.deepEqual(queryWords('Café \u2474x'), [{ term: 'cafe', typed: 'Café' }, { term: '1', typed: '1' }, { term: 'x', typed: 'x' }]);
+    assert.deepEqual(queryWords('Café \u2474x'), [{ term: 'cafe', parts: [], typed: 'Café' }, { term: '1x', parts: ['1', 'x'], typed: '\u2474x' }]);
   });
 
   it('yields only terms without syntax characters, bounded in count and length, for any input (property)', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
         const terms = queryTerms(text);
-        assert.deepEqual(terms, termsOf(text).slice(0, MAX_QUERY_TERMS));
+        assert.deepEqual(terms, groupsOf(text).slice(0, MAX_QUERY_TERMS).map((group) => group.whole));
         for (const term of terms) assert.match(term, TERM);
       }),
     );
-  });
-});
-
-describe('elasticsearchAnalysis', () => {
-  it('tokenizes with the word pattern and folds with the folding filters, in every analyzer of text', () => {
-    const analysis = elasticsearchAnalysis() as { tokenizer: Record<string, { pattern: string }>; analyzer: Record<string, { tokenizer: string; filter: string[] }> };
-    const text = analysis.analyzer[ANALYZERS.text];
-    assert.ok(text !== undefined);
-    assert.equal(analysis.tokenizer[text.tokenizer]?.pattern, WORD_SOURCE);
-    assert.deepEqual(text.filter, [...FOLDING_FILTERS]);
-    assert.deepEqual(analysis.analyzer[ANALYZERS.phrase]?.filter, ['trim', ...FOLDING_FILTERS]);
-  });
-
-  it('keeps the caller own filters and analyzers beside its own', () => {
-    const analysis = elasticsearchAnalysis({ filter: { edge: { type: 'edge_ngram' } }, analyzer: { mine: { type: 'custom', tokenizer: 'keyword' } } }) as Record<string, Record<string, unknown>>;
-    assert.deepEqual(analysis['filter'], { edge: { type: 'edge_ngram' } });
-    assert.ok(analysis['analyzer']?.['mine'] !== undefined && analysis['analyzer']?.[ANALYZERS.text] !== undefined);
   });
 });

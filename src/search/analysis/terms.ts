@@ -1,3 +1,5 @@
+import { forEachGroup, type Group } from './split.js';
+
 /**
  * How text becomes terms, for every part of search: indexing, query building, highlighting, spelling and
  * autocomplete all take their words and terms from here, and the Elasticsearch analyzers are generated from the same
@@ -7,9 +9,9 @@
  *   character separates words.
  * - Folding decomposes text (NFKD: compatibility forms such as `ﬁ` and `①` become `fi` and `1`), drops every mark (so
  *   `é` is `e`) and lower-cases it.
- * - The terms of a text are the words of its folding, each cut to MAX_TERM_LENGTH characters. A word's terms are
- *   those of the word alone: usually one, but a compatibility form can decompose into several (`⑴` becomes `(1)`,
- *   two separators and a term) and a symbol into a term (`™` becomes `tm`).
+ * - Words joined into identifiers are split as split.ts says: an identifier gives its whole and its parts. Each
+ *   piece's terms are the words of its folding (usually one; a compatibility form can decompose into several, as `⑴`
+ *   becomes `(1)`). Every term is cut to MAX_TERM_LENGTH characters.
  *
  * Terms therefore hold letters, digits and private-use characters only: their only ASCII characters are `a`–`z` and
  * `0`–`9`, so terms joined by spaces are read back as the same terms by any tokenizer that splits on ASCII
@@ -81,54 +83,103 @@ function cut(term: string): string {
   return term.length <= MAX_TERM_LENGTH ? term : Array.from(term).slice(0, MAX_TERM_LENGTH).join('');
 }
 
+/** The folded terms of a piece of text (see split.ts): ASCII lower-cased, anything else folded. */
+function pieceTerms(piece: string, ascii: boolean): readonly string[] {
+  return ascii ? [cut(piece.toLowerCase())] : (foldRun(piece.toLowerCase()).match(FOLDED_WORD) ?? []).map(cut);
+}
+
+/** The groups of a text (see split.ts), their terms cut to MAX_TERM_LENGTH; the first `limit` only, when given. */
+export function groupsOf(text: string, limit = Number.POSITIVE_INFINITY): Group[] {
+  const groups: Group[] = [];
+  forEachGroup(text, pieceTerms, (group) => {
+    if (groups.length < limit) groups.push(group.parts.length === 0 ? group : { ...group, whole: cut(group.whole), parts: group.parts.map(cut) });
+  });
+  return groups;
+}
+
 /**
- * The terms of a text, in order, repeats kept (a term's position is its place in this list): the words of fold(text),
- * each cut. Read as segments — runs of ASCII letters and digits and non-ASCII characters, between which folding
- * changes nothing — so that only a segment holding a non-ASCII character is folded and split again: most text is
- * ASCII, and a folded whole text is a two-byte string that regular expressions read at several times the cost.
+ * The terms of a text, in order, repeats kept (a term's position is its place in this list): each group's whole,
+ * then its parts (see split.ts). Most groups are one plain word of ASCII letters with no case change inside: they are
+ * read here, and only the others go through forEachGroup.
  */
 export function termsOf(text: string): string[] {
-  const lower = text.toLowerCase();
   const terms: string[] = [];
-  let start = -1;
-  let plain = true;
-  for (let at = 0; at <= lower.length; at++) {
-    const code = at < lower.length ? lower.charCodeAt(at) : 0x20;
-    if (code >= 0x80 || (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39)) {
-      if (start < 0) {
-        start = at;
-        plain = true;
+  const length = text.length;
+  let at = 0;
+  while (at < length) {
+    let code = text.charCodeAt(at);
+    if (!inGroup(code)) {
+      at++;
+      continue;
+    }
+    const start = at;
+    let plain = code < 0x80;
+    let previous = code;
+    for (at++; at < length; at++) {
+      code = text.charCodeAt(at);
+      if (isConnector(code)) {
+        if (at + 1 < length && inGroup(text.charCodeAt(at + 1))) {
+          plain = false;
+          continue;
+        }
+        if (code === 0x3a && text.charCodeAt(at + 1) === 0x3a) {
+          plain = false;
+          continue;
+        }
+        break;
       }
-      if (code >= 0x80) plain = false;
-    } else if (start >= 0) {
-      const segment = lower.slice(start, at);
-      if (plain) terms.push(segment.length > MAX_TERM_LENGTH ? cut(segment) : segment);
-      else for (const term of foldedTerms(segment)) terms.push(term);
-      start = -1;
+      if (!inGroup(code)) break;
+      if (code >= 0x80 || (code >= 0x41 && code <= 0x5a) || isDigit(code) !== isDigit(previous)) plain = false;
+      previous = code;
+    }
+    if (plain) {
+      const word = text.slice(start, at).toLowerCase();
+      terms.push(word.length > MAX_TERM_LENGTH ? cut(word) : word);
+    } else {
+      for (const term of splitTerms(text.slice(start, at))) terms.push(term);
     }
   }
   return terms;
 }
 
 /**
- * The terms of a segment holding a non-ASCII character, remembered: the same accented words come back in every
- * document, and folding one costs a hundred times more than reading a plain one. Forgotten all at once when full.
+ * The terms of a run of text that is not one plain word (see termsOf), remembered: the same identifiers and accented
+ * words come back in every document, and splitting and folding one costs a hundred times more than reading a plain
+ * word. Forgotten all at once when full.
  */
-const foldedSegments = new Map<string, readonly string[]>();
-const FOLDED_SEGMENTS_KEPT = 50_000;
+const splitRuns = new Map<string, readonly string[]>();
+const SPLIT_RUNS_KEPT = 50_000;
 
-function foldedTerms(segment: string): readonly string[] {
-  let terms = foldedSegments.get(segment);
+function splitTerms(run: string): readonly string[] {
+  let terms = splitRuns.get(run);
   if (terms === undefined) {
-    terms = (foldRun(segment).match(FOLDED_WORD) ?? []).map(cut);
-    if (foldedSegments.size >= FOLDED_SEGMENTS_KEPT) foldedSegments.clear();
-    // A copy as the key: a slice of a long segment would keep the whole text it was cut from alive.
-    foldedSegments.set(` ${segment}`.slice(1), terms);
+    const found: string[] = [];
+    forEachGroup(run, pieceTerms, (group) => {
+      found.push(group.parts.length === 0 ? group.whole : cut(group.whole));
+      for (const part of group.parts) found.push(cut(part));
+    });
+    terms = found;
+    if (splitRuns.size >= SPLIT_RUNS_KEPT) splitRuns.clear();
+    // A copy as the key: a slice of a long run would keep the whole text it was cut from alive.
+    splitRuns.set(` ${run}`.slice(1), terms);
   }
   return terms;
 }
 
-/** The terms of one word: termsOf the word alone (none for a word of marks only). */
+/** Whether a character may stand in a group: an ASCII letter or digit, or any non-ASCII character (forEachGroup decides). */
+function inGroup(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code >= 0x80;
+}
+
+function isConnector(code: number): boolean {
+  return code === 0x2e || code === 0x5f || code === 0x2d || code === 0x3a;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+/** The terms of one word or identifier: termsOf it alone (none for a word of marks only). */
 export function termsOfWord(word: string): string[] {
   return termsOf(word);
 }

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { STEM_LANGUAGES, STEM_MARKER, stemLanguageOf, stemOf, stemTokens, termsOf } from './index.js';
+
+/** Inflected forms that each language's stemmer must bring to one stem (folded, as the analysis stems them). */
+const FORMS: Record<string, string[][]> = {
+  english: [['measure', 'measuring', 'measured', 'measures'], ['page', 'pages'], ['connect', 'connected', 'connecting', 'connection'], ['run', 'running', 'runs']],
+  german: [['haus', 'hauser', 'hauses'], ['kind', 'kinder', 'kindern']],
+  spanish: [['casa', 'casas'], ['hablar', 'hablando', 'hablado']],
+  french: [['maison', 'maisons'], ['grand', 'grande', 'grandes']],
+  italian: [['casa', 'case'], ['parlare', 'parlando']],
+  dutch: [['boek', 'boeken'], ['lopen', 'lop']],
+  portuguese: [['casa', 'casas'], ['falar', 'falando']],
+  russian: [['книга', 'книги', 'книгой'], ['читать', 'читал']],
+  swedish: [['hus', 'husen'], ['bil', 'bilar', 'bilen']],
+};
+
+describe('stemming', () => {
+  it('maps each language table of inflected forms to one stem', () => {
+    for (const [name, groups] of Object.entries(FORMS)) {
+      const language = STEM_LANGUAGES.find((candidate) => candidate.name === name);
+      assert.ok(language !== undefined, name);
+      for (const forms of groups) {
+        const stems: Set<string> = new Set(forms.map((form): string => stemOf(language, form)));
+        assert.equal(stems.size, 1, `${name}: ${forms.join(', ')} → ${[...stems].join(', ')}`);
+      }
+    }
+  });
+
+  it('takes the stemmer of the locale language, and none for a language without one', () => {
+    assert.equal(stemLanguageOf('en-US')?.name, 'english');
+    assert.equal(stemLanguageOf('EN')?.name, 'english');
+    assert.equal(stemLanguageOf('pt-BR')?.name, 'portuguese');
+    assert.equal(stemLanguageOf('nb_NO')?.name, 'norwegian');
+    assert.equal(stemLanguageOf('ja'), undefined);
+    assert.equal(stemLanguageOf('zh-CN'), undefined);
+  });
+
+  it('leaves numbers, codes and short terms as they are', () => {
+    const english = stemLanguageOf('en') as NonNullable<ReturnType<typeof stemLanguageOf>>;
+    for (const term of ['iperf3', 'x2', '2026', 'is', 'be']) assert.equal(stemOf(english, term), term);
+  });
+
+  it('marks the stem of each term whose stem differs, and no other (property)', () => {
+    const english = stemLanguageOf('en') as NonNullable<ReturnType<typeof stemLanguageOf>>;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('measuring', 'pages', 'search', 'the', 'connection', 'iperf3', 'élan'), { maxLength: 10 }), (words) => {
+        const terms = termsOf(words.join(' '));
+        const expected = terms.filter((term) => stemOf(english, term) !== term).map((term) => `${STEM_MARKER}${stemOf(english, term)}`);
+        assert.deepEqual(stemTokens(english, terms), expected);
+        assert.deepEqual(stemTokens(undefined, terms), []);
+      }),
+    );
+  });
+});

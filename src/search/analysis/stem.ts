@@ -1,0 +1,108 @@
+import { stemmer as danish } from '@orama/stemmers/danish';
+import { stemmer as dutch } from '@orama/stemmers/dutch';
+import { stemmer as finnish } from '@orama/stemmers/finnish';
+import { stemmer as french } from '@orama/stemmers/french';
+import { stemmer as german } from '@orama/stemmers/german';
+import { stemmer as hungarian } from '@orama/stemmers/hungarian';
+import { stemmer as irish } from '@orama/stemmers/irish';
+import { stemmer as italian } from '@orama/stemmers/italian';
+import { stemmer as lithuanian } from '@orama/stemmers/lithuanian';
+import { stemmer as norwegian } from '@orama/stemmers/norwegian';
+import { stemmer as portuguese } from '@orama/stemmers/portuguese';
+import { stemmer as romanian } from '@orama/stemmers/romanian';
+import { stemmer as russian } from '@orama/stemmers/russian';
+import { stemmer as spanish } from '@orama/stemmers/spanish';
+import { stemmer as swedish } from '@orama/stemmers/swedish';
+import { stemmer as turkish } from '@orama/stemmers/turkish';
+import { stemmer as english } from 'stemmer';
+
+/**
+ * Stemming per locale: English (Porter's algorithm, the `stemmer` package) for `en*`, the Snowball stemmer of the
+ * locale's language (`@orama/stemmers`, generated from Snowball) where there is one, none otherwise. A stem is what the other forms of a word meet on (`measure`, `measuring`, `measured` → `measur`);
+ * it is not shown to anyone. Stems are taken of folded terms (see terms.ts): the stemmers read lower-case text, and
+ * the folding already dropped the accents some of them would have removed themselves. Pure: no I/O.
+ */
+
+/** A language the analysis stems, with the Elasticsearch filter that stems it the same way. */
+export interface StemLanguage {
+  name: string;
+  stem: (term: string) => string;
+  /** The token filter of an Elasticsearch analyzer with the same algorithm. */
+  elasticsearch: { type: 'stemmer'; language: string } | { type: 'snowball'; language: string };
+}
+
+const snowball = (name: string, stem: (term: string) => string, language: string): StemLanguage => ({ name, stem, elasticsearch: { type: 'snowball', language } });
+
+/** By the primary subtag of a locale (`en` of `en-US`), lower-cased. */
+const LANGUAGES: ReadonlyMap<string, StemLanguage> = new Map([
+  // Elasticsearch's `english` stemmer is Porter's, as this one; its Snowball `English` is Porter2.
+  ['en', { name: 'english', stem: english, elasticsearch: { type: 'stemmer', language: 'english' } }],
+  ['da', snowball('danish', danish, 'Danish')],
+  ['de', snowball('german', german, 'German')],
+  ['es', snowball('spanish', spanish, 'Spanish')],
+  ['fi', snowball('finnish', finnish, 'Finnish')],
+  ['fr', snowball('french', french, 'French')],
+  ['ga', snowball('irish', irish, 'Irish')],
+  ['hu', snowball('hungarian', hungarian, 'Hungarian')],
+  ['it', snowball('italian', italian, 'Italian')],
+  ['lt', snowball('lithuanian', lithuanian, 'Lithuanian')],
+  ['nb', snowball('norwegian', norwegian, 'Norwegian')],
+  ['nl', snowball('dutch', dutch, 'Dutch')],
+  ['nn', snowball('norwegian', norwegian, 'Norwegian')],
+  ['no', snowball('norwegian', norwegian, 'Norwegian')],
+  ['pt', snowball('portuguese', portuguese, 'Portuguese')],
+  ['ro', snowball('romanian', romanian, 'Romanian')],
+  ['ru', snowball('russian', russian, 'Russian')],
+  ['sv', snowball('swedish', swedish, 'Swedish')],
+  ['tr', snowball('turkish', turkish, 'Turkish')],
+]);
+
+/** Every language stemmed, once each. */
+export const STEM_LANGUAGES: readonly StemLanguage[] = [...new Map([...LANGUAGES.values()].map((language) => [language.name, language])).values()];
+
+/** The language whose stemmer a locale's text takes, or undefined for a locale without one. */
+export function stemLanguageOf(locale: string): StemLanguage | undefined {
+  const primary = locale.toLowerCase().split(/[-_]/, 1)[0] ?? '';
+  return LANGUAGES.get(primary);
+}
+
+/** Terms shorter than this, or holding a digit, are not stemmed: they are names, numbers and codes more than words. */
+const MIN_STEMMED_LENGTH = 3;
+const HAS_DIGIT = /\p{N}/u;
+
+const remembered = new Map<StemLanguage, Map<string, string>>();
+/** Stems remembered per language, at most; forgotten all at once when full (a vocabulary is Zipfian: most come back). */
+const STEMS_KEPT = 100_000;
+
+/** The stem of a folded term in a language; the term itself when it is not stemmed. Remembered. */
+export function stemOf(language: StemLanguage, term: string): string {
+  let stems = remembered.get(language);
+  if (stems === undefined) {
+    stems = new Map();
+    remembered.set(language, stems);
+  }
+  let stem = stems.get(term);
+  if (stem === undefined) {
+    stem = term.length < MIN_STEMMED_LENGTH || HAS_DIGIT.test(term) ? term : language.stem(term);
+    if (stems.size >= STEMS_KEPT) stems.clear();
+    stems.set(term, stem);
+  }
+  return stem;
+}
+
+/**
+ * What marks a stem among an index's terms (a noncharacter, never part of a term): stems stand in columns of their
+ * own, and the marker keeps them out of everything that lists an index's words ("did you mean", completions).
+ */
+export const STEM_MARKER = '\uFDD0';
+
+/** The stem tokens of a text's terms: the marked stem of each term whose stem differs from it, in order. */
+export function stemTokens(language: StemLanguage | undefined, terms: readonly string[]): string[] {
+  if (language === undefined) return [];
+  const tokens: string[] = [];
+  for (const term of terms) {
+    const stem = stemOf(language, term);
+    if (stem !== term) tokens.push(STEM_MARKER + stem);
+  }
+  return tokens;
+}
