@@ -7,7 +7,7 @@ describe('parseSearchParams', () => {
   it('fills the defaults when only q is given', () => {
     assert.deepEqual(parseSearchParams({ q: 'fetch' }), {
       ok: true,
-      value: { q: 'fetch', locales: ['en-US'], sort: 'best', size: 10, page: 1, slugPrefixes: [] },
+      value: { q: 'fetch', locales: ['en-US'], sort: 'best', size: 10, page: 1, slugPrefixes: [], exact: false },
     });
   });
 
@@ -16,6 +16,21 @@ describe('parseSearchParams', () => {
     assert.ok(parsed.ok);
     assert.deepEqual(parsed.value.locales, ['fr', 'pt-BR']);
     assert.deepEqual(parsed.value.slugPrefixes, ['docs/web', 'Docs/Learn']);
+  });
+
+  it('reads exact=1 as exact, exact=0 and an empty or absent exact as not, and anything else as invalid', () => {
+    const exact = (value: unknown) => {
+      const parsed = parseSearchParams(value === undefined ? { q: 'x' } : { q: 'x', exact: value });
+      return parsed.ok ? parsed.value.exact : parsed.body.errors.exact?.map((error) => error.code);
+    };
+    assert.equal(exact('1'), true);
+    assert.equal(exact('0'), false);
+    assert.equal(exact(''), false);
+    assert.equal(exact(undefined), false);
+    assert.deepEqual(exact('true'), ['invalid_choice']);
+    assert.deepEqual(exact(' 1'), ['invalid_choice']);
+    assert.deepEqual(exact(['1', '1']), ['repeated']);
+    assert.deepEqual(exact(1), ['invalid']);
   });
 
   it('reports values that are not strings as invalid instead of throwing', () => {
@@ -30,7 +45,7 @@ describe('parseSearchParams', () => {
   it('never throws and answers either a value or field errors for any query object (property)', () => {
     const value = fc.oneof(fc.string(), fc.array(fc.string(), { maxLength: 12 }), fc.integer(), fc.constant(undefined), fc.object());
     fc.assert(
-      fc.property(fc.dictionary(fc.constantFrom('q', 'locale', 'sort', 'size', 'page', 'slug_prefix', 'other'), value), (query) => {
+      fc.property(fc.dictionary(fc.constantFrom('q', 'locale', 'sort', 'size', 'page', 'slug_prefix', 'exact', 'other'), value), (query) => {
         const parsed = parseSearchParams(query);
         if (parsed.ok) {
           assert.ok(parsed.value.size >= 1 && parsed.value.size <= 100);

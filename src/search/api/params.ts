@@ -21,12 +21,16 @@ export const SEARCH_PARAM_LIMITS = {
   maxAutocompleteLength: 200,
 } as const;
 
-export const SEARCH_PARAM_DEFAULTS = { locale: 'en-US', sort: 'best', size: 10, page: 1 } as const satisfies {
+export const SEARCH_PARAM_DEFAULTS = { locale: 'en-US', sort: 'best', size: 10, page: 1, exact: false } as const satisfies {
   locale: string;
   sort: SortOrder;
   size: number;
   page: number;
+  exact: boolean;
 };
+
+/** The values of `exact`: `1` searches the words as typed, `0` (like absent or empty) lets the engine correct them. */
+export const EXACT_VALUES: readonly string[] = ['0', '1'];
 
 export const SORT_ORDERS: readonly SortOrder[] = ['best', 'relevance', 'popularity'];
 
@@ -39,6 +43,11 @@ export interface SearchParams {
   page: number;
   /** Distinct slug prefixes without a leading `/`. */
   slugPrefixes: string[];
+  /**
+   * `exact=1`: match the words as typed only (the engine's `corrections: false`), as the "search instead for" link of
+   * a corrected search asks. @default false
+   */
+  exact: boolean;
 }
 
 export type FieldErrorCode =
@@ -171,6 +180,11 @@ export function parseSearchParams(query: unknown): Parsed<SearchParams> {
     errors.add('slug_prefix', 'too_long', `slug_prefix must be at most ${SEARCH_PARAM_LIMITS.maxSlugPrefixLength} characters`);
   }
 
+  const exactValue = single(query, 'exact', errors);
+  if (exactValue !== undefined && exactValue !== '' && !EXACT_VALUES.includes(exactValue)) {
+    errors.add('exact', 'invalid_choice', `exact must be one of ${EXACT_VALUES.join(', ')}`);
+  }
+
   if (!errors.empty) return { ok: false, body: { errors: errors.fields } };
   return {
     ok: true,
@@ -181,6 +195,7 @@ export function parseSearchParams(query: unknown): Parsed<SearchParams> {
       size,
       page,
       slugPrefixes: distinctBy(slugPrefixes, (prefix) => prefix.toLowerCase()),
+      exact: exactValue === '' || exactValue === undefined ? SEARCH_PARAM_DEFAULTS.exact : exactValue === '1',
     },
   };
 }

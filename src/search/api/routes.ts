@@ -48,7 +48,18 @@ export interface SearchDocument {
 
 export interface SearchResponse {
   documents: SearchDocument[];
-  metadata: { took_ms: number; total: TotalHits; size: number; page: number };
+  metadata: {
+    took_ms: number;
+    total: TotalHits;
+    size: number;
+    page: number;
+    /**
+     * Present when a word of `q` that the index does not hold was matched by its spelling neighbours instead: the
+     * text searched. The documents are that text's; `exact=1` searches `q` as typed.
+     */
+    corrected?: string;
+  };
+  /** "Did you mean" alternatives; always empty when `metadata.corrected` is present (the answer already is one). */
   suggestions: Suggestion[];
 }
 
@@ -98,16 +109,21 @@ export function searchRoutes(options: SearchRoutesOptions): FastifyPluginAsync {
       const started = performance.now();
       const parsed = parseSearchParams(request.query);
       if (!parsed.ok) return reply.status(400).send(parsed.body);
-      const { q, locales, sort, size, page, slugPrefixes } = parsed.value;
+      const { q, locales, sort, size, page, slugPrefixes, exact } = parsed.value;
       // The total is exact as far as a client can page (every page up to the last one it may ask for), then `gte`.
       const totalUpTo = size * SEARCH_PARAM_LIMITS.maxPage;
-      const result = await engine.search({ index, text: q, locales, slugPrefixes, sort, size, from: (page - 1) * size, highlight: true, totalUpTo });
-      const suggestions = await engine.suggest({ index, text: q, locales, slugPrefixes, size: suggestionCount, knownTotal: result.total.value });
-      const body: SearchResponse = {
-        documents: result.documents.map(toDocument),
-        metadata: { took_ms: Math.round(performance.now() - started), total: result.total, size, page },
-        suggestions,
-      };
+      const result = await engine.search({
+        index, text: q, locales, slugPrefixes, sort, size, from: (page - 1) * size, highlight: true, totalUpTo, corrections: !exact,
+      });
+      const corrected = typeof result.corrected === 'string' && result.corrected !== '' ? result.corrected : undefined;
+      // A corrected answer already is the alternative "did you mean" would offer: suggestions are for a query that
+      // matches (or fails) as typed.
+      const suggestions = corrected !== undefined
+        ? []
+        : await engine.suggest({ index, text: q, locales, slugPrefixes, size: suggestionCount, knownTotal: result.total.value });
+      const metadata: SearchResponse['metadata'] = { took_ms: Math.round(performance.now() - started), total: result.total, size, page };
+      if (corrected !== undefined) metadata.corrected = corrected;
+      const body: SearchResponse = { documents: result.documents.map(toDocument), metadata, suggestions };
       return reply.header('cache-control', SEARCH_CACHE_CONTROL).send(body);
     });
 

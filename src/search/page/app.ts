@@ -3,7 +3,9 @@
  * none, calls `/api/v1/search`, and renders the answer with DOM nodes only — highlight fragments are rebuilt from text
  * parts, never assigned as HTML. New queries push a history entry; back and forward restore the query of the entry.
  * Elements are looked up at each render and events are delegated, so a page re-rendered by the renderer's client
- * (client navigation back to the search page) keeps working.
+ * (client navigation back to the search page) keeps working. A corrected answer (`metadata.corrected`) shows "Showing
+ * results for <corrected> — search instead for <query>" where "did you mean" goes (the API sends no suggestions
+ * then), so the markup, which the page cache keeps, needs no new element: the second link asks `exact=1`.
  */
 import { fragmentParts } from './fragment-nodes.js';
 
@@ -17,7 +19,7 @@ interface Hit {
 
 interface Answer {
   documents: Hit[];
-  metadata: { took_ms: number; total: { value: number; relation: 'eq' | 'gte' }; size: number; page: number };
+  metadata: { took_ms: number; total: { value: number; relation: 'eq' | 'gte' }; size: number; page: number; corrected?: string };
   suggestions: { text: string; total: number; relation?: 'eq' | 'gte' }[];
 }
 
@@ -69,11 +71,12 @@ let latest = 0;
 /** The page URL for a query: only what the user chose, so links stay short and the locale comes from the page. */
 function pageUrl(params: URLSearchParams): string {
   const own = new URLSearchParams();
-  for (const name of ['q', 'sort', 'page', 'size', 'slug_prefix', 'locale']) {
+  for (const name of ['q', 'sort', 'page', 'size', 'slug_prefix', 'locale', 'exact']) {
     for (const value of params.getAll(name)) if (value !== '') own.append(name, value);
   }
   if (own.get('sort') === 'best') own.delete('sort');
   if (own.get('page') === '1') own.delete('page');
+  if (own.get('exact') === '0') own.delete('exact');
   return `${location.pathname}?${own.toString()}`;
 }
 
@@ -109,14 +112,30 @@ function note({ status }: Elements, kind: 'error' | 'info', ...lines: string[]):
 function renderAnswer(page: Elements, answer: Answer, params: URLSearchParams): void {
   const { suggestionsBox, results, pages } = page;
   const { total, size, page: current } = answer.metadata;
+  const typed = params.get('q') ?? '';
+  const corrected = typeof answer.metadata.corrected === 'string' && answer.metadata.corrected !== '' ? answer.metadata.corrected : undefined;
   const count = `${total.relation === 'gte' ? 'More than ' : ''}${total.value} result${total.value === 1 ? '' : 's'}`;
-  note(page, 'info', `${count} for “${params.get('q') ?? ''}”`);
+  note(page, 'info', `${count} for “${corrected ?? typed}”`);
   const first = answer.suggestions[0];
-  if (first !== undefined) {
-    const corrected = new URLSearchParams(params);
-    corrected.set('q', first.text);
-    corrected.delete('page');
-    suggestionsBox.append('Did you mean ', linkTo(corrected, first.text), ` (${first.total}${first.relation === 'gte' ? '+' : ''})?`);
+  if (corrected !== undefined) {
+    const searched = new URLSearchParams(params);
+    searched.set('q', corrected);
+    searched.delete('page');
+    searched.delete('exact');
+    const asTyped = new URLSearchParams(params);
+    asTyped.set('exact', '1');
+    asTyped.delete('page');
+    const searchedLink = linkTo(searched, corrected);
+    searchedLink.className = 'search-corrected';
+    const asTypedLink = linkTo(asTyped, typed);
+    asTypedLink.className = 'search-as-typed';
+    suggestionsBox.append('Showing results for ', searchedLink, ' — search instead for ', asTypedLink);
+  } else if (first !== undefined) {
+    const suggested = new URLSearchParams(params);
+    suggested.set('q', first.text);
+    suggested.delete('page');
+    suggested.delete('exact');
+    suggestionsBox.append('Did you mean ', linkTo(suggested, first.text), ` (${first.total}${first.relation === 'gte' ? '+' : ''})?`);
   }
   for (const hit of answer.documents) {
     const item = element('li');
