@@ -5,8 +5,9 @@ import { pageCacheSuite } from './page-cache.js';
 import { pagePathSuite } from './page-path.js';
 import { scaleSuite } from './scale.js';
 import { searchIndexSuite } from './search-index.js';
+import { searchQualitySuite } from './search-quality.js';
 import { searchQuerySuite } from './search-query.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, edgeSuite, searchIndexSuite, searchQuerySuite, songsSuite, scaleSuite, freshnessSuite];
+export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite];
