@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { beginningOf, fragmentsOf, fragmentsOfBeginning, isSafeFragment, matchWords, titleOf } from './highlight.js';
-import { termsOfWord } from './analysis/index.js';
+import { stemLanguageOf, stemOf, termsOfWord, type StemLanguage } from './analysis/index.js';
 import { MARK_CLOSE, MARK_OPEN, markedFragments, markedTitle, parseMarked } from './test-support/marked.js';
 
 const mark = (word: string) => `${MARK_OPEN}${word}${MARK_CLOSE}`;
@@ -90,6 +90,26 @@ describe('matchWords', () => {
         const expected = [...text.matchAll(/[\p{L}\p{N}\p{M}\p{Co}]+/gu)].filter((match) => termsOfWord(match[0]).some((term) => wanted.includes(term)));
         const found = ranges(text, wanted).flatMap((range) => range.split(/[^\p{L}\p{N}\p{M}\p{Co}]+/u).filter((part) => part !== ''));
         assert.deepEqual(found, expected.map((match) => match[0]));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('marks exactly the words whose analysis matches a query term or another form of it, identifiers and stems included (property)', () => {
+    const english = stemLanguageOf('en') as StemLanguage;
+    const word = fc.constantFrom('getElementById', 'element', 'Elements', 'Array.prototype.map', 'mapping', 'maps', 'measure', 'Measuring', 'measured', 'happy', 'happiness', 'iperf3', 'by', 'bypass', '—', ',', '(x)');
+    const queries = ['element', 'map', 'measure', 'happy', 'iperf3', 'id'];
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 200 }), fc.subarray(queries, { minLength: 1 }), (words, wanted) => {
+        const text = words.join(' ');
+        const stems = new Set(wanted.map((term) => stemOf(english, term)));
+        const matches = (term: string) => wanted.includes(term) || stems.has(stemOf(english, term));
+        const matcher = { terms: new Set(wanted), otherForms: { anchors: [...stems].map((stem) => (stem.length > 3 ? stem.slice(0, -1) : stem)), matches } };
+        const expected = [...text.matchAll(/[\p{L}\p{N}\p{M}\p{Co}]+/gu)].filter((match) => termsOfWord(match[0]).some(matches)).map((match) => match[0]);
+        const source = matchWords(text, matcher);
+        source.scanTo(text.length);
+        const found = source.found.flatMap(([start, end]) => text.slice(start, end).split(/[^\p{L}\p{N}\p{M}\p{Co}]+/u).filter((part) => part !== ''));
+        assert.deepEqual(found, expected);
       }),
       { numRuns: 300 },
     );

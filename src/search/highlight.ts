@@ -31,6 +31,11 @@ export interface TermMatcher {
   terms: ReadonlySet<string>;
   /** Prefixes of terms: a word with a term starting with one is marked (an unfinished last word). */
   prefixes?: readonly string[];
+  /**
+   * Other forms of the query's words: `matches` says whether a term is one (its stem is a query word's), `anchors`
+   * are beginnings such forms share, where they are looked for.
+   */
+  otherForms?: { anchors: readonly string[]; matches: (term: string) => boolean };
 }
 
 const WORD = new RegExp(WORD_SOURCE, 'gu');
@@ -81,7 +86,9 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
   const found: [number, number][] = [];
   const prefixes = matcher.prefixes ?? [];
   let scanned = 0;
-  const marked = (word: string) => termsOfWord(word).some((term) => matcher.terms.has(term) || prefixes.some((prefix) => term.startsWith(prefix)));
+  const otherForm = matcher.otherForms?.matches;
+  const marked = (word: string) =>
+    termsOfWord(word).some((term) => matcher.terms.has(term) || prefixes.some((prefix) => term.startsWith(prefix)) || otherForm?.(term) === true);
   const add = (start: number, end: number) => {
     const last = found[found.length - 1];
     if (last !== undefined && last[1] <= start && !WORD_CHARACTER.test(text.slice(last[1], start))) last[1] = Math.max(last[1], end);
@@ -103,30 +110,30 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
         : fold(chunk);
     if (folded.length !== chunk.length) return false;
     const ranges: [number, number][] = [];
-    const search = (needle: string, prefix: boolean) => {
+    /**
+     * Places where a word may be marked: where `needle` begins a word (`start`: a prefix, or the beginning of another
+     * form), or stands anywhere in one (`inside`: a term, which may be a part of an identifier). Each is widened to its
+     * whole word and confirmed by the word's own terms below.
+     */
+    const search = (needle: string, where: 'start' | 'inside') => {
       for (let at = folded.indexOf(needle); at !== -1; at = folded.indexOf(needle, at + 1)) {
-        if (isWordCharacter(folded[at - 1])) continue;
+        let start = at;
         let end = at + needle.length;
-        if (prefix) while (isWordCharacter(folded[end])) end++;
-        else if (isWordCharacter(folded[end])) continue;
-        ranges.push([from + at, from + end]);
+        if (where === 'start' && isWordCharacter(folded[start - 1])) continue;
+        while (start > 0 && isWordCharacter(folded[start - 1])) start--;
+        while (isWordCharacter(folded[end])) end++;
+        ranges.push([from + start, from + end]);
       }
     };
-    for (const term of matcher.terms) if (term !== '') search(term, false);
-    for (const prefix of prefixes) if (prefix !== '') search(prefix, true);
+    for (const term of matcher.terms) if (term !== '') search(term, 'inside');
+    for (const prefix of prefixes) if (prefix !== '') search(prefix, 'start');
+    for (const anchor of matcher.otherForms?.anchors ?? []) if (anchor !== '') search(anchor, 'start');
     ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
-    // A term found inside a longer found word (a prefix match) is the same word.
     let covered = -1;
     for (const [start, end] of ranges) {
+      // The same word found again, by another term.
       if (start < covered) continue;
-      // The chunk's folding kept its length; a word that still folds to something else means positions moved.
-      if (!marked(text.slice(start, end))) return false;
-      covered = end;
-    }
-    covered = -1;
-    for (const [start, end] of ranges) {
-      if (start < covered) continue;
-      add(start, end);
+      if (marked(text.slice(start, end))) add(start, end);
       covered = end;
     }
     return true;

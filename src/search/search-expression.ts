@@ -35,6 +35,12 @@ export interface QueryPlan {
    * hold it: `fetch of element` gives none, since `"fetch element"` is not what was typed.
    */
   phrases: readonly Phrase[];
+  /**
+   * What else each word matches, aligned with `words` (set by the engine): an identifier's parts as a phrase, the
+   * marked stems of the word, a spelling neighbour of a word the index does not hold. A word with alternatives
+   * matches any of them, and the word itself scores on top of them where it stands (see searchExpression).
+   */
+  alternatives?: readonly (readonly string[] | undefined)[];
 }
 
 /** A [start, end) range of a plan's words that stand next to each other in the text. */
@@ -76,7 +82,7 @@ function quote(word: string): string {
 }
 
 /** What a search's expressions are made of: a plan's words, how its last word matches, and its phrases. */
-export type ExpressionPlan = Pick<QueryPlan, 'words' | 'prefixLast' | 'expansions' | 'phrases'>;
+export type ExpressionPlan = Pick<QueryPlan, 'words' | 'prefixLast' | 'expansions' | 'phrases' | 'alternatives'>;
 
 /**
  * The FTS5 expression of a search: every word must match (the last one also as a prefix when it is long enough), and
@@ -86,15 +92,19 @@ export type ExpressionPlan = Pick<QueryPlan, 'words' | 'prefixLast' | 'expansion
  */
 export function searchExpression(plan: ExpressionPlan): string | undefined {
   if (plan.words.length === 0) return undefined;
-  const all = allWords(plan.words, plan.prefixLast, plan.expansions);
+  const all = allWords(plan.words, plan.prefixLast, plan.expansions, plan.alternatives);
   const phrase = phraseExpression(plan);
   return phrase === undefined ? all : `(${all}) OR ${phrase}`;
 }
 
-function allWords(words: readonly string[], prefixLast: boolean, expansions: readonly string[] | undefined): string {
+function allWords(words: readonly string[], prefixLast: boolean, expansions: readonly string[] | undefined, alternatives?: ExpressionPlan['alternatives']): string {
   const last = words[words.length - 1] as string;
-  const head = words.slice(0, -1).map(quote);
-  let lastTerm = quote(last);
+  const clause = (word: string, at: number) => {
+    const others = alternatives?.[at];
+    return others === undefined || others.length === 0 ? quote(word) : `(${[word, ...others].map(quote).join(' OR ')})`;
+  };
+  const head = words.slice(0, -1).map(clause);
+  let lastTerm = clause(last, words.length - 1);
   if (prefixLast) {
     lastTerm = expansions === undefined
       ? `(${quote(last)} OR ${quote(last)}*)`
@@ -112,8 +122,9 @@ function lastAlternatives(last: string, expansions: readonly string[]): string[]
  * which may match as one of its completions (or, unexpanded, as a prefix) — unless the engine found none to expand it to.
  */
 export function requiredWords(plan: ExpressionPlan): string[] {
-  const { words, prefixLast, expansions } = plan;
-  return prefixLast && (expansions === undefined || expansions.length > 0) ? words.slice(0, -1) : [...words];
+  const { words, prefixLast, expansions, alternatives } = plan;
+  const asTyped = prefixLast && (expansions === undefined || expansions.length > 0) ? words.slice(0, -1) : [...words];
+  return asTyped.filter((_, at) => (alternatives?.[at]?.length ?? 0) === 0);
 }
 
 /** One phrase of an FTS5 expression: its words, and whether its last word is matched as a prefix too. */
@@ -123,9 +134,15 @@ function prefixable(words: readonly string[]): boolean {
 }
 
 /** The expression of a count or a suggestion check: every word, exactly as `searchExpression` requires them. */
-export function countExpression(words: readonly string[], prefixLast = prefixable(words), expansions?: readonly string[]): string | undefined {
-  if (expansions !== undefined && prefixLast && words.length > 0) return allWords(words, prefixLast, expansions);
+export function countExpression(words: readonly string[], prefixLast = prefixable(words), expansions?: readonly string[], alternatives?: ExpressionPlan['alternatives']): string | undefined {
+  const alternated = alternatives?.some((others) => (others?.length ?? 0) > 0) === true;
+  if (words.length > 0 && ((expansions !== undefined && prefixLast) || alternated)) return allWords(words, prefixLast, expansions, alternatives);
   return matchExpression(words, { prefixLast });
+}
+
+/** countExpression of a plan. */
+export function planCountExpression(plan: ExpressionPlan): string | undefined {
+  return countExpression(plan.words, plan.prefixLast, plan.expansions, plan.alternatives);
 }
 
 /**

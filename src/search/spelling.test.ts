@@ -73,10 +73,11 @@ describe('deletionNeighbourhood', () => {
 });
 
 describe('spellable', () => {
-  it('files words of letters from 3 to 40 characters only', () => {
+  it('files words of 3 to 40 characters that start with a letter, digits allowed after it', () => {
     assert.ok(spellable('flexbox'));
     assert.ok(spellable('élan'));
-    for (const term of ['ab', '123', 'a1b2', 'x'.repeat(41), 'foo_bar']) assert.equal(spellable(term), false, term);
+    for (const term of ['rabin2', 'iperf3', 'a1b2']) assert.ok(spellable(term), term);
+    for (const term of ['ab', '123', '3d', 'x'.repeat(41), 'foo_bar']) assert.equal(spellable(term), false, term);
   });
 });
 

@@ -12,10 +12,13 @@ export const PREFIX_LENGTH = 7;
 export const MIN_TERM_LENGTH = 3;
 export const MAX_TERM_LENGTH = 40;
 
-/** Whether a vocabulary term is worth filing for suggestions: a word of letters of a sensible length. */
+/**
+ * Whether a vocabulary term is worth filing for suggestions: a word of a sensible length that starts with a letter;
+ * digits may follow (`iperf3`, `rabin2`, `svg2png` are names people misspell too).
+ */
 export function spellable(term: string): boolean {
   const length = Array.from(term).length;
-  return length >= MIN_TERM_LENGTH && length <= MAX_TERM_LENGTH && /^\p{L}[\p{L}\p{M}]*$/u.test(term);
+  return length >= MIN_TERM_LENGTH && length <= MAX_TERM_LENGTH && /^\p{L}[\p{L}\p{M}\p{N}]*$/u.test(term);
 }
 
 /** Every string reached from `word`'s first PREFIX_LENGTH characters by deleting up to `distance` characters, itself included. */

@@ -2,15 +2,29 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, afterEach, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { stemLanguageOf, stemOf } from '../analysis/index.js';
 import { isAppError } from '../../errors.js';
-import type { IndexedDocument, SearchEngine, SearchHit } from './types.js';
+import { doc, ids } from './contract-support.js';
+import { languageAnalysisTests } from './contract-language.js';
+import type { IndexedDocument, SearchEngine } from './types.js';
 
 /**
  * The contract every search engine passes, written against the SearchEngine interface only (model: undici's
  * `cacheStoreTests`). `makeEngine` returns a connected engine; every test uses index names of its own, so one
  * Elasticsearch cluster can serve the whole suite.
  */
-export function engineContractTests(name: string, makeEngine: () => Promise<SearchEngine>): void {
+/** What an engine under the contract models. */
+export interface ContractOptions {
+  /**
+   * Whether the engine analyses language: stemming, word splitting and results for typos (see analysis/). The
+   * Elasticsearch stand-in does not model Lucene's analysis; the embedded engine and a real cluster do.
+   * @default false
+   */
+  languageAnalysis?: boolean;
+}
+
+export function engineContractTests(name: string, makeEngine: () => Promise<SearchEngine>, options: ContractOptions = {}): void {
+  const languageAnalysis = options.languageAnalysis ?? false;
   describe(`search engine contract: ${name}`, () => {
     let engine: SearchEngine;
     const run = `ct${randomBytes(4).toString('hex')}`;
@@ -44,6 +58,8 @@ export function engineContractTests(name: string, makeEngine: () => Promise<Sear
     after(async () => {
       await engine.close();
     });
+
+    if (languageAnalysis) languageAnalysisTests({ engine: () => engine, indexWith });
 
     it('reports green or yellow health when the engine is up', async () => {
       assert.ok(['green', 'yellow'].includes(await engine.health()));
@@ -492,6 +508,21 @@ export function engineContractTests(name: string, makeEngine: () => Promise<Sear
         slugPrefixes: fc.subarray(['docs/web', 'DOCS/css', 'blog', 'docs']),
       });
       const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+      /**
+       * Whether a document term matches a query word: the same term, or, with language analysis, another form of it — a
+       * term whose stem in the document's language is the word's stem in a language of the query (see analysis/stem.ts).
+       */
+      const sameWord = (word: string, term: string, documentLocale: string, queryLocales: readonly string[]) => {
+        if (term === word) return true;
+        if (!languageAnalysis) return false;
+        const documentLanguage = stemLanguageOf(documentLocale);
+        const termStem = documentLanguage === undefined ? term : stemOf(documentLanguage, term);
+        return queryLocales.some((locale) => {
+          const language = stemLanguageOf(locale);
+          const wordStem = language === undefined ? word : stemOf(language, word);
+          return term === wordStem || (termStem !== term && termStem === wordStem);
+        });
+      };
       await fc.assert(
         fc.asyncProperty(corpus, fc.array(query, { minLength: 1, maxLength: 8 }), async (pages, queries) => {
           const documents = pages.map((fields, i) =>
@@ -505,7 +536,7 @@ export function engineContractTests(name: string, makeEngine: () => Promise<Sear
               const matching = documents.filter((document) => {
                 const terms = fold(`${document.title} ${document.summary} ${document.body}`).split(' ');
                 return (
-                  typed.every((word, position) => terms.some((term) => (position === last ? term.startsWith(word) : term === word))) &&
+                  typed.every((word, position) => terms.some((term) => (position === last && term.startsWith(word)) || sameWord(word, term, document.locale, locales.length > 0 ? locales : documents.map((other) => other.locale)))) &&
                   (locales.length === 0 || locales.some((locale) => locale.toLowerCase() === document.locale.toLowerCase())) &&
                   (slugPrefixes.length === 0 || slugPrefixes.some((prefix) => document.slug.startsWith(prefix.toLowerCase())))
                 );
@@ -529,29 +560,4 @@ export function engineContractTests(name: string, makeEngine: () => Promise<Sear
       );
     });
   });
-}
-
-interface DocOverrides {
-  body?: string;
-  summary?: string;
-  popularity?: number;
-  locale?: string;
-  slug?: string;
-}
-
-function doc(id: string, title: string, overrides: DocOverrides = {}): IndexedDocument {
-  return {
-    id,
-    url: `/${id.replace(/^\//, '')}`,
-    title,
-    body: overrides.body ?? '',
-    summary: overrides.summary ?? '',
-    popularity: overrides.popularity ?? 0,
-    locale: overrides.locale ?? 'en-US',
-    slug: overrides.slug ?? id,
-  };
-}
-
-function ids(result: { documents: SearchHit[] }): string[] {
-  return result.documents.map((hit) => hit.id);
 }

@@ -13,7 +13,7 @@ import { BODY_BEGINNING, BODY_CANDIDATES, SUGGESTION_TOTAL_CAP, SqliteEngine } f
 const dir = mkdtempSync(join(tmpdir(), 'sitestack-sqlite-engine-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-engineContractTests('sqlite', async () => new SqliteEngine({ path: join(dir, 'search.sqlite') }));
+engineContractTests('sqlite', async () => new SqliteEngine({ path: join(dir, 'search.sqlite') }), { languageAnalysis: true });
 
 /** Runs `use` on an engine over the file at `path`, closed when it is done. */
 async function withEngine(path: string, use: (engine: SqliteEngine) => Promise<void>): Promise<void> {
@@ -77,6 +77,22 @@ describe('SqliteEngine suggestions after a search', () => {
 });
 
 describe('SqliteEngine highlighting', () => {
+  it('marks the forms that matched: other forms of a word, an identifier by its part, a corrected word', async () => {
+    await withEngine(join(dir, 'forms.sqlite'), async (engine) => {
+      await engine.createIndex('forms');
+      await engine.bulk('forms', [
+        { id: 'a', url: '/a', title: 'Measuring tape', body: 'Call getElementById, then measure what was measured.', summary: '', popularity: 0, locale: 'en-US', slug: 'a' },
+        { id: 'b', url: '/b', title: 'rabin2', body: 'rabin2 reads binaries', summary: '', popularity: 0, locale: 'en-US', slug: 'b' },
+      ]);
+      await engine.refresh('forms');
+      const [measure] = (await engine.search({ index: 'forms', text: 'measures element', highlight: true })).documents;
+      assert.deepEqual(measure?.highlight, { title: ['<mark>Measuring</mark> tape'], body: ['Call <mark>getElementById</mark>, then <mark>measure</mark> what was <mark>measured</mark>.'] });
+      const [typo] = (await engine.search({ index: 'forms', text: 'rbin2', highlight: true })).documents;
+      assert.deepEqual(typo?.highlight, { title: ['<mark>rabin2</mark>'], body: ['<mark>rabin2</mark> reads binaries'] });
+    });
+  });
+
+
   it('answers a hit whose body is empty with no body fragments', async () => {
     {
       const engine = new SqliteEngine({ path: join(dir, 'empty-body.sqlite') });

@@ -1,6 +1,6 @@
 import { ERRORS } from '../../error-codes.js';
 import { foldPhrase } from '../analysis/index.js';
-import { countExpression } from '../search-expression.js';
+import { planCountExpression } from '../search-expression.js';
 import { tablesOf } from './sqlite/tables.js';
 import { Connection, openDatabase } from './sqlite/connection.js';
 import { SQLITE_ENGINE_DEFAULTS, type SqliteEngineOptions } from './sqlite/options.js';
@@ -45,7 +45,7 @@ export class SqliteEngine implements SearchEngine {
     }
     const db = openDatabase(options);
     this.#connection = new Connection(db);
-    this.#settings = { weights: options.columnWeights ?? SQLITE_ENGINE_DEFAULTS.columnWeights };
+    this.#settings = { weights: options.columnWeights ?? SQLITE_ENGINE_DEFAULTS.columnWeights, stemWeight: options.stemWeight ?? SQLITE_ENGINE_DEFAULTS.stemWeight };
     createCatalogue(db);
     this.#build = new BuildTransaction(this.#connection, buildTransactionDocuments);
     this.#writer = new IndexWriter(this.#connection, this.#build);
@@ -143,8 +143,8 @@ export class SqliteEngine implements SearchEngine {
   async count(query: QueryFilter): Promise<number> {
     return this.#connection.read(() => {
       const index = this.#resolve(query.index);
-      const plan = planOf(this.#connection, index, query.text);
-      const expression = countExpression(plan.words, plan.prefixLast, plan.expansions);
+      const plan = planOf(this.#connection, index, query.text, { locales: query.locales });
+      const expression = planCountExpression(plan);
       return expression === undefined || cannotMatch(this.#connection, index, plan) ? 0 : countIn(this.#connection, index, expression, query);
     });
   }

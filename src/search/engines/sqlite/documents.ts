@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { foldPhrase, indexedText } from '../../analysis/index.js';
+import { foldPhrase, groupsOf, stemLanguageOf, stemTokens, termsOf } from '../../analysis/index.js';
 import { withoutControlCharacters } from '../../query-text.js';
 import { localePartition, rankBucket, rowidBlock, titlePrefixes } from '../../static-rank.js';
 import type { TermChanges } from './spell-index.js';
@@ -47,11 +47,11 @@ export class DocumentWriter {
     const tables = tablesOf(this.#index);
     const lastInBucket = this.#statement('last-in-bucket', () => `SELECT max(rowid) FROM ${tables.docs} WHERE rowid >= ? AND rowid < ?`).safeIntegers().pluck();
     const insertDoc = this.#statement('insert', () =>
-      `INSERT INTO ${tables.docs} (rowid, id, url, title, title_key, locale, locale_key, slug, slug_key, popularity, summary, body)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO ${tables.docs} (rowid, id, url, title, title_key, locale, locale_key, slug, slug_key, popularity, summary, body, exact_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const insertText = this.#statement('text', () => `INSERT INTO ${tables.fts} (rowid, title, summary, body) VALUES (?, ?, ?, ?)`);
-    const insertTitle = this.#statement('title', () => `INSERT INTO ${tables.titles} (rowid, title) VALUES (?, ?)`);
+    const insertText = this.#statement('text', () => `INSERT INTO ${tables.fts} (rowid, title, summary, body, title_stems, text_stems) VALUES (?, ?, ?, ?, ?, ?)`);
+    const insertTitle = this.#statement('title', () => `INSERT INTO ${tables.titles} (rowid, title, title_stems) VALUES (?, ?, ?)`);
     // One statement per document for its (at most FILED_PREFIX_LENGTH) title prefixes.
     const insertPrefixes = (count: number) =>
       this.#statement(`prefixes\u0000${count}`, () =>
@@ -105,10 +105,16 @@ export class DocumentWriter {
         const summary = withoutControlCharacters(document.summary);
         const body = withoutControlCharacters(document.body);
         const titleKey = foldPhrase(title);
-        const terms = [indexedText(title), indexedText(summary), indexedText(body)] as const;
-        insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity, summary, body);
-        insertText.run(rowid, ...terms);
-        insertTitle.run(rowid, terms[0]);
+        const language = stemLanguageOf(document.locale);
+        const titleTerms = termsOf(title);
+        const summaryTerms = termsOf(summary);
+        const bodyTerms = termsOf(body);
+        const terms = [titleTerms.join(' '), summaryTerms.join(' '), bodyTerms.join(' ')] as const;
+        const titleStems = stemTokens(language, titleTerms).join(' ');
+        const textStems = `${stemTokens(language, summaryTerms).join(' ')} ${stemTokens(language, bodyTerms).join(' ')}`;
+        insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity, summary, body, exactKeyOf(title));
+        insertText.run(rowid, ...terms, titleStems, textStems);
+        insertTitle.run(rowid, terms[0], titleStems);
         const prefixes = titlePrefixes(titleKey);
         if (prefixes.length > 0) insertPrefixes(prefixes.length).run(prefixes.flatMap((prefix) => [prefix, rowid]));
         this.#changes?.entering(terms);
@@ -140,7 +146,7 @@ export class DocumentWriter {
     const deleteDoc = this.#statement('delete', () => `DELETE FROM ${tables.docs} WHERE rowid = ?`);
     const deleteText = this.#statement('untext', () => `DELETE FROM ${tables.fts} WHERE rowid = ?`);
     const deleteTitle = this.#statement('untitle', () => `DELETE FROM ${tables.titles} WHERE rowid = ?`);
-    const text = this.#changes === undefined ? undefined : (textOf.get(rowid) as string[] | undefined)?.map(indexedText);
+    const text = this.#changes === undefined ? undefined : (textOf.get(rowid) as string[] | undefined)?.map((column) => termsOf(column).join(' '));
     for (const prefix of titlePrefixes((titleKeyOf.get(rowid) as string | undefined) ?? '')) deletePrefixes.run(prefix, rowid);
     deleteDoc.run(rowid);
     deleteText.run(rowid);
@@ -148,4 +154,12 @@ export class DocumentWriter {
     if (text !== undefined) this.#changes?.leaving(text);
     this.#added--;
   }
+}
+
+/**
+ * The key a title is found by as the whole query (the exact-title boost): its words' wholes run together, so that
+ * `getElementById`, `get element by id` and `getelementbyid` name the same title, and `Cart layout` is `cart-layout`.
+ */
+export function exactKeyOf(text: string): string {
+  return groupsOf(text).map((group) => group.whole).join('');
 }

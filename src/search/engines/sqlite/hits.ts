@@ -1,5 +1,6 @@
 import { beginningOf, fragmentsOf, fragmentsOfBeginning, matchWords, titleOf, type FragmentOptions, type TermMatcher } from '../../highlight.js';
-import type { QueryPlan } from '../../search-expression.js';
+import { STEM_MARKER, stemOf } from '../../analysis/index.js';
+import type { TextPlan } from './terms.js';
 import { tablesOf } from './tables.js';
 import type { HighlightOptions, SearchHit } from '../types.js';
 import type { Connection } from './connection.js';
@@ -27,7 +28,7 @@ interface SearchRow extends Omit<SearchHit, 'score' | 'highlight'> {
  * little of a long body is shown. A body is read up to BODY_BEGINNING bytes (cut as bytes: substr() of text counts
  * characters through the whole body), and the rest only when the beginning's fragments may not be the whole body's.
  */
-export function readHits(connection: Connection, index: string, ranked: readonly RankedRow[], plan: QueryPlan, highlight: HighlightOptions | undefined): SearchHit[] {
+export function readHits(connection: Connection, index: string, ranked: readonly RankedRow[], plan: TextPlan, highlight: HighlightOptions | undefined): SearchHit[] {
   const tables = tablesOf(index);
   const columns = 'd.id, d.url, d.title, d.locale, d.slug, d.popularity, d.summary';
   const where = `FROM ${tables.docs} d WHERE d.rowid = ?`;
@@ -61,10 +62,27 @@ function hitOf(row: SearchRow, score: number): SearchHit {
   return { id: row.id, url: row.url, title: row.title, summary: row.summary, locale: row.locale, slug: row.slug, popularity: row.popularity, score };
 }
 
-/** The terms a plan matches, as highlighting marks them: its words and completions, an unexpanded prefix as a prefix. */
-function termMatcher(plan: QueryPlan): TermMatcher {
+/**
+ * The terms a plan matches, as highlighting marks them: its words, their completions and alternatives (parts of an
+ * identifier, spelling neighbours), an unexpanded prefix as a prefix, and the other forms of its words by stem.
+ */
+function termMatcher(plan: TextPlan): TermMatcher {
   const words = plan.words;
   const terms = new Set([...words, ...(plan.expansions ?? [])]);
+  const stems = new Set<string>();
+  for (const others of plan.alternatives ?? []) {
+    for (const other of others ?? []) {
+      if (other.startsWith(STEM_MARKER)) stems.add(other.slice(STEM_MARKER.length));
+      else for (const term of other.split(' ')) terms.add(term);
+    }
+  }
+  const matcher: TermMatcher = { terms };
+  if (stems.size > 0 && plan.languages.length > 0) {
+    // Other forms begin as their stem does, but for its last letter (`happi` of `happy`).
+    const anchors = [...stems].map((stem) => (stem.length > 3 ? stem.slice(0, -1) : stem));
+    matcher.otherForms = { anchors, matches: (term) => plan.languages.some((language) => stems.has(stemOf(language, term))) };
+  }
   const last = words[words.length - 1];
-  return plan.prefixLast && plan.expansions === undefined && last !== undefined ? { terms, prefixes: [last] } : { terms };
+  if (plan.prefixLast && plan.expansions === undefined && last !== undefined) matcher.prefixes = [last];
+  return matcher;
 }

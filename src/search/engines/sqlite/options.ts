@@ -10,6 +10,12 @@ export interface SqliteEngineOptions {
    */
   columnWeights?: readonly [number, number, number];
   /**
+   * The weight of a match by stem only (another form of the word: `measuring` for `measure`), as a share of the
+   * column's weight: the word itself, which matches its stem as well, always scores above its other forms.
+   * @default 0.5
+   */
+  stemWeight?: number;
+  /**
    * Prefix lengths FTS5 keeps an extra index for (faster `word*` queries, slower writes); empty: none.
    * Prefix queries work without it, by scanning the term range.
    * @default []
@@ -56,6 +62,7 @@ export interface SqliteEngineOptions {
 
 export const SQLITE_ENGINE_DEFAULTS = {
   columnWeights: [10, 3, 1] as const,
+  stemWeight: 0.5,
   prefixIndex: [] as const,
   ftsHashBytes: 64 * 1024 * 1024,
   cacheMiB: 64,

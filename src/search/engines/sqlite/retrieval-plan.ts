@@ -1,4 +1,4 @@
-import { countExpression, phraseExpression, type QueryPlan } from '../../search-expression.js';
+import { phraseExpression, planCountExpression, type QueryPlan } from '../../search-expression.js';
 import { rankCandidates, staticRank, type RankedSort } from '../../static-rank.js';
 
 /**
@@ -74,7 +74,7 @@ export function newRetrieval(): Retrieval {
 
 /** What a walk matches: for a query of common words, whose walks score nothing (see QueryPlan.common), its count expression. */
 export function walkedExpression(plan: QueryPlan, expression: string): string {
-  return plan.common ? (countExpression(plan.words, plan.prefixLast, plan.expansions) as string) : expression;
+  return plan.common ? (planCountExpression(plan) as string) : expression;
 }
 
 /** Sort by popularity: the page of the merged walks of every match, which score no title apart. */

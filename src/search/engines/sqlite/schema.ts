@@ -9,7 +9,8 @@ import type { Connection } from './connection.js';
  * How every FTS5 table of an index reads its text: as terms already analysed (see analysis/), joined by spaces. The
  * `ascii` tokenizer splits on ASCII spaces and punctuation only, which terms never hold, so FTS5 indexes exactly the
  * analysis module's terms and adds no rule of its own. The tables hold no copy of the text (the documents table
- * does), and rows are deleted by rowid.
+ * does), and rows are deleted by rowid. The stems of a document's terms (see analysis/stem.ts) stand in columns of
+ * their own, so that phrases of words keep their positions and a stem-only match weighs less than the word itself.
  */
 const FTS_TERMS = "tokenize = 'ascii', content = '', contentless_delete = 1";
 
@@ -17,7 +18,7 @@ const FTS_TERMS = "tokenize = 'ascii', content = '', contentless_delete = 1";
  * The layout of an index's tables this version writes and reads. An index of another layout (built by another
  * version) is listed as outdated and searched by no one until a full index run replaces it.
  */
-export const INDEX_LAYOUT = 2;
+export const INDEX_LAYOUT = 3;
 
 /** The catalogue of indices and their aliases, shared by every index of the database. */
 export function createCatalogue(db: Database.Database): void {
@@ -67,13 +68,15 @@ export function createIndexTables(db: Database.Database, name: string, prefixInd
       slug_key TEXT NOT NULL,
       popularity REAL NOT NULL,
       summary TEXT NOT NULL,
-      body TEXT NOT NULL
+      body TEXT NOT NULL,
+      exact_key TEXT NOT NULL
     ) STRICT;
     CREATE INDEX ${quoteIdentifier(`ix_${name}_title_key`)} ON ${tables.docs} (title_key);
+    CREATE INDEX ${quoteIdentifier(`ix_${name}_exact_key`)} ON ${tables.docs} (exact_key);
     CREATE VIRTUAL TABLE ${tables.fts} USING fts5(
-      title, summary, body, ${FTS_TERMS}${prefix}
+      title, summary, body, title_stems, text_stems, ${FTS_TERMS}${prefix}
     );
-    CREATE VIRTUAL TABLE ${tables.titles} USING fts5(title, ${FTS_TERMS});
+    CREATE VIRTUAL TABLE ${tables.titles} USING fts5(title, title_stems, ${FTS_TERMS});
     CREATE TABLE ${tables.prefixes} (prefix TEXT NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY (prefix, doc)) STRICT, WITHOUT ROWID;
     CREATE VIRTUAL TABLE ${tables.vocab} USING fts5vocab(${quoteIdentifier(`ix_${name}_fts`)}, 'row');
   `);

@@ -1,13 +1,13 @@
-import { foldPhrase } from '../../analysis/index.js';
-import { countExpression, searchExpression } from '../../search-expression.js';
+import { planCountExpression, searchExpression } from '../../search-expression.js';
 import { BOUND_LIMIT } from '../../../sqlite-limit.js';
 import { tablesOf } from './tables.js';
 import { clampInteger } from '../validation.js';
 import type { SearchQuery, SearchResult } from '../types.js';
 import type { Connection } from './connection.js';
+import { exactKeyOf } from './documents.js';
 import { readHits } from './hits.js';
 import { BODY_CANDIDATES, EXACT_TITLE_BOOST, PHRASE_CANDIDATES, TITLE_CANDIDATES, TITLE_MATCH_BOOST, TOTAL_CAP, bodyWalkNeeded, exactTitleGaps, knownTotal, mergeWalks, newRetrieval, phraseToWalk, rankedPage, rowidOfRanked, takeBodyMatches, takeExactTitles, takePhraseMatches, takePopularityWalks, takeScored, takeTitleMatches, totalOf, walkedExpression, type RankedRow, type RowidRange } from './retrieval-plan.js';
-import { cannotMatch, planOf, textRankOf, type RankSettings } from './terms.js';
+import { cannotMatch, planOf, textRankOf, titleRankOf, type RankSettings } from './terms.js';
 import { NO_FILTER, countIn, docFilter, filterNeeded, filterSql, rankedRead, rowidRanges } from './walks.js';
 
 /** Top-k retrieval, as retrieval-plan.ts decides it: the walks run here. */
@@ -17,7 +17,7 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
   const from = clampInteger(query.from, 0, 0, 10_000);
   const totalUpTo = clampInteger(query.totalUpTo, TOTAL_CAP, 1, 10_000);
   const highlight = query.highlight === undefined || query.highlight === false ? undefined : query.highlight === true ? {} : query.highlight;
-  const plan = planOf(connection, index, query.text);
+  const plan = planOf(connection, index, query.text, { locales: query.locales, corrections: query.corrections });
   const expression = searchExpression(plan);
   if (expression === undefined || cannotMatch(connection, index, plan)) return { documents: [], total: { value: 0, relation: 'eq' } };
   const tables = tablesOf(index);
@@ -26,13 +26,13 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
   const ranges = rowidRanges(connection, index, query.locales);
   /** The first `limit` rows of a rowid-ordered statement over every range, in static-rank order. */
   const walk = <T>(read: (range: RowidRange) => T[], limit: number, rowidOf: (row: T) => number): T[] => mergeWalks(ranges.map(read), limit, rowidOf);
-  const titleKey = foldPhrase(query.text);
+  const titleKey = exactKeyOf(query.text);
   const wanted = from + size;
   const retrieval = newRetrieval();
   const scoredWalk = (score: string) =>
     rankedRead(connection, `${index}\u0000walk\u0000${score}\u0000${filter.shape}`, () =>
       `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
-              ${score} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
+              ${score} + (d.exact_key = ?) * ${EXACT_TITLE_BOOST} AS score
        FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
        WHERE ${filterSql(tables.fts, filter)}
        ORDER BY ${tables.fts}.rowid ${BOUND_LIMIT}`,
@@ -43,11 +43,11 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
   } else {
     // As in the body, a query of common words scores its title matches without bm25: they come in popularity order,
     // the exact title first, and no IDF is read from posting lists that hold most of the titles.
-    const titleScore = plan.common ? '0' : `-bm25(${tables.titles})`;
+    const titleScore = plan.common ? '0' : titleRankOf(settings, index);
     const titleExpression = walkedExpression(plan, expression);
     const titleRows = rankedRead(connection, `${index}\u0000titles\u0000${titleScore}\u0000${filter.shape}`, () =>
       `SELECT ${tables.titles}.rowid AS rowid, d.popularity AS popularity,
-              ${titleScore} + ${TITLE_MATCH_BOOST} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
+              ${titleScore} + ${TITLE_MATCH_BOOST} + (d.exact_key = ?) * ${EXACT_TITLE_BOOST} AS score
        FROM ${tables.titles} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.titles}.rowid
        WHERE ${filterSql(tables.titles, filter)}
        ORDER BY ${tables.titles}.rowid ${BOUND_LIMIT}`,
@@ -55,7 +55,7 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
     const titleMatches = walk((range) => titleRows([titleKey, titleExpression, ...filters, ...range, TITLE_CANDIDATES]), TITLE_CANDIDATES, rowidOfRanked);
     if (takeTitleMatches(retrieval, titleMatches)) {
       const exact = connection.statement(`${index}\u0000exact-title\u0000${filter.shape}`, () =>
-        `SELECT d.rowid FROM ${tables.docs} d WHERE d.title_key = ? AND ${filter.sql} ORDER BY d.rowid ${BOUND_LIMIT}`,
+        `SELECT d.rowid FROM ${tables.docs} d WHERE d.exact_key = ? AND ${filter.sql} ORDER BY d.rowid ${BOUND_LIMIT}`,
       ).pluck().all(titleKey, ...filters, wanted) as number[];
       const gaps = exactTitleGaps(retrieval, titleMatches, exact);
       const missing = gaps.missing;
@@ -104,7 +104,7 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
         if (unscored.length > 0) {
           const scored = rankedRead(connection, `${index}\u0000score-listed\u0000${textRank}`, () =>
             `SELECT ${tables.fts}.rowid AS rowid, d.popularity AS popularity,
-                    ${textRank} + (d.title_key = ?) * ${EXACT_TITLE_BOOST} AS score
+                    ${textRank} + (d.exact_key = ?) * ${EXACT_TITLE_BOOST} AS score
              FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid
              WHERE ${tables.fts} MATCH ? AND ${tables.fts}.rowid >= CAST(? AS INTEGER) AND ${tables.fts}.rowid <= CAST(? AS INTEGER)
                AND +${tables.fts}.rowid IN (SELECT value FROM json_each(?))
@@ -117,6 +117,6 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
     }
   }
   const documents = readHits(connection, index, rankedPage(retrieval, sort, from, wanted), plan, highlight);
-  const total = knownTotal(retrieval, totalUpTo) ?? countIn(connection, index, countExpression(plan.words, plan.prefixLast, plan.expansions) as string, query, totalUpTo + 1);
-  return { documents, total: totalOf(total, totalUpTo) };
+  const total = knownTotal(retrieval, totalUpTo) ?? countIn(connection, index, planCountExpression(plan) as string, query, totalUpTo + 1);
+  return { documents, total: totalOf(total, totalUpTo), ...(plan.corrected === undefined || documents.length === 0 ? {} : { corrected: plan.corrected }) };
 }

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { STEM_MARKER } from '../../analysis/index.js';
 import { MAX_EDIT_DISTANCE, deletionNeighbourhood, editDistance, spellable, type Candidate } from '../../spelling.js';
 import { quoteIdentifier } from './tables.js';
 
@@ -34,7 +35,9 @@ export function rebuildSpellIndex(db: Database.Database, index: string, vocabTab
   `);
   db.prepare(`INSERT INTO ${stats} (documents) VALUES (?)`).run(documents);
   const file = termFiler(db, index);
-  for (const row of db.prepare(`SELECT term, doc FROM ${vocabTable}`).all() as { term: string; doc: number }[]) file(row.term, row.doc);
+  // Stems are not words anyone typed: they are marked (see analysis/stem.ts) and left out.
+  const rows = db.prepare(`SELECT term, doc FROM ${vocabTable} WHERE substr(term, 1, 1) <> ?`).all(STEM_MARKER) as { term: string; doc: number }[];
+  for (const row of rows) file(row.term, row.doc);
 }
 
 /** Adds a term with its document count to the spelling tables, filed under its deletion neighbourhood when spellable. */

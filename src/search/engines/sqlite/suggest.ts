@@ -39,6 +39,8 @@ export function suggestIn(connection: Connection, index: string, query: SuggestQ
     connection.spellLookups.set(index, lookup);
   }
   const filters = { index, locales: query.locales, slugPrefixes: query.slugPrefixes };
+  // An alternative is counted as its words match, not as their own neighbours would.
+  const asTyped = { locales: query.locales, corrections: false };
   const candidates = new Map<number, Candidate[]>();
   words.forEach((word, position) => {
     if (!spellable(word) || documentsHolding(connection, index, word) !== undefined) return;
@@ -50,7 +52,7 @@ export function suggestIn(connection: Connection, index: string, query: SuggestQ
   else {
     // Every word is known: a query that matches is correct; one that matches nothing may hide a typo that made
     // another real word, so each word in turn is replaced by its neighbours.
-    const matches = query.knownTotal === undefined ? matchesAny(connection, index, countExpressionOf(connection, index, words.join(' ')), filters) : query.knownTotal > 0;
+    const matches = query.knownTotal === undefined ? matchesAny(connection, index, countExpressionOf(connection, index, words.join(' '), asTyped), filters) : query.knownTotal > 0;
     if (matches) return [];
     words.forEach((word, position) => {
       if (spellable(word)) candidates.set(position, lookup.candidates(word));
@@ -60,7 +62,7 @@ export function suggestIn(connection: Connection, index: string, query: SuggestQ
   const suggestions: Suggestion[] = [];
   for (const alternative of alternatives) {
     const text = alternative.words.map((word, position) => (word === words[position] ? typed[position] : word)).join(' ');
-    const total = countIn(connection, index, countExpressionOf(connection, index, text), { ...filters, text }, SUGGESTION_TOTAL_CAP + 1);
+    const total = countIn(connection, index, countExpressionOf(connection, index, text, asTyped), { ...filters, text }, SUGGESTION_TOTAL_CAP + 1);
     if (total > SUGGESTION_TOTAL_CAP) suggestions.push({ text, total: SUGGESTION_TOTAL_CAP, relation: 'gte' });
     else if (total > 0) suggestions.push({ text, total, relation: 'eq' });
     if (suggestions.length === size) break;

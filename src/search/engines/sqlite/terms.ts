@@ -1,6 +1,7 @@
-import { queryTerms } from '../../analysis/index.js';
-import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, planQuery, requiredWords, type QueryPlan } from '../../search-expression.js';
-import { spellTables } from './spell-index.js';
+import { STEM_MARKER, queryWords, stemLanguageOf, stemOf, type StemLanguage } from '../../analysis/index.js';
+import { spellable } from '../../spelling.js';
+import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, planCountExpression, planQuery, requiredWords, type QueryPlan } from '../../search-expression.js';
+import { SpellLookup, spellTables } from './spell-index.js';
 import { tablesOf } from './tables.js';
 import type { Connection } from './connection.js';
 
@@ -15,9 +16,24 @@ import type { Connection } from './connection.js';
  */
 const PREFIX_EXPANSIONS = 16;
 
+/** Words shorter than this are not corrected: too many real words lie one edit away. */
+const TYPO_MIN_LENGTH = 4;
+/** Words of this many characters and more are corrected within 2 edits; shorter ones within 1. */
+const TWO_TYPOS_FROM = 8;
+const typoDistance = (length: number) => (length >= TWO_TYPOS_FROM ? 2 : 1);
+/** At most this many neighbours stand for a misspelt word. */
+const TYPO_NEIGHBOURS = 3;
+/**
+ * A word the index holds in at most this many documents is matched by its neighbours too when one of them is held at
+ * least RARE_WORD_RATIO times as often: the word itself is most likely a typo that made it into a page.
+ */
+const RARE_WORD_DOCUMENTS = 3;
+const RARE_WORD_RATIO = 50;
+
 /** How the engine ranks text (see SqliteEngineOptions). */
 export interface RankSettings {
   weights: readonly [number, number, number];
+  stemWeight: number;
 }
 
 /** Whether the index has its spelling tables (see spell-index.ts); remembered until the database changes. */
@@ -27,25 +43,125 @@ export function hasSpelling(connection: Connection, index: string): boolean {
   );
 }
 
-/** The words a text is matched by in this index (see planQuery): common words dropped, prefix on an unfinished last word. */
-export function planOf(connection: Connection, index: string, text: string): QueryPlan {
+/** How a query's words are matched beyond themselves. */
+export interface PlanOptions {
+  /** The query's locales: their languages stem the words (without any, the languages of the index's documents). */
+  locales?: readonly string[] | undefined;
+  /** Whether an unknown word is matched by its spelling neighbours (see SearchQuery.corrections). @default true */
+  corrections?: boolean | undefined;
+}
+
+/** A plan, and the query as searched when a word of it was matched by its spelling neighbours instead. */
+export interface TextPlan extends QueryPlan {
+  corrected?: string;
+  /** The languages the words were stemmed in. */
+  languages: readonly StemLanguage[];
+}
+
+/**
+ * The words a text is matched by in this index (see planQuery): common words dropped, prefix on an unfinished last
+ * word, and each other word's alternatives: an identifier's parts as a phrase, its stems in the query's languages, and,
+ * for a word the index does not hold, its nearest spelling neighbours (see typoNeighbours).
+ */
+export function planOf(connection: Connection, index: string, text: string, options: PlanOptions = {}): TextPlan {
   const tables = tablesOf(index);
   const spelling = hasSpelling(connection, index);
   const counted = spelling ? `SELECT documents FROM ${spellTables(index).stats}` : `SELECT count(*) FROM ${tables.docs}`;
   const documents = connection.remembered(`${index}\u0000documents\u0000${counted}`, () =>
     (connection.statement(`${index}\u0000documents\u0000${counted}`, () => counted).pluck().get() as number | undefined) ?? 0,
   );
-  const plan = planQuery(queryTerms(text), documents, (word) => documentsHolding(connection, index, word));
+  const typed = queryWords(text);
+  const planned = planQuery(typed.map((word) => word.term), documents, (word) => documentsHolding(connection, index, word));
+  const languages = languagesOf(connection, index, options.locales);
+  const plan: TextPlan = { ...planned, ...expansionsOf(connection, index, planned, documents, spelling), languages };
+  if (plan.prefixLast && plan.expansions?.length === 0) {
+    // No term of the index starts with the last word: it is not unfinished but unknown, and is matched as a word.
+    plan.prefixLast = false;
+    delete plan.expansions;
+  }
+  const partsOf = new Map(typed.map((word) => [word.term, word.parts]));
+  const corrections = new Map<string, string>();
+  const alternatives = plan.words.map((word, at) => {
+    if (at === plan.words.length - 1 && plan.prefixLast) return undefined;
+    const parts = partsOf.get(word) ?? [];
+    const others = new Set<string>(parts.length > 0 ? [parts.join(' ')] : []);
+    for (const language of languages) {
+      const stem = stemOf(language, word);
+      others.add(STEM_MARKER + stem);
+      if (stem !== word) others.add(stem);
+    }
+    if (spelling && options.corrections !== false) {
+      const neighbours = typoNeighbours(connection, index, word, others);
+      if (neighbours.replace && neighbours.terms[0] !== undefined) corrections.set(word, neighbours.terms[0]);
+      for (const neighbour of neighbours.terms) others.add(neighbour);
+    }
+    return [...others];
+  });
+  if (alternatives.some((others) => others !== undefined && others.length > 0)) plan.alternatives = alternatives;
+  if (corrections.size > 0) plan.corrected = typed.map((word) => corrections.get(word.term) ?? word.typed).join(' ');
+  return plan;
+}
+
+/** The completions an unfinished last word stands for, and whether they make the query common. */
+function expansionsOf(connection: Connection, index: string, plan: QueryPlan, documents: number, spelling: boolean): Partial<QueryPlan> {
   const last = plan.words[plan.words.length - 1];
-  if (!spelling || !plan.prefixLast || last === undefined) return plan;
-  const prefix = last;
+  if (!spelling || !plan.prefixLast || last === undefined) return {};
   const completions = connection.statement(`${index}\u0000completions`, () =>
     `SELECT term, docs FROM ${spellTables(index).terms} WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ${PREFIX_EXPANSIONS}`,
-  ).all(prefix, `${prefix}\u{10FFFF}`) as { term: string; docs: number }[];
+  ).all(last, `${last}\u{10FFFF}`) as { term: string; docs: number }[];
   const postings = completions.reduce((sum, completion) => sum + completion.docs, 0);
   for (const completion of completions) connection.termDocuments.set(`${index}\u0000${completion.term}`, { documents: completion.docs });
   const common = plan.common || (documents >= COMMON_WORD_MIN_DOCUMENTS && postings > documents * COMMON_WORD_SHARE);
-  return { ...plan, common, expansions: completions.map((completion) => completion.term) };
+  return { common, expansions: completions.map((completion) => completion.term) };
+}
+
+/**
+ * The stemming languages of a query: those of its locales, or without any, those of every locale the index holds
+ * (remembered until the database changes).
+ */
+function languagesOf(connection: Connection, index: string, locales: readonly string[] | undefined): StemLanguage[] {
+  const keys = locales !== undefined && locales.length > 0
+    ? locales
+    : connection.remembered(`${index}\u0000locales`, () =>
+        connection.statement(`${index}\u0000locales`, () => `SELECT DISTINCT locale_key FROM ${tablesOf(index).docs}`).pluck().all() as string[],
+      );
+  const languages = new Set<StemLanguage>();
+  for (const key of keys) {
+    const language = stemLanguageOf(key);
+    if (language !== undefined) languages.add(language);
+  }
+  return [...languages];
+}
+
+/**
+ * The spelling neighbours a word is matched by too (see SearchQuery.corrections): when neither the word nor any of
+ * its other alternatives is a term of the index, its nearest neighbours replace it (`replace`: the answer is a
+ * correction); when the index holds it in far fewer documents than a neighbour, the neighbours join it.
+ */
+function typoNeighbours(connection: Connection, index: string, word: string, others: ReadonlySet<string>): { terms: string[]; replace: boolean } {
+  const none = { terms: [], replace: false };
+  const length = Array.from(word).length;
+  if (length < TYPO_MIN_LENGTH || !spellable(word)) return none;
+  const held = documentsHolding(connection, index, word);
+  const holds = (term: string) => documentsHolding(connection, index, term) !== undefined || vocabularyHolds(connection, index, term);
+  // A phrase of parts may match when the index holds each of its words.
+  const replace = held === undefined && ![...others].some((other) => other.split(' ').every(holds));
+  if (held !== undefined && held > RARE_WORD_DOCUMENTS) return none;
+  let lookup = connection.spellLookups.get(index);
+  if (lookup === undefined) {
+    lookup = new SpellLookup(connection.db, index);
+    connection.spellLookups.set(index, lookup);
+  }
+  const distance = typoDistance(length);
+  const candidates = lookup.candidates(word).filter((candidate) => candidate.distance <= distance && (replace || candidate.docs >= (held ?? 0) * RARE_WORD_RATIO));
+  if (!replace && (held === undefined || candidates.length === 0)) return none;
+  candidates.sort((a, b) => a.distance - b.distance || b.docs - a.docs || (a.term < b.term ? -1 : 1));
+  return { terms: candidates.slice(0, TYPO_NEIGHBOURS).map((candidate) => candidate.term), replace };
+}
+
+/** Whether the index's vocabulary holds a term (stems included, which the spelling statistics leave out). */
+function vocabularyHolds(connection: Connection, index: string, term: string): boolean {
+  return connection.statement(`${index}\u0000vocabulary-holds`, () => `SELECT 1 FROM ${tablesOf(index).vocab} WHERE term = ?`).get(term) !== undefined;
 }
 
 /**
@@ -64,9 +180,18 @@ export function documentsHolding(connection: Connection, index: string, term: st
   return documents;
 }
 
-/** The SQL of a search expression's text score on the index's FTS table: its weighted bm25, higher is better. */
+/**
+ * The SQL of a search expression's text score on the index's FTS table: its weighted bm25, higher is better. The stem
+ * columns weigh stemWeight of the title's and of the body's weight.
+ */
 export function textRankOf(rank: RankSettings, index: string): string {
-  return `-bm25(${tablesOf(index).fts}, ${rank.weights.join(', ')})`;
+  const [title, , body] = rank.weights;
+  return `-bm25(${tablesOf(index).fts}, ${[...rank.weights, title * rank.stemWeight, body * rank.stemWeight].join(', ')})`;
+}
+
+/** The SQL of a title expression's score on the index's title table. */
+export function titleRankOf(rank: RankSettings, index: string): string {
+  return `-bm25(${tablesOf(index).titles}, 1, ${rank.stemWeight})`;
 }
 
 /**
@@ -78,10 +203,16 @@ export function cannotMatch(connection: Connection, index: string, plan: QueryPl
   if (!hasSpelling(connection, index)) return false;
   const { fts } = tablesOf(index);
   const holds = connection.statement(`${index}\u0000holds`, () => `SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? LIMIT 1`);
-  return requiredWords(plan).some((word) => documentsHolding(connection, index, word) === undefined && holds.get(countExpression([word], false)) === undefined);
+  const required = new Set(requiredWords({ ...plan, alternatives: undefined }));
+  return plan.words.some((word, at) => {
+    if (!required.has(word)) return false;
+    const others = plan.alternatives?.[at] ?? [];
+    if ([word, ...others].some((term) => documentsHolding(connection, index, term) !== undefined)) return false;
+    return holds.get(countExpression([word], false, undefined, [others])) === undefined;
+  });
 }
 
-export function countExpressionOf(connection: Connection, index: string, text: string): string {
-  const plan = planOf(connection, index, text);
-  return countExpression(plan.words, plan.prefixLast, plan.expansions) as string;
+export function countExpressionOf(connection: Connection, index: string, text: string, options: PlanOptions = {}): string {
+  const plan = planOf(connection, index, text, options);
+  return planCountExpression(plan) as string;
 }

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { doc, ids } from './contract-support.js';
+import type { IndexedDocument, SearchEngine } from './types.js';
+
+/**
+ * The contract of an engine that analyses language (see analysis/): other forms of a word, identifiers and their
+ * parts, and results for typos, each ranked below what matches as typed. Run by engineContractTests with
+ * `languageAnalysis`.
+ */
+export function languageAnalysisTests(context: { engine: () => SearchEngine; indexWith: (documents: IndexedDocument[]) => Promise<string> }): void {
+  const search = (index: string, text: string, extra: { corrections?: boolean; locales?: string[] } = {}) =>
+    context.engine().search({ index, text, sort: 'relevance', ...extra });
+
+  describe('language analysis', () => {
+    it('finds the other forms of a word, the word itself ranked first, in English and by the locale of the page', async () => {
+      const index = await context.indexWith([
+        doc('measuring', 'Measuring tape', { popularity: 0.9 }),
+        doc('measured', 'Measured results', { popularity: 0.9 }),
+        doc('measure', 'Measure twice', { popularity: 0.1 }),
+        doc('maisons', 'Les maisons', { locale: 'fr' }),
+        doc('other', 'Unrelated page'),
+      ]);
+      const measure = await search(index, 'measure');
+      assert.deepEqual(new Set(ids(measure)), new Set(['measuring', 'measured', 'measure']));
+      assert.equal(ids(measure)[0], 'measure', 'the word as typed ranks above its other forms');
+      assert.equal(ids(await search(index, 'measurements'))[0] !== undefined, true, 'another form not in any page still finds them');
+      assert.deepEqual(ids(await search(index, 'maison', { locales: ['fr'] })), ['maisons']);
+      assert.equal((await context.engine().count({ index, text: 'measures' })), 3);
+    });
+
+    it('finds an identifier by its parts, its whole and its lower-cased name, ranked first when it is the title', async () => {
+      const index = await context.indexWith([
+        doc('by-id', 'Document.getElementById()', { popularity: 0.2, body: 'Returns the element whose id matches.' }),
+        doc('map', 'Array.prototype.map()', { popularity: 0.2, body: 'Creates a new array from calling a function on every element.' }),
+        doc('elements', 'Element lookup by id and class', { popularity: 0.9, body: 'get the element by id or by class name' }),
+        doc('vector', 'std::vector', { body: 'A sequence container.' }),
+        doc('other', 'Unrelated page'),
+      ]);
+      for (const text of ['getElementById', 'get element by id', 'getelementbyid', 'document.getElementById']) {
+        assert.equal(ids(await search(index, text))[0], 'by-id', text);
+      }
+      assert.ok(ids(await search(index, 'element by id')).includes('by-id'));
+      assert.equal(ids(await search(index, 'array map'))[0], 'map');
+      assert.equal(ids(await search(index, 'vector'))[0], 'vector');
+      assert.equal(ids(await search(index, 'std::vector'))[0], 'vector');
+    });
+
+    it('answers a misspelt word with the pages of its nearest word, says what it searched, and searches as typed when asked', async () => {
+      const index = await context.indexWith([
+        doc('rabin2', 'rabin2 binary info', { body: 'rabin2 shows the sections of a binary' }),
+        doc('iperf3', 'iperf3 network throughput', { body: 'measure bandwidth with iperf3' }),
+        doc('svg2png', 'svg2png converter', { body: 'convert svg2png quickly' }),
+        doc('heron', 'Grey heron', { body: 'a wading bird' }),
+      ]);
+      const corrected = await search(index, 'rbin2');
+      assert.equal(ids(corrected)[0], 'rabin2');
+      assert.equal(corrected.corrected, 'rabin2');
+      assert.equal(ids(await search(index, 'ipefr3 throughput'))[0], 'iperf3');
+      assert.equal((await search(index, 'ipefr3 throughput')).corrected, 'iperf3 throughput');
+      assert.equal(ids(await search(index, 'svr2png'))[0], 'svg2png');
+      const asTyped = await search(index, 'rbin2', { corrections: false });
+      assert.deepEqual([ids(asTyped), asTyped.corrected], [[], undefined]);
+      const exact = await search(index, 'heron');
+      assert.equal(exact.corrected, undefined, 'a query that matches as typed is not corrected');
+      assert.deepEqual(ids(await search(index, 'hre')), [], 'a word of three characters is not corrected');
+    });
+
+    it('ranks a page holding a rare word as typed above the pages of its far more common neighbour', async () => {
+      const index = await context.indexWith([
+        ...Array.from({ length: 60 }, (_, i) => doc(`kestrel${i}`, `Kestrel ${i}`, { popularity: 0.9 })),
+        doc('kestral', 'Kestral sighting', { popularity: 0 }),
+      ]);
+      const result = await search(index, 'kestral');
+      assert.equal(ids(result)[0], 'kestral');
+      assert.ok(ids(result).some((id) => id.startsWith('kestrel')), 'the common neighbour is found too');
+      assert.equal(result.corrected, undefined);
+    });
+  });
+}
