@@ -3,4 +3,14 @@ export { MAX_TERM_LENGTH, WORD_SOURCE, fold, foldPhrase, groupsOf, indexedText, 
 export type { Group } from './split.js';
 export { STEM_LANGUAGES, STEM_MARKER, stemLanguageOf, stemOf, stemTokens, type StemLanguage } from './stem.js';
 export { MAX_QUERY_TERMS, queryTerms, queryWords, type QueryTerm } from './query.js';
-export { ANALYZERS, FOLDING_FILTERS, elasticsearchAnalysis } from './elasticsearch.js';
+export {
+  ANALYSIS_PARTS,
+  ANALYZERS,
+  FOLDING_FILTERS,
+  SPLIT_FILTER,
+  UNSTEMMED_SOURCE,
+  elasticsearchAnalysis,
+  stemFilter,
+  stemmedAnalyzer,
+  stemmedSearchAnalyzer,
+} from './elasticsearch.js';

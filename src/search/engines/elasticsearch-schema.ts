@@ -3,8 +3,23 @@
  * Both the engine and its tests read these, so what the stand-in interprets is exactly what a live cluster receives.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import { ANALYZERS, FOLDING_FILTERS, elasticsearchAnalysis, foldPhrase, queryTerms } from '../analysis/index.js';
-import type { QueryFilter, SortOrder } from './types.js';
+import {
+  ANALYSIS_PARTS,
+  ANALYZERS,
+  FOLDING_FILTERS,
+  STEM_LANGUAGES,
+  elasticsearchAnalysis,
+  foldPhrase,
+  queryWords,
+  stemLanguageOf,
+  stemmedAnalyzer,
+  stemmedSearchAnalyzer,
+  type QueryTerm,
+  type StemLanguage,
+  wordsOf,
+} from '../analysis/index.js';
+import { editDistance } from '../spelling.js';
+import type { IndexedDocument, QueryFilter, SortOrder } from './types.js';
 
 /** Longest title prefix the autocomplete field indexes; a longer typed prefix is cut to it. */
 export const AUTOCOMPLETE_MAX_GRAM = 50;
@@ -21,6 +36,67 @@ export const EXACT_TITLE_BOOST = 100;
 /** `best` rank is `popularity * POPULARITY_FACTOR + score`. */
 export const POPULARITY_FACTOR = 10;
 
+/**
+ * Weight of a match on a word's stem, of the same field's exact weight (as the embedded engine's `stemWeight`): a
+ * document holding the word as typed also holds its stem, so it scores both and ranks above a stem-only match.
+ */
+export const STEM_WEIGHT = 0.5;
+
+/** Weight of a match on a word's spelling neighbours, of the same field's exact weight: below the stems. */
+export const FUZZY_WEIGHT = 0.25;
+
+/**
+ * How far a spelling neighbour may lie (see SearchQuery.corrections): no edit under 4 characters, 1 from 4, 2 from 8;
+ * the first character is kept, as by the term suggester; at most FUZZY_EXPANSIONS neighbours per word and field.
+ */
+export const FUZZINESS = 'AUTO:4,8';
+export const FUZZY_PREFIX_LENGTH = 1;
+export const FUZZY_EXPANSIONS = 50;
+
+/** The edits FUZZINESS allows a word, by its length in characters. */
+export function allowedEdits(word: string): number {
+  const length = Array.from(word).length;
+  return length < 4 ? 0 : length < 8 ? 1 : 2;
+}
+
+/** The text fields of a document, which the stemmed copies repeat. */
+export const TEXT_FIELDS = ['title', 'summary', 'body'] as const;
+
+/** The locales whose languages a query without a locale filter stems (see queryLanguages). */
+export const DEFAULT_STEM_LOCALES: readonly string[] = ['en'];
+
+/** The object holding a stem language's copy of a document's text fields. */
+export const stemmedObject = (language: StemLanguage) => `stemmed_${language.name}`;
+
+/** The stemmed copy of a text field in a language, e.g. `stemmed_english.title`. */
+export const stemmedField = (language: StemLanguage, field: (typeof TEXT_FIELDS)[number]) => `${stemmedObject(language)}.${field}`;
+
+/**
+ * The stemmed copy of a document: its title, summary and body under the fields of its locale's language (see
+ * stemLanguageOf), nothing for a locale without a stemmer. Sent as dotted names (`stemmed_english.title`), which
+ * Elasticsearch maps into the object as if nested; the stand-in reads the same.
+ */
+export function stemmedCopy(document: Pick<IndexedDocument, 'locale' | (typeof TEXT_FIELDS)[number]>): Record<string, string> {
+  const language = stemLanguageOf(document.locale);
+  if (language === undefined) return {};
+  return Object.fromEntries(TEXT_FIELDS.map((field) => [stemmedField(language, field), document[field]]));
+}
+
+/**
+ * The languages whose stemmed fields a query matches: those of its locales, or without a locale filter, those of
+ * `en` and of `stemLocales` (the engine's `stemLocales` option, a site's other locales). Each language costs a clause
+ * per word, so an unfiltered query does not search all of STEM_LANGUAGES.
+ */
+export function queryLanguages(locales: readonly string[] | undefined, stemLocales: readonly string[] = DEFAULT_STEM_LOCALES): StemLanguage[] {
+  const keys = locales !== undefined && locales.length > 0 ? locales : ['en', ...stemLocales];
+  const languages = new Set<StemLanguage>();
+  for (const key of keys) {
+    const language = stemLanguageOf(key);
+    if (language !== undefined) languages.add(language);
+  }
+  return [...languages];
+}
+
 export interface IndexShape {
   /** Primary shards of a new index. @default 1 */
   shards?: number;
@@ -29,13 +105,28 @@ export interface IndexShape {
 }
 
 /**
- * Settings and mappings of every index the engine creates. Text is split into words and folded as the analysis module
- * defines (see analysis/elasticsearch.ts), with no stemming, so the words the suggester offers are real words; positions
- * are indexed, so a phrase query ranks the words in a row above scattered ones. `title.prefix` indexes every leading run of the folded title (edge n-grams) for autocomplete; `words` gathers the
- * title, summary and body words as the suggester's vocabulary. `dynamic: strict` turns a stray field into a failed
- * item instead of a silent mapping change.
+ * Settings and mappings of every index the engine creates. Text is split into words, identifiers into their whole and
+ * parts, and folded as the analysis module defines (see analysis/elasticsearch.ts); positions are indexed, so a phrase
+ * query ranks the words in a row above scattered ones. `title.prefix` indexes every leading run of the folded title
+ * (edge n-grams) for autocomplete; `words` gathers the title, summary and body words as the suggester's vocabulary.
+ * `dynamic: strict` turns a stray field into a failed item instead of a silent mapping change.
+ *
+ * Stemming: `title`, `summary` and `body` are not stemmed, so the words the suggester offers ("did you mean", typo
+ * corrections) are real words and an exact match can outrank a stem-only one. Each document also gets a stemmed copy
+ * of them in the fields of its own locale's language only (`stemmed_<language>.title`, … analysed by
+ * `stemmed_<language>`; see stemmedCopy), filled by the engine at bulk time — not multi-fields of every language, which
+ * would stem every page by 17 algorithms, and not one stemmed field for all, where a German page's words would be cut
+ * by English rules. A locale without a stemmer has no copy. The copies index term frequencies only (no positions: they
+ * are matched word by word, never as phrases), are not copied to `words`, and are left out of `_source`.
  */
 export function indexDefinition(shape: IndexShape = {}): Pick<estypes.IndicesCreateRequest, 'settings' | 'mappings'> {
+  const text = { type: 'text', analyzer: ANALYZERS.text, search_analyzer: ANALYZERS.search } as const;
+  const stemmed = (language: StemLanguage) => ({
+    type: 'text',
+    analyzer: stemmedAnalyzer(language),
+    search_analyzer: stemmedSearchAnalyzer(language),
+    index_options: 'freqs',
+  }) as const;
   return {
     settings: {
       number_of_shards: shape.shards ?? 1,
@@ -43,32 +134,33 @@ export function indexDefinition(shape: IndexShape = {}): Pick<estypes.IndicesCre
       analysis: elasticsearchAnalysis({
         filter: { title_edge: { type: 'edge_ngram', min_gram: 1, max_gram: AUTOCOMPLETE_MAX_GRAM } },
         analyzer: {
-          title_prefix: { type: 'custom', tokenizer: 'keyword', char_filter: ['collapse_spaces'], filter: ['trim', ...FOLDING_FILTERS, 'title_edge'] },
+          title_prefix: { type: 'custom', tokenizer: 'keyword', char_filter: [ANALYSIS_PARTS.collapseSpaces], filter: ['trim', ...FOLDING_FILTERS, 'title_edge'] },
         },
       }),
     },
     mappings: {
       dynamic: 'strict',
+      _source: { excludes: ['stemmed_*'] },
       properties: {
         url: { type: 'keyword', index: false },
         title: {
-          type: 'text',
-          analyzer: ANALYZERS.text,
+          ...text,
           copy_to: ['words'],
           fields: {
             prefix: { type: 'text', analyzer: 'title_prefix', search_analyzer: ANALYZERS.phrase },
             exact: { type: 'keyword', normalizer: ANALYZERS.keyword, ignore_above: 256 },
           },
         },
-        summary: { type: 'text', analyzer: ANALYZERS.text, copy_to: ['words'] },
+        summary: { ...text, copy_to: ['words'] },
         // Offsets in the postings let the unified highlighter work on bodies of any length without re-analysing them.
-        body: {
-          type: 'text',
-          analyzer: ANALYZERS.text,
-          index_options: 'offsets',
-          copy_to: ['words'],
-        },
-        words: { type: 'text', analyzer: ANALYZERS.text, index_options: 'docs', norms: false },
+        body: { ...text, index_options: 'offsets' as const, copy_to: ['words'] },
+        words: { ...text, index_options: 'docs' as const, norms: false },
+        ...Object.fromEntries(
+          STEM_LANGUAGES.map((language) => [
+            stemmedObject(language),
+            { type: 'object', properties: Object.fromEntries(TEXT_FIELDS.map((field) => [field, stemmed(language)])) },
+          ]),
+        ),
         popularity: { type: 'float' },
         locale: { type: 'keyword', normalizer: ANALYZERS.keyword },
         slug: { type: 'keyword', normalizer: ANALYZERS.keyword },
@@ -93,32 +185,57 @@ function filters(query: Pick<QueryFilter, 'locales' | 'slugPrefixes'>): estypes.
   return clauses;
 }
 
+/** How textQuery matches each word beyond itself. */
+export interface TextQueryOptions {
+  /** The languages whose stemmed fields the words match too. @default queryLanguages(query.locales) */
+  languages?: readonly StemLanguage[];
+  /** The positions (in queryWords) of the words that also match their spelling neighbours (FUZZINESS). */
+  fuzzy?: ReadonlySet<number>;
+}
+
+const EXACT_FIELDS = TEXT_FIELDS.map((field) => `${field}^${FIELD_BOOSTS[field]}`);
+const FUZZY_FIELDS = TEXT_FIELDS.map((field) => `${field}^${FIELD_BOOSTS[field] * FUZZY_WEIGHT}`);
+const stemmedFields = (language: StemLanguage) => TEXT_FIELDS.map((field) => `${stemmedField(language, field)}^${FIELD_BOOSTS[field] * STEM_WEIGHT}`);
+
 /**
- * The text query `search` and `count` share: every word in title, summary or body (cross-field, so the words may sit
- * in different fields), title weighing more; the words in a row (a phrase) add to the score; locale and slug filters
- * do not score.
+ * What one word of a query matches: itself in title, summary or body (`cross_fields`, title weighing more); an
+ * identifier typed with its connectors (`document.getElementById`, `std::vector`) also as the phrase of its segments,
+ * as the index holds each segment's whole but not the group's (see analysis/elasticsearch.ts); its stem in the stemmed
+ * fields of the query's languages, at STEM_WEIGHT; the last word also as the start of a word (search as you type); a
+ * word in `fuzzy` also its spelling neighbours in the exact fields, at FUZZY_WEIGHT. The score is the sum of what
+ * matches, so a document holding the word as typed, which also holds its stem, outranks a stem-only one.
  */
-export function textQuery(query: QueryFilter): estypes.QueryDslQueryContainer {
-  const words = queryTerms(query.text);
-  if (words.length === 0) return { match_none: {} };
+function wordQuery(typed: QueryTerm, languages: readonly StemLanguage[], last: boolean, fuzzy: boolean): estypes.QueryDslQueryContainer {
+  const word = typed.term;
+  const segments = [...wordsOf(typed.typed)].map((segment) => segment.text);
+  const should: estypes.QueryDslQueryContainer[] = [
+    { multi_match: { query: word, type: 'cross_fields', fields: EXACT_FIELDS } },
+    ...(segments.length > 1 ? [{ multi_match: { query: segments.join(' '), type: 'phrase', fields: EXACT_FIELDS } } as const] : []),
+    ...languages.map((language): estypes.QueryDslQueryContainer => ({ multi_match: { query: word, type: 'cross_fields', fields: stemmedFields(language) } })),
+  ];
+  if (last) {
+    for (const field of TEXT_FIELDS) should.push({ prefix: { [field]: { value: word, boost: FIELD_BOOSTS[field] } } });
+  }
+  if (fuzzy) {
+    should.push({
+      multi_match: { query: word, type: 'best_fields', fields: FUZZY_FIELDS, fuzziness: FUZZINESS, prefix_length: FUZZY_PREFIX_LENGTH, max_expansions: FUZZY_EXPANSIONS },
+    });
+  }
+  return should.length === 1 ? (should[0] as estypes.QueryDslQueryContainer) : { bool: { should, minimum_should_match: 1 } };
+}
+
+/**
+ * The text query `search` and `count` share: every word must match (see wordQuery); the words in a row (a phrase)
+ * and a title that is exactly the query add to the score; locale and slug filters do not score. The words are the
+ * analysis module's (queryWords): the cluster does not split a query again (see analysis/elasticsearch.ts).
+ */
+export function textQuery(query: QueryFilter, options: TextQueryOptions = {}): estypes.QueryDslQueryContainer {
+  const typed = queryWords(query.text);
+  if (typed.length === 0) return { match_none: {} };
+  const languages = options.languages ?? queryLanguages(query.locales);
+  const words = typed.map((word) => word.term);
   const text = words.join(' ');
-  const fields = [`title^${FIELD_BOOSTS.title}`, `summary^${FIELD_BOOSTS.summary}`, `body^${FIELD_BOOSTS.body}`];
-  const complete = words.slice(0, -1);
-  const last = words.at(-1) as string;
-  const must: estypes.QueryDslQueryContainer[] = [];
-  if (complete.length > 0) must.push({ multi_match: { query: complete.join(' '), type: 'cross_fields', operator: 'and', fields } });
-  // The last word may be unfinished (search as you type): it matches as a word, or as the start of one.
-  must.push({
-    bool: {
-      should: [
-        { multi_match: { query: last, type: 'cross_fields', fields } },
-        { prefix: { title: { value: last, boost: FIELD_BOOSTS.title } } },
-        { prefix: { summary: { value: last, boost: FIELD_BOOSTS.summary } } },
-        { prefix: { body: { value: last, boost: FIELD_BOOSTS.body } } },
-      ],
-      minimum_should_match: 1,
-    },
-  });
+  const must = typed.map((word, at) => wordQuery(word, languages, at === typed.length - 1, options.fuzzy?.has(at) === true));
   const should: estypes.QueryDslQueryContainer[] = [{ term: { 'title.exact': { value: text, boost: EXACT_TITLE_BOOST } } }];
   if (words.length > 1) {
     should.push(
@@ -130,8 +247,8 @@ export function textQuery(query: QueryFilter): estypes.QueryDslQueryContainer {
 }
 
 /** The ranked query and sort of each order (DESIGN §7). */
-export function rankedSearch(query: QueryFilter, sort: SortOrder): Pick<estypes.SearchRequest, 'query' | 'sort' | 'track_scores'> {
-  const text = textQuery(query);
+export function rankedSearch(query: QueryFilter, sort: SortOrder, options: TextQueryOptions = {}): Pick<estypes.SearchRequest, 'query' | 'sort' | 'track_scores'> {
+  const text = textQuery(query, options);
   if (sort === 'best') {
     return {
       query: {
@@ -180,6 +297,43 @@ export const TERM_SUGGESTER = {
   size: 3,
   sort: 'score',
 } as const satisfies estypes.SearchTermSuggester;
+
+/**
+ * The term suggester a search carries when corrections are on, on the query's words joined by spaces: in `missing`
+ * mode it answers options only for the words the index does not hold (see correctionsOf).
+ */
+export function correctionSuggester(words: readonly string[]): estypes.SearchFieldSuggester {
+  return { text: words.join(' '), term: { ...TERM_SUGGESTER, suggest_mode: 'missing' } };
+}
+
+/**
+ * The words of a query to match by their spelling neighbours, by position, each with its best neighbour: a word the
+ * index does not hold (the suggester has options for it in `missing` mode) and whose best option lies within the edits
+ * FUZZINESS allows it. `words` are the text the suggester was given, joined by single spaces.
+ */
+export function correctionsOf(words: readonly string[], entries: readonly SuggestEntry[]): Map<number, string> {
+  const starts = new Map<number, number>();
+  let offset = 0;
+  words.forEach((word, at) => {
+    starts.set(offset, at);
+    offset += word.length + 1;
+  });
+  const corrections = new Map<number, string>();
+  for (const entry of entries) {
+    const at = starts.get(entry.offset);
+    const word = at === undefined ? undefined : words[at];
+    if (at === undefined || word === undefined || entry.length !== word.length) continue;
+    const edits = allowedEdits(word);
+    const best = entry.options.find((option) => option.text !== word && editDistance(word, option.text, edits) <= edits);
+    if (edits > 0 && best !== undefined) corrections.set(at, best.text);
+  }
+  return corrections;
+}
+
+/** The query as searched with corrections: each corrected word replaced by its neighbour, the others as typed. */
+export function correctedText(typed: readonly QueryTerm[], corrections: ReadonlyMap<number, string>): string {
+  return typed.map((word, at) => corrections.get(at) ?? word.typed).join(' ');
+}
 
 export interface SuggestEntry {
   offset: number;

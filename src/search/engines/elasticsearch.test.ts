@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, describe, it } from 'node:test';
+import { Client, type BaseConnection } from '@elastic/elasticsearch';
 import { isAppError } from '../../errors.js';
 import { silentLogger } from '../../log.js';
 import { createApiApp } from '../../server/api.js';
@@ -18,7 +20,9 @@ import { createEngine } from './factory.js';
 import type { IndexedDocument } from './types.js';
 
 const fake = new FakeElasticsearch();
-engineContractTests('elasticsearch on the mock transport', async () => new ElasticsearchEngine({ node: 'http://fake-es:9200', Connection: fake.Connection }));
+// The stand-in does not model Lucene's analysis (word splitting, stemming, fuzzy matching): the language tests run
+// against a real cluster only.
+engineContractTests('elasticsearch on the mock transport', async () => new ElasticsearchEngine({ node: 'http://fake-es:9200', Connection: fake.Connection }), { languageAnalysis: false });
 
 const liveUrl = process.env['ELASTICSEARCH_TEST_URL'];
 if (liveUrl === undefined || liveUrl === '') {
@@ -29,7 +33,7 @@ if (liveUrl === undefined || liveUrl === '') {
   });
 } else {
   // A one-node test cluster cannot place replicas; 0 keeps its health green.
-  engineContractTests('elasticsearch (live cluster)', async () => new ElasticsearchEngine({ ...elasticsearchOptionsFromUrl(liveUrl), index: { replicas: 0 } }));
+  engineContractTests('elasticsearch (live cluster)', async () => new ElasticsearchEngine({ ...elasticsearchOptionsFromUrl(liveUrl), index: { replicas: 0 } }), { languageAnalysis: true });
 }
 
 const doc = (id: string, title: string, body = ''): IndexedDocument => ({
@@ -63,6 +67,130 @@ describe('elasticsearch engine: ranking', () => {
       await engine.refresh('phrase');
       const result = await engine.search({ index: 'phrase', text: 'grid layout', sort: 'relevance' });
       assert.deepEqual(result.documents.map((hit) => hit.id), ['together', 'apart']);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('elasticsearch engine: stemmed copies', () => {
+  it('sends each document with the stemmed copy of its text in its locale language, and none for a locale without a stemmer', async () => {
+    const cluster = new FakeElasticsearch();
+    const engine = new ElasticsearchEngine({ node: 'http://fake-es:9200', Connection: cluster.Connection });
+    const client = new Client({ node: 'http://fake-es:9200', Connection: cluster.Connection, maxRetries: 0 });
+    try {
+      await engine.createIndex('stems');
+      const results = await engine.bulk('stems', [
+        { ...doc('de', 'Häuser am See', 'Uferweg'), locale: 'de-DE' },
+        { ...doc('en', 'Houses by the lake', 'shore path'), locale: 'en-GB' },
+        { ...doc('ja', '湖畔の家', '道'), locale: 'ja' },
+      ]);
+      assert.deepEqual(results.map((result) => result.ok), [true, true, true]);
+      await engine.refresh('stems');
+      const found = async (field: string, text: string) =>
+        (await client.search({ index: 'stems', query: { match: { [field]: text } } })).hits.hits.map((hit) => hit._id);
+      assert.deepEqual(await found('stemmed_german.title', 'häuser'), ['de']);
+      assert.deepEqual(await found('stemmed_english.body', 'shore'), ['en']);
+      assert.deepEqual(await found('stemmed_german.body', 'shore'), []);
+      assert.deepEqual(await found('title', 'houses'), ['en']);
+      assert.deepEqual((await engine.search({ index: 'stems', text: 'houses', locales: ['en-GB'] })).documents.map((hit) => hit.id), ['en']);
+    } finally {
+      await client.close();
+      await engine.close();
+    }
+  });
+});
+
+interface MockRequest {
+  path: string;
+  body: unknown;
+}
+
+/**
+ * A cluster that answers every `_search` and `_count` by a script, recording the bodies: for the decisions the engine
+ * takes from Elasticsearch's answers (typo results), which the stand-in, matching fuzzy clauses exactly, never gives.
+ */
+function scriptedCluster(answer: (body: Record<string, unknown>, path: string) => Record<string, unknown>) {
+  const Mock = createRequire(import.meta.url)('@elastic/elasticsearch-mock') as new () => {
+    add(pattern: { method: string | string[]; path: string | string[] }, resolver: (params: MockRequest) => unknown): void;
+    getConnection(): typeof BaseConnection;
+  };
+  const mock = new Mock();
+  const bodies: { path: string; body: Record<string, unknown> }[] = [];
+  mock.add({ method: ['POST', 'GET'], path: ['/:index/_search', '/:index/_count'] }, ({ path, body }) => {
+    const request = (body ?? {}) as Record<string, unknown>;
+    bodies.push({ path, body: request });
+    return answer(request, path);
+  });
+  const Connection = class extends mock.getConnection() {
+    override async close(): Promise<void> {}
+  };
+  return { bodies, engine: new ElasticsearchEngine({ node: 'http://scripted:9200', Connection }) };
+}
+
+const hitsOf = (ids: readonly string[]) => ({
+  hits: {
+    total: { value: ids.length, relation: 'eq' },
+    hits: ids.map((id) => ({ _index: 'i', _id: id, _score: 1, _source: { url: `/${id}`, title: id, summary: '', locale: 'en', slug: id, popularity: 0 } })),
+  },
+});
+const typoEntries = {
+  typos: [
+    { text: 'flexbx', offset: 0, length: 6, options: [{ text: 'flexbox', score: 0.83, freq: 4 }] },
+    { text: 'grid', offset: 7, length: 4, options: [] },
+  ],
+};
+const isFuzzy = (body: unknown) => JSON.stringify(body).includes('"fuzziness"');
+
+describe('elasticsearch engine: typo results', () => {
+  it('searches again with fuzzy words only when the search finds nothing and an unknown word has a near neighbour, and says what it searched', async () => {
+    const { bodies, engine } = scriptedCluster((body, path) => {
+      if (path.endsWith('/_count')) return { count: isFuzzy(body) ? 2 : 0 };
+      return isFuzzy(body) ? hitsOf(['a', 'b']) : { ...hitsOf([]), suggest: typoEntries };
+    });
+    try {
+      const result = await engine.search({ index: 'i', text: 'Flexbx grid' });
+      assert.equal(result.corrected, 'flexbox grid');
+      assert.deepEqual(result.documents.map((hit) => hit.id), ['a', 'b']);
+      assert.deepEqual(result.total, { value: 2, relation: 'eq' });
+      assert.equal(bodies.length, 2);
+      assert.deepEqual((bodies[0]?.body['suggest'] as { typos: { text: string } }).typos.text, 'flexbx grid');
+      assert.ok(!isFuzzy(bodies[0]?.body) && isFuzzy(bodies[1]?.body));
+      assert.equal(bodies[1]?.body['suggest'], undefined);
+      // Only the unknown word matches its neighbours.
+      assert.equal((JSON.stringify(bodies[1]?.body).match(/"fuzziness"/g) ?? []).length, 1);
+      assert.ok(JSON.stringify(bodies[1]?.body).includes('"query":"flexbx","type":"best_fields"'));
+      bodies.length = 0;
+      assert.equal(await engine.count({ index: 'i', text: 'Flexbx grid' }), 2);
+      assert.deepEqual(bodies.map((request) => [request.path.split('/').at(-1), isFuzzy(request.body)]), [['_count', false], ['_search', false], ['_count', true]]);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('answers with one request, uncorrected, when the search finds something, corrections are off or no neighbour is near', async () => {
+    const found = scriptedCluster(() => ({ ...hitsOf(['a']), suggest: typoEntries }));
+    const off = scriptedCluster(() => hitsOf([]));
+    const far = scriptedCluster(() => ({ ...hitsOf([]), suggest: { typos: [{ text: 'grd', offset: 0, length: 3, options: [{ text: 'grid', score: 0.67, freq: 1 }] }] } }));
+    try {
+      const result = await found.engine.search({ index: 'i', text: 'flexbx grid' });
+      assert.equal(result.corrected, undefined);
+      assert.equal(found.bodies.length, 1);
+      assert.deepEqual(await off.engine.search({ index: 'i', text: 'flexbx grid', corrections: false }), { documents: [], total: { value: 0, relation: 'eq' } });
+      assert.equal(off.bodies.length, 1);
+      assert.equal(off.bodies[0]?.body['suggest'], undefined);
+      assert.deepEqual(await far.engine.search({ index: 'i', text: 'grd' }), { documents: [], total: { value: 0, relation: 'eq' } });
+      assert.equal(far.bodies.length, 1, 'a 3-letter word has no neighbour within the fuzziness');
+    } finally {
+      await Promise.all([found.engine.close(), off.engine.close(), far.engine.close()]);
+    }
+  });
+
+  it('keeps the first answer when the fuzzy search finds nothing either', async () => {
+    const { bodies, engine } = scriptedCluster((body) => (isFuzzy(body) ? hitsOf([]) : { ...hitsOf([]), suggest: typoEntries }));
+    try {
+      assert.deepEqual(await engine.search({ index: 'i', text: 'flexbx grid' }), { documents: [], total: { value: 0, relation: 'eq' } });
+      assert.equal(bodies.length, 2);
     } finally {
       await engine.close();
     }

@@ -5,8 +5,26 @@ import { ERRORS } from '../../error-codes.js';
 import { isAppError, type AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { withoutControlCharacters } from '../query-text.js';
-import { queryTerms } from '../analysis/index.js';
-import { POPULARITY_FACTOR, TERM_SUGGESTER, autocompletePrefix, autocompleteQuery, highlightRequest, indexDefinition, rankedSearch, spliceSuggestions, textQuery, type IndexShape, type SuggestEntry } from './elasticsearch-schema.js';
+import { queryTerms, queryWords, type StemLanguage } from '../analysis/index.js';
+import {
+  DEFAULT_STEM_LOCALES,
+  POPULARITY_FACTOR,
+  TERM_SUGGESTER,
+  autocompletePrefix,
+  autocompleteQuery,
+  correctedText,
+  correctionSuggester,
+  correctionsOf,
+  highlightRequest,
+  indexDefinition,
+  queryLanguages,
+  rankedSearch,
+  spliceSuggestions,
+  stemmedCopy,
+  textQuery,
+  type IndexShape,
+  type SuggestEntry,
+} from './elasticsearch-schema.js';
 import { MAX_ID_LENGTH, clampInteger, indexExists, indexNotFound, validIndexName, validateDocument } from './validation.js';
 import type { AliasAction, AutocompleteMatch, AutocompleteQuery, BulkItemResult, DeleteItemResult, Health, IndexInfo, IndexedDocument, QueryFilter, SearchEngine, SearchHit, SearchQuery, SearchResult, SuggestQuery, Suggestion } from './types.js';
 
@@ -32,6 +50,11 @@ export interface ElasticsearchEngineOptions {
   backoffMs?: number;
   /** @default 10000 */
   maxBackoffMs?: number;
+  /**
+   * Locales whose languages' stemmed fields a search without a locale filter matches, besides English (a site's
+   * other locales); a search with a locale filter stems in its locales' languages. @default ['en']
+   */
+  stemLocales?: readonly string[];
   /** A connection class to use instead of HTTP — the tests pass `@elastic/elasticsearch-mock`'s. */
   Connection?: typeof BaseConnection;
   logger?: Logger;
@@ -134,7 +157,8 @@ export class ElasticsearchEngine implements SearchEngine {
   readonly #client: Client;
   readonly #shape: IndexShape;
   readonly #logger: Logger | undefined;
-  readonly #settings: Required<Omit<ElasticsearchEngineOptions, 'node' | 'auth' | 'index' | 'Connection' | 'logger'>>;
+  readonly #stemLocales: readonly string[];
+  readonly #settings: Required<Omit<ElasticsearchEngineOptions, 'node' | 'auth' | 'index' | 'Connection' | 'logger' | 'stemLocales'>>;
 
   constructor(options: ElasticsearchEngineOptions) {
     this.#settings = {
@@ -147,6 +171,7 @@ export class ElasticsearchEngine implements SearchEngine {
       maxBackoffMs: options.maxBackoffMs ?? ELASTICSEARCH_ENGINE_DEFAULTS.maxBackoffMs,
     };
     this.#shape = options.index ?? {};
+    this.#stemLocales = options.stemLocales ?? DEFAULT_STEM_LOCALES;
     this.#logger = options.logger;
     this.#client = new Client({
       node: options.node,
@@ -412,38 +437,78 @@ export class ElasticsearchEngine implements SearchEngine {
     return ERRORS.SEARCH_ENGINE_ERROR.with({ cause: error }, `the search cluster request ${label} failed`);
   }
 
+  #languages(query: Pick<QueryFilter, 'locales'>): StemLanguage[] {
+    return queryLanguages(query.locales, this.#stemLocales);
+  }
+
+  /**
+   * Typo results (SearchQuery.corrections). Elasticsearch does not say which clause matched a word, so the engine
+   * decides before it asks: the search carries a term suggester in `missing` mode, which answers options only for the
+   * words the index does not hold. When the search finds nothing and such a word has a neighbour within FUZZINESS,
+   * the search runs again with those words also matching their spelling neighbours (fuzzy, ranked below exact and
+   * stem matches); when that finds something, `corrected` is the query with each of them replaced by its best option.
+   * A query whose words are all held — or that finds something as typed, by exact, stem or prefix matches — is
+   * answered by one request, without fuzzy clauses: neighbours never widen a query that matches. Unlike the embedded
+   * engine, a word held in a few documents only is not matched by its more frequent neighbours.
+   */
   async search(query: SearchQuery): Promise<SearchResult> {
     const sort = query.sort ?? 'best';
     const size = clampInteger(query.size, 10, 1, 100);
     const from = clampInteger(query.from, 0, 0, MAX_RESULT_WINDOW - size);
     const highlight = query.highlight === undefined || query.highlight === false ? undefined : query.highlight === true ? {} : query.highlight;
-    const request: estypes.SearchRequest = {
+    const typed = queryWords(query.text);
+    const words = typed.map((word) => word.term);
+    const languages = this.#languages(query);
+    const corrections = query.corrections !== false && words.length > 0;
+    const request = (fuzzy?: ReadonlySet<number>): estypes.SearchRequest => ({
       index: query.index,
-      ...rankedSearch(query, sort),
+      ...rankedSearch(query, sort, { languages, ...(fuzzy === undefined ? {} : { fuzzy }) }),
       size,
       from,
       track_total_hits: clampInteger(query.totalUpTo, TOTAL_HITS_LIMIT, 1, 10_000),
       _source: [...HIT_SOURCE],
-    };
-    if (highlight !== undefined) {
-      request.highlight = highlightRequest(clampInteger(highlight.fragments, 3, 1, 10), clampInteger(highlight.fragmentLength, 120, 20, 1000));
+      ...(highlight === undefined ? {} : { highlight: highlightRequest(clampInteger(highlight.fragments, 3, 1, 10), clampInteger(highlight.fragmentLength, 120, 20, 1000)) }),
+      ...(corrections && fuzzy === undefined ? { suggest: { [TYPOS]: correctionSuggester(words) } } : {}),
+    });
+    const send = (body: estypes.SearchRequest) => this.#read('search', query.index, (options) => this.#client.search<StoredDocument>(body, options));
+    let response = await send(request());
+    let corrected: string | undefined;
+    if (corrections && totalOf(response).value === 0) {
+      const fixes = correctionsOf(words, suggestEntries(response, TYPOS));
+      if (fixes.size > 0) {
+        const fuzzy = await send(request(new Set(fixes.keys())));
+        if (totalOf(fuzzy).value > 0) {
+          response = fuzzy;
+          corrected = correctedText(typed, fixes);
+        }
+      }
     }
-    const response = await this.#read('search', query.index, (options) => this.#client.search<StoredDocument>(request, options));
-    const total = response.hits.total;
     return {
       documents: response.hits.hits.map((hit) => toHit(hit, sort, highlight !== undefined)),
-      total:
-        typeof total === 'number'
-          ? { value: total, relation: 'eq' }
-          : { value: total?.value ?? 0, relation: total?.relation === 'gte' ? 'gte' : 'eq' },
+      total: totalOf(response),
+      ...(corrected === undefined ? {} : { corrected }),
     };
   }
 
+  /** The documents a query matches, with corrections as `search` makes them (see there). */
   async count(query: QueryFilter): Promise<number> {
-    const response = await this.#read('count', query.index, (options) =>
-      this.#client.count({ index: query.index, query: textQuery(query) }, options),
+    return this.#count(query, true);
+  }
+
+  async #count(query: QueryFilter, corrections: boolean): Promise<number> {
+    const languages = this.#languages(query);
+    const send = (fuzzy?: ReadonlySet<number>) =>
+      this.#read('count', query.index, (options) =>
+        this.#client.count({ index: query.index, query: textQuery(query, { languages, ...(fuzzy === undefined ? {} : { fuzzy }) }) }, options),
+      ).then((response) => response.count);
+    const count = await send();
+    const words = queryTerms(query.text);
+    if (count > 0 || !corrections || words.length === 0) return count;
+    const response = await this.#read('suggest', query.index, (options) =>
+      this.#client.search({ index: query.index, size: 0, track_total_hits: false, query: { match_none: {} }, suggest: { [TYPOS]: correctionSuggester(words) } }, options),
     );
-    return response.count;
+    const fixes = correctionsOf(words, suggestEntries(response, TYPOS));
+    return fixes.size === 0 ? 0 : send(new Set(fixes.keys()));
   }
 
   /**
@@ -458,7 +523,7 @@ export class ElasticsearchEngine implements SearchEngine {
       ...(query.slugPrefixes === undefined ? {} : { slugPrefixes: query.slugPrefixes }),
     };
     // Known words that match nothing together may hide a typo too: then every word's neighbours are candidates.
-    const mode = text !== '' && (await this.count({ index: query.index, text, ...filter })) === 0 ? 'always' : 'missing';
+    const mode = text !== '' && (await this.#count({ index: query.index, text, ...filter }, false)) === 0 ? 'always' : 'missing';
     const response = await this.#read('suggest', query.index, (options) =>
       this.#client.search(
         {
@@ -471,18 +536,12 @@ export class ElasticsearchEngine implements SearchEngine {
         options,
       ),
     );
-    const entries = ((response.suggest?.['words'] ?? []) as estypes.SearchTermSuggest[]).map(
-      (entry): SuggestEntry => ({
-        offset: entry.offset,
-        length: entry.length,
-        options: (Array.isArray(entry.options) ? entry.options : [entry.options]).map((option) => ({ text: option.text, score: option.score })),
-      }),
-    );
+    const entries = suggestEntries(response, 'words');
     const alternatives = spliceSuggestions(text, entries, size * 2);
     const counted = await Promise.all(
       alternatives.map(async (alternative) => ({
         text: alternative.text,
-        total: await this.count({ index: query.index, text: alternative.text, ...filter }),
+        total: await this.#count({ index: query.index, text: alternative.text, ...filter }, false),
         relation: 'eq' as const,
       })),
     );
@@ -515,8 +574,30 @@ export class ElasticsearchEngine implements SearchEngine {
   }
 }
 
+/** The name of the term suggester a search carries for its corrections. */
+const TYPOS = 'typos';
+
+function totalOf(response: estypes.SearchResponse<unknown>): SearchResult['total'] {
+  const total = response.hits.total;
+  return typeof total === 'number'
+    ? { value: total, relation: 'eq' }
+    : { value: total?.value ?? 0, relation: total?.relation === 'gte' ? 'gte' : 'eq' };
+}
+
+/** The entries of a term suggester's answer. */
+function suggestEntries(response: estypes.SearchResponse<unknown>, name: string): SuggestEntry[] {
+  return ((response.suggest?.[name] ?? []) as estypes.SearchTermSuggest[]).map(
+    (entry): SuggestEntry => ({
+      offset: entry.offset,
+      length: entry.length,
+      options: (Array.isArray(entry.options) ? entry.options : [entry.options]).map((option) => ({ text: option.text, score: option.score })),
+    }),
+  );
+}
+
+/** A document as sent: the stored fields, and the stemmed copy of its text in its locale's language (see stemmedCopy). */
 function storedDocument(document: IndexedDocument): StoredDocument & { body: string } {
-  return {
+  const stored = {
     url: document.url,
     title: withoutControlCharacters(document.title),
     summary: withoutControlCharacters(document.summary),
@@ -525,6 +606,7 @@ function storedDocument(document: IndexedDocument): StoredDocument & { body: str
     locale: document.locale,
     slug: document.slug,
   };
+  return { ...stored, ...stemmedCopy(stored) };
 }
 
 function toHit(hit: estypes.SearchHit<StoredDocument>, sort: SearchQuery['sort'], withHighlight: boolean): SearchHit {

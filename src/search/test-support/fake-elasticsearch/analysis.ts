@@ -48,7 +48,17 @@ function patternTokenizer(name: string, definition: Json): Analyzer {
 
 type TokenFilter = (tokens: Token[]) => Token[];
 
+/**
+ * Filters the stand-in accepts and does not model: each passes its tokens through unchanged. Re-implementing Lucene's
+ * word splitting and stemmers here would test the stand-in, not the engine; the cluster's own behaviour is checked by
+ * the contract suite's language-analysis tests on a live cluster (ELASTICSEARCH_TEST_URL). So on the stand-in an
+ * identifier such as `snake_case` stays one term, and no word is stemmed.
+ */
+const PASS_THROUGH_TYPES = new Set(['word_delimiter_graph', 'flatten_graph', 'stemmer', 'snowball', 'keyword_marker']);
+const passThrough: TokenFilter = (tokens) => tokens;
+
 function builtInFilter(name: string): TokenFilter | undefined {
+  if (PASS_THROUGH_TYPES.has(name)) return passThrough;
   if (name === 'lowercase') return (tokens) => tokens.map((token) => ({ ...token, term: token.term.toLowerCase() }));
   if (name === 'asciifolding') return (tokens) => tokens.map((token) => ({ ...token, term: asciiFold(token.term) }));
   if (name === 'trim') return (tokens) => tokens.map((token) => ({ ...token, term: token.term.trim() }));
@@ -143,6 +153,12 @@ export function mapFields(mappings: Json, analysis: Analysis): Map<string, Field
   const fields = new Map<string, FieldMapping>();
   const add = (path: string, definition: Json) => {
     const type = definition['type'];
+    // An object field (`type: object`, or properties alone) maps its properties under `<path>.`; documents give them
+    // as dotted names (`stemmed_english.title`), as the engine sends them.
+    if (definition['properties'] !== undefined && (type === undefined || type === 'object')) {
+      for (const [name, sub] of Object.entries(definition['properties'] as Record<string, Json>)) add(`${path}.${name}`, sub);
+      return;
+    }
     if (type !== 'text' && type !== 'keyword' && type !== 'float') {
       throw new EsError(400, 'mapper_parsing_exception', `No handler for type [${String(type)}] declared on field [${path}] (fake supports text, keyword, float)`);
     }

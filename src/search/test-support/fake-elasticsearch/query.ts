@@ -119,11 +119,34 @@ export function evaluate(query: Json, doc: StoredDoc, context: SearchContext, hi
       return score * boost;
     }
     case 'multi_match': {
-      if (spec['type'] !== 'cross_fields') throw new EsError(400, 'parsing_exception', `multi_match type [${String(spec['type'])}] is not supported by the fake`);
+      const type = spec['type'] ?? 'best_fields';
+      if (type === 'phrase') {
+        // The best field's match_phrase score.
+        const fields = ((spec['fields'] ?? []) as string[]).map(parseFieldBoost);
+        const scores = fields.flatMap(([field, fieldBoost]) => {
+          const score = evaluate({ match_phrase: { [field]: { query: spec['query'] } } }, doc, context, highlightTerms);
+          return score === undefined ? [] : [score * fieldBoost];
+        });
+        return scores.length === 0 ? undefined : Math.max(...scores) * boost;
+      }
+      if (type !== 'cross_fields' && type !== 'best_fields') throw new EsError(400, 'parsing_exception', `multi_match type [${String(type)}] is not supported by the fake`);
       const fields = ((spec['fields'] ?? []) as string[]).map(parseFieldBoost);
       const [firstField] = fields[0] ?? [''];
       const terms = [...new Set(textMapping(context, firstField).searchAnalyzer(String(spec['query'] ?? '')).map((token) => token.term))];
       if (terms.length === 0) return undefined;
+      if (type === 'best_fields') {
+        // The best field's score. `fuzziness` is not modelled: a fuzzy clause matches its words exactly (so on the
+        // stand-in no search is ever answered with corrections).
+        let best: number | undefined;
+        for (const [field, fieldBoost] of fields) {
+          const scores = terms.map((term) => bm25(context, field, term, doc));
+          const matched = scores.filter((score) => score > 0).length;
+          if (spec['operator'] === 'and' ? matched < terms.length : matched === 0) continue;
+          remember(field, terms);
+          best = Math.max(best ?? 0, scores.reduce((sum, score) => sum + score, 0) * fieldBoost);
+        }
+        return best === undefined ? undefined : best * boost;
+      }
       let score = 0;
       let matched = 0;
       for (const term of terms) {
