@@ -156,12 +156,20 @@ async function measureCorpus(spec: CorpusSpec): Promise<BenchResult[]> {
     for (const query of queries.slice(0, 200)) await search(query);
     const found = new Set<Query>();
     const samples: number[] = [];
+    // SEARCH_QUALITY_MISSES=N prints the first N misses of each set, with what was found instead.
+    const missesShown = Number(process.env.SEARCH_QUALITY_MISSES ?? 0);
+    const shown = new Map<Query['set'], number>();
     for (const query of queries) {
       const start = process.hrtime.bigint();
       const result = await search(query);
       samples.push(Number(process.hrtime.bigint() - start) / 1e6);
       const rank = result.documents.findIndex((hit) => hit.url === query.page.url);
       if (rank >= 0 && rank < query.within) found.add(query);
+      else if ((shown.get(query.set) ?? 0) < missesShown) {
+        shown.set(query.set, (shown.get(query.set) ?? 0) + 1);
+        const top = result.documents.slice(0, query.within).map((hit) => hit.title).join(' | ');
+        console.error(`  miss ${query.set}: '${query.text}' for '${query.page.title}' (rank ${rank}${result.corrected === undefined ? '' : `, corrected '${result.corrected}'`}): ${top}`);
+      }
     }
     samples.sort((a, b) => a - b);
 

@@ -106,9 +106,10 @@ function allWords(words: readonly string[], prefixLast: boolean, expansions: rea
   const head = words.slice(0, -1).map(clause);
   let lastTerm = clause(last, words.length - 1);
   if (prefixLast) {
+    const others = (alternatives?.[words.length - 1] ?? []).map(quote);
     lastTerm = expansions === undefined
-      ? `(${quote(last)} OR ${quote(last)}*)`
-      : `(${lastAlternatives(last, expansions).map(quote).join(' OR ')})`;
+      ? `(${[quote(last), `${quote(last)}*`, ...others].join(' OR ')})`
+      : `(${[...lastAlternatives(last, expansions).map(quote), ...others].join(' OR ')})`;
   }
   return [...head, lastTerm].join(' AND ');
 }
@@ -153,4 +154,37 @@ export function planCountExpression(plan: ExpressionPlan): string | undefined {
 export function phraseExpression({ words, prefixLast, expansions, phrases }: ExpressionPlan): string | undefined {
   const quoted = phrases.map(([start, end]) => `${quote(words.slice(start, end).join(' '))}${end === words.length && prefixLast && expansions === undefined ? '*' : ''}`);
   return quoted.length === 0 ? undefined : quoted.join(' OR ');
+}
+
+/**
+ * The plan without the words at `dropped` (positions in `words`): their alternatives go with them, and a phrase that
+ * held one of them is split around it.
+ */
+export function withoutWords<T extends ExpressionPlan>(plan: T, dropped: ReadonlySet<number>): T {
+  const kept = plan.words.map((_, at) => at).filter((at) => !dropped.has(at));
+  const newPosition = new Map(kept.map((at, position) => [at, position]));
+  const phrases: Phrase[] = [];
+  for (const [start, end] of plan.phrases) {
+    let runStart: number | undefined;
+    for (let at = start; at <= end; at++) {
+      const position = at < end ? newPosition.get(at) : undefined;
+      if (position !== undefined && runStart === undefined) runStart = position;
+      if (position === undefined && runStart !== undefined) {
+        const runEnd = (newPosition.get(at - 1) as number) + 1;
+        if (runEnd - runStart > 1) phrases.push([runStart, runEnd]);
+        runStart = undefined;
+      }
+    }
+  }
+  const alternatives = plan.alternatives === undefined ? undefined : kept.map((at) => plan.alternatives?.[at]);
+  const last = plan.words.length - 1;
+  return {
+    ...plan,
+    words: kept.map((at) => plan.words[at] as string),
+    phrases,
+    ...(alternatives === undefined ? {} : { alternatives }),
+    // A prefix belongs to the last word typed only.
+    prefixLast: plan.prefixLast && !dropped.has(last),
+    ...(dropped.has(last) ? { expansions: undefined } : {}),
+  };
 }

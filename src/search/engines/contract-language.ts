@@ -66,14 +66,15 @@ export function languageAnalysisTests(context: { engine: () => SearchEngine; ind
       assert.deepEqual(ids(await search(index, 'hre')), [], 'a word of three characters is not corrected');
     });
 
-    it('ranks a page holding a rare word as typed above the pages of its far more common neighbour', async () => {
+    it('ranks the word as typed, then its other forms, then the pages of a far more common spelling neighbour', async () => {
       const index = await context.indexWith([
-        ...Array.from({ length: 60 }, (_, i) => doc(`kestrel${i}`, `Kestrel ${i}`, { popularity: 0.9 })),
-        doc('kestral', 'Kestral sighting', { popularity: 0 }),
+        ...Array.from({ length: 60 }, (_, i) => doc(`kestrel${i}`, `Kestrel ${i}`)),
+        doc('kestral', 'Kestral sighting'),
+        doc('kestrals', 'Kestrals sighting'),
       ]);
       const result = await search(index, 'kestral');
-      assert.equal(ids(result)[0], 'kestral');
-      assert.ok(ids(result).some((id) => id.startsWith('kestrel')), 'the common neighbour is found too');
+      assert.deepEqual(ids(result).slice(0, 2), ['kestral', 'kestrals'], 'exact, then stem');
+      assert.ok(ids(result).slice(2).every((id) => id.startsWith('kestrel')) && result.documents.length === 10, 'then the common neighbour');
       assert.equal(result.corrected, undefined);
     });
   });

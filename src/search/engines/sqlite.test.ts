@@ -285,8 +285,8 @@ describe('SqliteEngine build transactions', () => {
       await writer.updateAliases([{ add: { index: 'live', alias: 'site' } }]);
       await writer.bulk('live', [page('a'), page('b')]);
       await writer.refresh('live');
-      assert.deepEqual((await reader.search({ index: 'site', text: 'grey egret' })).total, { value: 0, relation: 'eq' });
-      assert.equal(await reader.count({ index: 'site', text: 'egret grey' }), 0);
+      assert.deepEqual((await reader.search({ index: 'site', text: 'grey egret', corrections: false })).total, { value: 0, relation: 'eq' });
+      assert.equal(await reader.count({ index: 'site', text: 'egret' }), 0);
       // The spelling statistics, rebuilt by refresh, do not know `egret` yet: FTS5 does.
       await writer.bulk('live', [{ ...page('c'), body: 'grey egret' }]);
       for (const text of ['grey egret', 'egret grey', 'egret']) {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { foldPhrase, groupsOf, stemLanguageOf, stemTokens, termsOf } from '../../analysis/index.js';
+import { foldPhrase, groupsOf, stemLanguageOf, stemOf, stemTokens, termsOf, type StemLanguage } from '../../analysis/index.js';
 import { withoutControlCharacters } from '../../query-text.js';
 import { localePartition, rankBucket, rowidBlock, titlePrefixes } from '../../static-rank.js';
 import type { TermChanges } from './spell-index.js';
@@ -112,7 +112,7 @@ export class DocumentWriter {
         const terms = [titleTerms.join(' '), summaryTerms.join(' '), bodyTerms.join(' ')] as const;
         const titleStems = stemTokens(language, titleTerms).join(' ');
         const textStems = `${stemTokens(language, summaryTerms).join(' ')} ${stemTokens(language, bodyTerms).join(' ')}`;
-        insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity, summary, body, exactKeyOf(title));
+        insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity, summary, body, exactKeyOf(title, language));
         insertText.run(rowid, ...terms, titleStems, textStems);
         insertTitle.run(rowid, terms[0], titleStems);
         const prefixes = titlePrefixes(titleKey);
@@ -157,9 +157,11 @@ export class DocumentWriter {
 }
 
 /**
- * The key a title is found by as the whole query (the exact-title boost): its words' wholes run together, so that
- * `getElementById`, `get element by id` and `getelementbyid` name the same title, and `Cart layout` is `cart-layout`.
+ * The key a title is found by as the whole query (the exact-title boost): the stems of its words' wholes (in
+ * `language`, when it has a stemmer) run together, so that `getElementById`, `get element by id` and
+ * `getelementbyid` name the same title, `Cart layout` is `cart-layout`, and `Kettles ring` is `Kettle rings`: a query
+ * that names the page up to word forms still names it. Between the forms, bm25 prefers the words as typed.
  */
-export function exactKeyOf(text: string): string {
-  return groupsOf(text).map((group) => group.whole).join('');
+export function exactKeyOf(text: string, language: StemLanguage | undefined): string {
+  return groupsOf(text).map((group) => (language === undefined ? group.whole : stemOf(language, group.whole))).join('');
 }

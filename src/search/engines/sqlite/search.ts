@@ -26,7 +26,8 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
   const ranges = rowidRanges(connection, index, query.locales);
   /** The first `limit` rows of a rowid-ordered statement over every range, in static-rank order. */
   const walk = <T>(read: (range: RowidRange) => T[], limit: number, rowidOf: (row: T) => number): T[] => mergeWalks(ranges.map(read), limit, rowidOf);
-  const titleKey = exactKeyOf(query.text);
+  // The query as searched (corrected words included), stemmed in its first language.
+  const titleKey = exactKeyOf(plan.corrected ?? query.text, plan.languages[0]);
   const wanted = from + size;
   const retrieval = newRetrieval();
   const scoredWalk = (score: string) =>

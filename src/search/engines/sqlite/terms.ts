@@ -1,6 +1,6 @@
 import { STEM_MARKER, queryWords, stemLanguageOf, stemOf, type StemLanguage } from '../../analysis/index.js';
 import { spellable } from '../../spelling.js';
-import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, planCountExpression, planQuery, requiredWords, type QueryPlan } from '../../search-expression.js';
+import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, planCountExpression, planQuery, requiredWords, withoutWords, type QueryPlan } from '../../search-expression.js';
 import { SpellLookup, spellTables } from './spell-index.js';
 import { tablesOf } from './tables.js';
 import type { Connection } from './connection.js';
@@ -16,11 +16,13 @@ import type { Connection } from './connection.js';
  */
 const PREFIX_EXPANSIONS = 16;
 
-/** Words shorter than this are not corrected: too many real words lie one edit away. */
-const TYPO_MIN_LENGTH = 4;
-/** Words of this many characters and more are corrected within 2 edits; shorter ones within 1. */
+/**
+ * A word and a neighbour the longer of which has this many characters may lie one edit apart, and from
+ * TWO_TYPOS_FROM two: shorter words have too many real neighbours.
+ */
+const ONE_TYPO_FROM = 4;
 const TWO_TYPOS_FROM = 8;
-const typoDistance = (length: number) => (length >= TWO_TYPOS_FROM ? 2 : 1);
+const typoDistance = (length: number) => (length >= TWO_TYPOS_FROM ? 2 : length >= ONE_TYPO_FROM ? 1 : 0);
 /** At most this many neighbours stand for a misspelt word. */
 const TYPO_NEIGHBOURS = 3;
 /**
@@ -82,7 +84,8 @@ export function planOf(connection: Connection, index: string, text: string, opti
   const partsOf = new Map(typed.map((word) => [word.term, word.parts]));
   const corrections = new Map<string, string>();
   const alternatives = plan.words.map((word, at) => {
-    if (at === plan.words.length - 1 && plan.prefixLast) return undefined;
+    // An unfinished last word stands for its completions, and for the other forms of the word it may already be.
+    const unfinished = at === plan.words.length - 1 && plan.prefixLast;
     const parts = partsOf.get(word) ?? [];
     const others = new Set<string>(parts.length > 0 ? [parts.join(' ')] : []);
     for (const language of languages) {
@@ -90,7 +93,7 @@ export function planOf(connection: Connection, index: string, text: string, opti
       others.add(STEM_MARKER + stem);
       if (stem !== word) others.add(stem);
     }
-    if (spelling && options.corrections !== false) {
+    if (spelling && options.corrections !== false && !unfinished) {
       const neighbours = typoNeighbours(connection, index, word, others);
       if (neighbours.replace && neighbours.terms[0] !== undefined) corrections.set(word, neighbours.terms[0]);
       for (const neighbour of neighbours.terms) others.add(neighbour);
@@ -98,8 +101,23 @@ export function planOf(connection: Connection, index: string, text: string, opti
     return [...others];
   });
   if (alternatives.some((others) => others !== undefined && others.length > 0)) plan.alternatives = alternatives;
-  if (corrections.size > 0) plan.corrected = typed.map((word) => corrections.get(word.term) ?? word.typed).join(' ');
-  return plan;
+  // A word that matches nothing, even corrected, is left out while other words match: the page that holds them is
+  // better than no answer (the response says what was searched).
+  const dropped = new Set<number>();
+  if (spelling && options.corrections !== false) {
+    const holds = (term: string) => documentsHolding(connection, index, term) !== undefined || vocabularyHolds(connection, index, term);
+    plan.words.forEach((word, at) => {
+      const unfinished = at === plan.words.length - 1 && plan.prefixLast;
+      if (!unfinished && !holds(word) && !(alternatives[at] ?? []).some((other) => other.split(' ').every(holds))) dropped.add(at);
+    });
+    if (dropped.size === plan.words.length) dropped.clear();
+  }
+  const searched = dropped.size === 0 ? plan : withoutWords(plan, dropped);
+  const droppedTerms = new Set([...dropped].map((at) => plan.words[at]));
+  if (corrections.size > 0 || dropped.size > 0) {
+    searched.corrected = typed.filter((word) => !droppedTerms.has(word.term)).map((word) => corrections.get(word.term) ?? word.typed).join(' ');
+  }
+  return searched;
 }
 
 /** The completions an unfinished last word stands for, and whether they make the query common. */
@@ -141,7 +159,7 @@ function languagesOf(connection: Connection, index: string, locales: readonly st
 function typoNeighbours(connection: Connection, index: string, word: string, others: ReadonlySet<string>): { terms: string[]; replace: boolean } {
   const none = { terms: [], replace: false };
   const length = Array.from(word).length;
-  if (length < TYPO_MIN_LENGTH || !spellable(word)) return none;
+  if (!spellable(word)) return none;
   const held = documentsHolding(connection, index, word);
   const holds = (term: string) => documentsHolding(connection, index, term) !== undefined || vocabularyHolds(connection, index, term);
   // A phrase of parts may match when the index holds each of its words.
@@ -152,8 +170,9 @@ function typoNeighbours(connection: Connection, index: string, word: string, oth
     lookup = new SpellLookup(connection.db, index);
     connection.spellLookups.set(index, lookup);
   }
-  const distance = typoDistance(length);
-  const candidates = lookup.candidates(word).filter((candidate) => candidate.distance <= distance && (replace || candidate.docs >= (held ?? 0) * RARE_WORD_RATIO));
+  // The rule counts the longer of the two words: `dek` is one edit from `desk`.
+  const allowed = (candidate: string) => typoDistance(Math.max(length, Array.from(candidate).length));
+  const candidates = lookup.candidates(word).filter((candidate) => candidate.distance <= allowed(candidate.term) && (replace || candidate.docs >= (held ?? 0) * RARE_WORD_RATIO));
   if (!replace && (held === undefined || candidates.length === 0)) return none;
   candidates.sort((a, b) => a.distance - b.distance || b.docs - a.docs || (a.term < b.term ? -1 : 1));
   return { terms: candidates.slice(0, TYPO_NEIGHBOURS).map((candidate) => candidate.term), replace };
