@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { queryTerms } from './analysis/index.js';
-import { countExpression, planQuery, requiredWords, searchExpression, type ExpressionPlan } from './search-expression.js';
+import { countExpression, planQuery, requiredWords, searchExpression, withoutWords, type ExpressionPlan } from './search-expression.js';
 
 /** A plan of every typed word: the last one a prefix from 3 characters on, all of them one phrase. */
 function typed(words: string[], plan: Partial<ExpressionPlan> = {}): ExpressionPlan {
@@ -14,14 +14,14 @@ describe('planQuery', () => {
   const frequency = (word: string) => frequencies[word];
 
   it('drops words in more than 30% of documents when a rarer word remains, and keeps all when none does', () => {
-    assert.deepEqual(planQuery(['the', 'fetch', 'of', 'element'], 10_000, frequency), { words: ['fetch', 'element'], prefixLast: false, common: false, phrases: [] });
+    assert.deepEqual(planQuery(['the', 'fetch', 'of', 'element'], 10_000, frequency), { words: ['fetch', 'element'], prefixLast: false, common: false, phrases: [], dropped: ['the', 'of'] });
     assert.deepEqual(planQuery(['the', 'of'], 10_000, frequency), { words: ['the', 'of'], prefixLast: false, common: true, phrases: [[0, 2]] });
     assert.deepEqual(planQuery(['the', 'fetch'], 500, frequency), { words: ['the', 'fetch'], prefixLast: false, common: false, phrases: [[0, 2]] }, 'a small index has no common words');
   });
 
   it('matches the last word as a prefix only when it is 3+ characters and not a term of the index', () => {
-    assert.deepEqual(planQuery(['the', 'fet'], 10_000, frequency), { words: ['fet'], prefixLast: true, common: false, phrases: [] });
-    assert.deepEqual(planQuery(['the', 'fe'], 10_000, frequency), { words: ['fe'], prefixLast: false, common: false, phrases: [] });
+    assert.deepEqual(planQuery(['the', 'fet'], 10_000, frequency), { words: ['fet'], prefixLast: true, common: false, phrases: [], dropped: ['the'] });
+    assert.deepEqual(planQuery(['the', 'fe'], 10_000, frequency), { words: ['fe'], prefixLast: false, common: false, phrases: [], dropped: ['the'] });
     assert.deepEqual(planQuery(['fetch'], 10_000, frequency), { words: ['fetch'], prefixLast: false, common: false, phrases: [] });
   });
 
@@ -34,6 +34,14 @@ describe('planQuery', () => {
 });
 
 describe('searchExpression', () => {
+  it('scores the dropped common words with all the others, and matches each word or any of its alternatives', () => {
+    assert.equal(searchExpression({ ...typed(['fetch', 'element'], { prefixLast: false }), phrases: [], dropped: ['the', 'of'] }), '("fetch" AND "element") OR ("fetch" AND "element" AND "the" AND "of")');
+    const plan = { ...typed(['getelementbyid', 'measure'], { prefixLast: false }), phrases: [], alternatives: [['get element by id'], ['\ufdd0measur', 'measur']] };
+    assert.equal(searchExpression(plan), '("getelementbyid" OR "get element by id") AND ("measure" OR "\ufdd0measur" OR "measur")');
+    assert.deepEqual(requiredWords({ ...plan, alternatives: [undefined, ['measur']] }), ['getelementbyid']);
+  });
+
+
   it('requires every word, matches a long last word as a prefix, and boosts the exact word and the phrase', () => {
     assert.equal(searchExpression(typed(['fetch'])), '("fetch" OR "fetch"*)');
     assert.equal(searchExpression(typed(['of'])), '"of"');
@@ -78,5 +86,25 @@ describe('requiredWords', () => {
     assert.deepEqual(requiredWords(typed(['service', 'work'], { expansions: ['worker'] })), ['service'], 'or as a completion');
     assert.deepEqual(requiredWords(typed(['service', 'wxyz'], { expansions: [] })), ['service', 'wxyz'], 'no completion: as typed');
     assert.deepEqual(requiredWords(typed([])), []);
+  });
+});
+
+describe('withoutWords', () => {
+  it('drops the words with their alternatives and splits the phrases that held them', () => {
+    const plan = { words: ['a', 'b', 'c', 'd', 'e'], prefixLast: true, phrases: [[0, 5]] as const, alternatives: [['a1'], undefined, ['c1'], undefined, ['e1']] };
+    assert.deepEqual(withoutWords(plan, new Set([2])), { words: ['a', 'b', 'd', 'e'], prefixLast: true, phrases: [[0, 2], [2, 4]], alternatives: [['a1'], undefined, undefined, ['e1']] });
+    const lastGone = withoutWords(plan, new Set([4]));
+    assert.deepEqual([lastGone.words, lastGone.prefixLast, lastGone.phrases], [['a', 'b', 'c', 'd'], false, [[0, 4]]]);
+  });
+
+  it('keeps every remaining word in order and no phrase over a dropped one, for any plan (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[a-z]{1,4}$/), { minLength: 1, maxLength: 8 }), fc.array(fc.nat(8)), (words, cuts) => {
+        const dropped = new Set(cuts.filter((cut) => cut < words.length));
+        const plan = withoutWords({ words, prefixLast: false, phrases: [[0, words.length]] as const }, dropped);
+        assert.deepEqual(plan.words, words.filter((_, at) => !dropped.has(at)));
+        for (const [start, end] of plan.phrases) assert.ok(end - start > 1 && end <= plan.words.length);
+      }),
+    );
   });
 });

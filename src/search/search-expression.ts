@@ -36,6 +36,11 @@ export interface QueryPlan {
    */
   phrases: readonly Phrase[];
   /**
+   * The common words dropped from `words`: not required, but a match that holds them all scores them too (see
+   * searchExpression), so that `get elements by class name` still prefers the page named so.
+   */
+  dropped?: readonly string[];
+  /**
    * What else each word matches, aligned with `words` (set by the engine): an identifier's parts as a phrase, the
    * marked stems of the word, a spelling neighbour of a word the index does not hold. A word with alternatives
    * matches any of them, and the word itself scores on top of them where it stands (see searchExpression).
@@ -74,7 +79,8 @@ export function planQuery(words: readonly string[], documents: number, frequency
       run = 0;
     }
   });
-  return { words: rare, prefixLast, common: false, phrases };
+  const dropped = words.filter((_, index) => !kept[index]);
+  return { words: rare, prefixLast, common: false, phrases, ...(dropped.length === 0 ? {} : { dropped }) };
 }
 
 function quote(word: string): string {
@@ -82,19 +88,24 @@ function quote(word: string): string {
 }
 
 /** What a search's expressions are made of: a plan's words, how its last word matches, and its phrases. */
-export type ExpressionPlan = Pick<QueryPlan, 'words' | 'prefixLast' | 'expansions' | 'phrases' | 'alternatives'>;
+export type ExpressionPlan = Pick<QueryPlan, 'words' | 'prefixLast' | 'expansions' | 'phrases' | 'alternatives' | 'dropped'>;
 
 /**
  * The FTS5 expression of a search: every word must match (the last one also as a prefix when it is long enough), and
  * extra phrases that match a subset of the same documents add to their bm25 score: the exact last word (so `fetch`
- * outranks `fetching`) and the phrases, adjacent words of the text (so they outrank scattered ones). Words are quoted,
- * so no FTS5 syntax from the user reaches the engine. Undefined when there is no word.
+ * outranks `fetching`), the dropped common words with all the others, and the phrases, adjacent words of the text (so
+ * they outrank scattered ones). Words are quoted, so no FTS5 syntax from the user reaches the engine. Undefined when
+ * there is no word.
  */
 export function searchExpression(plan: ExpressionPlan): string | undefined {
   if (plan.words.length === 0) return undefined;
   const all = allWords(plan.words, plan.prefixLast, plan.expansions, plan.alternatives);
+  const scored = [`(${all})`];
+  // Every match of the dropped common words too is a match of `all`: they add to its score, never to the matches.
+  if (plan.dropped !== undefined && plan.dropped.length > 0) scored.push(`(${all} AND ${plan.dropped.map(quote).join(' AND ')})`);
   const phrase = phraseExpression(plan);
-  return phrase === undefined ? all : `(${all}) OR ${phrase}`;
+  if (phrase !== undefined) scored.push(phrase);
+  return scored.length === 1 ? all : scored.join(' OR ');
 }
 
 function allWords(words: readonly string[], prefixLast: boolean, expansions: readonly string[] | undefined, alternatives?: ExpressionPlan['alternatives']): string {

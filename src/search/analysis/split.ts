@@ -23,6 +23,8 @@ export interface Group {
   whole: string;
   /** The terms after the whole, for a group that splits; empty otherwise. */
   parts: string[];
+  /** The terms of its pieces, in order, without the wholes of its segments: `get element by id`; the whole alone when it does not split. */
+  pieces: string[];
 }
 
 const enum Kind {
@@ -131,11 +133,11 @@ function breaksBefore(previous: Kind, kind: Kind, next: Kind): boolean {
 
 function groupOf(start: number, end: number, segments: readonly string[][]): Group {
   const terms = segments.flat();
-  if (terms.length === 1) return { start, end, whole: terms[0] as string, parts: [] };
+  if (terms.length === 1) return { start, end, whole: terms[0] as string, parts: [], pieces: terms };
   const parts: string[] = [];
   for (const segment of segments) {
     if (segment.length > 1 && segments.length > 1) parts.push(segment.join(''));
     parts.push(...segment);
   }
-  return { start, end, whole: terms.join(''), parts };
+  return { start, end, whole: terms.join(''), parts, pieces: terms };
 }

@@ -92,7 +92,7 @@ function pieceTerms(piece: string, ascii: boolean): readonly string[] {
 export function groupsOf(text: string, limit = Number.POSITIVE_INFINITY): Group[] {
   const groups: Group[] = [];
   forEachGroup(text, pieceTerms, (group) => {
-    if (groups.length < limit) groups.push(group.parts.length === 0 ? group : { ...group, whole: cut(group.whole), parts: group.parts.map(cut) });
+    if (groups.length < limit) groups.push(group.parts.length === 0 ? group : { ...group, whole: cut(group.whole), parts: group.parts.map(cut), pieces: group.pieces.map(cut) });
   });
   return groups;
 }

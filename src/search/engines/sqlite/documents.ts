@@ -157,11 +157,14 @@ export class DocumentWriter {
 }
 
 /**
- * The key a title is found by as the whole query (the exact-title boost): the stems of its words' wholes (in
- * `language`, when it has a stemmer) run together, so that `getElementById`, `get element by id` and
- * `getelementbyid` name the same title, `Cart layout` is `cart-layout`, and `Kettles ring` is `Kettle rings`: a query
- * that names the page up to word forms still names it. Between the forms, bm25 prefers the words as typed.
+ * The key a title is found by as the whole query (the exact-title boost): the stems (in `language`, when it has a
+ * stemmer) of the pieces of its words run together, so that `getElementsByClassName` and `get elements by class name`
+ * name the same title, `Cart layout` is `cart-layout`, and `Kettles ring` is `Kettle rings`: a query that names the
+ * page up to word forms and splitting still names it. Between the forms, bm25 prefers the words as typed.
  */
 export function exactKeyOf(text: string, language: StemLanguage | undefined): string {
-  return groupsOf(text).map((group) => (language === undefined ? group.whole : stemOf(language, group.whole))).join('');
+  return groupsOf(text)
+    .flatMap((group) => group.pieces)
+    .map((piece) => (language === undefined ? piece : stemOf(language, piece)))
+    .join('');
 }
