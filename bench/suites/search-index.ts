@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +51,8 @@ export const searchIndexSuite: BenchSuite = {
       const read = await measure('read', root, join(dir, 'unused.sqlite'));
       const full = await measure('full', root, join(dir, 'full.sqlite'));
       if (full.documents !== build.documents) throw new Error(`full run indexed ${full.documents} of ${build.documents} documents`);
+      // The database after the run's optimize and the alias swap: documents, FTS5 terms and stems, spelling tables.
+      const indexBytes = ['full.sqlite', 'full.sqlite-wal'].reduce((sum, name) => sum + (existsSync(join(dir, name)) ? statSync(join(dir, name)).size : 0), 0);
       const micros = (value: number | undefined) => `${Math.round(value ?? Number.NaN)} µs CPU/doc`;
       return [
         {
@@ -75,6 +77,7 @@ export const searchIndexSuite: BenchSuite = {
           note: `${full.documents} documents in ${(full.elapsedMs / 1000).toFixed(1)} s (spec reference: 234/s)`,
         },
         { name: 'full run peak RSS', value: full.peakRssMb ?? Number.NaN, unit: 'MB', target: { max: 500 }, note: 'child process maxRSS' },
+        { name: 'index size', value: indexBytes / 1e6, unit: 'MB', note: `the database file after the full run, ${Math.round(indexBytes / full.documents)} bytes per document` },
         {
           name: 'full run CPU, main thread',
           value: full.mainThreadCpuMicrosPerDocument ?? Number.NaN,

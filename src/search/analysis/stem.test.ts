@@ -42,12 +42,12 @@ describe('stemming', () => {
     for (const term of ['iperf3', 'x2', '2026', 'is', 'be']) assert.equal(stemOf(english, term), term);
   });
 
-  it('marks the stem of each term whose stem differs, and no other (property)', () => {
+  it('marks the stem of each term whose stem differs, once each, and no other (property)', () => {
     const english = stemLanguageOf('en') as NonNullable<ReturnType<typeof stemLanguageOf>>;
     fc.assert(
-      fc.property(fc.array(fc.constantFrom('measuring', 'pages', 'search', 'the', 'connection', 'iperf3', 'élan'), { maxLength: 10 }), (words) => {
+      fc.property(fc.array(fc.constantFrom('measuring', 'measured', 'pages', 'search', 'the', 'connection', 'iperf3', 'élan'), { maxLength: 10 }), (words) => {
         const terms = termsOf(words.join(' '));
-        const expected = terms.filter((term) => stemOf(english, term) !== term).map((term) => `${STEM_MARKER}${stemOf(english, term)}`);
+        const expected = [...new Set(terms.filter((term) => stemOf(english, term) !== term).map((term) => `${STEM_MARKER}${stemOf(english, term)}`))];
         assert.deepEqual(stemTokens(english, terms), expected);
         assert.deepEqual(stemTokens(undefined, terms), []);
       }),

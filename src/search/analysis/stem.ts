@@ -96,13 +96,25 @@ export function stemOf(language: StemLanguage, term: string): string {
  */
 export const STEM_MARKER = '\uFDD0';
 
-/** The stem tokens of a text's terms: the marked stem of each term whose stem differs from it, in order. */
+/**
+ * The stem tokens of a text's terms: the marked stem of each term whose stem differs from it, once each, in order of
+ * first appearance. Once: stems are matched word by word, never as phrases, so their positions say nothing, and a
+ * page's other forms of a word count as one match of it (its forms as typed are what bm25 weighs by frequency).
+ */
 export function stemTokens(language: StemLanguage | undefined, terms: readonly string[]): string[] {
   if (language === undefined) return [];
   const tokens: string[] = [];
+  const seen = new Set<string>();
   for (const term of terms) {
+    if (seen.has(term)) continue;
+    seen.add(term);
     const stem = stemOf(language, term);
-    if (stem !== term) tokens.push(STEM_MARKER + stem);
+    if (stem === term) continue;
+    const token = STEM_MARKER + stem;
+    if (!seen.has(token)) {
+      seen.add(token);
+      tokens.push(token);
+    }
   }
   return tokens;
 }

@@ -111,7 +111,7 @@ export class DocumentWriter {
         const bodyTerms = termsOf(body);
         const terms = [titleTerms.join(' '), summaryTerms.join(' '), bodyTerms.join(' ')] as const;
         const titleStems = stemTokens(language, titleTerms).join(' ');
-        const textStems = `${stemTokens(language, summaryTerms).join(' ')} ${stemTokens(language, bodyTerms).join(' ')}`;
+        const textStems = stemTokens(language, [...summaryTerms, ...bodyTerms]).join(' ');
         insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity, summary, body, exactKeyOf(title, language));
         insertText.run(rowid, ...terms, titleStems, textStems);
         insertTitle.run(rowid, terms[0], titleStems);

@@ -70,19 +70,35 @@ function termMatcher(plan: TextPlan): TermMatcher {
   const words = plan.words;
   const terms = new Set([...words, ...(plan.expansions ?? [])]);
   const stems = new Set<string>();
-  for (const others of plan.alternatives ?? []) {
-    for (const other of others ?? []) {
-      if (other.startsWith(STEM_MARKER)) stems.add(other.slice(STEM_MARKER.length));
-      else for (const term of other.split(' ')) terms.add(term);
+  const anchors = new Set<string>();
+  words.forEach((word, at) => {
+    for (const other of plan.alternatives?.[at] ?? []) {
+      if (!other.startsWith(STEM_MARKER)) {
+        for (const term of other.split(' ')) terms.add(term);
+        continue;
+      }
+      const stem = other.slice(STEM_MARKER.length);
+      stems.add(stem);
+      // Other forms begin as the word and its stem both do (`happ` of `happy` and `happi`); where that is the whole
+      // word, the word itself is found at the start of its other forms.
+      const shared = commonPrefix(word, stem);
+      if (shared !== word && Array.from(shared).length >= MIN_ANCHOR_LENGTH) anchors.add(shared);
     }
-  }
+  });
   const matcher: TermMatcher = { terms };
   if (stems.size > 0 && plan.languages.length > 0) {
-    // Other forms begin as their stem does, but for its last letter (`happi` of `happy`).
-    const anchors = [...stems].map((stem) => (stem.length > 3 ? stem.slice(0, -1) : stem));
-    matcher.otherForms = { anchors, matches: (term) => plan.languages.some((language) => stems.has(stemOf(language, term))) };
+    matcher.otherForms = { anchors: [...anchors], matches: (term) => plan.languages.some((language) => stems.has(stemOf(language, term))) };
   }
   const last = words[words.length - 1];
   if (plan.prefixLast && plan.expansions === undefined && last !== undefined) matcher.prefixes = [last];
   return matcher;
+}
+
+/** Other forms of a word are looked for by a beginning of at least this many characters. */
+const MIN_ANCHOR_LENGTH = 3;
+
+function commonPrefix(a: string, b: string): string {
+  let length = 0;
+  while (length < a.length && length < b.length && a[length] === b[length]) length++;
+  return a.slice(0, length);
 }

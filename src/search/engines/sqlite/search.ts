@@ -45,7 +45,7 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
     // As in the body, a query of common words scores its title matches without bm25: they come in popularity order,
     // the exact title first, and no IDF is read from posting lists that hold most of the titles.
     const titleScore = plan.common ? '0' : titleRankOf(settings, index);
-    const titleExpression = walkedExpression(plan, expression);
+    const titleExpression = walkedExpression(plan, searchExpression(plan, { dropped: true }) as string);
     const titleRows = rankedRead(connection, `${index}\u0000titles\u0000${titleScore}\u0000${filter.shape}`, () =>
       `SELECT ${tables.titles}.rowid AS rowid, d.popularity AS popularity,
               ${titleScore} + ${TITLE_MATCH_BOOST} + (d.exact_key = ?) * ${EXACT_TITLE_BOOST} AS score
