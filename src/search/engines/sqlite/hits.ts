@@ -39,7 +39,9 @@ export function readHits(connection: Connection, index: string, ranked: readonly
   const matcher = termMatcher(plan);
   const options: FragmentOptions = { fragments: highlight.fragments, length: highlight.fragmentLength };
   // The first pass stops once every word is shown only where no unfinished word is marked by its prefix.
-  const shownTerms = matcher.prefixes === undefined ? matcher.terms : undefined;
+  // The words as typed, not their alternatives: a page rarely holds every neighbour and form of a word, and the first
+  // pass would then read as far as it looks for every page.
+  const shownTerms = matcher.prefixes === undefined ? new Set(plan.words) : undefined;
   const beginning = `CAST(substr(CAST(d.body AS BLOB), 1, ${BODY_BEGINNING}) AS TEXT) AS body, length(CAST(d.body AS BLOB)) > ${BODY_BEGINNING} AS long`;
   const readBody = connection.statement(`${index}\u0000read-body`, () => `SELECT ${columns}, ${beginning} ${where}`);
   const wholeBody = connection.statement(`${index}\u0000body`, () => `SELECT body FROM ${tables.docs} WHERE rowid = ?`).pluck();

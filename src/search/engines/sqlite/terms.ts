@@ -93,6 +93,8 @@ export function planOf(connection: Connection, index: string, text: string, opti
       others.add(STEM_MARKER + stem);
       if (stem !== word) others.add(stem);
     }
+    // An alternative the index does not hold matches nothing and costs every statement a lookup.
+    for (const other of others) if (!holdsAlternative(connection, index, other)) others.delete(other);
     if (spelling && options.corrections !== false && !unfinished) {
       const neighbours = typoNeighbours(connection, index, word, others);
       if (neighbours.replace && neighbours.terms[0] !== undefined) corrections.set(word, neighbours.terms[0]);
@@ -105,10 +107,9 @@ export function planOf(connection: Connection, index: string, text: string, opti
   // better than no answer (the response says what was searched).
   const dropped = new Set<number>();
   if (spelling && options.corrections !== false) {
-    const holds = (term: string) => documentsHolding(connection, index, term) !== undefined || vocabularyHolds(connection, index, term);
     plan.words.forEach((word, at) => {
       const unfinished = at === plan.words.length - 1 && plan.prefixLast;
-      if (!unfinished && !holds(word) && !(alternatives[at] ?? []).some((other) => other.split(' ').every(holds))) dropped.add(at);
+      if (!unfinished && !holdsAlternative(connection, index, word) && (alternatives[at] ?? []).length === 0) dropped.add(at);
     });
     if (dropped.size === plan.words.length) dropped.clear();
   }
@@ -161,9 +162,8 @@ function typoNeighbours(connection: Connection, index: string, word: string, oth
   const length = Array.from(word).length;
   if (!spellable(word)) return none;
   const held = documentsHolding(connection, index, word);
-  const holds = (term: string) => documentsHolding(connection, index, term) !== undefined || vocabularyHolds(connection, index, term);
-  // A phrase of parts may match when the index holds each of its words.
-  const replace = held === undefined && ![...others].some((other) => other.split(' ').every(holds));
+  // The alternatives left are those the index holds.
+  const replace = held === undefined && others.size === 0;
   if (held !== undefined && held > RARE_WORD_DOCUMENTS) return none;
   let lookup = connection.spellLookups.get(index);
   if (lookup === undefined) {
@@ -180,7 +180,18 @@ function typoNeighbours(connection: Connection, index: string, word: string, oth
 
 /** Whether the index's vocabulary holds a term (stems included, which the spelling statistics leave out). */
 function vocabularyHolds(connection: Connection, index: string, term: string): boolean {
-  return connection.statement(`${index}\u0000vocabulary-holds`, () => `SELECT 1 FROM ${tablesOf(index).vocab} WHERE term = ?`).get(term) !== undefined;
+  connection.checkVersion();
+  const key = `${index}\u0000vocabulary\u0000${term}`;
+  const remembered = connection.termDocuments.get(key);
+  if (remembered !== undefined) return remembered.documents !== undefined;
+  const holds = connection.statement(`${index}\u0000vocabulary-holds`, () => `SELECT 1 FROM ${tablesOf(index).vocab} WHERE term = ?`).get(term) !== undefined;
+  connection.termDocuments.set(key, { documents: holds ? 1 : undefined });
+  return holds;
+}
+
+/** Whether the index holds a term, a marked stem, or each word of a phrase of parts. */
+function holdsAlternative(connection: Connection, index: string, alternative: string): boolean {
+  return alternative.split(' ').every((term) => documentsHolding(connection, index, term) !== undefined || vocabularyHolds(connection, index, term));
 }
 
 /**
