@@ -78,13 +78,18 @@ describe('search through the front', () => {
       await page.press('#search-input', 'Enter');
       await page.waitForFunction(() => new URLSearchParams(location.search).get('q') === 'flexbx');
       await settled();
+      assert.deepEqual(await page.locator('#search-results .result-title').allTextContents(), ['Flexbox', 'Grid layout'], 'the typo is corrected');
+      assert.equal(await page.locator('#search-suggestions').textContent(), 'Showing results for flexbox — search instead for flexbx');
+      await page.locator('#search-suggestions a.search-as-typed').click();
+      await page.waitForFunction(() => new URLSearchParams(location.search).get('exact') === '1');
+      await settled();
       await page.locator('#search-suggestions a').click();
       await page.waitForFunction(() => new URLSearchParams(location.search).get('q') === 'flexbox');
       await settled();
       assert.deepEqual(await page.locator('#search-results .result-title').allTextContents(), ['Flexbox', 'Grid layout']);
       assert.deepEqual(await page.locator('#search-results mark').allTextContents(), ['Flexbox', 'Flexbox', 'flexbox'], 'the title and body of Flexbox, the body of Grid layout');
       await page.goBack();
-      await page.waitForFunction(() => new URLSearchParams(location.search).get('q') === 'flexbx');
+      await page.waitForFunction(() => new URLSearchParams(location.search).get('exact') === '1');
       await settled();
       assert.equal(await page.locator('#search-suggestions a').textContent(), 'flexbox');
 

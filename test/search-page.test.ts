@@ -47,7 +47,7 @@ describe('search page in Chromium', { skip }, () => {
     await server?.close();
   });
 
-  it('shows marked results for a typed query, follows "did you mean", and restores earlier results on back', async () => {
+  it('shows marked results for a typed query, the results of a corrected typo, follows "search instead" and "did you mean", and restores earlier results on back', async () => {
     const page = await openPage(chromium.context, '/en-US/search');
     await typeQuery(page, 'service worker');
     assert.deepEqual(await resultTitles(page), ['Offline pages']);
@@ -55,6 +55,12 @@ describe('search page in Chromium', { skip }, () => {
     assert.match((await status(page)) ?? '', /^1 result for “service worker”/);
 
     await typeQuery(page, 'flexbx');
+    assert.deepEqual(await resultTitles(page), ['Flexbox', 'Grid layout'], 'a typo is answered with the pages of its nearest word');
+    assert.equal(await page.locator('#search-suggestions').textContent(), 'Showing results for flexbox — search instead for flexbx');
+    assert.deepEqual(await page.locator('#search-results .result-title mark').allTextContents(), ['Flexbox']);
+    await page.locator('#search-suggestions a.search-as-typed').click();
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('exact') === '1');
+    await settled(page);
     assert.deepEqual(await resultTitles(page), []);
     const suggestion = page.locator('#search-suggestions a');
     assert.equal(await suggestion.textContent(), 'flexbox');
@@ -65,10 +71,15 @@ describe('search page in Chromium', { skip }, () => {
     assert.deepEqual(await page.locator('#search-results .result-title mark').allTextContents(), ['Flexbox']);
 
     await page.goBack();
-    await page.waitForFunction(() => new URLSearchParams(location.search).get('q') === 'flexbx');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('exact') === '1');
     await settled(page);
     assert.equal(await page.inputValue('#search-input'), 'flexbx');
     assert.equal(await page.locator('#search-suggestions a').textContent(), 'flexbox');
+
+    await page.goBack();
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('q') === 'flexbx' && !new URLSearchParams(location.search).has('exact'));
+    await settled(page);
+    assert.deepEqual(await resultTitles(page), ['Flexbox', 'Grid layout']);
 
     await page.goBack();
     await page.waitForFunction(() => new URLSearchParams(location.search).get('q') === 'service worker');

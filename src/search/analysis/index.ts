@@ -14,3 +14,4 @@ export {
   stemmedAnalyzer,
   stemmedSearchAnalyzer,
 } from './elasticsearch.js';
+export { analyzeDocument, exactKeyOf, isDocumentAnalysis, type DocumentAnalysis } from './document.js';

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
+import { analyzeDocument } from '../analysis/index.js';
 import { engineContractTests } from './contract.js';
 import { fragmentsOf, matchWords } from '../highlight.js';
 import { localePartition } from '../static-rank.js';
@@ -411,6 +412,25 @@ describe('SqliteEngine body candidates', () => {
       assert.deepEqual(result.documents.slice(0, 3).map((hit) => hit.url).sort(), ['/p0', '/p1', '/p2']);
       assert.ok((result.documents[0]?.score ?? 0) > (result.documents[3]?.score ?? Infinity));
       assert.deepEqual(result.total, { value: BODY_CANDIDATES + 53, relation: 'eq' });
+    });
+  });
+});
+
+describe('SqliteEngine documents analysed ahead', () => {
+  it('writes a document with its analysis given as it writes it analysing it itself, and refuses a malformed one', async () => {
+    await withEngine(join(dir, 'analysed.sqlite'), async (engine) => {
+      await engine.createIndex('ahead');
+      const page = { id: 'a', url: '/a', title: 'Measuring getElementById', body: 'measured values', summary: '', popularity: 0, locale: 'en-US', slug: 'a' };
+      const results = await engine.bulk('ahead', [
+        { ...page, analysis: analyzeDocument(page) },
+        { ...page, id: 'b', url: '/b' },
+        { ...page, id: 'c', analysis: { title: 1 } as never },
+      ]);
+      assert.deepEqual(results.map((result) => result.ok), [true, true, false]);
+      await engine.refresh('ahead');
+      for (const text of ['measure', 'element by id', 'getelementbyid']) {
+        assert.deepEqual((await engine.search({ index: 'ahead', text })).documents.map((hit) => hit.id).sort(), ['a', 'b'], text);
+      }
     });
   });
 });

@@ -5,6 +5,8 @@
  */
 
 /** A document as the indexer publishes it: identifier, stripped text and the fields ranking and filtering use. */
+import type { DocumentAnalysis } from '../analysis/index.js';
+
 export interface IndexedDocument {
   /** The document identifier, lower-cased; a second document with the same id replaces the first. */
   id: string;
@@ -20,6 +22,12 @@ export interface IndexedDocument {
   locale: string;
   /** The identifier's path without its locale segment, e.g. `docs/web/api`; `slugPrefixes` filter on it. */
   slug: string;
+  /**
+   * The document's analysis (analysis/document.ts), computed ahead by whoever read it — the indexer's reading threads —
+   * so that the engine's writer does not. An engine that analyses text itself ignores it; absent, the embedded engine
+   * analyses the document as it writes it.
+   */
+  analysis?: DocumentAnalysis;
 }
 
 export type BulkItemError = {

@@ -1,3 +1,4 @@
+import { isDocumentAnalysis } from '../analysis/index.js';
 import { ERRORS } from '../../error-codes.js';
 import type { AppError } from '../../errors.js';
 import type { IndexedDocument } from './types.js';
@@ -40,5 +41,6 @@ export function validateDocument(document: IndexedDocument): string | undefined 
   if (typeof document.popularity !== 'number' || !(document.popularity >= 0 && document.popularity <= 1)) {
     return 'popularity must be a number from 0 to 1';
   }
+  if (document.analysis !== undefined && !isDocumentAnalysis(document.analysis)) return 'analysis must hold the terms of every field as strings';
   return undefined;
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { foldPhrase, groupsOf, stemLanguageOf, stemOf, stemTokens, termsOf, type StemLanguage } from '../../analysis/index.js';
+import { analyzeDocument, foldPhrase, termsOf } from '../../analysis/index.js';
 import { withoutControlCharacters } from '../../query-text.js';
 import { localePartition, rankBucket, rowidBlock, titlePrefixes } from '../../static-rank.js';
 import type { TermChanges } from './spell-index.js';
@@ -105,16 +105,12 @@ export class DocumentWriter {
         const summary = withoutControlCharacters(document.summary);
         const body = withoutControlCharacters(document.body);
         const titleKey = foldPhrase(title);
-        const language = stemLanguageOf(document.locale);
-        const titleTerms = termsOf(title);
-        const summaryTerms = termsOf(summary);
-        const bodyTerms = termsOf(body);
-        const terms = [titleTerms.join(' '), summaryTerms.join(' '), bodyTerms.join(' ')] as const;
-        const titleStems = stemTokens(language, titleTerms).join(' ');
-        const textStems = stemTokens(language, [...summaryTerms, ...bodyTerms]).join(' ');
-        insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity, summary, body, exactKeyOf(title, language));
-        insertText.run(rowid, ...terms, titleStems, textStems);
-        insertTitle.run(rowid, terms[0], titleStems);
+        // Control characters separate words as the spaces replacing them do: the analysis of either text is the same.
+        const analysis = document.analysis ?? analyzeDocument(document);
+        const terms = [analysis.title, analysis.summary, analysis.body] as const;
+        insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity, summary, body, analysis.exactKey);
+        insertText.run(rowid, ...terms, analysis.titleStems, analysis.textStems);
+        insertTitle.run(rowid, terms[0], analysis.titleStems);
         const prefixes = titlePrefixes(titleKey);
         if (prefixes.length > 0) insertPrefixes(prefixes.length).run(prefixes.flatMap((prefix) => [prefix, rowid]));
         this.#changes?.entering(terms);
@@ -154,17 +150,4 @@ export class DocumentWriter {
     if (text !== undefined) this.#changes?.leaving(text);
     this.#added--;
   }
-}
-
-/**
- * The key a title is found by as the whole query (the exact-title boost): the stems (in `language`, when it has a
- * stemmer) of the pieces of its words run together, so that `getElementsByClassName` and `get elements by class name`
- * name the same title, `Cart layout` is `cart-layout`, and `Kettles ring` is `Kettle rings`: a query that names the
- * page up to word forms and splitting still names it. Between the forms, bm25 prefers the words as typed.
- */
-export function exactKeyOf(text: string, language: StemLanguage | undefined): string {
-  return groupsOf(text)
-    .flatMap((group) => group.pieces)
-    .map((piece) => (language === undefined ? piece : stemOf(language, piece)))
-    .join('');
 }

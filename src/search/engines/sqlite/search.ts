@@ -4,7 +4,7 @@ import { tablesOf } from './tables.js';
 import { clampInteger } from '../validation.js';
 import type { SearchQuery, SearchResult } from '../types.js';
 import type { Connection } from './connection.js';
-import { exactKeyOf } from './documents.js';
+import { exactKeyOf } from '../../analysis/index.js';
 import { readHits } from './hits.js';
 import { BODY_CANDIDATES, EXACT_TITLE_BOOST, PHRASE_CANDIDATES, TITLE_CANDIDATES, TITLE_MATCH_BOOST, TOTAL_CAP, bodyWalkNeeded, exactTitleGaps, knownTotal, mergeWalks, newRetrieval, phraseToWalk, rankedPage, rowidOfRanked, takeBodyMatches, takeExactTitles, takePhraseMatches, takePopularityWalks, takeScored, takeTitleMatches, totalOf, walkedExpression, type RankedRow, type RowidRange } from './retrieval-plan.js';
 import { cannotMatch, planOf, textRankOf, titleRankOf, type RankSettings } from './terms.js';

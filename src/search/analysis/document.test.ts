@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { STEM_MARKER, analyzeDocument, exactKeyOf, isDocumentAnalysis, stemLanguageOf } from './index.js';
+
+describe('analyzeDocument', () => {
+  it('gives each field its terms, the title and text stems in the page language, and the title key', () => {
+    const analysis = analyzeDocument({ title: 'Measuring getElementById', summary: 'Pages', body: 'measured pages', locale: 'en-US' });
+    assert.deepEqual(analysis, {
+      title: 'measuring getelementbyid get element by id',
+      summary: 'pages',
+      body: 'measured pages',
+      titleStems: `${STEM_MARKER}measur`,
+      textStems: `${STEM_MARKER}page ${STEM_MARKER}measur`,
+      exactKey: 'measurgetelementbyid',
+    });
+    assert.equal(analyzeDocument({ title: 'Measuring', summary: '', body: '', locale: 'ja' }).titleStems, '', 'no stemmer, no stems');
+    assert.ok(isDocumentAnalysis(analysis));
+  });
+
+  it('keys a title the same up to word forms, splitting and case', () => {
+    const english = stemLanguageOf('en');
+    const key = exactKeyOf('getElementsByClassName', english);
+    for (const text of ['get elements by class name', 'Get element by class names', 'get-elements-by-class-name']) assert.equal(exactKeyOf(text, english), key, text);
+    assert.notEqual(exactKeyOf('elements by class name', english), key);
+  });
+
+  it('tells a well-formed analysis from anything else', () => {
+    for (const value of [undefined, null, 'x', {}, { title: '', summary: '', body: '', titleStems: '', textStems: '' }, { title: 1, summary: '', body: '', titleStems: '', textStems: '', exactKey: '' }]) {
+      assert.equal(isDocumentAnalysis(value), false, JSON.stringify(value));
+    }
+  });
+});
