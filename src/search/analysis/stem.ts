@@ -106,15 +106,30 @@ export function stemTokens(language: StemLanguage | undefined, terms: readonly s
   const tokens: string[] = [];
   const seen = new Set<string>();
   for (const term of terms) {
-    if (seen.has(term)) continue;
-    seen.add(term);
-    const stem = stemOf(language, term);
-    if (stem === term) continue;
-    const token = STEM_MARKER + stem;
-    if (!seen.has(token)) {
+    const token = stemTokenOf(language, term);
+    if (token !== undefined && !seen.has(token)) {
       seen.add(token);
       tokens.push(token);
     }
   }
   return tokens;
+}
+
+const rememberedTokens = new Map<StemLanguage, Map<string, string | null>>();
+
+/** The marked stem of a term, or undefined when its stem is the term itself. Remembered, as stemOf. */
+function stemTokenOf(language: StemLanguage, term: string): string | undefined {
+  let tokens = rememberedTokens.get(language);
+  if (tokens === undefined) {
+    tokens = new Map();
+    rememberedTokens.set(language, tokens);
+  }
+  let token = tokens.get(term);
+  if (token === undefined) {
+    const stem = stemOf(language, term);
+    token = stem === term ? null : STEM_MARKER + stem;
+    if (tokens.size >= STEMS_KEPT) tokens.clear();
+    tokens.set(term, token);
+  }
+  return token ?? undefined;
 }
