@@ -98,7 +98,14 @@ export function planOf(connection: Connection, index: string, text: string, opti
     if (spelling && options.corrections !== false && !unfinished) {
       const neighbours = typoNeighbours(connection, index, word, others);
       if (neighbours.replace && neighbours.terms[0] !== undefined) corrections.set(word, neighbours.terms[0]);
-      for (const neighbour of neighbours.terms) others.add(neighbour);
+      for (const neighbour of neighbours.terms) {
+        others.add(neighbour);
+        // A corrected word finds the other forms of the word it is corrected to, as that word typed would.
+        for (const language of languages) {
+          const stem = STEM_MARKER + stemOf(language, neighbour);
+          if (neighbours.replace && holdsAlternative(connection, index, stem)) others.add(stem);
+        }
+      }
     }
     return [...others];
   });
