@@ -11,9 +11,11 @@ function request(headers: Record<string, string | string[]>, socket: PublicReque
 
 const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?$/);
 // The last label starts with a letter: an all-numeric name is an IPv4 address to URL parsers ('0' is 0.0.0.0).
+/** A host name URL accepts: a label starting `xn--` must be valid punycode (`xn--0` is not, and is no host). */
 const domain = fc
   .tuple(fc.array(label, { maxLength: 3 }), fc.stringMatching(/^[a-z][a-z0-9-]{0,8}[a-z0-9]$/))
-  .map(([labels, last]) => [...labels, last].join('.'));
+  .map(([labels, last]) => [...labels, last].join('.'))
+  .filter((name) => URL.canParse(`http://${name}/`));
 const port = fc.integer({ min: 1, max: 65535 });
 const randomCase = (text: string) =>
   fc.array(fc.boolean(), { minLength: text.length, maxLength: text.length }).map((upper) =>
@@ -83,6 +85,7 @@ describe('publicBaseUrl', () => {
   it('compares unicode host names in their punycode form when allowed hosts are unicode', () => {
     assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': 'xn--bcher-kva.example' }), ['bücher.example']), 'http://xn--bcher-kva.example');
     assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': 'bücher.example' }), ['BÜCHER.example']), 'http://xn--bcher-kva.example');
+    assert.equal(publicBaseUrl(request({ host: 'h.example', 'x-forwarded-host': 'xn--0.a0' }), ['xn--0.a0']), 'http://h.example', 'invalid punycode is no host');
   });
 
   it('returns the allowed forwarded host in lower case whatever its case or port (property)', () => {
