@@ -70,25 +70,31 @@ export function stemLanguageOf(locale: string): StemLanguage | undefined {
 const MIN_STEMMED_LENGTH = 3;
 const HAS_DIGIT = /\p{N}/u;
 
-const remembered = new Map<StemLanguage, Map<string, string>>();
-/** Stems remembered per language, at most; forgotten all at once when full (a vocabulary is Zipfian: most come back). */
-const STEMS_KEPT = 100_000;
+/** Values remembered per language and term, at most; forgotten all at once when full (a vocabulary is Zipfian: most come back). */
+const REMEMBERED_PER_LANGUAGE = 100_000;
+
+/** A function of a language and a term, remembered (it never answers undefined: that marks what is not remembered). */
+function rememberedPerLanguage<T extends NonNullable<unknown> | null>(compute: (language: StemLanguage, term: string) => T): (language: StemLanguage, term: string) => T {
+  const remembered = new Map<StemLanguage, Map<string, T>>();
+  return (language, term) => {
+    let values = remembered.get(language);
+    if (values === undefined) {
+      values = new Map();
+      remembered.set(language, values);
+    }
+    const known = values.get(term);
+    if (known !== undefined) return known;
+    const value = compute(language, term);
+    if (values.size >= REMEMBERED_PER_LANGUAGE) values.clear();
+    values.set(term, value);
+    return value;
+  };
+}
 
 /** The stem of a folded term in a language; the term itself when it is not stemmed. Remembered. */
-export function stemOf(language: StemLanguage, term: string): string {
-  let stems = remembered.get(language);
-  if (stems === undefined) {
-    stems = new Map();
-    remembered.set(language, stems);
-  }
-  let stem = stems.get(term);
-  if (stem === undefined) {
-    stem = term.length < MIN_STEMMED_LENGTH || HAS_DIGIT.test(term) ? term : language.stem(term);
-    if (stems.size >= STEMS_KEPT) stems.clear();
-    stems.set(term, stem);
-  }
-  return stem;
-}
+export const stemOf: (language: StemLanguage, term: string) => string = rememberedPerLanguage((language, term) =>
+  term.length < MIN_STEMMED_LENGTH || HAS_DIGIT.test(term) ? term : language.stem(term),
+);
 
 /**
  * What marks a stem among an index's terms (a noncharacter, never part of a term): stems stand in columns of their
@@ -107,7 +113,7 @@ export function stemTokens(language: StemLanguage | undefined, terms: readonly s
   const seen = new Set<string>();
   for (const term of terms) {
     const token = stemTokenOf(language, term);
-    if (token !== undefined && !seen.has(token)) {
+    if (token !== null && !seen.has(token)) {
       seen.add(token);
       tokens.push(token);
     }
@@ -115,21 +121,8 @@ export function stemTokens(language: StemLanguage | undefined, terms: readonly s
   return tokens;
 }
 
-const rememberedTokens = new Map<StemLanguage, Map<string, string | null>>();
-
-/** The marked stem of a term, or undefined when its stem is the term itself. Remembered, as stemOf. */
-function stemTokenOf(language: StemLanguage, term: string): string | undefined {
-  let tokens = rememberedTokens.get(language);
-  if (tokens === undefined) {
-    tokens = new Map();
-    rememberedTokens.set(language, tokens);
-  }
-  let token = tokens.get(term);
-  if (token === undefined) {
-    const stem = stemOf(language, term);
-    token = stem === term ? null : STEM_MARKER + stem;
-    if (tokens.size >= STEMS_KEPT) tokens.clear();
-    tokens.set(term, token);
-  }
-  return token ?? undefined;
-}
+/** The marked stem of a term, or null when its stem is the term itself. Remembered, as stemOf. */
+const stemTokenOf = rememberedPerLanguage((language, term): string | null => {
+  const stem = stemOf(language, term);
+  return stem === term ? null : STEM_MARKER + stem;
+});

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, type BaseConnection, type errors, type estypes } from '@elastic/elasticsearch';
+import { Client, type BaseConnection, type estypes } from '@elastic/elasticsearch';
 import { retryDelayMs } from '../../backoff.js';
 import { ERRORS } from '../../error-codes.js';
 import { isAppError, type AppError } from '../../errors.js';
@@ -25,6 +25,7 @@ import {
   type IndexShape,
   type SuggestEntry,
 } from './elasticsearch-schema.js';
+import { isResponseError, isStatus, isTransient, isUnavailable, responseCause, unavailable } from './elasticsearch-errors.js';
 import { MAX_ID_LENGTH, clampInteger, indexExists, indexNotFound, validIndexName, validateDocument } from './validation.js';
 import type { AliasAction, AutocompleteMatch, AutocompleteQuery, BulkItemResult, DeleteItemResult, Health, IndexInfo, IndexedDocument, QueryFilter, SearchEngine, SearchHit, SearchQuery, SearchResult, SuggestQuery, Suggestion } from './types.js';
 
@@ -89,48 +90,6 @@ export function elasticsearchOptionsFromUrl(url: string): Pick<ElasticsearchEngi
   parsed.password = '';
   const node = parsed.toString().replace(/\/+$/, '');
   return auth === undefined ? { node } : { node, auth };
-}
-
-/** The cluster's error type and reason, from a response body. */
-function responseCause(error: errors.ResponseError): { type: string; reason: string } {
-  const body = error.body as { error?: { type?: string; reason?: string; root_cause?: { type?: string; reason?: string }[] } | string } | undefined;
-  if (typeof body?.error === 'string') return { type: 'error', reason: body.error };
-  return { type: body?.error?.type ?? `http_${error.statusCode ?? 0}`, reason: body?.error?.reason ?? error.message };
-}
-
-// Errors are told apart by name: the client's CommonJS and ESM builds have distinct classes of the same names.
-function errorName(error: unknown): string | undefined {
-  return error instanceof Error ? error.name : undefined;
-}
-
-function isResponseError(error: unknown): error is errors.ResponseError {
-  return errorName(error) === 'ResponseError';
-}
-
-/** Whether another attempt may succeed: the cluster is unreachable, slow, overloaded or between masters. */
-export function isTransient(error: unknown): boolean {
-  const name = errorName(error);
-  if (name === 'ConnectionError' || name === 'TimeoutError' || name === 'NoLivingConnectionsError') return true;
-  return isResponseError(error) && [429, 502, 503, 504].includes(error.statusCode ?? 0);
-}
-
-/** Failures the API answers as 503: the cluster cannot serve now, or refuses the configured credentials. */
-function isUnavailable(error: unknown): boolean {
-  return isTransient(error) || (isResponseError(error) && [401, 403].includes(error.statusCode ?? 0));
-}
-
-function unavailable(error: unknown): AppError {
-  const what =
-    errorName(error) === 'TimeoutError'
-      ? 'timed out'
-      : isResponseError(error)
-        ? `answered ${error.statusCode ?? '?'} ${responseCause(error).type}`
-        : 'cannot be reached';
-  return ERRORS.SEARCH_UNAVAILABLE.with({ cause: error }, `the search cluster ${what}; try again shortly`);
-}
-
-function isStatus(error: unknown, status: number): error is errors.ResponseError {
-  return isResponseError(error) && error.statusCode === status;
 }
 
 /** Search totals are exact up to this many by default (see SearchQuery.totalUpTo), then `gte`. */
