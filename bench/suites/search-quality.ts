@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteEngine } from '../../src/search/engines/sqlite.js';
-import type { IndexedDocument, SearchEngine } from '../../src/search/engines/types.js';
+import type { SearchEngine } from '../../src/search/engines/types.js';
+import { indexGenerated } from '../engine-corpus.js';
 import { englishLexicon, qualityDocuments, QUALITY_CORPUS_DEFAULTS } from '../../src/search/quality-corpus.js';
 import { ADJECTIVES, FUNCTION_WORDS } from '../../src/search/quality-words.js';
-import { parseIndexJson } from '../../src/search/reader.js';
 import { seededRandom } from '../../src/seeded-random.js';
 import { SYNTHETIC_DEFAULTS, syntheticDocuments, syntheticVocabulary, type SyntheticDocument } from '../../src/search/synthetic.js';
 import { foldWord, identifierQueries, pageWords, typoQuery, wordFormQuery, type IdentifierRule, type TypoKind } from '../quality/queries.js';
@@ -34,41 +34,24 @@ interface IndexedCorpus {
   titleWords: Set<string>;
 }
 
-/** Parses and indexes the documents into the engine (bulk in chunks, refresh, force merge, alias), sampling pages. */
+/** Indexes the documents into the engine (see indexGenerated), sampling pages. */
 async function indexCorpus(engine: SearchEngine, documents: Iterable<SyntheticDocument>, count: number): Promise<IndexedCorpus> {
-  await engine.createIndex(INDEX);
   const every = Math.max(1, Math.floor(count / SAMPLED_PAGES));
   const titles = new Map<string, number>();
   const titleWords = new Set<string>();
   const sampled: Page[] = [];
-  let chunk: IndexedDocument[] = [];
-  let indexed = 0;
-  let bytes = 0;
-  for (const { folder, json } of documents) {
-    const raw = Buffer.from(JSON.stringify(json));
-    bytes += raw.length;
-    const read = parseIndexJson(`${folder}/index.json`, raw);
-    if (!('document' in read)) throw new Error(`document ${folder}: ${read.problem}`);
-    const { document } = read;
-    chunk.push(document);
+  let position = 0;
+  const written = await indexGenerated(engine, { index: INDEX, alias: ALIAS }, documents, (document) => {
     const key = document.title.toLowerCase();
     titles.set(key, (titles.get(key) ?? 0) + 1);
     for (const word of document.title.split(' ')) titleWords.add(foldWord(word));
-    if (indexed % every === 0) {
+    if (position % every === 0) {
       sampled.push({ url: document.url, title: document.title, locale: document.locale, words: pageWords(document.title, document.summary, document.body) });
     }
-    indexed++;
-    if (chunk.length === 500) {
-      await engine.bulk(INDEX, chunk);
-      chunk = [];
-    }
-  }
-  await engine.bulk(INDEX, chunk);
-  await engine.refresh(INDEX);
-  await engine.forceMerge(INDEX);
-  await engine.updateAliases([{ add: { index: INDEX, alias: ALIAS } }]);
+    position++;
+  });
   const pages = sampled.filter((page) => titles.get(page.title.toLowerCase()) === 1);
-  return { documents: indexed, bytes, pages, sampled: sampled.length, titleWords };
+  return { documents: written.documents, bytes: written.bytes, pages, sampled: sampled.length, titleWords };
 }
 
 interface Query {

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { SqliteEngine } from '../../src/search/engines/sqlite.js';
-import type { IndexedDocument, SearchEngine } from '../../src/search/engines/types.js';
+import type { SearchEngine } from '../../src/search/engines/types.js';
+import { indexGenerated } from '../engine-corpus.js';
 import { fold, queryTerms, termsOf } from '../../src/search/analysis/index.js';
 import { matchExpression } from '../../src/search/query-text.js';
-import { parseIndexJson } from '../../src/search/reader.js';
 import { seededRandom } from '../../src/seeded-random.js';
 import { syntheticDocuments } from '../../src/search/synthetic.js';
 import { bestOf, childPids, load, spawnServer, type BenchResult, type BenchSuite, type LoadResult, type ServerProcess } from '../lib.js';
@@ -31,23 +31,10 @@ interface Sample {
 
 /** Builds the synthetic build straight into the engine (bulk in chunks, refresh, force merge, alias); returns every page. */
 export async function buildSyntheticIndex(engine: SearchEngine, documents: number): Promise<Sample[]> {
-  await engine.createIndex(INDEX);
   const pages: Sample[] = [];
-  let chunk: IndexedDocument[] = [];
-  for (const { folder, json } of syntheticDocuments({ documents })) {
-    const read = parseIndexJson(`${folder}/index.json`, Buffer.from(JSON.stringify(json)));
-    if (!('document' in read)) throw new Error(`synthetic document ${folder}: ${read.problem}`);
-    chunk.push(read.document);
-    pages.push({ url: read.document.url, title: read.document.title, locale: read.document.locale });
-    if (chunk.length === 1000) {
-      await engine.bulk(INDEX, chunk);
-      chunk = [];
-    }
-  }
-  await engine.bulk(INDEX, chunk);
-  await engine.refresh(INDEX);
-  await engine.forceMerge(INDEX);
-  await engine.updateAliases([{ add: { index: INDEX, alias: ALIAS } }]);
+  await indexGenerated(engine, { index: INDEX, alias: ALIAS }, syntheticDocuments({ documents }), (document) => {
+    pages.push({ url: document.url, title: document.title, locale: document.locale });
+  });
   return pages;
 }
 

@@ -1,5 +1,3 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { seededRandom } from '../seeded-random.js';
 import type { SyntheticDocument } from './synthetic.js';
 import {
@@ -20,7 +18,7 @@ import {
  * real English words (quality-words.ts) in inflected forms, long documents (3–40 KB of HTML by default), and code
  * identifiers — camelCase, PascalCase, dotted, snake_case, `ns::name` and letter-digit names such as `svg2png` — as
  * titles of about 40 % of the pages and in the text of every kind. The documents have the `index.json` shape of
- * synthetic.ts, in one locale (en-US). Deterministic for a given seed; pure apart from `writeQualityCorpus`.
+ * synthetic.ts, in one locale (en-US). Deterministic for a given seed; pure.
  */
 
 export interface QualityCorpusOptions {
@@ -370,19 +368,4 @@ export function* qualityDocuments(options: QualityCorpusOptions = {}): Generator
       },
     };
   }
-}
-
-/** Writes the corpus under `root` (one `<folder>/index.json` per document) and returns the bytes written. */
-export async function writeQualityCorpus(root: string, options: QualityCorpusOptions = {}): Promise<{ documents: number; bytes: number }> {
-  let documents = 0;
-  let bytes = 0;
-  for (const { folder, json } of qualityDocuments(options)) {
-    const directory = join(root, folder);
-    await mkdir(directory, { recursive: true });
-    const text = JSON.stringify(json);
-    await writeFile(join(directory, 'index.json'), text);
-    documents++;
-    bytes += Buffer.byteLength(text);
-  }
-  return { documents, bytes };
 }
