@@ -1,5 +1,5 @@
 import { escapeHtml } from '../html-escape.js';
-import { fold, isWordCharacter, termsOfWord, WORD_SOURCE } from './analysis/index.js';
+import { beginsPiece, fold, isWordCharacter, termsOfWord, WORD_SOURCE } from './analysis/index.js';
 
 /** Options of body fragment selection. */
 export interface FragmentOptions {
@@ -40,17 +40,6 @@ export interface TermMatcher {
 
 const WORD = new RegExp(WORD_SOURCE, 'gu');
 
-/**
- * Whether a part of an identifier may begin at `at`, inside a word (see analysis/split.ts): at a capital after a
- * small letter or before one, or where letters and digits meet. Elsewhere a term found inside a word is not a part.
- */
-function beginsPart(text: string, at: number): boolean {
-  const kind = (code: number) => (code >= 0x61 && code <= 0x7a ? 'lower' : code >= 0x41 && code <= 0x5a ? 'upper' : code >= 0x30 && code <= 0x39 ? 'digit' : 'other');
-  const before = kind(text.charCodeAt(at - 1));
-  const here = kind(text.charCodeAt(at));
-  if (here === 'upper') return before === 'lower' || before === 'digit' || kind(text.charCodeAt(at + 1)) === 'lower';
-  return (here === 'digit') !== (before === 'digit') && here !== 'other' && before !== 'other';
-}
 const WORD_CHARACTER = new RegExp(WORD_SOURCE.slice(0, -1), 'u');
 // eslint-disable-next-line no-control-regex -- a plain ASCII chunk needs only lower-casing
 const ASCII = /^[\u0000-\u007f]*$/;
@@ -131,7 +120,7 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
       for (let at = folded.indexOf(needle); at !== -1; at = folded.indexOf(needle, at + 1)) {
         let start = at;
         let end = at + needle.length;
-        if (isWordCharacter(folded[start - 1]) && (where === 'start' || !beginsPart(text, from + at))) continue;
+        if (isWordCharacter(folded[start - 1]) && (where === 'start' || !beginsPiece(text, from + at))) continue;
         while (start > 0 && isWordCharacter(folded[start - 1])) start--;
         while (isWordCharacter(folded[end])) end++;
         ranges.push([from + start, from + end]);

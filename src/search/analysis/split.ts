@@ -124,6 +124,16 @@ export function forEachGroup(text: string, foldPiece: (piece: string, ascii: boo
   endGroup(length);
 }
 
+/**
+ * Whether a piece of a word begins at `at`, inside the word: the same rule forEachGroup splits by. The highlighter asks
+ * it of a term found inside a word.
+ */
+export function beginsPiece(text: string, at: number): boolean {
+  if (at <= 0 || at >= text.length) return false;
+  const next = at + widthAt(text, at);
+  return breaksBefore(kindAt(text, at - 1), kindAt(text, at), next < text.length ? kindAt(text, next) : Kind.Separator);
+}
+
 /** Whether a piece ends before a character of `kind`, after one of `previous`, before one of `next`. */
 function breaksBefore(previous: Kind, kind: Kind, next: Kind): boolean {
   if (previous === Kind.Lower && kind === Kind.Upper) return true;
