@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -288,7 +289,22 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `script` (a TypeScript file under bench/servers) in its own Node process, so the server under test and the
+ * Whether the bench runs compiled (`npm run bench` compiles src/ and bench/ with tsc into build/bench first, so
+ * every figure is of the JavaScript `npm start` runs; tsx would wrap every function it creates in a `__name` call).
+ */
+const COMPILED = import.meta.url.endsWith('.js');
+
+/**
+ * The `node` arguments that run a bench script, given relative to bench/ as its source (`servers/front.ts`): its
+ * compiled copy beside this module when the bench runs compiled, else the source through tsx.
+ */
+export function benchScript(relative: string): string[] {
+  const path = fileURLToPath(new URL(`./${COMPILED ? relative.replace(/\.ts$/, '.js') : relative}`, import.meta.url));
+  return COMPILED ? [path] : ['--import', 'tsx', path];
+}
+
+/**
+ * Starts `script` (a source path under bench/, such as `servers/front.ts`, see benchScript) in its own Node process, so the server under test and the
  * load generator do not share an event loop. The script prints `listening <url>` on stdout once it accepts requests.
  * `pinned` runs it on the server CPU of {@link machineCpuSplit} (loads of the same suite then pass `pinned` too).
  */
@@ -299,7 +315,7 @@ export async function spawnServer(
   options: { pinned?: boolean } = {},
 ): Promise<ServerProcess> {
   const cpus = options.pinned === true ? machineCpuSplit()?.server : undefined;
-  const [command, commandArgs] = onCpus(cpus, process.execPath, ['--import', 'tsx', script, ...args]);
+  const [command, commandArgs] = onCpus(cpus, process.execPath, [...benchScript(script), ...args]);
   const child = spawn(command, commandArgs, {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, NODE_ENV: 'production', ...env },

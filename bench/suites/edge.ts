@@ -51,8 +51,8 @@ export const edgeSuite: BenchSuite = {
   description: 'nginx edge cache hits vs front page-cache hits of the home page',
   async run(): Promise<BenchResult[]> {
     const nginx = requireNginx('edge');
-    const origin = await spawnServer('bench/servers/origin.ts');
-    const front = await spawnServer('bench/servers/front.ts', [origin.url]);
+    const origin = await spawnServer('servers/origin.ts');
+    const front = await spawnServer('servers/front.ts', [origin.url]);
     const dir = mkdtempSync(join(tmpdir(), 'sitestack-bench-edge-'));
     const edgeDir = join(dir, 'edge');
     const port = await freePort();

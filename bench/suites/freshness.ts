@@ -123,7 +123,7 @@ export const freshnessSuite: BenchSuite = {
     const dir = mkdtempSync(join(tmpdir(), 'sitestack-bench-freshness-'));
     const [frontPort, originPort, edgePort] = [await freePort(), await freePort(), await freePort()];
     const edgeUrl = `http://127.0.0.1:${edgePort}`;
-    const stack = await spawnServer('bench/servers/stack.ts', [], {
+    const stack = await spawnServer('servers/stack.ts', [], {
       DATA_DIR: join(dir, 'data'),
       PORT: String(frontPort),
       ORIGIN_PORT: String(originPort),

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { load, placement, spawnServer, type BenchResult, type BenchSuite, type LoadOptions } from '../lib.js';
+import { benchScript, load, placement, spawnServer, type BenchResult, type BenchSuite, type LoadOptions } from '../lib.js';
 
 const PAGE_PATH = '/plog/hello';
 
@@ -14,7 +14,7 @@ interface Measured {
 
 /** One server script under load; a run with errors or non-2xx answers is not a figure. */
 async function measure(script: string, args: string[], options: LoadOptions = {}): Promise<Measured> {
-  const server = await spawnServer(`bench/servers/${script}`, args, {}, { pinned: true });
+  const server = await spawnServer(`servers/${script}`, args, {}, { pinned: true });
   try {
     const result = await load(`${server.url}${PAGE_PATH}`, { ...options, pinned: true, ...(server.child.pid === undefined ? {} : { cpuOfPid: server.child.pid }) });
     if (result.errors > 0 || result.non2xx > 0) throw new Error(`${script} ${args.join(' ')}: ${result.errors} errors, ${result.non2xx} non-2xx`);
@@ -73,7 +73,7 @@ async function compare(contenders: Contender[], rounds = ROUNDS, durationSeconds
 
 /** Runs a measuring script under bench/servers in its own `node --expose-gc` process and returns its JSON line. */
 async function child<T>(script: string, args: string[] = []): Promise<T> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', `bench/servers/${script}`, ...args], {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', ...benchScript(`servers/${script}`), ...args], {
     env: { ...process.env, NODE_ENV: 'production' },
     maxBuffer: 16 * 1024 * 1024,
   });

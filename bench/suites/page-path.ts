@@ -14,8 +14,8 @@ export const pagePathSuite: BenchSuite = {
   async run(): Promise<BenchResult[]> {
     // The site (origin and front) on one CPU and the load generator on the other: an uncached render costs the work of
     // both processes, a hit the front's alone, and neither competes with wrk for CPU time.
-    const origin = await spawnServer('bench/servers/origin.ts', [], {}, { pinned: true });
-    const front = await spawnServer('bench/servers/front.ts', [origin.url], {}, { pinned: true });
+    const origin = await spawnServer('servers/origin.ts', [], {}, { pinned: true });
+    const front = await spawnServer('servers/front.ts', [origin.url], {}, { pinned: true });
     const best: Record<'renders' | 'hits' | 'originList', LoadResult | undefined> = { renders: undefined, hits: undefined, originList: undefined };
     const keep = (name: keyof typeof best, result: LoadResult) => {
       best[name] = bestOf(best[name], result, name);

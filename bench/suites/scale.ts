@@ -4,7 +4,7 @@ const ROUNDS = 2;
 
 /** Home-page cache hits through the front run as `workers` processes; a run with errors is not a figure. */
 async function hitsPerSecond(origin: ServerProcess, workers: number): Promise<number> {
-  const front = await spawnServer('bench/servers/front-workers.ts', [origin.url, String(workers)]);
+  const front = await spawnServer('servers/front-workers.ts', [origin.url, String(workers)]);
   try {
     const result = await load(`${front.url}/`, { connections: 32 });
     if (result.errors > 0 || result.non2xx > 0) throw new Error(`${workers} workers: ${result.errors} errors, ${result.non2xx} non-2xx`);
@@ -22,7 +22,7 @@ export const scaleSuite: BenchSuite = {
   name: 'scale',
   description: 'front page-cache hits of the home page with 1 and 2 worker processes (node:cluster), same run',
   async run(): Promise<BenchResult[]> {
-    const origin = await spawnServer('bench/servers/origin.ts');
+    const origin = await spawnServer('servers/origin.ts');
     const best = [0, 0];
     try {
       for (let round = 0; round < ROUNDS; round++) {

@@ -2,11 +2,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { writeSyntheticBuild } from '../../src/search/synthetic.js';
-import type { BenchResult, BenchSuite } from '../lib.js';
+import { benchScript, type BenchResult, type BenchSuite } from '../lib.js';
 
-const child = fileURLToPath(new URL('../workers/search-index-child.ts', import.meta.url));
 
 interface ChildResult {
   documents: number;
@@ -21,7 +19,7 @@ interface ChildResult {
 }
 
 async function measure(mode: string, root: string, database: string, extra: string[] = []): Promise<ChildResult> {
-  const process_ = spawn(process.execPath, ['--import', 'tsx', child, mode, root, database, ...extra], {
+  const process_ = spawn(process.execPath, [...benchScript('workers/search-index-child.ts'), mode, root, database, ...extra], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, NODE_ENV: 'production' },
   });

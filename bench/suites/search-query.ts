@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { SqliteEngine } from '../../src/search/engines/sqlite.js';
 import type { SearchEngine } from '../../src/search/engines/types.js';
@@ -14,7 +13,6 @@ import { bestOf, childPids, load, spawnServer, type BenchResult, type BenchSuite
 
 const INDEX = 'bench_20260101000000';
 const ALIAS = 'bench';
-const server = fileURLToPath(new URL('../servers/search-api.ts', import.meta.url));
 /**
  * Rounds of HTTP load per front, alternating between the fronts; each figure is the best round's. Runs of the same
  * front on a shared 2-core host differ by up to 40%, more than most changes move them.
@@ -174,7 +172,7 @@ export const searchQuerySuite: BenchSuite = {
       const warmupPaths = queries.map(searchPath);
       const fronts = new Map<number, ServerProcess>();
       try {
-        for (const workers of workerCounts) fronts.set(workers, await spawnServer(server, [file, ALIAS, String(workers)]));
+        for (const workers of workerCounts) fronts.set(workers, await spawnServer('servers/search-api.ts', [file, ALIAS, String(workers)]));
         for (let round = 0; round < HTTP_ROUNDS; round++) {
           for (const [workers, front] of fronts) {
             const slice = paths.slice(slices * sliceLength, ++slices * sliceLength);

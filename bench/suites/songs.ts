@@ -1,7 +1,7 @@
 import { DEMO_SONGS } from '../../src/songs/index.js';
 import { load, spawnServer, type BenchResult, type BenchSuite } from '../lib.js';
 
-const SERVER = 'bench/servers/songs-server.ts';
+const SERVER = 'servers/songs-server.ts';
 const PATHS = DEMO_SONGS.map((song) => `/api/song/${song.id}/affiliate/itunes`);
 
 export const songsSuite: BenchSuite = {

@@ -10,11 +10,11 @@ import type { Command } from './command.js';
 /** The checkout this module belongs to, from `src/server/` or `dist/server/`. */
 const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** Whether the development install that the benchmarks run on (tsx and the bench/ sources) is there. */
+/** Whether the development install that the benchmarks run on (the TypeScript compiler and the bench/ sources) is there. */
 function benchAvailable(root: string): boolean {
   if (!existsSync(join(root, 'bench', 'run.ts'))) return false;
   try {
-    createRequire(join(root, 'package.json')).resolve('tsx');
+    createRequire(join(root, 'package.json')).resolve('typescript');
     return true;
   } catch {
     return false;
@@ -28,9 +28,10 @@ export const benchCommand: Command = {
   usage: 'sitestack bench [suite ...]   e.g. sitestack bench page-cache',
   async run({ args }) {
     if (!benchAvailable(PROJECT_ROOT)) {
-      throw ERRORS.BENCH_UNAVAILABLE(`the benchmarks run from a source checkout with its development dependencies (bench/ and tsx under ${PROJECT_ROOT}); run 'npm ci' there`);
+      throw ERRORS.BENCH_UNAVAILABLE(`the benchmarks run from a source checkout with its development dependencies (bench/ and typescript under ${PROJECT_ROOT}); run 'npm ci' there`);
     }
-    const child = spawn(process.execPath, ['--import', 'tsx', join('bench', 'run.ts'), ...args], { cwd: PROJECT_ROOT, stdio: 'inherit' });
+    // npm run bench compiles the bench with the project's sources before it runs them.
+    const child = spawn('npm', ['run', '--silent', 'bench', '--', ...args], { cwd: PROJECT_ROOT, stdio: 'inherit' });
     const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
     return code ?? (signal === null ? 1 : 128);
   },
