@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { beginningOf, fragmentsOf, fragmentsOfBeginning, isSafeFragment, matchWords, titleOf } from './highlight.js';
+import { beginningOf, eachTermAWord, fragmentsOf, fragmentsOfBeginning, isSafeFragment, matchWords, titleOf } from './highlight.js';
 import { stemLanguageOf, stemOf, termsOfWord, type StemLanguage } from './analysis/index.js';
 import { MARK_CLOSE, MARK_OPEN, markedFragments, markedTitle, parseMarked } from './test-support/marked.js';
 
@@ -122,7 +122,7 @@ describe('matchWords', () => {
         const text = words.join(' ');
         const terms = new Set(['alpha', 'gamma']);
         const source = matchWords(text, { terms });
-        const fragments = fragmentsOf(source, {}, terms);
+        const fragments = fragmentsOf(source, {}, eachTermAWord(terms));
         for (const fragment of fragments) assert.ok(isSafeFragment(fragment), fragment);
         source.scanTo(text.length);
         let marked = '';
@@ -148,16 +148,16 @@ describe('fragmentsOfBeginning', () => {
     const early = `heron ${filler(1000)} egret ${filler(3000)} heron ${filler(3000)}`;
     const beginning = beginningOf(early, 16_384);
     assert.ok(beginning.length <= 16_384 && early[beginning.length] === ' ', 'cut before a space');
-    assert.deepEqual(fragmentsOfBeginning(matchWords(beginning, { terms }), {}, terms), fragmentsOf(matchWords(early, { terms }), {}, terms));
+    assert.deepEqual(fragmentsOfBeginning(matchWords(beginning, { terms }), {}, eachTermAWord(terms)), fragmentsOf(matchWords(early, { terms }), {}, eachTermAWord(terms)));
     const late = `heron ${filler(4000)} egret`;
-    assert.equal(fragmentsOfBeginning(matchWords(beginningOf(late, 16_384), { terms }), {}, terms), undefined, 'egret lies past the cut');
+    assert.equal(fragmentsOfBeginning(matchWords(beginningOf(late, 16_384), { terms }), {}, eachTermAWord(terms)), undefined, 'egret lies past the cut');
     const newWordLater = `heron ${filler(300)} heron ${filler(300)} heron ${filler(900)} egret ${filler(3000)}`;
-    assert.equal(fragmentsOfBeginning(matchWords(beginningOf(newWordLater, 4000), { terms }), {}, terms), undefined, 'a cut before NEW_WORDS_WITHIN');
-    assert.match(fragmentsOf(matchWords(newWordLater, { terms }), {}, terms).join(' '), /<mark>egret<\/mark>/, 'where the whole text shows egret');
+    assert.equal(fragmentsOfBeginning(matchWords(beginningOf(newWordLater, 4000), { terms }), {}, eachTermAWord(terms)), undefined, 'a cut before NEW_WORDS_WITHIN');
+    assert.match(fragmentsOf(matchWords(newWordLater, { terms }), {}, eachTermAWord(terms)).join(' '), /<mark>egret<\/mark>/, 'where the whole text shows egret');
     const atCut = `${filler(3000)} heron ${filler(3000)}`;
     const cut = atCut.indexOf('heron') + 'heron'.length;
-    assert.equal(fragmentsOfBeginning(matchWords(beginningOf(atCut, cut), { terms }), { fragments: 1 }, terms), undefined, 'a fragment ending at the cut');
-    assert.match(fragmentsOf(matchWords(atCut, { terms }), { fragments: 1 }, terms)[0] ?? '', /<mark>heron<\/mark> w\d+.*…$/, 'goes on past it in the whole text');
+    assert.equal(fragmentsOfBeginning(matchWords(beginningOf(atCut, cut), { terms }), { fragments: 1 }, eachTermAWord(terms)), undefined, 'a fragment ending at the cut');
+    assert.match(fragmentsOf(matchWords(atCut, { terms }), { fragments: 1 }, eachTermAWord(terms))[0] ?? '', /<mark>heron<\/mark> w\d+.*…$/, 'goes on past it in the whole text');
   });
 
   it('keeps a text no longer than the limit whole, and cuts one without a space to nothing', () => {
@@ -171,14 +171,14 @@ describe('fragmentsOfBeginning', () => {
     // Matches with gaps of up to ~6,000 characters between them, so that windows and new words fall on both sides of a cut.
     const part = fc.record({ gap: fc.integer({ min: 0, max: 1500 }), word, separator: fc.constantFrom(' ', ', ', '\n', ' — ') });
     fc.assert(
-      fc.property(fc.array(part, { minLength: 1, maxLength: 16 }), fc.integer({ min: 6000, max: 20_000 }), fc.integer({ min: 1, max: 4 }), (parts, cut, fragments) => {
+      fc.property(fc.array(part, { minLength: 1, maxLength: 16 }), fc.integer({ min: 200, max: 20_000 }), fc.integer({ min: 1, max: 4 }), (parts, cut, fragments) => {
         const text = parts.map(({ gap, word, separator }) => `${filler(gap)}${separator}${word}`).join(' ');
         const options = { fragments };
-        const fromBeginning = fragmentsOfBeginning(matchWords(beginningOf(text, cut), { terms }), options, terms);
+        const fromBeginning = fragmentsOfBeginning(matchWords(beginningOf(text, cut), { terms }), options, eachTermAWord(terms));
         if (fromBeginning === undefined) seen.refused++;
         else {
           seen.trusted++;
-          assert.deepEqual(fromBeginning, fragmentsOf(matchWords(text, { terms }), options, terms));
+          assert.deepEqual(fromBeginning, fragmentsOf(matchWords(text, { terms }), options, eachTermAWord(terms)));
         }
       }),
       { numRuns: 300 },

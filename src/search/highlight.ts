@@ -23,6 +23,8 @@ export interface MatchSource {
   scanTo(position: number): void;
   /** The ranges found so far (all of them once `scanTo(text.length)` was called). */
   readonly found: readonly (readonly [number, number])[];
+  /** Whether the text was read to its end. */
+  readonly exhausted: boolean;
 }
 
 /** Which words of a text to mark: a word is marked when one of its terms (see analysis/) is named here. */
@@ -158,6 +160,9 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
   return {
     text,
     found,
+    get exhausted() {
+      return scanned >= text.length;
+    },
     at(i, before = text.length) {
       while (scanned < text.length && ((found.length <= i && scanned < before) || (i === found.length - 1 && open()))) step();
       const range = found[i];
@@ -199,25 +204,35 @@ function render(plain: string, matches: readonly (readonly [number, number])[], 
 }
 
 /**
+ * The query's words as the first pass of fragment selection looks for them: a word is shown once a window shows one
+ * of its terms (the word, or what stands for it: a spelling neighbour, an identifier's parts). Once every word is
+ * shown, the first pass stops; a word no term of which is in the text has it read as far as NEW_WORDS_WITHIN.
+ */
+export type ShownWords = readonly ReadonlySet<string>[];
+
+/** Each term a word of its own (see ShownWords). */
+export function eachTermAWord(terms: Iterable<string>): ShownWords {
+  return [...terms].map((term) => new Set([term]));
+}
+
+/**
  * Up to `fragments` windows of about `length` characters around matched words of a text (see matchWords), as
  * HTML-escaped text whose only markup is `<mark>…</mark>`. Windows showing a word not shown yet come first; they are
  * returned in text order and never overlap.
  */
-export function fragmentsOf(source: MatchSource, options: FragmentOptions = {}, terms?: ReadonlySet<string>): string[] {
-  return fragmentWindows(source, options, terms).map(([start, end]) => render(source.text, source.found, start, end));
+export function fragmentsOf(source: MatchSource, options: FragmentOptions = {}, words?: ShownWords): string[] {
+  return fragmentWindows(source, options, words).map(([start, end]) => render(source.text, source.found, start, end));
 }
 
 /**
  * `fragmentsOf` for a text known by its beginning only: `source.text`, cut on a space so that no word is cut. The
- * fragments are those of the whole text when every one of them was placed, the first pass looked as far as it would
- * in the whole text, and no fragment reaches the cut (one that does would end there without its `…`, and the cut is a
- * space, so every window and word before it is the same in the whole text); otherwise undefined, and the caller
- * highlights the whole text.
+ * fragments are those of the whole text when selecting them never read as far as the cut, and no fragment reaches it
+ * (one that does would end there without its `…`): the cut is a space, so every chunk, word and window before it is
+ * the same in the whole text. Otherwise undefined, and the caller highlights the whole text.
  */
-export function fragmentsOfBeginning(source: MatchSource, options: FragmentOptions = {}, terms?: ReadonlySet<string>): string[] | undefined {
-  const { count } = fragmentSettings(options);
-  const windows = fragmentWindows(source, options, terms);
-  const settled = windows.length === count && source.text.length >= NEW_WORDS_WITHIN && windows.every(([, end]) => end < source.text.length);
+export function fragmentsOfBeginning(source: MatchSource, options: FragmentOptions = {}, words?: ShownWords): string[] | undefined {
+  const windows = fragmentWindows(source, options, words);
+  const settled = !source.exhausted && windows.every(([, end]) => end < source.text.length);
   return settled ? windows.map(([start, end]) => render(source.text, source.found, start, end)) : undefined;
 }
 
@@ -241,7 +256,7 @@ export function beginningOf(text: string, characters: number): string {
 }
 
 /** The [start, end) windows of fragmentsOf, in text order. */
-function fragmentWindows(source: MatchSource, options: FragmentOptions, terms: ReadonlySet<string> | undefined): [number, number][] {
+function fragmentWindows(source: MatchSource, options: FragmentOptions, words: ShownWords | undefined): [number, number][] {
   const { count, length } = fragmentSettings(options);
   const plain = source.text;
   if (count === 0 || source.at(0) === undefined) return [];
@@ -262,14 +277,14 @@ function fragmentWindows(source: MatchSource, options: FragmentOptions, terms: R
     for (const [from, to] of source.found) {
       if (from < window[0] || to > window[1]) continue;
       shown.add(plain.slice(from, to).toLowerCase());
-      if (terms !== undefined) for (const word of plain.slice(from, to).match(WORD) ?? []) for (const term of termsOfWord(word)) shownTerms.add(term);
+      if (words !== undefined) for (const word of plain.slice(from, to).match(WORD) ?? []) for (const term of termsOfWord(word)) shownTerms.add(term);
     }
   };
-  const allShown = () => {
-    if (terms === undefined || shownTerms.size < terms.size) return false;
-    for (const term of terms) if (!shownTerms.has(term)) return false;
-    return true;
+  const isShown = (word: ReadonlySet<string>) => {
+    for (const term of word) if (shownTerms.has(term)) return true;
+    return false;
   };
+  const allShown = () => words !== undefined && words.every(isShown);
   for (const pass of ['new words', 'in order'] as const) {
     for (let i = 0; windows.length < count; i++) {
       // Every word the query can mark is shown: what is left of the first pass could only repeat them.

@@ -34,9 +34,8 @@ describe('planQuery', () => {
 });
 
 describe('searchExpression', () => {
-  it('scores the dropped common words with all the others when asked, and matches each word or any of its alternatives', () => {
+  it('leaves the dropped common words out, and matches each word or any of its alternatives', () => {
     const dropped = { ...typed(['fetch', 'element'], { prefixLast: false }), phrases: [], dropped: ['the', 'of'] };
-    assert.equal(searchExpression(dropped, { dropped: true }), '("fetch" AND "element") OR ("fetch" AND "element" AND "the" AND "of")');
     assert.equal(searchExpression(dropped), '"fetch" AND "element"');
     const plan = { ...typed(['getelementbyid', 'measure'], { prefixLast: false }), phrases: [], alternatives: [['get element by id'], ['\ufdd0measur', 'measur']] };
     assert.equal(searchExpression(plan), '("getelementbyid" OR "get element by id") AND ("measure" OR "\ufdd0measur" OR "measur")');

@@ -36,8 +36,8 @@ export interface QueryPlan {
    */
   phrases: readonly Phrase[];
   /**
-   * The common words dropped from `words`: not required, but a match that holds them all scores them too (see
-   * searchExpression), so that `get elements by class name` still prefers the page named so.
+   * The common words dropped from `words`: not required, but a title that holds them all scores more (see the
+   * SQLite engine's withDroppedWords), so that `get elements by class name` still prefers the page named so.
    */
   dropped?: readonly string[];
   /**
@@ -90,29 +90,16 @@ function quote(word: string): string {
 /** What a search's expressions are made of: a plan's words, how its last word matches, and its phrases. */
 export type ExpressionPlan = Pick<QueryPlan, 'words' | 'prefixLast' | 'expansions' | 'phrases' | 'alternatives' | 'dropped'>;
 
-export interface SearchExpressionOptions {
-  /**
-   * Score the dropped common words with all the others. bm25 reads the whole posting list of every word of the
-   * expression to weigh it, which for common words in page text costs more than the search: titles are short, and
-   * their lists of common words are not.
-   * @default false
-   */
-  dropped?: boolean;
-}
-
 /**
  * The FTS5 expression of a search: every word must match (the last one also as a prefix when it is long enough), and
  * extra phrases that match a subset of the same documents add to their bm25 score: the exact last word (so `fetch`
- * outranks `fetching`), the dropped common words with all the others when asked, and the phrases, adjacent words of
- * the text (so they outrank scattered ones). Words are quoted, so no FTS5 syntax from the user reaches the engine. Undefined when
+ * outranks `fetching`) and the phrases, adjacent words of the text (so they outrank scattered ones). Words are quoted, so no FTS5 syntax from the user reaches the engine. Undefined when
  * there is no word.
  */
-export function searchExpression(plan: ExpressionPlan, options: SearchExpressionOptions = {}): string | undefined {
+export function searchExpression(plan: ExpressionPlan): string | undefined {
   if (plan.words.length === 0) return undefined;
   const all = allWords(plan.words, plan.prefixLast, plan.expansions, plan.alternatives);
   const scored = [`(${all})`];
-  // Every match of the dropped common words too is a match of `all`: they add to its score, never to the matches.
-  if (options.dropped === true && plan.dropped !== undefined && plan.dropped.length > 0) scored.push(`(${all} AND ${plan.dropped.map(quote).join(' AND ')})`);
   const phrase = phraseExpression(plan);
   if (phrase !== undefined) scored.push(phrase);
   return scored.length === 1 ? all : scored.join(' OR ');

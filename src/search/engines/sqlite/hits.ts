@@ -1,4 +1,4 @@
-import { beginningOf, fragmentsOf, fragmentsOfBeginning, matchWords, titleOf, type FragmentOptions, type TermMatcher } from '../../highlight.js';
+import { beginningOf, fragmentsOf, fragmentsOfBeginning, matchWords, titleOf, type FragmentOptions, type ShownWords, type TermMatcher } from '../../highlight.js';
 import { STEM_MARKER, stemOf } from '../../analysis/index.js';
 import type { TextPlan } from './terms.js';
 import { tablesOf } from './tables.js';
@@ -38,10 +38,8 @@ export function readHits(connection: Connection, index: string, ranked: readonly
   }
   const matcher = termMatcher(plan);
   const options: FragmentOptions = { fragments: highlight.fragments, length: highlight.fragmentLength };
-  // The first pass stops once every word is shown only where no unfinished word is marked by its prefix.
-  // The words as typed, not their alternatives: a page rarely holds every neighbour and form of a word, and the first
-  // pass would then read as far as it looks for every page.
-  const shownTerms = matcher.prefixes === undefined ? new Set(plan.words) : undefined;
+  // The first pass stops once every word is shown, only where no unfinished word is marked by its prefix.
+  const shownTerms = matcher.prefixes === undefined ? shownWordsOf(plan) : undefined;
   const beginning = `CAST(substr(CAST(d.body AS BLOB), 1, ${BODY_BEGINNING}) AS TEXT) AS body, length(CAST(d.body AS BLOB)) > ${BODY_BEGINNING} AS long`;
   const readBody = connection.statement(`${index}\u0000read-body`, () => `SELECT ${columns}, ${beginning} ${where}`);
   const wholeBody = connection.statement(`${index}\u0000body`, () => `SELECT body FROM ${tables.docs} WHERE rowid = ?`).pluck();
@@ -94,6 +92,19 @@ function termMatcher(plan: TextPlan): TermMatcher {
   const last = words[words.length - 1];
   if (plan.prefixLast && plan.expansions === undefined && last !== undefined) matcher.prefixes = [last];
   return matcher;
+}
+
+/**
+ * The words of a plan as fragment selection looks for them (see ShownWords): each as typed, or as what replaces or
+ * splits it, a spelling neighbour or an identifier's parts. Not its other forms: a page rarely holds every form of a
+ * word, and the first pass would then read as far as it looks for every page.
+ */
+function shownWordsOf(plan: TextPlan): ShownWords {
+  return plan.words.map((word, at) => {
+    const terms = new Set([word]);
+    for (const other of plan.alternatives?.[at] ?? []) if (!other.startsWith(STEM_MARKER)) for (const term of other.split(' ')) terms.add(term);
+    return terms;
+  });
 }
 
 /** Other forms of a word are looked for by a beginning of at least this many characters. */

@@ -84,6 +84,21 @@ export function takePopularityWalks(retrieval: Retrieval, walks: readonly Ranked
   if (walks.every((rows) => rows.length < wanted)) retrieval.everyMatch = retrieval.matching.size;
 }
 
+/** A title match as the title walk reads it: its ranking, its title's own bm25, and whether the title holds the dropped common words. */
+export interface TitleMatch extends RankedRow {
+  titleScore: number;
+  holdsDropped: boolean;
+}
+
+/**
+ * A title that also holds the query's dropped common words (see QueryPlan.dropped) scores its title bm25 twice, as
+ * the words scored again with the common ones would: `get elements by class name` prefers the page named so. Checked
+ * on the title's words rather than by FTS5, whose bm25 would read the common words' whole posting lists for their IDF.
+ */
+export function withDroppedWords(match: TitleMatch): RankedRow {
+  return { rowid: match.rowid, popularity: match.popularity, score: match.holdsDropped ? match.score + match.titleScore : match.score };
+}
+
 /** Takes the title matches; answers whether they reached TITLE_CANDIDATES, so exact titles must be looked up apart. */
 export function takeTitleMatches(retrieval: Retrieval, titleMatches: readonly RankedRow[]): boolean {
   for (const row of titleMatches) {

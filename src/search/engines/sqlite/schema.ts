@@ -18,7 +18,7 @@ const FTS_TERMS = "tokenize = 'ascii', content = '', contentless_delete = 1";
  * The layout of an index's tables this version writes and reads. An index of another layout (built by another
  * version) is listed as outdated and searched by no one until a full index run replaces it.
  */
-export const INDEX_LAYOUT = 3;
+export const INDEX_LAYOUT = 4;
 
 /** The catalogue of indices and their aliases, shared by every index of the database. */
 export function createCatalogue(db: Database.Database): void {
@@ -67,9 +67,10 @@ export function createIndexTables(db: Database.Database, name: string, prefixInd
       slug TEXT NOT NULL,
       slug_key TEXT NOT NULL,
       popularity REAL NOT NULL,
+      exact_key TEXT NOT NULL,
       summary TEXT NOT NULL,
-      body TEXT NOT NULL,
-      exact_key TEXT NOT NULL
+      -- Last: a column after it would be read through the body's overflow pages by every walk that scores titles.
+      body TEXT NOT NULL
     ) STRICT;
     CREATE INDEX ${quoteIdentifier(`ix_${name}_title_key`)} ON ${tables.docs} (title_key);
     CREATE INDEX ${quoteIdentifier(`ix_${name}_exact_key`)} ON ${tables.docs} (exact_key);

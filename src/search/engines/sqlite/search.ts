@@ -4,11 +4,20 @@ import { tablesOf } from './tables.js';
 import { clampInteger } from '../validation.js';
 import type { SearchQuery, SearchResult } from '../types.js';
 import type { Connection } from './connection.js';
-import { exactKeyOf } from '../../analysis/index.js';
+import { exactKeyOf, termsOf } from '../../analysis/index.js';
 import { readHits } from './hits.js';
-import { BODY_CANDIDATES, EXACT_TITLE_BOOST, PHRASE_CANDIDATES, TITLE_CANDIDATES, TITLE_MATCH_BOOST, TOTAL_CAP, bodyWalkNeeded, exactTitleGaps, knownTotal, mergeWalks, newRetrieval, phraseToWalk, rankedPage, rowidOfRanked, takeBodyMatches, takeExactTitles, takePhraseMatches, takePopularityWalks, takeScored, takeTitleMatches, totalOf, walkedExpression, type RankedRow, type RowidRange } from './retrieval-plan.js';
+import { BODY_CANDIDATES, EXACT_TITLE_BOOST, PHRASE_CANDIDATES, TITLE_CANDIDATES, TITLE_MATCH_BOOST, TOTAL_CAP, bodyWalkNeeded, exactTitleGaps, knownTotal, mergeWalks, newRetrieval, phraseToWalk, rankedPage, rowidOfRanked, takeBodyMatches, takeExactTitles, takePhraseMatches, takePopularityWalks, takeScored, takeTitleMatches, totalOf, walkedExpression, withDroppedWords, type RankedRow, type RowidRange } from './retrieval-plan.js';
 import { cannotMatch, planOf, textRankOf, titleRankOf, type RankSettings } from './terms.js';
 import { NO_FILTER, countIn, docFilter, filterNeeded, filterSql, rankedRead, rowidRanges } from './walks.js';
+
+/** Whether a title holds every one of the dropped common words (none dropped: false). */
+function droppedWordsIn(dropped: readonly string[] | undefined): (title: string) => boolean {
+  if (dropped === undefined || dropped.length === 0) return () => false;
+  return (title) => {
+    const terms = new Set(termsOf(title));
+    return dropped.every((word) => terms.has(word));
+  };
+}
 
 /** Top-k retrieval, as retrieval-plan.ts decides it: the walks run here. */
 export function searchIndex(connection: Connection, settings: RankSettings, index: string, query: SearchQuery): SearchResult {
@@ -45,15 +54,20 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
     // As in the body, a query of common words scores its title matches without bm25: they come in popularity order,
     // the exact title first, and no IDF is read from posting lists that hold most of the titles.
     const titleScore = plan.common ? '0' : titleRankOf(settings, index);
-    const titleExpression = walkedExpression(plan, searchExpression(plan, { dropped: true }) as string);
-    const titleRows = rankedRead(connection, `${index}\u0000titles\u0000${titleScore}\u0000${filter.shape}`, () =>
-      `SELECT ${tables.titles}.rowid AS rowid, d.popularity AS popularity,
-              ${titleScore} + ${TITLE_MATCH_BOOST} + (d.exact_key = ?) * ${EXACT_TITLE_BOOST} AS score
+    const titleExpression = walkedExpression(plan, searchExpression(plan) as string);
+    const titleRows = connection.statement(`${index}\u0000titles\u0000${titleScore}\u0000${filter.shape}`, () =>
+      `SELECT ${tables.titles}.rowid, d.popularity, ${titleScore} + ${TITLE_MATCH_BOOST} + (d.exact_key = ?) * ${EXACT_TITLE_BOOST}, ${titleScore}, d.title
        FROM ${tables.titles} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.titles}.rowid
        WHERE ${filterSql(tables.titles, filter)}
        ORDER BY ${tables.titles}.rowid ${BOUND_LIMIT}`,
+    ).raw();
+    const holdsDropped = droppedWordsIn(plan.dropped);
+    const titleMatches = walk(
+      (range) => (titleRows.all(titleKey, titleExpression, ...filters, ...range, TITLE_CANDIDATES) as [number, number, number, number, string][])
+        .map(([rowid, popularity, score, ownScore, title]) => withDroppedWords({ rowid, popularity, score, titleScore: ownScore, holdsDropped: holdsDropped(title) })),
+      TITLE_CANDIDATES,
+      rowidOfRanked,
     );
-    const titleMatches = walk((range) => titleRows([titleKey, titleExpression, ...filters, ...range, TITLE_CANDIDATES]), TITLE_CANDIDATES, rowidOfRanked);
     if (takeTitleMatches(retrieval, titleMatches)) {
       const exact = connection.statement(`${index}\u0000exact-title\u0000${filter.shape}`, () =>
         `SELECT d.rowid FROM ${tables.docs} d WHERE d.exact_key = ? AND ${filter.sql} ORDER BY d.rowid ${BOUND_LIMIT}`,

@@ -185,13 +185,18 @@ function typoNeighbours(connection: Connection, index: string, word: string, oth
   return { terms: candidates.slice(0, TYPO_NEIGHBOURS).map((candidate) => candidate.term), replace };
 }
 
-/** Whether the index's vocabulary holds a term (stems included, which the spelling statistics leave out). */
+/**
+ * Whether a document of the index holds a term (stems included, which the spelling statistics leave out). FTS5 stops
+ * at the first document; the vocabulary table would count them all, reading the term's whole position list.
+ */
 function vocabularyHolds(connection: Connection, index: string, term: string): boolean {
   connection.checkVersion();
   const key = `${index}\u0000vocabulary\u0000${term}`;
   const remembered = connection.termDocuments.get(key);
   if (remembered !== undefined) return remembered.documents !== undefined;
-  const holds = connection.statement(`${index}\u0000vocabulary-holds`, () => `SELECT 1 FROM ${tablesOf(index).vocab} WHERE term = ?`).get(term) !== undefined;
+  const { fts } = tablesOf(index);
+  const expression = countExpression([term], false);
+  const holds = expression !== undefined && connection.statement(`${index}\u0000term-held`, () => `SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? LIMIT 1`).get(expression) !== undefined;
   connection.termDocuments.set(key, { documents: holds ? 1 : undefined });
   return holds;
 }
