@@ -106,7 +106,8 @@ describe('origin admin writes', () => {
     assert.equal(updated.status, 200);
     assert.equal(((await request('GET', '/api/v1/plog/brand-new')).json().post as { title: string }).title, 'Renamed');
     const jobs = db.prepare(`SELECT pathnames FROM purge_jobs ORDER BY id`).pluck().all();
-    assert.deepEqual(jobs, ['["/plog/brand-new","/","/plog"]', '["/plog/brand-new","/","/plog"]']);
+    const pathnames = JSON.stringify(['/plog/brand-new', '/', '/plog', '/feed.xml', '/sitemap.xml']);
+    assert.deepEqual(jobs, [pathnames, pathnames]);
     assert.equal(changes, 2);
   });
 
@@ -114,7 +115,11 @@ describe('origin admin writes', () => {
     await request('PUT', '/api/v1/plog/short-lived', { body: validPost });
     const comment = await request('POST', '/api/v1/plog/short-lived/comments', { body: { name: 'A', comment: 'B' }, token: null });
     assert.equal(comment.status, 201);
+    db.exec('DELETE FROM purge_jobs');
     assert.equal((await request('DELETE', '/api/v1/plog/short-lived')).status, 204);
+    assert.deepEqual(db.prepare('SELECT pathnames FROM purge_jobs').pluck().all(), [
+      JSON.stringify(['/plog/short-lived', '/', '/plog', '/feed.xml', '/sitemap.xml']),
+    ]);
     assert.equal((await request('GET', '/api/v1/plog/short-lived')).status, 404);
     assert.equal(db.prepare(`SELECT count(*) FROM comments WHERE oid = 'short-lived'`).pluck().get(), 0);
     assert.equal((await request('DELETE', '/api/v1/plog/short-lived')).status, 404);
@@ -127,7 +132,7 @@ describe('origin admin writes', () => {
     db.exec('DELETE FROM purge_jobs');
     assert.equal((await request('POST', `/api/v1/comments/${id}/approve`)).status, 200);
     assert.equal((await request('POST', `/api/v1/comments/${id}/approve`)).status, 200);
-    assert.equal(db.prepare('SELECT count(*) FROM purge_jobs').pluck().get(), 1);
+    assert.deepEqual(db.prepare('SELECT pathnames FROM purge_jobs').pluck().all(), [JSON.stringify(['/plog/commented', '/', '/plog'])]);
     const page = (await request('GET', '/api/v1/plog/commented')).json().comments as { count: number; items: { comment: string }[] };
     assert.equal(page.count, 1);
     assert.equal(page.items[0]?.comment, '<script>x</script>');

@@ -85,7 +85,7 @@ describe('PurgeOutbox', () => {
     new ContentStore(db).putPost('hello', post);
     worker.notify();
     await waitFor('condition', () => worker.pendingJobs() === 0);
-    for (const front of [a, b]) assert.deepEqual(front.received, [{ authorization: 'Bearer s3cret', pathnames: ['/plog/hello', '/', '/plog'] }]);
+    for (const front of [a, b]) assert.deepEqual(front.received, [{ authorization: 'Bearer s3cret', pathnames: ['/plog/hello', '/', '/plog', '/feed.xml', '/sitemap.xml'] }]);
   });
 
   it('merges waiting jobs into one delivery with each pathname once', async () => {
@@ -97,7 +97,7 @@ describe('PurgeOutbox', () => {
     const worker = outbox({ db, routes: [front.url] });
     worker.start();
     await waitFor('condition', () => worker.pendingJobs() === 0);
-    assert.deepEqual(front.received.map((r) => r.pathnames), [['/plog/one', '/', '/plog', '/plog/two']]);
+    assert.deepEqual(front.received.map((r) => r.pathnames), [['/plog/one', '/', '/plog', '/feed.xml', '/sitemap.xml', '/plog/two']]);
   });
 
   it('retries a failing route on its own while the healthy one is served at once', async () => {
@@ -114,7 +114,7 @@ describe('PurgeOutbox', () => {
     assert.equal(healthy.received.length, 1);
     failing.status = 200;
     await waitFor('condition', () => worker.pendingJobs() === 0);
-    assert.deepEqual(failing.received.map((r) => r.pathnames), [['/plog/hello', '/', '/plog']]);
+    assert.deepEqual(failing.received.map((r) => r.pathnames), [['/plog/hello', '/', '/plog', '/feed.xml', '/sitemap.xml']]);
   });
 
   it('delivers after a restart what an earlier run could not', async () => {
@@ -139,7 +139,7 @@ describe('PurgeOutbox', () => {
     const second = outbox({ db: reopened, routes: [back.url] });
     second.start();
     await waitFor('condition', () => second.pendingJobs() === 0);
-    assert.deepEqual(back.received.map((r) => r.pathnames), [['/plog/survivor', '/', '/plog']]);
+    assert.deepEqual(back.received.map((r) => r.pathnames), [['/plog/survivor', '/', '/plog', '/feed.xml', '/sitemap.xml']]);
   });
 
   it('purges the CDN only after every front confirmed, and retries every URL when the CDN purge rejects', async () => {
@@ -167,7 +167,7 @@ describe('PurgeOutbox', () => {
     await waitFor('condition', () => worker.pendingJobs() === 0 && worker.pendingCdnUrls() === 0);
     assert.equal(front.received.length, 1);
     assert.equal(cdnCalls.length, 3);
-    for (const call of cdnCalls) assert.deepEqual([...call].sort(), ['/', '/plog', '/plog/edge']);
+    for (const call of cdnCalls) assert.deepEqual([...call].sort(), ['/', '/feed.xml', '/plog', '/plog/edge', '/sitemap.xml']);
   });
 
   it('refreshes each URL once when several confirmed jobs share it', async () => {
@@ -179,7 +179,7 @@ describe('PurgeOutbox', () => {
     const worker = outbox({ db, routes: [(await receiver()).url], cdnPurge: cdn.purge });
     worker.start();
     await waitFor('condition', () => worker.pendingJobs() === 0 && worker.pendingCdnUrls() === 0);
-    assert.deepEqual(cdn.calls.map((call) => [...call].sort()), [['/', '/plog', '/plog/one', '/plog/two']]);
+    assert.deepEqual(cdn.calls.map((call) => [...call].sort()), [['/', '/feed.xml', '/plog', '/plog/one', '/plog/two', '/sitemap.xml']]);
   });
 
   it('retries only the URLs the CDN failed, not those it refreshed', async () => {
@@ -191,7 +191,7 @@ describe('PurgeOutbox', () => {
     new ContentStore(db).putPost('edge', post);
     worker.notify();
     await waitFor('condition', () => cdn.calls.length >= 3);
-    assert.deepEqual([...(cdn.calls[0] ?? [])].sort(), ['/', '/plog', '/plog/edge']);
+    assert.deepEqual([...(cdn.calls[0] ?? [])].sort(), ['/', '/feed.xml', '/plog', '/plog/edge', '/sitemap.xml']);
     assert.deepEqual(cdn.calls.slice(1), cdn.calls.slice(1).map(() => ['/plog/edge']));
     assert.equal(worker.pendingCdnUrls(), 1);
     const row = db.prepare(`SELECT attempts, last_error FROM cdn_purges WHERE url = '/plog/edge'`).get() as { attempts: number; last_error: string };

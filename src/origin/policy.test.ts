@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { groupByMonth, pathnamesForPost } from './policy.js';
+import { groupByMonth, pathnamesForComments, pathnamesForPost } from './policy.js';
 
 const post = (oid: string, pub_date: string) => ({ oid, title: oid, pub_date, categories: [], comments: 0 });
 
@@ -28,7 +28,13 @@ describe('groupByMonth', () => {
 });
 
 describe('pathnamesForPost', () => {
-  it('lists the post, the home page and the archive when a post changes', () => {
-    assert.deepEqual(pathnamesForPost('hello'), ['/plog/hello', '/', '/plog']);
+  it('lists the post, the home page, the archive, the feed and the sitemap when a post changes', () => {
+    assert.deepEqual(pathnamesForPost('hello'), ['/plog/hello', '/', '/plog', '/feed.xml', '/sitemap.xml']);
+  });
+});
+
+describe('pathnamesForComments', () => {
+  it('lists the post, the home page and the archive but not the feed or the sitemap when its comments change', () => {
+    assert.deepEqual(pathnamesForComments('hello'), ['/plog/hello', '/', '/plog']);
   });
 });

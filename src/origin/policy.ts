@@ -25,7 +25,18 @@ export function groupByMonth(posts: readonly PostSummary[]): PostGroup[] {
   return groups;
 }
 
-/** The pages a change to one post can alter: the post itself, the home page (latest posts) and the archive. */
-export function pathnamesForPost(oid: string): string[] {
+/**
+ * The pages a change to one post's approved comments can alter: the post itself, and the home page (latest posts) and
+ * the archive, which show comment counts.
+ */
+export function pathnamesForComments(oid: string): string[] {
   return [`/plog/${oid}`, '/', '/plog'];
+}
+
+/**
+ * The pages a post's creation, edit or deletion can alter: those its comments alter, plus the feed and the sitemap,
+ * which list posts (titles, dates, content) but not comments, so a comment never purges them.
+ */
+export function pathnamesForPost(oid: string): string[] {
+  return [...pathnamesForComments(oid), '/feed.xml', '/sitemap.xml'];
 }

@@ -1,5 +1,5 @@
 import type { OriginDatabase } from './database.js';
-import { groupByMonth, pathnamesForPost, type PostGroup, type PostSummary } from './policy.js';
+import { groupByMonth, pathnamesForComments, pathnamesForPost, type PostGroup, type PostSummary } from './policy.js';
 import type { CommentInput, PostInput } from './validation.js';
 
 export interface Post {
@@ -137,7 +137,7 @@ export class ContentStore {
       if (comment === undefined) return false;
       if (comment.approved === 0) {
         this.statements.approve.run(id);
-        this.enqueuePurge(pathnamesForPost(comment.oid));
+        this.enqueuePurge(pathnamesForComments(comment.oid));
       }
       return true;
     })();
@@ -148,7 +148,7 @@ export class ContentStore {
       const comment = this.statements.comment.get(id);
       if (comment === undefined) return false;
       this.statements.deleteComment.run(id);
-      if (comment.approved === 1) this.enqueuePurge(pathnamesForPost(comment.oid));
+      if (comment.approved === 1) this.enqueuePurge(pathnamesForComments(comment.oid));
       return true;
     })();
   }

@@ -67,7 +67,7 @@ describe('startOrigin with CDN_BASE_URL', () => {
     edge.status.set('/plog/flaky', [502, 503]);
     assert.equal(await admin('PUT', 'flaky'), 201);
     await waitFor('the edge purge done', () => (edge.refreshes.get('/plog/flaky') ?? 0) === 3 && running.outbox?.pendingCdnUrls() === 0);
-    assert.deepEqual(Object.fromEntries(edge.refreshes), { '/plog/flaky': 3, '/': 1, '/plog': 1 });
+    assert.deepEqual(Object.fromEntries(edge.refreshes), { '/plog/flaky': 3, '/': 1, '/plog': 1, '/feed.xml': 1, '/sitemap.xml': 1 });
   });
 
   it('counts a 404 from the edge for a deleted post as purged, without retrying it', async () => {
