@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ERRORS } from '../error-codes.js';
 import type { Logger } from '../log.js';
 import { RateLimitLog } from '../log-bounds.js';
+import { trustedProxyCheck } from '../search/index.js';
 import { secretMatches } from '../secret-compare.js';
 import { installErrorMapper } from '../server/error-mapper.js';
 import type { OriginDatabase } from './database.js';
@@ -14,8 +15,15 @@ export interface OriginAppOptions {
   logger: Logger;
   /** Bearer token of the admin writes; unset: every admin write is refused with 503. */
   adminToken?: string | undefined;
-  /** Comment submissions per client address. @default { max: 5, windowMs: 60000 } */
+  /** Comment submissions per client address (`request.ip`, see trustedProxies). @default { max: 5, windowMs: 60000 } */
   commentRateLimit?: { max: number; windowMs: number };
+  /**
+   * Addresses and CIDR subnets of proxies whose `X-Forwarded-For` is believed (`TRUSTED_PROXIES`); `loopback` stands
+   * for 127.0.0.0/8 and ::1, an empty list trusts no proxy. A request from a trusted peer counts against the address
+   * `X-Forwarded-For` names (read from the right, past trusted proxies); one from any other peer against the peer's own.
+   * @default ['loopback']
+   */
+  trustedProxies?: readonly string[];
   /** Called after every committed change that enqueued a purge (wakes the outbox worker). */
   onChange?: () => void;
   /** Largest request body accepted. @default 1048576 */
@@ -26,6 +34,7 @@ export interface OriginAppOptions {
 
 const DEFAULTS = {
   commentRateLimit: { max: 5, windowMs: 60_000 },
+  trustedProxies: ['loopback'],
   bodyLimit: 1024 * 1024,
 } as const;
 
@@ -43,7 +52,13 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   const store = new ContentStore(options.db, options.now === undefined ? {} : { now: options.now });
   const onChange = options.onChange ?? (() => undefined);
   const limit = options.commentRateLimit ?? DEFAULTS.commentRateLimit;
-  const app = Fastify({ logger: false, bodyLimit: options.bodyLimit ?? DEFAULTS.bodyLimit, routerOptions: { maxParamLength: 200 } });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimit ?? DEFAULTS.bodyLimit,
+    routerOptions: { maxParamLength: 200 },
+    // The same trust rule as the search's rate limit, so a reader behind the front or the edge is one reader here too.
+    trustProxy: trustedProxyCheck(options.trustedProxies ?? DEFAULTS.trustedProxies),
+  });
   installErrorMapper(app, options.logger);
   await app.register(rateLimit, { global: false });
   const refusedComments = new RateLimitLog({ logger: options.logger, message: 'comment rate limit exceeded', windowMs: limit.windowMs });
@@ -107,6 +122,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     {
       config: {
         rateLimit: {
+          keyGenerator: (request) => request.ip,
           max: limit.max,
           timeWindow: limit.windowMs,
           errorResponseBuilder: (_request, context) =>

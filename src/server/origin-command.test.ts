@@ -81,3 +81,38 @@ describe('startOrigin with CDN_BASE_URL', () => {
     assert.equal(edge.refreshes.get('/plog/doomed'), 2, 'no retry of a page the edge now holds as gone');
   });
 });
+
+describe('startOrigin with TRUSTED_PROXIES', () => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  /** The statuses of comments sent from 127.0.0.1 on behalf of two readers, one comment allowed per address. */
+  async function twoReaders(trustedProxies: string): Promise<number[]> {
+    const dir = mkdtempSync(join(tmpdir(), 'sitestack-origin-proxies-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const config = loadConfig({ DATA_DIR: dir, TRUSTED_PROXIES: trustedProxies, COMMENT_RATE_LIMIT: '1/minute', LOG_LEVEL: 'silent' });
+    const running = await startOrigin({ config, logger: silentLogger(), port: 0 });
+    cleanups.push(() => running.close());
+    const statuses: number[] = [];
+    for (const reader of ['198.51.100.1', '198.51.100.2']) {
+      const response = await fetch(`${running.url}/api/v1/plog/first-look-sqlite/comments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': reader },
+        body: JSON.stringify({ name: 'Reader', comment: 'Hello' }),
+      });
+      await response.arrayBuffer();
+      statuses.push(response.status);
+    }
+    return statuses;
+  }
+
+  it('counts readers behind a loopback proxy separately when TRUSTED_PROXIES is the default', async () => {
+    assert.deepEqual(await twoReaders('loopback'), [201, 201]);
+  });
+
+  it('counts every reader as the proxy when TRUSTED_PROXIES is none', async () => {
+    assert.deepEqual(await twoReaders('none'), [201, 429]);
+  });
+});

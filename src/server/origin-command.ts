@@ -89,6 +89,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
     logger,
     adminToken: config.originAdminToken,
     commentRateLimit: config.commentRateLimit,
+    trustedProxies: config.trustedProxies,
     onChange: () => {
       outbox?.notify();
       searchOutbox.notify();
