@@ -13,7 +13,10 @@ describe('analyzeDocument', () => {
       textStems: `${STEM_MARKER}page ${STEM_MARKER}measur`,
       exactKey: 'measurgetelementbyid',
     });
-    assert.equal(analyzeDocument({ title: 'Measuring', summary: '', body: '', locale: 'ja' }).titleStems, '', 'no stemmer, no stems');
+    assert.equal(analyzeDocument({ title: 'Measuring', summary: '', body: '', locale: 'ja' }).titleStems, `${STEM_MARKER}measur`, 'English stems in a locale without a stemmer');
+    const german = analyzeDocument({ title: 'Häuser properties', summary: '', body: '', locale: 'de-DE' });
+    assert.deepEqual(german.titleStems.split(' '), [`${STEM_MARKER}haus`, `${STEM_MARKER}properti`], 'its own language, then English: once each');
+    assert.equal(german.exactKey, 'hausproperti', 'the title key in the page language only');
     assert.ok(isDocumentAnalysis(analysis));
   });
 

@@ -1,9 +1,9 @@
-import { stemLanguageOf, stemOf, stemTokens, type StemLanguage } from './stem.js';
+import { stemLanguageOf, stemLanguagesOf, stemOf, stemTokens, type StemLanguage } from './stem.js';
 import { groupsOf, termsOf } from './terms.js';
 
 /**
  * What a page becomes for the full-text engine: each field's terms (joined by spaces), the marked stems of the title
- * and of the rest in the page's language, and the key its title is found by as a whole query. Pure: the indexer's
+ * and of the rest in the page's languages (see stemLanguagesOf), and the key its title is found by as a whole query. Pure: the indexer's
  * reading threads compute it beside reading the file, so that the one thread that writes the index does not.
  */
 export interface DocumentAnalysis {
@@ -17,7 +17,7 @@ export interface DocumentAnalysis {
 
 /** The analysis of a page's fields in its locale. */
 export function analyzeDocument(document: { title: string; summary: string; body: string; locale: string }): DocumentAnalysis {
-  const language = stemLanguageOf(document.locale);
+  const languages = stemLanguagesOf(document.locale);
   const title = termsOf(document.title);
   const summary = termsOf(document.summary);
   const body = termsOf(document.body);
@@ -25,9 +25,9 @@ export function analyzeDocument(document: { title: string; summary: string; body
     title: title.join(' '),
     summary: summary.join(' '),
     body: body.join(' '),
-    titleStems: stemTokens(language, title).join(' '),
-    textStems: stemTokens(language, [...summary, ...body]).join(' '),
-    exactKey: exactKeyOf(document.title, language),
+    titleStems: stemTokens(languages, title).join(' '),
+    textStems: stemTokens(languages, [...summary, ...body]).join(' '),
+    exactKey: exactKeyOf(document.title, stemLanguageOf(document.locale)),
   };
 }
 

@@ -66,6 +66,19 @@ export function stemLanguageOf(locale: string): StemLanguage | undefined {
   return LANGUAGES.get(primary);
 }
 
+const ENGLISH = LANGUAGES.get('en') as StemLanguage;
+
+/**
+ * The languages a locale's text is stemmed in, and its queries: its own language where it has a stemmer, and English
+ * in every locale. Technical writing in any language is full of English words — names from code, terms left
+ * untranslated, whole passages not translated yet — and a reader searches them in other forms too. English rules
+ * rarely touch another language's words, and a word met only by its stem scores below the word as typed.
+ */
+export function stemLanguagesOf(locale: string): StemLanguage[] {
+  const own = stemLanguageOf(locale);
+  return own === undefined || own === ENGLISH ? [ENGLISH] : [own, ENGLISH];
+}
+
 /** Terms shorter than this, or holding a digit, are not stemmed: they are names, numbers and codes more than words. */
 const MIN_STEMMED_LENGTH = 3;
 const HAS_DIGIT = /\p{N}/u;
@@ -103,19 +116,21 @@ export const stemOf: (language: StemLanguage, term: string) => string = remember
 export const STEM_MARKER = '\uFDD0';
 
 /**
- * The stem tokens of a text's terms: the marked stem of each term whose stem differs from it, once each, in order of
- * first appearance. Once: stems are matched word by word, never as phrases, so their positions say nothing, and a
- * page's other forms of a word count as one match of it (its forms as typed are what bm25 weighs by frequency).
+ * The stem tokens of a text's terms in some languages: the marked stem of each term whose stem differs from it, once
+ * each, in order of first appearance. Once: stems are matched word by word, never as phrases, so their positions say
+ * nothing, and a page's other forms of a word count as one match of it (its forms as typed are what bm25 weighs by
+ * frequency).
  */
-export function stemTokens(language: StemLanguage | undefined, terms: readonly string[]): string[] {
-  if (language === undefined) return [];
+export function stemTokens(languages: readonly StemLanguage[], terms: readonly string[]): string[] {
   const tokens: string[] = [];
   const seen = new Set<string>();
   for (const term of terms) {
-    const token = stemTokenOf(language, term);
-    if (token !== null && !seen.has(token)) {
-      seen.add(token);
-      tokens.push(token);
+    for (const language of languages) {
+      const token = stemTokenOf(language, term);
+      if (token !== null && !seen.has(token)) {
+        seen.add(token);
+        tokens.push(token);
+      }
     }
   }
   return tokens;

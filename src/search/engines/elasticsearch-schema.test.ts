@@ -78,11 +78,12 @@ describe('elasticsearch index definition', () => {
     assert.deepEqual(definition.mappings._source, { excludes: ['stemmed_*'] });
   });
 
-  it('fills the stemmed copy of a document in its locale language only', () => {
+  it('fills the stemmed copies of a document in its locale language and in English', () => {
     const document = { title: 'Häuser', summary: 'S', body: 'B' };
-    assert.deepEqual(stemmedCopy({ ...document, locale: 'de-AT' }), { 'stemmed_german.title': 'Häuser', 'stemmed_german.summary': 'S', 'stemmed_german.body': 'B' });
-    assert.deepEqual(Object.keys(stemmedCopy({ ...document, locale: 'en-US' })), ['stemmed_english.title', 'stemmed_english.summary', 'stemmed_english.body']);
-    assert.deepEqual(stemmedCopy({ ...document, locale: 'ja' }), {});
+    const englishCopy = { 'stemmed_english.title': 'Häuser', 'stemmed_english.summary': 'S', 'stemmed_english.body': 'B' };
+    assert.deepEqual(stemmedCopy({ ...document, locale: 'de-AT' }), { 'stemmed_german.title': 'Häuser', 'stemmed_german.summary': 'S', 'stemmed_german.body': 'B', ...englishCopy });
+    assert.deepEqual(stemmedCopy({ ...document, locale: 'en-US' }), englishCopy);
+    assert.deepEqual(stemmedCopy({ ...document, locale: 'ja' }), englishCopy, 'English alone where the locale has no stemmer');
   });
 });
 
@@ -91,12 +92,12 @@ describe('elasticsearch query policy', () => {
     assert.deepEqual(textQuery({ index: 'i', text: '"*()' }), { match_none: {} });
   });
 
-  it('stems in the languages of the query locales, or without any, of en and the given locales', () => {
+  it('stems in the languages of the query locales and English, or without any, of en and the given locales', () => {
     assert.deepEqual(queryLanguages(undefined), [english]);
     assert.deepEqual(queryLanguages([]), [english]);
     assert.deepEqual(queryLanguages(undefined, ['de', 'ja', 'en-GB']), [english, german]);
-    assert.deepEqual(queryLanguages(['de-DE', 'DE', 'ja']), [german]);
-    assert.deepEqual(queryLanguages(['ja']), []);
+    assert.deepEqual(queryLanguages(['de-DE', 'DE', 'ja']), [german, english]);
+    assert.deepEqual(queryLanguages(['ja']), [english]);
   });
 
   it('matches every word exactly, and in the stemmed fields of the query languages with lower boosts', () => {
@@ -118,7 +119,7 @@ describe('elasticsearch query policy', () => {
     assert.ok(!JSON.stringify(query).includes('fuzziness'));
     const unfiltered = multiMatches(textQuery({ index: 'i', text: 'measuring' }));
     assert.deepEqual(unfiltered.map((clause) => clause.fields[0]?.split('^')[0]), ['title', 'stemmed_english.title']);
-    assert.deepEqual(multiMatches(textQuery({ index: 'i', text: 'measuring', locales: ['ja'] })).length, 1);
+    assert.deepEqual(multiMatches(textQuery({ index: 'i', text: 'measuring', locales: ['ja'] })).map((clause) => clause.fields[0]?.split('^')[0]), ['title', 'stemmed_english.title'], 'English stems in every locale');
   });
 
   it('requires every word, the last also as a prefix, and scores the phrase and the exact title on top', () => {

@@ -11,7 +11,7 @@ import {
   elasticsearchAnalysis,
   foldPhrase,
   queryWords,
-  stemLanguageOf,
+  stemLanguagesOf,
   stemmedAnalyzer,
   stemmedSearchAnalyzer,
   type QueryTerm,
@@ -72,14 +72,12 @@ export const stemmedObject = (language: StemLanguage) => `stemmed_${language.nam
 export const stemmedField = (language: StemLanguage, field: (typeof TEXT_FIELDS)[number]) => `${stemmedObject(language)}.${field}`;
 
 /**
- * The stemmed copy of a document: its title, summary and body under the fields of its locale's language (see
- * stemLanguageOf), nothing for a locale without a stemmer. Sent as dotted names (`stemmed_english.title`), which
- * Elasticsearch maps into the object as if nested; the stand-in reads the same.
+ * The stemmed copies of a document: its title, summary and body under the fields of each of its locale's stemming
+ * languages (see stemLanguagesOf: its own where it has a stemmer, and English). Sent as dotted names
+ * (`stemmed_english.title`), which Elasticsearch maps into the object as if nested; the stand-in reads the same.
  */
 export function stemmedCopy(document: Pick<IndexedDocument, 'locale' | (typeof TEXT_FIELDS)[number]>): Record<string, string> {
-  const language = stemLanguageOf(document.locale);
-  if (language === undefined) return {};
-  return Object.fromEntries(TEXT_FIELDS.map((field) => [stemmedField(language, field), document[field]]));
+  return Object.fromEntries(stemLanguagesOf(document.locale).flatMap((language) => TEXT_FIELDS.map((field) => [stemmedField(language, field), document[field]])));
 }
 
 /**
@@ -90,10 +88,7 @@ export function stemmedCopy(document: Pick<IndexedDocument, 'locale' | (typeof T
 export function queryLanguages(locales: readonly string[] | undefined, stemLocales: readonly string[] = DEFAULT_STEM_LOCALES): StemLanguage[] {
   const keys = locales !== undefined && locales.length > 0 ? locales : ['en', ...stemLocales];
   const languages = new Set<StemLanguage>();
-  for (const key of keys) {
-    const language = stemLanguageOf(key);
-    if (language !== undefined) languages.add(language);
-  }
+  for (const key of keys) for (const language of stemLanguagesOf(key)) languages.add(language);
   return [...languages];
 }
 

@@ -4,7 +4,7 @@ import { tablesOf } from './tables.js';
 import { clampInteger } from '../validation.js';
 import type { SearchQuery, SearchResult } from '../types.js';
 import type { Connection } from './connection.js';
-import { exactKeyOf, termsOf } from '../../analysis/index.js';
+import { exactKeyOf, stemLanguageOf, termsOf } from '../../analysis/index.js';
 import { readHits } from './hits.js';
 import { BODY_CANDIDATES, EXACT_TITLE_BOOST, PHRASE_CANDIDATES, TITLE_CANDIDATES, TITLE_MATCH_BOOST, TOTAL_CAP, bodyWalkNeeded, exactTitleGaps, knownTotal, mergeWalks, newRetrieval, phraseToWalk, rankedPage, rowidOfRanked, takeBodyMatches, takeExactTitles, takePhraseMatches, takePopularityWalks, takeScored, takeTitleMatches, totalOf, walkedExpression, withDroppedWords, type RankedRow, type RowidRange } from './retrieval-plan.js';
 import { cannotMatch, planOf, textRankOf, titleRankOf, type RankSettings } from './terms.js';
@@ -35,8 +35,9 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
   const ranges = rowidRanges(connection, index, query.locales);
   /** The first `limit` rows of a rowid-ordered statement over every range, in static-rank order. */
   const walk = <T>(read: (range: RowidRange) => T[], limit: number, rowidOf: (row: T) => number): T[] => mergeWalks(ranges.map(read), limit, rowidOf);
-  // The query as searched (corrected words included), stemmed in its first language.
-  const titleKey = exactKeyOf(plan.corrected ?? query.text, plan.languages[0]);
+  // The query as searched (corrected words included), stemmed as the titles of its first locale are (see exactKeyOf).
+  const [firstLocale] = query.locales ?? [];
+  const titleKey = exactKeyOf(plan.corrected ?? query.text, firstLocale === undefined ? plan.languages[0] : stemLanguageOf(firstLocale));
   const wanted = from + size;
   const retrieval = newRetrieval();
   const scoredWalk = (score: string) =>

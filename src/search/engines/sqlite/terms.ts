@@ -1,4 +1,4 @@
-import { STEM_MARKER, queryWords, stemLanguageOf, stemOf, type StemLanguage } from '../../analysis/index.js';
+import { STEM_MARKER, queryWords, stemLanguagesOf, stemOf, type StemLanguage } from '../../analysis/index.js';
 import { spellable } from '../../spelling.js';
 import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, planCountExpression, planQuery, requiredWords, withoutWords, type QueryPlan } from '../../search-expression.js';
 import { SpellLookup, spellTables } from './spell-index.js';
@@ -152,10 +152,7 @@ function languagesOf(connection: Connection, index: string, locales: readonly st
         connection.statement(`${index}\u0000locales`, () => `SELECT DISTINCT locale_key FROM ${tablesOf(index).docs}`).pluck().all() as string[],
       );
   const languages = new Set<StemLanguage>();
-  for (const key of keys) {
-    const language = stemLanguageOf(key);
-    if (language !== undefined) languages.add(language);
-  }
+  for (const key of keys) for (const language of stemLanguagesOf(key)) languages.add(language);
   return [...languages];
 }
 
