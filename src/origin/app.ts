@@ -8,7 +8,9 @@ import { secretMatches } from '../secret-compare.js';
 import { installErrorMapper } from '../server/error-mapper.js';
 import type { OriginDatabase } from './database.js';
 import { ContentStore } from './store.js';
-import { parseCommentId, parseCommentInput, parseOid, parsePostInput } from './validation.js';
+import { encodeCursor, parsePendingQuery } from './pending-page.js';
+import { parsePostPatch, parsePostRepresentation } from './post-representation.js';
+import { parseCommentId, parseCommentInput, parseOid } from './validation.js';
 
 export interface OriginAppOptions {
   db: OriginDatabase;
@@ -88,10 +90,32 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
 
   app.put<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin }, async (request, reply) => {
     const oid = parseOid(request.params.oid);
-    const input = parsePostInput(request.body);
+    const input = parsePostRepresentation(request.body, { oid });
     const { created } = store.putPost(oid, input);
     onChange();
     return reply.status(created ? 201 : 200).send(store.getPost(oid));
+  });
+
+  // A scope of its own, so the merge patch media type is taken by PATCH alone: a PUT sent as a patch is refused (415).
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'));
+    // After the admin check (onRequest), before the body is read: fastify would otherwise take text/plain as a string.
+    scope.addHook('preParsing', async (request) => {
+      const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+      if (type !== 'application/merge-patch+json' && type !== 'application/json') {
+        throw ERRORS.UNSUPPORTED_MEDIA_TYPE(
+          `PATCH takes a JSON merge patch as application/merge-patch+json (or application/json), got ${JSON.stringify(type?.slice(0, 80) ?? 'no content-type')}`,
+        );
+      }
+    });
+    scope.patch<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin }, async (request) => {
+      const oid = parseOid(request.params.oid);
+      if (!store.patchPost(oid, (current) => parsePostPatch(current, request.body))) {
+        throw ERRORS.POST_NOT_FOUND(`no post '${oid}' to patch: create it with PUT`);
+      }
+      onChange();
+      return store.getPost(oid);
+    });
   });
 
   app.delete<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin }, async (request, reply) => {
@@ -101,7 +125,11 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     return reply.status(204).send();
   });
 
-  app.get('/api/v1/comments/pending', { onRequest: requireAdmin }, async () => ({ items: store.pendingComments() }));
+  app.get('/api/v1/comments/pending', { onRequest: requireAdmin }, async (request) => {
+    const { items, more } = store.pendingComments(parsePendingQuery(request.query));
+    const last = items[items.length - 1];
+    return { items, next: more && last !== undefined ? encodeCursor(last.id) : null };
+  });
 
   app.post<{ Params: { id: string } }>('/api/v1/comments/:id/approve', { onRequest: requireAdmin }, async (request) => {
     const id = parseCommentId(request.params.id);

@@ -76,6 +76,8 @@ export const MIGRATIONS: readonly string[] = [
      last_error TEXT
    );
    CREATE INDEX search_jobs_due ON search_jobs (next_at, id);`,
+  // Pending comments are paged by id; approved ones, however many, are not in this index, so a page reads only its rows.
+  `CREATE INDEX comments_pending ON comments (id) WHERE approved = 0;`,
 ];
 
 export interface OpenOriginDatabaseOptions {

@@ -35,6 +35,10 @@ interface SummaryRow extends Omit<PostSummary, 'categories'> {
   categories: string;
 }
 
+function toPost(row: PostRow): Post {
+  return { ...row, categories: JSON.parse(row.categories) as string[] };
+}
+
 /**
  * The origin's content store. Every write that can change a page enqueues the affected pathnames in the purge outbox,
  * and every write to a post its search job, inside the write's own transaction, so a committed change always has its
@@ -56,8 +60,8 @@ export class ContentStore {
       approvedComments: db.prepare<[string], PublicComment>(
         `SELECT id, name, comment, add_date FROM comments WHERE oid = ? AND approved = 1 ORDER BY add_date, id`,
       ),
-      pendingComments: db.prepare<[], PendingComment>(
-        `SELECT id, oid, name, comment, add_date FROM comments WHERE approved = 0 ORDER BY id`,
+      pendingComments: db.prepare<[number, number], PendingComment>(
+        `SELECT id, oid, name, comment, add_date FROM comments WHERE approved = 0 AND id > ? ORDER BY id LIMIT ?`,
       ),
       exists: db.prepare<[string], { one: number }>(`SELECT 1 AS one FROM posts WHERE oid = ?`),
       upsert: db.prepare(
@@ -86,30 +90,53 @@ export class ContentStore {
     const row = this.statements.post.get(oid);
     if (row === undefined) return undefined;
     const items = this.statements.approvedComments.all(oid);
-    return { post: { ...row, categories: JSON.parse(row.categories) as string[] }, comments: { count: items.length, items } };
+    return { post: toPost(row), comments: { count: items.length, items } };
   }
 
-  pendingComments(): PendingComment[] {
-    return this.statements.pendingComments.all();
+  /**
+   * Up to `limit` pending comments with ids above `afterId`, oldest first, and whether more follow. Ids only grow, so
+   * paging by the last id seen neither repeats nor skips a comment when others arrive, are approved or are deleted.
+   */
+  pendingComments(page: { afterId: number; limit: number }): { items: PendingComment[]; more: boolean } {
+    const rows = this.statements.pendingComments.all(page.afterId, page.limit + 1);
+    return { items: rows.slice(0, page.limit), more: rows.length > page.limit };
   }
 
   /** Creates or replaces a post; answers whether it was created. */
   putPost(oid: string, input: PostInput): { created: boolean } {
     return this.db.transaction(() => {
       const created = this.statements.exists.get(oid) === undefined;
-      this.statements.upsert.run({
-        oid,
-        title: input.title,
-        summary: input.summary,
-        body_html: input.body,
-        pub_date: input.pub_date,
-        categories: JSON.stringify(input.categories),
-        updated_at: this.now().toISOString(),
-      });
-      this.enqueuePurge(pathnamesForPost(oid));
-      this.enqueueSearch(oid);
+      this.write(oid, input);
       return { created };
     })();
+  }
+
+  /**
+   * Replaces an existing post with what `edit` makes of it, read and written in one transaction so no other write
+   * comes between; answers false when there is no such post. An error thrown by `edit` writes nothing.
+   */
+  patchPost(oid: string, edit: (current: Post) => PostInput): boolean {
+    return this.db.transaction(() => {
+      const row = this.statements.post.get(oid);
+      if (row === undefined) return false;
+      this.write(oid, edit(toPost(row)));
+      return true;
+    })();
+  }
+
+  /** Stores a post with its purge and search jobs; callers hold a transaction. */
+  private write(oid: string, input: PostInput): void {
+    this.statements.upsert.run({
+      oid,
+      title: input.title,
+      summary: input.summary,
+      body_html: input.body,
+      pub_date: input.pub_date,
+      categories: JSON.stringify(input.categories),
+      updated_at: this.now().toISOString(),
+    });
+    this.enqueuePurge(pathnamesForPost(oid));
+    this.enqueueSearch(oid);
   }
 
   deletePost(oid: string): boolean {

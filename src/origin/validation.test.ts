@@ -67,9 +67,18 @@ describe('parsePostInput', () => {
     assert.equal(parsePostInput({ ...validPost, body: '<h2 id="x">X</h2><script>ok()</script>' }).body, '<h2 id="x">X</h2><script>ok()</script>');
   });
 
+  it('takes the body from body_html when the fields are named as GET names them', () => {
+    const { body: _body, ...rest } = validPost;
+    assert.equal(parsePostInput({ ...rest, body_html: '<p>From GET</p>' }).body, '<p>From GET</p>');
+  });
+
   it('refuses each malformed field with a message naming it', () => {
+    const { title: _title, ...untitled } = validPost;
     const cases: [unknown, RegExp][] = [
       [null, /JSON object/],
+      [untitled, /title is required/],
+      [{ ...validPost, body_html: '<p>Hi</p>' }, /body or as body_html, not both/],
+      [{ ...validPost, body: undefined, body_html: 7 }, /body_html must be a string/],
       [[], /JSON object/],
       ['text', /JSON object/],
       [{ ...validPost, extra: 1 }, /unknown field/],
@@ -98,7 +107,7 @@ describe('parseCommentInput', () => {
   });
 
   it('refuses missing, oversized and non-string fields', () => {
-    rejects(() => parseCommentInput({ name: 'a' }), /comment must be a string/);
+    rejects(() => parseCommentInput({ name: 'a' }), /comment is required/);
     rejects(() => parseCommentInput({ name: 'a', comment: 'x'.repeat(5001) }), /at most 5000/);
     rejects(() => parseCommentInput({ name: ['a'], comment: 'x' }), /name must be a string/);
     rejects(() => parseCommentInput({ name: 'a', comment: 'x', approved: true }), /unknown field/);

@@ -53,7 +53,7 @@ export function parseCommentId(value: unknown): number {
   return id;
 }
 
-function requireObject(body: unknown, fields: readonly string[]): Record<string, unknown> {
+export function requireObject(body: unknown, fields: readonly string[]): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw invalid(`body must be a JSON object with ${fields.join(', ')}`);
   }
@@ -68,6 +68,7 @@ function text(
   options: { min: number; max: number; multiline: boolean },
 ): string {
   const raw = record[field];
+  if (raw === undefined) throw invalid(`${field} is required`);
   if (typeof raw !== 'string') throw invalid(`${field} must be a string`);
   const value = raw.normalize('NFC').trim();
   if (value.length < options.min) throw invalid(`${field} must not be empty`);
@@ -119,14 +120,19 @@ export function parsePubDate(value: unknown): string {
   return date.toISOString();
 }
 
-const POST_FIELDS = ['title', 'body', 'summary', 'categories', 'pub_date'] as const;
+const POST_FIELDS = ['title', 'body', 'body_html', 'summary', 'categories', 'pub_date'] as const;
 
-/** Checks an admin's post body. The HTML of `body` is trusted (admins write it) and stored as given. */
+/**
+ * Checks an admin's post fields. The body is `body`, or `body_html` as `GET` names it (not both); its HTML is trusted
+ * (admins write it) and stored as given.
+ */
 export function parsePostInput(body: unknown): PostInput {
   const record = requireObject(body, POST_FIELDS);
+  if (record.body !== undefined && record.body_html !== undefined) throw invalid('give the body as body or as body_html, not both');
+  const bodyField = record.body_html === undefined ? 'body' : 'body_html';
   return {
     title: text(record, 'title', { min: 1, max: LIMITS.titleLength, multiline: false }),
-    body: text(record, 'body', { min: 1, max: LIMITS.bodyLength, multiline: true }),
+    body: text(record, bodyField, { min: 1, max: LIMITS.bodyLength, multiline: true }),
     summary: record.summary === undefined ? '' : text(record, 'summary', { min: 0, max: LIMITS.summaryLength, multiline: true }),
     categories: categories(record),
     pub_date: parsePubDate(record.pub_date),

@@ -1,0 +1,82 @@
+import { isDeepStrictEqual } from 'node:util';
+import { ERRORS } from '../error-codes.js';
+import { applyMergePatch, isObject } from './merge-patch.js';
+import type { Post } from './store.js';
+import { parsePostInput, requireObject, type PostInput } from './validation.js';
+
+/**
+ * The editor's API takes a post as `GET /api/v1/plog/<oid>` answers it, so an editor can save what it loaded: the
+ * whole answer (`{ post, comments }`) or the post's fields alone, with the body as `body_html` (or `body`, as before).
+ */
+
+/** The members of GET's answer. Comments are moderated through their own routes, so a write ignores `comments`. */
+const WRAPPER_FIELDS = ['post', 'comments'] as const;
+
+/** The post's fields a write cannot change, with their current values. */
+export type ReadOnlyFields = Pick<Post, 'oid'>;
+
+const READ_ONLY_HINTS: Record<keyof ReadOnlyFields, string> = {
+  oid: 'it is the post\'s address; to move a post, PUT it under the new oid and DELETE the old one',
+};
+
+function isWrapper(record: Record<string, unknown>): boolean {
+  return Object.hasOwn(record, 'post') || Object.hasOwn(record, 'comments');
+}
+
+/** The post's fields of a body in either form. */
+function postFields(body: unknown): Record<string, unknown> {
+  if (!isObject(body)) throw ERRORS.INVALID_INPUT('body must be a JSON object: the post\'s fields, or { post } as GET answers it');
+  if (!isWrapper(body)) return body;
+  const wrapper = requireObject(body, WRAPPER_FIELDS);
+  if (wrapper.comments !== undefined && !isObject(wrapper.comments)) {
+    throw ERRORS.INVALID_INPUT('comments must be an object as GET answers it (it is ignored: comments are moderated through /api/v1/comments)');
+  }
+  if (!isObject(wrapper.post)) throw ERRORS.INVALID_INPUT('post must be a JSON object with the post\'s fields');
+  return wrapper.post;
+}
+
+/** Refuses a read-only field that is present with another value than its current one (absent or equal: ignored). */
+function checkReadOnly(fields: Record<string, unknown>, readOnly: ReadOnlyFields): void {
+  for (const [field, current] of Object.entries(readOnly) as [keyof ReadOnlyFields, unknown][]) {
+    if (Object.hasOwn(fields, field) && !isDeepStrictEqual(fields[field], current)) {
+      const given = JSON.stringify(fields[field])?.slice(0, 120) ?? 'nothing';
+      throw ERRORS.READ_ONLY_FIELD(`${field} is read-only (${READ_ONLY_HINTS[field]}): it is ${JSON.stringify(current)}, got ${given}`);
+    }
+  }
+}
+
+function without(fields: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([name]) => !names.includes(name)));
+}
+
+/** A full post for `PUT`: GET's answer or the post's fields, read-only fields ignored when unchanged. */
+export function parsePostRepresentation(body: unknown, readOnly: ReadOnlyFields): PostInput {
+  const fields = postFields(body);
+  checkReadOnly(fields, readOnly);
+  return parsePostInput(without(fields, Object.keys(readOnly)));
+}
+
+/** GET names the body `body_html`; a patch may name it `body`, as PUT allows, and then means the same member. */
+function bodyAsBodyHtml(fields: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.hasOwn(fields, 'body') || Object.hasOwn(fields, 'body_html')) return fields;
+  return Object.fromEntries(Object.entries(fields).map(([name, value]) => [name === 'body' ? 'body_html' : name, value]));
+}
+
+/**
+ * The post `PATCH` makes: an RFC 7396 merge patch applied to the post as GET shows it (to its `post` member when the
+ * patch is in GET's `{ post }` form), then checked as a `PUT` of the result. `null` removes a member: an optional
+ * field (summary, categories) goes back to its default, a required one is refused, a read-only one is refused.
+ */
+export function parsePostPatch(current: Post, patch: unknown): PostInput {
+  if (!isObject(patch)) throw ERRORS.INVALID_INPUT('a merge patch of a post must be a JSON object of the fields to change');
+  const readOnly: ReadOnlyFields = { oid: current.oid };
+  if (!isWrapper(patch)) {
+    checkReadOnly(patch, readOnly);
+    return parsePostRepresentation(applyMergePatch(current, bodyAsBodyHtml(patch)), readOnly);
+  }
+  if (patch.post === null) throw ERRORS.INVALID_INPUT('post cannot be removed by a patch: DELETE the post instead');
+  const postPatch = isObject(patch.post) ? bodyAsBodyHtml(patch.post) : patch.post;
+  if (isObject(postPatch)) checkReadOnly(postPatch, readOnly);
+  const merged = applyMergePatch({ post: current }, postPatch === undefined ? patch : { ...patch, post: postPatch });
+  return parsePostRepresentation(merged, readOnly);
+}
