@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig, parseRateLimit } from './config.js';
 import { ConfigError } from './errors.js';
+import { SITE_DEFAULTS } from './renderer/site.js';
 
 describe('loadConfig', () => {
   it('returns the documented defaults when the environment is empty', () => {
@@ -26,6 +27,17 @@ describe('loadConfig', () => {
     assert.deepEqual(config.commentRateLimit, { max: 5, windowMs: 60_000 });
     assert.equal(config.purgeSecret, undefined);
     assert.equal(config.shutdownTimeoutMs, 10_000);
+    assert.deepEqual(config.site, SITE_DEFAULTS);
+  });
+
+  it('reads the site identity when SITE_NAME, SITE_DESCRIPTION and SITE_FOOTER are set', () => {
+    const config = loadConfig({ SITE_NAME: ' Field notes ', SITE_DESCRIPTION: 'What I learnt.', SITE_FOOTER: '© Ann' });
+    assert.deepEqual(config.site, { name: 'Field notes', description: 'What I learnt.', footer: '© Ann' });
+  });
+
+  it('names SITE_NAME when it is too long or holds a control character', () => {
+    assert.throws(() => loadConfig({ SITE_NAME: 'x'.repeat(101) }), /expected SITE_NAME to be one line of at most 100 characters/);
+    assert.throws(() => loadConfig({ SITE_FOOTER: 'a\u0007b' }), /expected SITE_FOOTER to be one line of at most 300 characters/);
   });
 
   it('names SHUTDOWN_TIMEOUT_MS when it is not a positive whole number of milliseconds', () => {

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigError } from './errors.js';
 import { CACHE_KEY_NAMES, DEFAULTS as PAGE_CACHE_DEFAULTS, type CacheKeyName } from './page-cache/index.js';
+import { SITE_DEFAULTS, SITE_LIMITS, type SiteIdentity } from './renderer/site.js';
 import { validProxyEntry } from './search/api/client-address.js';
 
 /** Everything sitestack reads from the environment, parsed and checked once at start-up. */
@@ -40,6 +41,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   logLevel: LogLevel;
   songs: SongsConfig;
+  /** `SITE_NAME`, `SITE_DESCRIPTION`, `SITE_FOOTER`: the demo's identity when unset (SITE_DEFAULTS). */
+  site: SiteIdentity;
 }
 
 /** Song affiliate providers. Amazon is usable only when its access key, secret key and partner tag are all set. */
@@ -172,6 +175,23 @@ export function parseTrustedProxies(name: string, value: string): string[] {
   return entries;
 }
 
+/** One line of text shown to readers: at most `max` characters, no control characters (they would break the page head). */
+export function parseDisplayText(name: string, value: string, max: number): string {
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  if (value.length > max || /[\u0000-\u001f\u007f-\u009f]/.test(value)) {
+    throw new ConfigError(`expected ${name} to be one line of at most ${max} characters, got '${value.slice(0, 40)}${value.length > 40 ? '…' : ''}'`);
+  }
+  return value;
+}
+
+function loadSiteIdentity(env: Env): SiteIdentity {
+  return {
+    name: parseDisplayText('SITE_NAME', read(env, 'SITE_NAME') ?? SITE_DEFAULTS.name, SITE_LIMITS.name),
+    description: parseDisplayText('SITE_DESCRIPTION', read(env, 'SITE_DESCRIPTION') ?? SITE_DEFAULTS.description, SITE_LIMITS.description),
+    footer: parseDisplayText('SITE_FOOTER', read(env, 'SITE_FOOTER') ?? SITE_DEFAULTS.footer, SITE_LIMITS.footer),
+  };
+}
+
 function parseHostName(name: string, value: string): string {
   if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i.test(value)) {
     throw new ConfigError(`expected ${name} to be a host name such as webservices.amazon.com, got '${value}'`);
@@ -250,5 +270,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     shutdownTimeoutMs: parsePositiveInt('SHUTDOWN_TIMEOUT_MS', read(env, 'SHUTDOWN_TIMEOUT_MS') ?? '10000'),
     logLevel: parseOneOf('LOG_LEVEL', read(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),
     songs: loadSongsConfig(env),
+    site: loadSiteIdentity(env),
   };
 }

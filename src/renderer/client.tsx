@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { startSearchPage } from '../search/page/app.js';
+import { pageHead } from './head.js';
 import { App } from './pages.js';
 import { dataUrl, matchPage } from './routes.js';
 import type { Bootstrap, PageData } from './types.js';
@@ -39,12 +39,28 @@ function navigable(anchor: HTMLAnchorElement, event: MouseEvent): URL | undefine
   return url;
 }
 
+/** What the server's head says of a page, updated in place when the client renders another page. */
+function applyHead(page: PageData): void {
+  const head = pageHead(page, bootstrap.site);
+  document.title = head.title;
+  const canonical = document.querySelector<HTMLLinkElement>('link[rel="canonical"]');
+  // The server wrote the public base URL into the canonical link; later pages keep it (the host of the first page).
+  const base = canonical === null ? location.origin : new URL(canonical.href).origin;
+  const url = head.path === undefined ? undefined : `${base}${head.path}`;
+  const set = (selector: string, attribute: string, value: string) => document.querySelector(selector)?.setAttribute(attribute, value);
+  set('meta[name="description"]', 'content', head.description);
+  set('meta[property="og:title"]', 'content', head.title);
+  set('meta[property="og:description"]', 'content', head.description);
+  if (url !== undefined) {
+    set('link[rel="canonical"]', 'href', url);
+    set('meta[property="og:url"]', 'content', url);
+  }
+}
+
 function Root() {
   const [page, setPage] = useState<PageData>(bootstrap.page);
 
-  useEffect(() => {
-    document.title = page.title;
-  }, [page]);
+  useEffect(() => applyHead(page), [page]);
 
   useEffect(() => {
     const onClick = (event: MouseEvent) => {
@@ -84,10 +100,8 @@ function Root() {
     };
   }, []);
 
-  return <App page={page} />;
+  return <App page={page} site={bootstrap.site} locale={bootstrap.locales[0] ?? 'en-US'} />;
 }
 
 const root = document.getElementById('root');
 if (root !== null) hydrateRoot(root, <Root />);
-// The search page runs its own script on the shell React rendered (it is never reached by client navigation).
-if (bootstrap.page.kind === 'search') startSearchPage();

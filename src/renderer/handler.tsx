@@ -3,10 +3,13 @@ import { renderToString } from 'react-dom/server';
 import { isAppError } from '../errors.js';
 import { logUrl } from '../log-bounds.js';
 import { silentLogger, type Logger } from '../log.js';
+import { publicBaseUrl } from '../edge/public-base-url.js';
 import { loadClientBuild, type ClientBuild } from './build.js';
 import { renderDocument } from './document.js';
-import { loadPageData } from './origin-client.js';
+import { atomFeed, CRAWLER_PATHS, FAVICON, FEED_ENTRIES, robotsTxt, sitemap } from './feeds.js';
+import { loadLatestPosts, loadPageData, loadPostList } from './origin-client.js';
 import { App } from './pages.js';
+import { SITE_DEFAULTS, type SiteIdentity } from './site.js';
 import { DATA_PREFIX, DEFAULT_LOCALE, matchPage, parseDataUrl, STATIC_PREFIX } from './routes.js';
 import type { PageData } from './types.js';
 
@@ -27,8 +30,15 @@ export interface RendererOptions {
   timeoutMs?: number;
   /** Posts listed on the home page. @default 10 */
   latestPosts?: number;
-  /** `Cache-Control` of pages and data routes. @default 'public,max-age=86400' */
+  /** `Cache-Control` of pages, data routes, the feed, the sitemap and robots.txt. @default 'public,max-age=86400' */
   cacheControl?: string;
+  /** Name, description and footer of the site. @default SITE_DEFAULTS (the demo's) */
+  site?: SiteIdentity;
+  /**
+   * Hosts trusted in `X-Forwarded-Host` when absolute URLs (canonical links, Open Graph, feed, sitemap, robots.txt) are
+   * made: the public base URL rule (publicBaseUrl). @default ['localhost', '127.0.0.1']
+   */
+  allowedHosts?: readonly string[];
 }
 
 const DEFAULTS = {
@@ -38,11 +48,15 @@ const DEFAULTS = {
   cacheControl: 'public,max-age=86400',
   staticCacheControl: 'public, max-age=31536000, immutable',
   uncached: 'no-store',
+  site: SITE_DEFAULTS,
+  allowedHosts: ['localhost', '127.0.0.1'],
 } as const;
 
 /** A node:http handler; `next(error)`, when given, receives render failures instead of the built-in 502 page. */
 export type RendererHandler = ((req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void) & {
   readonly buildId: string;
+  /** Answers `page` as a full HTML page with `status`, never cacheable: the front's answers to a posted form. */
+  readonly sendUncachedPage: (req: IncomingMessage, res: ServerResponse, status: number, page: PageData) => void;
 };
 
 function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
@@ -58,24 +72,33 @@ export function createRenderer(options: RendererOptions): RendererHandler {
   const logger = options.logger ?? silentLogger();
   const locales = options.locales ?? [...DEFAULTS.locales];
   const cacheControl = options.cacheControl ?? DEFAULTS.cacheControl;
+  const site = options.site ?? DEFAULTS.site;
+  const allowedHosts = options.allowedHosts ?? DEFAULTS.allowedHosts;
   const origin = {
     apiBase: options.apiBase.replace(/\/+$/, ''),
     fetch: options.fetch ?? globalThis.fetch,
     timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
     latestPosts: options.latestPosts ?? DEFAULTS.latestPosts,
+    siteName: site.name,
   };
   const scriptUrl = `${STATIC_PREFIX}${build.buildId}/${build.script}`;
+  const locale = locales[0] ?? DEFAULT_LOCALE;
 
-  const html = (page: PageData) =>
-    renderDocument({ bodyHtml: renderToString(<App page={page} />), bootstrap: { buildId: build.buildId, locales, page }, scriptUrl });
+  const html = (req: IncomingMessage, page: PageData) =>
+    renderDocument({
+      bodyHtml: renderToString(<App page={page} site={site} locale={locale} />),
+      bootstrap: { buildId: build.buildId, locales, page, site },
+      scriptUrl,
+      baseUrl: publicBaseUrl(req, allowedHosts),
+    });
 
-  const sendPage = (req: IncomingMessage, res: ServerResponse, status: number, page: PageData) =>
-    send(req, res, status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': status === 200 ? cacheControl : DEFAULTS.uncached }, html(page));
+  const sendPage = (req: IncomingMessage, res: ServerResponse, status: number, page: PageData, cache = status === 200) =>
+    send(req, res, status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': cache ? cacheControl : DEFAULTS.uncached }, html(req, page));
 
   const sendJson = (req: IncomingMessage, res: ServerResponse, status: number, body: unknown) =>
     send(req, res, status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': status === 200 ? cacheControl : DEFAULTS.uncached }, JSON.stringify(body));
 
-  const notFoundPage = (pathname: string): PageData => ({ kind: 'not-found', title: 'Not found · sitestack plog', pathname });
+  const notFoundPage = (pathname: string): PageData => ({ kind: 'not-found', title: `Not found · ${site.name}`, pathname });
 
   /**
    * Every failure after the request was routed: the origin's (unreachable, an error status, a malformed answer) and
@@ -87,10 +110,35 @@ export function createRenderer(options: RendererOptions): RendererHandler {
       if (next !== undefined) next(error);
       else if (res.headersSent) res.destroy();
       else if (asJson) sendJson(req, res, 502, { error: 'the content origin did not answer as expected', code: 'ORIGIN_FAILED' });
-      else sendPage(req, res, 502, { kind: 'error', title: 'Error · sitestack plog' });
+      else sendPage(req, res, 502, { kind: 'error', title: `Error · ${site.name}` });
     } catch (failure) {
       logger.error({ err: failure, url: logUrl(req.url) }, 'answering a failed render failed');
       res.destroy();
+    }
+  };
+
+  /** The feed, the sitemap, robots.txt and the icon: true when `pathname` named one of them and it is being answered. */
+  const serveCrawlerFile = (req: IncomingMessage, res: ServerResponse, pathname: string, next?: (error?: unknown) => void): boolean => {
+    const text = (type: string, body: string) => send(req, res, 200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': cacheControl }, body);
+    switch (pathname) {
+      case CRAWLER_PATHS.feed:
+        loadLatestPosts(origin, FEED_ENTRIES)
+          .then((posts) => text('application/atom+xml', atomFeed(posts, site, publicBaseUrl(req, allowedHosts))))
+          .catch((error: unknown) => fail(req, res, error, false, next));
+        return true;
+      case CRAWLER_PATHS.sitemap:
+        loadPostList(origin)
+          .then((posts) => text('application/xml', sitemap(posts, publicBaseUrl(req, allowedHosts))))
+          .catch((error: unknown) => fail(req, res, error, false, next));
+        return true;
+      case CRAWLER_PATHS.robots:
+        text('text/plain', robotsTxt(publicBaseUrl(req, allowedHosts)));
+        return true;
+      case CRAWLER_PATHS.favicon:
+        send(req, res, 200, { 'content-type': 'image/x-icon', 'cache-control': cacheControl }, FAVICON);
+        return true;
+      default:
+        return false;
     }
   };
 
@@ -126,6 +174,8 @@ export function createRenderer(options: RendererOptions): RendererHandler {
       return;
     }
 
+    if (serveCrawlerFile(req, res, pathname, next)) return;
+
     const route = matchPage(pathname, locales);
     if (route === undefined) {
       const canonical = pathname.length > 1 && pathname.endsWith('/') ? pathname.replace(/\/+$/, '') : undefined;
@@ -140,5 +190,8 @@ export function createRenderer(options: RendererOptions): RendererHandler {
       .then((page) => sendPage(req, res, page === undefined ? 404 : 200, page ?? notFoundPage(pathname)))
       .catch((error: unknown) => fail(req, res, error, false, next));
   };
-  return Object.assign(handler, { buildId: build.buildId });
+  return Object.assign(handler, {
+    buildId: build.buildId,
+    sendUncachedPage: (req: IncomingMessage, res: ServerResponse, status: number, page: PageData) => sendPage(req, res, status, page, false),
+  });
 }

@@ -1,5 +1,7 @@
 export { createRenderer, type RendererHandler, type RendererOptions } from './handler.js';
 export { buildClient, loadClientBuild, type BuildClientOptions, type ClientBuild, type ClientManifest } from './build.js';
 export { OriginError } from './origin-client.js';
-export { matchPage, dataUrl, parseDataUrl, DEFAULT_LOCALE, type PageRoute } from './routes.js';
+export { matchPage, dataUrl, parseDataUrl, DEFAULT_LOCALE, DATA_PREFIX, STATIC_PREFIX, type PageRoute } from './routes.js';
 export type { PageData, Bootstrap } from './types.js';
+export { createCommentRoute, matchCommentPath, COMMENT_ROUTE_DEFAULTS, type CommentRouteOptions } from './comment-route.js';
+export { SITE_DEFAULTS, SITE_LIMITS, type SiteIdentity } from './site.js';

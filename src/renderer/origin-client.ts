@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import { AppError } from '../errors.js';
 import { ERRORS } from '../error-codes.js';
-import { describeProblem, listAnswerSchema, postAnswerSchema } from './origin-schema.js';
+import { describeProblem, listAnswerSchema, postAnswerSchema, type PostAnswer } from './origin-schema.js';
 import type { PageRoute } from './routes.js';
-import type { PageData } from './types.js';
+import type { PageData, PostListing } from './types.js';
 
 /**
  * The content origin failed to answer: the text is `<status> <url>`, as the spec asks, or, for an answer that does not
@@ -22,6 +22,8 @@ export interface OriginClientOptions {
   timeoutMs: number;
   /** Posts on the home page. */
   latestPosts: number;
+  /** Ends every page title. */
+  siteName: string;
 }
 
 /** The answer at `path`, validated against `schema`; undefined for a 404 when `notFoundIsEmpty`. */
@@ -60,18 +62,31 @@ export async function loadPageData(route: PageRoute, options: OriginClientOption
     case 'home': {
       const list = await getAnswer(options, '/api/v1/plog/', listAnswerSchema, false);
       const posts = (list?.groups ?? []).flatMap((group) => group.posts);
-      return { kind: 'home', title: 'sitestack plog', latest: posts.slice(0, options.latestPosts), total: posts.length };
+      return { kind: 'home', title: options.siteName, latest: posts.slice(0, options.latestPosts), total: posts.length };
     }
     case 'archive': {
       const list = await getAnswer(options, '/api/v1/plog/', listAnswerSchema, false);
-      return { kind: 'archive', title: 'Archive · sitestack plog', groups: list?.groups ?? [] };
+      return { kind: 'archive', title: `Archive · ${options.siteName}`, groups: list?.groups ?? [] };
     }
     case 'post': {
       const found = await getAnswer(options, `/api/v1/plog/${encodeURIComponent(route.oid)}`, postAnswerSchema, true);
       if (found === undefined) return undefined;
-      return { kind: 'post', title: `${found.post.title} · sitestack plog`, post: found.post, comments: found.comments };
+      return { kind: 'post', title: `${found.post.title} · ${options.siteName}`, post: found.post, comments: found.comments };
     }
     case 'search':
-      return { kind: 'search', title: 'Search · sitestack plog', locale: route.locale };
+      return { kind: 'search', title: `Search · ${options.siteName}`, locale: route.locale };
   }
+}
+
+/** Every published post, newest first, as the origin lists them. */
+export async function loadPostList(options: OriginClientOptions): Promise<PostListing[]> {
+  const list = await getAnswer(options, '/api/v1/plog/', listAnswerSchema, false);
+  return (list?.groups ?? []).flatMap((group) => group.posts);
+}
+
+/** The `count` latest posts with their bodies, for the feed; a post deleted between the two requests is left out. */
+export async function loadLatestPosts(options: OriginClientOptions, count: number): Promise<PostAnswer['post'][]> {
+  const posts = (await loadPostList(options)).slice(0, count);
+  const found = await Promise.all(posts.map((post) => getAnswer(options, `/api/v1/plog/${encodeURIComponent(post.oid)}`, postAnswerSchema, true)));
+  return found.flatMap((answer) => (answer === undefined ? [] : [answer.post]));
 }

@@ -1,5 +1,9 @@
 import type { ReactNode } from 'react';
 import { SearchShell } from '../search/page/shell.js';
+import { COMMENT_PENDING_MESSAGE, CommentForm } from './comment-form.js';
+import { focusableCodeBlocks } from './head.js';
+import { SearchBox } from './search-box.js';
+import type { SiteIdentity } from './site.js';
 import type { CommentItem, MonthGroup, PageData, PostListing } from './types.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -16,19 +20,25 @@ function monthName(group: string): string {
   return `${MONTHS[Number(month) - 1] ?? month} ${year}`;
 }
 
-function Layout({ children }: { children: ReactNode }) {
+function Layout({ site, locale, children }: { site: SiteIdentity; locale: string; children: ReactNode }) {
   return (
     <>
+      <a className="skip-link" href="#content">
+        Skip to content
+      </a>
       <header className="site-header">
         <a className="site-name" href="/">
-          sitestack plog
+          {site.name}
         </a>
-        <nav>
-          <a href="/">Home</a> <a href="/plog">Archive</a> <a href="/en-US/search">Search</a>
+        <nav aria-label="Site">
+          <a href="/">Home</a> <a href="/plog">Archive</a> <a href={`/${locale}/search`}>Search</a> <a href="/feed.xml">Feed</a>
         </nav>
+        <SearchBox locale={locale} />
       </header>
-      <main id="content" tabIndex={-1}>{children}</main>
-      <footer className="site-footer">Served by sitestack.</footer>
+      <main id="content" tabIndex={-1}>
+        {children}
+      </main>
+      <footer className="site-footer">{site.footer}</footer>
     </>
   );
 }
@@ -98,21 +108,27 @@ function Post({ page }: { page: Extract<PageData, { kind: 'post' }> }) {
         {post.categories.length > 0 ? ` · ${post.categories.join(', ')}` : ''}
       </p>
       {/* Post bodies are written by admins and trusted; comments below are reader text and always escaped. */}
-      <div className="post-body" dangerouslySetInnerHTML={{ __html: post.body_html }} />
+      <div className="post-body" dangerouslySetInnerHTML={{ __html: focusableCodeBlocks(post.body_html) }} />
       <section className="comments">
         <h2 id="comments">{comments.count === 1 ? '1 comment' : `${comments.count} comments`}</h2>
-        <ol>
-          {comments.items.map((comment) => (
-            <Comment key={comment.id} comment={comment} />
-          ))}
-        </ol>
+        {comments.items.length === 0 ? (
+          <p>No comments yet.</p>
+        ) : (
+          <ol>
+            {comments.items.map((comment) => (
+              <Comment key={comment.id} comment={comment} />
+            ))}
+          </ol>
+        )}
+        {/* Keyed by post: client navigation to another post starts with an empty form. */}
+        <CommentForm key={post.oid} oid={post.oid} />
       </section>
     </article>
   );
 }
 
-/** Every page of the site; the client renders the same tree when it navigates. */
-export function App({ page }: { page: PageData }) {
+/** Every page of the site; the client renders the same tree when it navigates. `locale`: the search box's. */
+export function App({ page, site, locale }: { page: PageData; site: SiteIdentity; locale: string }) {
   let content: ReactNode;
   switch (page.kind) {
     case 'home':
@@ -137,6 +153,28 @@ export function App({ page }: { page: PageData }) {
         </>
       );
       break;
+    case 'comment-sent':
+      content = (
+        <>
+          <h1>Comment received</h1>
+          <p role="status">{COMMENT_PENDING_MESSAGE}</p>
+          <p>
+            <a href={`/plog/${page.oid}`}>Back to the post</a>
+          </p>
+        </>
+      );
+      break;
+    case 'comment-refused':
+      content = (
+        <>
+          <h1>Your comment was not sent</h1>
+          <CommentForm oid={page.oid} refused={page.messages} values={page.values} />
+          <p>
+            <a href={`/plog/${page.oid}`}>Back to the post</a>
+          </p>
+        </>
+      );
+      break;
     case 'error':
       content = (
         <>
@@ -146,5 +184,9 @@ export function App({ page }: { page: PageData }) {
       );
       break;
   }
-  return <Layout>{content}</Layout>;
+  return (
+    <Layout site={site} locale={locale}>
+      {content}
+    </Layout>
+  );
 }

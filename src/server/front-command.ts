@@ -6,8 +6,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.js';
 import { ERRORS } from '../error-codes.js';
 import type { Logger } from '../log.js';
-import { createPageCache, createStatsHandler, type PageCache, type PageCacheOptions } from '../page-cache/index.js';
-import { buildClient, createRenderer, type BuildClientOptions } from '../renderer/index.js';
+import { publicBaseUrl } from '../edge/public-base-url.js';
+import { createPageCache, createStatsHandler, type CacheKeyFunction, type PageCache, type PageCacheOptions } from '../page-cache/index.js';
+import { computeKey } from '../page-cache/key.js';
+import { buildClient, createCommentRoute, createRenderer, DATA_PREFIX, STATIC_PREFIX, type BuildClientOptions } from '../renderer/index.js';
 import { createEngine, searchRoutes } from '../search/index.js';
 import { openSongs, songRoutes } from '../songs/index.js';
 import { createApiApp } from './api.js';
@@ -103,6 +105,20 @@ export interface StartFrontOptions {
 }
 
 /**
+ * The configured key policy, with the request's public base URL after the key of every page: pages name it in their
+ * canonical link, Open Graph URL and feed links, so a page made for one public host is never served for another. The
+ * base goes after a space, which the purge rules read as the end of the page path (as with `path+variant`), so a
+ * purge of a path still removes every host's copy. Data routes and static files hold no absolute URL and are shared.
+ */
+function keyWithPublicBase(config: Config): CacheKeyFunction {
+  const options = { variantCookie: config.cacheVariantCookie, variantHeader: config.cacheVariantHeader };
+  return (req) => {
+    const key = computeKey(config.cacheKey, { url: req.url ?? '/', headers: req.headers }, options) ?? req.url ?? '/';
+    return key.startsWith(DATA_PREFIX) || key.startsWith(STATIC_PREFIX) ? key : `${key} ${publicBaseUrl(req, config.allowedHosts)}`;
+  };
+}
+
+/**
  * Builds the client bundle when its sources changed, then serves the front: the API (song routes and `apiPlugins`),
  * the page cache and the renderer. The song store (`<dataDir>/songs.sqlite`) is opened, and seeded when empty.
  */
@@ -111,11 +127,11 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
   const purgeSecret = options.purgeSecret ?? config.purgeSecret;
   const buildDir = options.buildDir ?? join(config.dataDir, 'client');
   const manifest = await buildClient({ ...options.clientBuild, outDir: buildDir });
-  const renderer = createRenderer({ apiBase: config.apiBase, buildDir, logger });
+  const renderer = createRenderer({ apiBase: config.apiBase, buildDir, logger, site: config.site, allowedHosts: config.allowedHosts });
   const pageCache = createPageCache({
     maxEntries: config.cacheMaxEntries,
     maxBytes: config.cacheMaxBytes,
-    key: config.cacheKey,
+    key: keyWithPublicBase(config),
     variantCookie: config.cacheVariantCookie,
     variantHeader: config.cacheVariantHeader,
     purgeSecret,
@@ -132,7 +148,8 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     logger,
   });
   const api = await createApiApp({ logger, plugins: [songRoutes(songs), search, ...(options.apiPlugins ?? [])] });
-  const server = createFrontServer({ api, pageCache, stats: createStatsHandler(pageCache, { secret: purgeSecret }), renderer, logger });
+  const comments = createCommentRoute({ apiBase: config.apiBase, renderer, trustedProxies: config.trustedProxies, logger });
+  const server = createFrontServer({ api, pageCache, stats: createStatsHandler(pageCache, { secret: purgeSecret }), renderer, comments, logger });
   const workerId = options.workerId;
   if (workerId !== undefined) server.prependListener('request', (_req, res: ServerResponse) => res.setHeader('x-front-worker', workerId));
   try {

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { silentLogger } from '../log.js';
 import { createOriginApp, openOriginDatabase, type OriginDatabase } from '../origin/index.js';
 import { createPageCache, createStatsHandler } from '../page-cache/index.js';
-import { buildClient, createRenderer } from '../renderer/index.js';
+import { buildClient, createCommentRoute, createRenderer } from '../renderer/index.js';
 import { createApiApp } from './api.js';
 import { createFrontServer } from './front.js';
 
@@ -32,11 +32,13 @@ before(async () => {
   const apiBase = await origin.listen({ host: '127.0.0.1', port: 0 });
   const pageCache = createPageCache({ purgeSecret: 'front-secret', logger: silentLogger() });
   api = await createApiApp({ logger: silentLogger(), plugins: [echo] });
+  const renderer = createRenderer({ apiBase, buildDir: dir });
   server = createFrontServer({
     api,
     pageCache,
     stats: createStatsHandler(pageCache, { secret: 'front-secret' }),
-    renderer: createRenderer({ apiBase, buildDir: dir }),
+    renderer,
+    comments: createCommentRoute({ apiBase, renderer }),
     logger: silentLogger(),
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../log.js';
 import { logUrl } from '../log-bounds.js';
 import { pathOf, type PageCache } from '../page-cache/index.js';
-import type { RendererHandler } from '../renderer/index.js';
+import { matchCommentPath, type RendererHandler } from '../renderer/index.js';
 
 export interface FrontParts {
   api: FastifyInstance;
@@ -11,6 +11,8 @@ export interface FrontParts {
   /** `GET /__cache__/stats` (createStatsHandler). */
   stats: (req: IncomingMessage, res: ServerResponse) => void;
   renderer: RendererHandler;
+  /** `POST /plog/<oid>/comments` and its thanks page (createCommentRoute): answered before the page cache, never kept. */
+  comments: (req: IncomingMessage, res: ServerResponse, oid: string, sent: boolean) => void;
   logger: Logger;
 }
 
@@ -26,11 +28,11 @@ function sendError(res: ServerResponse, status: number, text: string): void {
 }
 
 /**
- * The front's request handler, in the order of DESIGN §1: `/api/*` → the API app; `/__cache__/stats`; everything
- * else → the page cache (which answers `/__purge__` itself) → on a miss, the renderer.
+ * The front's request handler, in the order of DESIGN §1: `/api/*` → the API app; `/__cache__/stats`; the comment
+ * route (`/plog/<oid>/comments`, posted forms are never cached); everything else → the page cache (which answers `/__purge__` itself) → on a miss, the renderer.
  */
 export function createFrontHandler(parts: FrontParts): (req: IncomingMessage, res: ServerResponse) => void {
-  const { api, pageCache, stats, renderer, logger } = parts;
+  const { api, pageCache, stats, renderer, comments, logger } = parts;
   const renderMiss = (req: IncomingMessage, res: ServerResponse) => (error?: unknown) => {
     if (error !== undefined) {
       logger.error({ err: error, url: logUrl(req.url) }, 'page cache failed');
@@ -45,7 +47,11 @@ export function createFrontHandler(parts: FrontParts): (req: IncomingMessage, re
     try {
       if (path === '/api' || path.startsWith('/api/')) api.routing(req, res);
       else if (path === STATS_PATH) stats(req, res);
-      else pageCache.handle(req, res, renderMiss(req, res));
+      else {
+        const comment = matchCommentPath(path);
+        if (comment !== undefined) comments(req, res, comment.oid, comment.sent);
+        else pageCache.handle(req, res, renderMiss(req, res));
+      }
     } catch (error) {
       logger.error({ err: error, url: logUrl(url) }, 'front handler failed');
       sendError(res, 500, 'Internal Server Error');

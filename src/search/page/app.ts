@@ -50,7 +50,7 @@ interface Elements {
   sortSelect: HTMLSelectElement;
   status: HTMLElement;
   suggestionsBox: HTMLElement;
-  results: HTMLElement;
+  results: HTMLOListElement;
   pages: HTMLElement;
 }
 
@@ -61,7 +61,7 @@ function elements(): Elements {
     sortSelect: byId<HTMLSelectElement>('search-sort'),
     status: byId<HTMLElement>('search-status'),
     suggestionsBox: byId<HTMLElement>('search-suggestions'),
-    results: byId<HTMLElement>('search-results'),
+    results: byId<HTMLOListElement>('search-results'),
     pages: byId<HTMLElement>('search-pages'),
   };
 }
@@ -101,6 +101,7 @@ function clear({ status, suggestionsBox, results, pages }: Elements): void {
   status.className = '';
   suggestionsBox.replaceChildren();
   results.replaceChildren();
+  results.removeAttribute('start');
   pages.replaceChildren();
 }
 
@@ -156,18 +157,47 @@ function renderAnswer(page: Elements, answer: Answer, params: URLSearchParams): 
     item.append(excerpt, element('small', hit.url));
     results.append(item);
   }
+  // Numbered across pages: the first result of page 2 of 10-result pages is 11.
+  results.start = (current - 1) * size + 1;
   const lastPage = Math.min(MAX_PAGE, Math.ceil(total.value / size));
-  if (lastPage > 1) {
-    for (let number = 1; number <= lastPage; number++) {
-      const target = new URLSearchParams(params);
-      target.set('page', String(number));
-      if (number === current) {
-        const current = element('span', String(number));
-        current.setAttribute('aria-current', 'page');
-        pages.append(current);
-      } else pages.append(linkTo(target, String(number)));
+  if (answer.documents.length === 0 && current > 1 && lastPage >= 1) {
+    const last = new URLSearchParams(params);
+    last.set('page', String(lastPage));
+    const line = element('p');
+    line.className = 'search-past-end';
+    line.append(`Page ${current} is past the end of the results: there ${lastPage === 1 ? 'is 1 page' : `are ${lastPage} pages`}. `, linkTo(last, `Go to page ${lastPage}`));
+    suggestionsBox.append(line);
+  }
+  if (lastPage > 1) renderPageLinks(pages, params, current, lastPage);
+}
+
+/** Previous, the page numbers and Next, each a real link to its URL (followed in place, but a new tab works too). */
+function renderPageLinks(pages: HTMLElement, params: URLSearchParams, current: number, lastPage: number): void {
+  const target = (number: number) => {
+    const next = new URLSearchParams(params);
+    next.set('page', String(number));
+    return next;
+  };
+  const edge = (number: number, text: string, rel: string) => {
+    if (number < 1 || number > lastPage) return;
+    const link = linkTo(target(number), text);
+    link.rel = rel;
+    link.className = `page-${rel}`;
+    pages.append(link);
+  };
+  edge(Math.min(current - 1, lastPage), 'Previous', 'prev');
+  for (let number = 1; number <= lastPage; number++) {
+    if (number === current) {
+      const here = element('span', String(number));
+      here.setAttribute('aria-current', 'page');
+      pages.append(here);
+    } else {
+      const link = linkTo(target(number), String(number));
+      link.setAttribute('aria-label', `Page ${number}`);
+      pages.append(link);
     }
   }
+  edge(current + 1, 'Next', 'next');
 }
 
 function errorLines(body: unknown): string[] {
@@ -207,8 +237,19 @@ async function show(): Promise<void> {
   }
 }
 
-/** Starts the search page: renders the current location's results and follows form, sort and history events. */
+let started = false;
+
+/**
+ * Starts the search page: renders the current location's results and follows form, sort and history events. Called
+ * whenever the shell appears (a first load, or client navigation back to the search page, which happens after the
+ * popstate event): listeners are added once, the results are shown each time.
+ */
 export function startSearchPage(): void {
+  if (started) {
+    void show();
+    return;
+  }
+  started = true;
   document.addEventListener('submit', (event) => {
     if (!(event.target instanceof HTMLFormElement) || event.target.id !== 'search-form') return;
     event.preventDefault();

@@ -1,0 +1,149 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ERRORS } from '../error-codes.js';
+import { isAppError } from '../errors.js';
+import { logUrl } from '../log-bounds.js';
+import { silentLogger, type Logger } from '../log.js';
+import { clientAddress, trustedProxyCheck } from '../search/api/client-address.js';
+import { HONEYPOT_FIELD } from './comment-form.js';
+import type { RendererHandler } from './handler.js';
+import type { CommentValues } from './types.js';
+
+export interface CommentRouteOptions {
+  /** The content origin, whose `POST /api/v1/plog/<oid>/comments` stores the comment (`API_BASE`). */
+  apiBase: string;
+  /** Renders the thanks page and the refused form. */
+  renderer: RendererHandler;
+  /** Proxies whose `X-Forwarded-For` names the reader (`TRUSTED_PROXIES`). @default ['loopback'] */
+  trustedProxies?: readonly string[];
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch;
+  /** Per origin request. @default 10000 */
+  timeoutMs?: number;
+  /** Largest form body read; a longer one is refused with 413. @default 65536 */
+  maxBodyBytes?: number;
+  /** @default a silent logger */
+  logger?: Logger;
+}
+
+export const COMMENT_ROUTE_DEFAULTS = { trustedProxies: ['loopback'], timeoutMs: 10_000, maxBodyBytes: 64 * 1024 } as const;
+
+const POST_PATH = /^\/plog\/([a-z0-9]+(?:-[a-z0-9]+)*)\/comments(\/sent)?$/;
+
+/** The post a comment path names, and whether it is the thanks page; undefined when the path is no comment path. */
+export function matchCommentPath(pathname: string): { oid: string; sent: boolean } | undefined {
+  const match = POST_PATH.exec(pathname);
+  return match?.[1] === undefined || match[1].length > 100 ? undefined : { oid: match[1], sent: match[2] !== undefined };
+}
+
+type Reply = { status: number; json: Record<string, unknown>; messages: string[]; retryAfter?: string | null };
+
+function readForm(req: IncomingMessage, limit: number): Promise<URLSearchParams> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(ERRORS.INVALID_INPUT(`the comment form is larger than ${limit} bytes`));
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * The front's comment route, so a reader reaches the comment API through the front (and the edge) as every page:
+ * - `POST /plog/<oid>/comments` with the form (`name`, `comment`, and the empty honeypot) forwards the comment to the
+ *   origin with the reader's address in `X-Forwarded-For`, taken by the `TRUSTED_PROXIES` rule, so the origin's rate
+ *   limit counts each reader even behind the edge. A browser without JavaScript is redirected (303) to the thanks page,
+ *   or answered the form again with the origin's messages; a script asking for JSON gets `{ message }` or `{ error }`.
+ * - `GET /plog/<oid>/comments/sent` is the thanks page.
+ * Every answer is `no-store`: neither the page cache nor the edge keeps any of them, and the post's own page, which
+ * they do keep, never carries a reader's form state.
+ */
+export function createCommentRoute(options: CommentRouteOptions): (req: IncomingMessage, res: ServerResponse, oid: string, sent: boolean) => void {
+  const trusted = trustedProxyCheck(options.trustedProxies ?? COMMENT_ROUTE_DEFAULTS.trustedProxies);
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  const timeoutMs = options.timeoutMs ?? COMMENT_ROUTE_DEFAULTS.timeoutMs;
+  const maxBodyBytes = options.maxBodyBytes ?? COMMENT_ROUTE_DEFAULTS.maxBodyBytes;
+  const logger = options.logger ?? silentLogger();
+  const apiBase = options.apiBase.replace(/\/+$/, '');
+  const { renderer } = options;
+
+  const forward = async (req: IncomingMessage, oid: string, values: CommentValues): Promise<Reply> => {
+    const reader = clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trusted);
+    const url = `${apiBase}/api/v1/plog/${oid}/comments`;
+    let response: Response;
+    try {
+      response = await fetchFn(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...(reader === '' ? {} : { 'x-forwarded-for': reader }) },
+        body: JSON.stringify(values),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      logger.error({ err: error, url: logUrl(req.url) }, 'comment: the origin did not answer');
+      return { status: 502, json: { error: 'The comment could not be sent: the site is not answering. Please try again later.', code: ERRORS.ORIGIN_FAILED.code }, messages: [] };
+    }
+    const body = (await response.json().catch(() => ({}))) as { error?: unknown; code?: unknown };
+    if (response.ok) return { status: 201, json: { message: 'awaiting moderation' }, messages: [] };
+    if (response.status === 400 || response.status === 404 || response.status === 429) {
+      const message = typeof body.error === 'string' ? body.error : `the comment was refused (${response.status})`;
+      const code = typeof body.code === 'string' ? body.code : ERRORS.INVALID_INPUT.code;
+      return { status: response.status, json: { error: message, code }, messages: [message], retryAfter: response.headers.get('retry-after') };
+    }
+    logger.error({ url: logUrl(req.url), status: response.status }, 'comment: the origin refused');
+    return { status: 502, json: { error: 'The comment could not be sent. Please try again later.', code: ERRORS.ORIGIN_FAILED.code }, messages: [] };
+  };
+
+  const answer = (req: IncomingMessage, res: ServerResponse, oid: string, values: CommentValues, reply: Reply) => {
+    const wantsJson = /application\/json/.test(req.headers.accept ?? '');
+    if (reply.retryAfter !== undefined && reply.retryAfter !== null) res.setHeader('retry-after', reply.retryAfter);
+    if (wantsJson) {
+      const text = JSON.stringify(reply.json);
+      res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    } else if (reply.status === 201) {
+      res.writeHead(303, { location: `/plog/${oid}/comments/sent`, 'cache-control': 'no-store', 'content-length': '0' });
+      res.end();
+    } else {
+      const messages = reply.messages.length > 0 ? reply.messages : [String(reply.json.error)];
+      renderer.sendUncachedPage(req, res, reply.status, { kind: 'comment-refused', title: 'Comment not sent', oid, messages, values });
+    }
+  };
+
+  return (req, res, oid, sent) => {
+    if (sent) {
+      if (req.method === 'GET' || req.method === 'HEAD') renderer.sendUncachedPage(req, res, 200, { kind: 'comment-sent', title: 'Comment received', oid });
+      else methodNotAllowed(res, 'GET, HEAD');
+      return;
+    }
+    if (req.method !== 'POST') {
+      methodNotAllowed(res, 'POST');
+      return;
+    }
+    readForm(req, maxBodyBytes)
+      .then(async (form) => {
+        const values = { name: form.get('name') ?? '', comment: form.get('comment') ?? '' };
+        // A filled honeypot is a bot: it is told the comment is pending, so it learns nothing, and nothing is stored.
+        const reply = (form.get(HONEYPOT_FIELD) ?? '') !== '' ? { status: 201, json: { message: 'awaiting moderation' }, messages: [] } : await forward(req, oid, values);
+        answer(req, res, oid, values, reply);
+      })
+      .catch((error: unknown) => {
+        // readForm raises an AppError only for a body over the limit; anything else is a broken request stream.
+        const status = isAppError(error) ? 413 : 400;
+        const message = isAppError(error) ? error.message : 'the comment form could not be read';
+        if (!res.headersSent) answer(req, res, oid, { name: '', comment: '' }, { status, json: { error: message, code: ERRORS.INVALID_INPUT.code }, messages: [message] });
+        else res.destroy();
+      });
+  };
+}
+
+function methodNotAllowed(res: ServerResponse, allow: string): void {
+  res.writeHead(405, { allow, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'content-length': '18' });
+  res.end('Method Not Allowed');
+}
