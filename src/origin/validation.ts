@@ -129,6 +129,7 @@ const POST_FIELDS = ['title', 'body', 'body_html', 'summary', 'categories', 'pub
 export function parsePostInput(body: unknown): PostInput {
   const record = requireObject(body, POST_FIELDS);
   if (record.body !== undefined && record.body_html !== undefined) throw invalid('give the body as body or as body_html, not both');
+  if (record.body === undefined && record.body_html === undefined) throw invalid('body is required (as body, or as body_html)');
   const bodyField = record.body_html === undefined ? 'body' : 'body_html';
   return {
     title: text(record, 'title', { min: 1, max: LIMITS.titleLength, multiline: false }),
