@@ -137,6 +137,7 @@ export function SearchBox({ locale }: { locale: string }) {
             <li
               key={match.url}
               id={optionId(index)}
+              data-url={match.url}
               role="option"
               aria-selected={index === active}
               // Pressing on an option must not blur the box first, which would close the list under the pointer.
