@@ -10,7 +10,7 @@ export const STYLE = `:root{color-scheme:light dark;--bg:#fff;--fg:#1b1b1b;--mut
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{font:17px/1.6 system-ui,sans-serif;max-width:46rem;margin:0 auto;padding:0 1rem;color:var(--fg);background:var(--bg);overflow-wrap:anywhere}
-a{color:var(--link)}mark{background:var(--mark);color:inherit}
+a{color:var(--link)}mark{background:var(--mark);color:var(--fg)}
 :focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .skip-link{position:absolute;left:-100vw}.skip-link:focus{left:1rem;top:.5rem;background:var(--bg);padding:.25rem .5rem;z-index:2}
 .site-header{display:flex;flex-wrap:wrap;gap:.5rem 1rem;justify-content:space-between;align-items:center;border-bottom:1px solid var(--line);padding:1rem 0}
