@@ -74,10 +74,20 @@ const ENGLISH = LANGUAGES.get('en') as StemLanguage;
  * untranslated, whole passages not translated yet — and a reader searches them in other forms too. English rules
  * rarely touch another language's words, and a word met only by its stem scores below the word as typed.
  */
-export function stemLanguagesOf(locale: string): StemLanguage[] {
+export function stemLanguagesOf(locale: string): readonly StemLanguage[] {
   const own = stemLanguageOf(locale);
-  return own === undefined || own === ENGLISH ? [ENGLISH] : [own, ENGLISH];
+  if (own === undefined || own === ENGLISH) return ONLY_ENGLISH;
+  let languages = WITH_ENGLISH.get(own);
+  if (languages === undefined) {
+    languages = [own, ENGLISH];
+    WITH_ENGLISH.set(own, languages);
+  }
+  return languages;
 }
+
+// One array per set of languages, so that what is remembered per set (see stemTokens) is found again.
+const ONLY_ENGLISH: readonly StemLanguage[] = [ENGLISH];
+const WITH_ENGLISH = new Map<StemLanguage, readonly StemLanguage[]>();
 
 /** Terms shorter than this, or holding a digit, are not stemmed: they are names, numbers and codes more than words. */
 const MIN_STEMMED_LENGTH = 3;
@@ -86,9 +96,12 @@ const HAS_DIGIT = /\p{N}/u;
 /** Values remembered per language and term, at most; forgotten all at once when full (a vocabulary is Zipfian: most come back). */
 const REMEMBERED_PER_LANGUAGE = 100_000;
 
-/** A function of a language and a term, remembered (it never answers undefined: that marks what is not remembered). */
-function rememberedPerLanguage<T extends NonNullable<unknown> | null>(compute: (language: StemLanguage, term: string) => T): (language: StemLanguage, term: string) => T {
-  const remembered = new Map<StemLanguage, Map<string, T>>();
+/**
+ * A function of a language (or a set of them, as one array) and a term, remembered (it never answers undefined: that
+ * marks what is not remembered).
+ */
+function rememberedPerLanguage<L extends object, T extends NonNullable<unknown> | null>(compute: (language: L, term: string) => T): (language: L, term: string) => T {
+  const remembered = new WeakMap<L, Map<string, T>>();
   return (language, term) => {
     let values = remembered.get(language);
     if (values === undefined) {
@@ -105,7 +118,7 @@ function rememberedPerLanguage<T extends NonNullable<unknown> | null>(compute: (
 }
 
 /** The stem of a folded term in a language; the term itself when it is not stemmed. Remembered. */
-export const stemOf: (language: StemLanguage, term: string) => string = rememberedPerLanguage((language, term) =>
+export const stemOf: (language: StemLanguage, term: string) => string = rememberedPerLanguage((language: StemLanguage, term) =>
   term.length < MIN_STEMMED_LENGTH || HAS_DIGIT.test(term) ? term : language.stem(term),
 );
 
@@ -125,9 +138,8 @@ export function stemTokens(languages: readonly StemLanguage[], terms: readonly s
   const tokens: string[] = [];
   const seen = new Set<string>();
   for (const term of terms) {
-    for (const language of languages) {
-      const token = stemTokenOf(language, term);
-      if (token !== null && !seen.has(token)) {
+    for (const token of stemTokensOfTerm(languages, term)) {
+      if (!seen.has(token)) {
         seen.add(token);
         tokens.push(token);
       }
@@ -136,8 +148,18 @@ export function stemTokens(languages: readonly StemLanguage[], terms: readonly s
   return tokens;
 }
 
+/** The marked stems of a term in some languages, once each (one lookup per term of a page). Remembered per set. */
+const stemTokensOfTerm = rememberedPerLanguage((languages: readonly StemLanguage[], term): readonly string[] => {
+  const tokens: string[] = [];
+  for (const language of languages) {
+    const token = stemTokenOf(language, term);
+    if (token !== null && !tokens.includes(token)) tokens.push(token);
+  }
+  return tokens;
+});
+
 /** The marked stem of a term, or null when its stem is the term itself. Remembered, as stemOf. */
-const stemTokenOf = rememberedPerLanguage((language, term): string | null => {
+const stemTokenOf = rememberedPerLanguage((language: StemLanguage, term): string | null => {
   const stem = stemOf(language, term);
   return stem === term ? null : STEM_MARKER + stem;
 });
