@@ -9,10 +9,10 @@ import { READ_DEFAULTS, readIndexFile, walkIndexFiles, type ReadOptions, type Re
 /** Options of reading a build with several threads. */
 export interface ReadPoolOptions extends ReadOptions {
   /**
-   * Reading threads that parse and strip files while the caller writes to the engine; 0 reads on the calling thread.
-   * A document costs the engine writer more CPU than reading and stripping it, so the writer gets a core of its own:
-   * one more reading thread would only take turns with it on the same cores.
-   * @default availableParallelism() - 1, at least 1 and at most 4
+   * Reading threads that parse, strip and analyse files while the caller writes to the engine; 0 reads on the calling
+   * thread. Reading and analysing a document costs more CPU than writing it, so there is a reading thread per core:
+   * with one fewer, the writer's core sits partly idle while the readers fall behind.
+   * @default availableParallelism(), at least 1 and at most 4
    */
   workers?: number;
   /** Files per task of a reading thread. @default 64 */
@@ -26,7 +26,7 @@ export interface ReadPoolOptions extends ReadOptions {
 }
 
 export const READ_POOL_DEFAULTS = {
-  workers: Math.max(1, Math.min(4, availableParallelism() - 1)),
+  workers: Math.max(1, Math.min(4, availableParallelism())),
   batchSize: 64,
   maxInFlight: 2048,
 } as const;
