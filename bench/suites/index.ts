@@ -3,6 +3,7 @@ import { edgeSuite } from './edge.js';
 import { freshnessSuite } from './freshness.js';
 import { pageCacheSuite } from './page-cache.js';
 import { pagePathSuite } from './page-path.js';
+import { pageWeightSuite } from './page-weight.js';
 import { scaleSuite } from './scale.js';
 import { searchIndexSuite } from './search-index.js';
 import { searchQualitySuite } from './search-quality.js';
@@ -10,4 +11,4 @@ import { searchQuerySuite } from './search-query.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite];
+export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite];

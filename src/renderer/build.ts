@@ -27,6 +27,13 @@ export interface ClientBuild extends ClientManifest {
   files: ReadonlyMap<string, Buffer>;
 }
 
+const PREACT_ALIASES = {
+  react: 'preact/compat',
+  'react-dom': 'preact/compat',
+  'react-dom/client': 'preact/compat/client',
+  'react/jsx-runtime': 'preact/jsx-runtime',
+};
+
 /** The client entry beside this module: the TypeScript source under tsx, the compiled file under dist/. */
 function clientEntry(): string {
   for (const name of ['client.tsx', 'client.js']) {
@@ -52,6 +59,10 @@ export async function buildClient(options: BuildClientOptions): Promise<ClientMa
     legalComments: 'none',
     define: { 'process.env.NODE_ENV': '"production"' },
     jsx: 'automatic',
+    // The browser runs the pages' React components on Preact's compatibility layer: the same hooks and hydration,
+    // in about a tenth of React DOM's size, which keeps a page's script inside its 30 KB budget (issue 21). The server
+    // still renders with React.
+    alias: PREACT_ALIASES,
     logLevel: 'silent',
     ...(options.banner === undefined ? {} : { banner: { js: `/* ${options.banner.replace(/\*\//g, '* /')} */` } }),
   });
