@@ -112,13 +112,13 @@ export function createCommentRoute(options: CommentRouteOptions): (req: Incoming
       res.end();
     } else {
       const messages = reply.messages.length > 0 ? reply.messages : [String(reply.json.error)];
-      renderer.sendUncachedPage(req, res, reply.status, { kind: 'comment-refused', title: 'Comment not sent', oid, messages, values });
+      renderer.sendUncachedPage(req, res, reply.status, { kind: 'comment-refused', title: `Comment not sent · ${renderer.site.name}`, oid, messages, values });
     }
   };
 
   return (req, res, oid, sent) => {
     if (sent) {
-      if (req.method === 'GET' || req.method === 'HEAD') renderer.sendUncachedPage(req, res, 200, { kind: 'comment-sent', title: 'Comment received', oid });
+      if (req.method === 'GET' || req.method === 'HEAD') renderer.sendUncachedPage(req, res, 200, { kind: 'comment-sent', title: `Comment received · ${renderer.site.name}`, oid });
       else methodNotAllowed(res, 'GET, HEAD');
       return;
     }

@@ -57,6 +57,8 @@ export type RendererHandler = ((req: IncomingMessage, res: ServerResponse, next?
   readonly buildId: string;
   /** Answers `page` as a full HTML page with `status`, never cacheable: the front's answers to a posted form. */
   readonly sendUncachedPage: (req: IncomingMessage, res: ServerResponse, status: number, page: PageData) => void;
+  /** The identity the pages show, for page titles made outside the renderer. */
+  readonly site: SiteIdentity;
 };
 
 function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
@@ -193,5 +195,6 @@ export function createRenderer(options: RendererOptions): RendererHandler {
   return Object.assign(handler, {
     buildId: build.buildId,
     sendUncachedPage: (req: IncomingMessage, res: ServerResponse, status: number, page: PageData) => sendPage(req, res, status, page, false),
+    site,
   });
 }
