@@ -1,9 +1,9 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { unstorableHead, type StorePolicy } from './cacheability.js';
 import { encodeChunk } from './encode.js';
-import { createEntry, type CacheEntry } from './entry.js';
+import { createEntry, type CacheEntry, type EntryOptions } from './entry.js';
 
-export interface CaptureOptions extends StorePolicy {
+export interface CaptureOptions extends StorePolicy, EntryOptions {
   /** Stop capturing once the body grows past this many bytes. */
   maxBytes: number | undefined;
   /** Called exactly once: with the entry to store, or `undefined` as soon as it is known nothing will be stored. */
@@ -97,7 +97,7 @@ function capturingEnd(this: CapturedResponse, chunk?: unknown, encoding?: unknow
     passed === chunk ? end.call(this, chunk, encoding, callback) : end.call(this, passed, typeof encoding === 'function' ? encoding : callback);
   if (!state.done) {
     if (this.destroyed || state.headers === undefined || state.length === 0) finish(state, undefined);
-    else finish(state, createEntry(state.headers, body(state)));
+    else finish(state, createEntry(state.headers, body(state), state.options));
   }
   return result;
 }

@@ -2,12 +2,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendText } from './http-answers.js';
 import { isBypassed } from './bypass.js';
 import { captureResponse } from './capture.js';
-import { CACHE_HEADER, type CacheEntry } from './entry.js';
+import { compress } from './compress.js';
+import { CACHE_HEADER, withEncodings, type CacheEntry, type Representation } from './entry.js';
 import { keyForTarget, originForm } from './key.js';
+import { chooseCoding, encodingsToKeep, ifNoneMatchMatches, preferencesMemo, type Compressed } from './negotiate.js';
 import { resolveOptions, type PageCacheOptions } from './options.js';
 import { validatePathnames } from './pathnames.js';
 import { purgeMatches } from './purge-match.js';
 import { answerPurge } from './purge-route.js';
+import { encodeRender } from './render-encoding.js';
 import { EntryStore, type PageCacheStats } from './store.js';
 import { ERRORS } from '../error-codes.js';
 import { logUrl } from '../log-bounds.js';
@@ -26,6 +29,9 @@ export interface PageCache {
 }
 
 type Waiter = (entry: CacheEntry | undefined) => void;
+type Encodings = Partial<Record<Compressed, Promise<Buffer>>>;
+
+const BOTH: Readonly<Record<Compressed, boolean>> = { br: true, gzip: true };
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
@@ -42,6 +48,9 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
   const keyPolicy = config.key;
   let hits = 0;
   let misses = 0;
+  const preferences = preferencesMemo();
+  /** Entries whose encodings are being compressed, to what they become: a hit for such a coding waits for it. */
+  const upgrades = new WeakMap<CacheEntry, Promise<CacheEntry>>();
 
   if (config.purgeSecret === undefined) {
     logger.warn(`page cache: no purge secret configured, every request to ${config.purgePath} is refused with 403`);
@@ -64,11 +73,83 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     return undefined;
   }
 
-  function serve(res: ServerResponse, entry: CacheEntry, head: boolean): void {
-    hits++;
-    res.writeHead(200, entry.replayHeaders);
+  function send(req: IncomingMessage, res: ServerResponse, held: Representation, head: boolean): void {
+    const ifNoneMatch = req.headers['if-none-match'];
+    if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, held.etag)) {
+      res.writeHead(304, held.notModifiedHeaders);
+      res.end();
+      return;
+    }
+    res.writeHead(200, held.headers);
     if (head) res.end();
-    else res.end(entry.body);
+    else res.end(held.body);
+  }
+
+  /** A hit whose coding the entry does not hold: wait for its compression under way, else compress for this request. */
+  function sendLater(req: IncomingMessage, res: ServerResponse, entry: CacheEntry, coding: Compressed, head: boolean): void {
+    const upgrade = upgrades.get(entry) ?? Promise.resolve(entry);
+    upgrade
+      .then(async (current) => current[coding] ?? withEncodings(current, { [coding]: await compress(current.identity.body, coding, config) })[coding]!)
+      .then(
+        (held) => {
+          if (!res.destroyed) send(req, res, held, head);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, `page cache: ${coding} compression failed; sent identity`);
+          if (!res.destroyed) send(req, res, entry.identity, head);
+        },
+      );
+  }
+
+  function serve(req: IncomingMessage, res: ServerResponse, entry: CacheEntry, head: boolean): void {
+    hits++;
+    if (entry.compressible) {
+      const coding = chooseCoding(preferences(req.headers['accept-encoding']), BOTH);
+      if (coding !== 'identity') {
+        const held = entry[coding];
+        if (held === undefined) sendLater(req, res, entry, coding, head);
+        else send(req, res, held, head);
+        return;
+      }
+    }
+    send(req, res, entry.identity, head);
+  }
+
+  /**
+   * Compresses a stored entry's missing encodings on the thread pool (reusing what its render compressed), then puts
+   * the entry with the encodings that fit its memory budget in its place, unless it was purged or replaced meanwhile.
+   */
+  function addEncodings(key: string, entry: CacheEntry, started: Encodings): void {
+    if (!entry.compressible) return;
+    const body = entry.identity.body;
+    const upgrade = Promise.all([started.br ?? compress(body, 'br', config), started.gzip ?? compress(body, 'gzip', config)]).then(
+      ([br, gzip]) => {
+        const encoded = { br, gzip };
+        const kept = encodingsToKeep(body.length, { br: br.length, gzip: gzip.length }, config.maxEncodedRatio);
+        const next = withEncodings(entry, Object.fromEntries(kept.map((coding) => [coding, encoded[coding]])));
+        return store.replace(key, entry, next) ? next : entry;
+      },
+      (error: unknown) => {
+        logger.error({ err: error, url: logUrl(key) }, 'page cache: compressing a stored entry failed; it is served as identity');
+        return entry;
+      },
+    );
+    upgrades.set(entry, upgrade);
+    void upgrade.then(() => upgrades.delete(entry));
+  }
+
+  function encodeOptions(req: IncomingMessage, encodings: Encodings) {
+    return {
+      ...config,
+      preferences: preferences(req.headers['accept-encoding']),
+      ifNoneMatch: req.headers['if-none-match'],
+      onEncoded(coding: Compressed, bytes: Promise<Buffer>) {
+        encodings[coding] = bytes;
+      },
+      onError(error: unknown) {
+        logger.error({ err: error, url: logUrl(req.url) }, 'page cache: compressing a render failed; sent identity');
+      },
+    };
   }
 
   function failed(res: ServerResponse, error: unknown, what = 'the renderer failed'): void {
@@ -82,17 +163,25 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     res.setHeader(CACHE_HEADER, 'miss');
     const state = { key, stale: false };
     renders.add(state);
+    const encodings: Encodings = {};
+    encodeRender(res, encodeOptions(req, encodings));
     captureResponse(res, {
       storeSetCookie: config.storeSetCookie,
       storePrivate: config.storePrivate,
       maxBytes: config.maxBytes,
+      compress: config.compress,
+      compressMinBytes: config.compressMinBytes,
       onDone(entry) {
         renders.delete(state);
         const fresh = state.stale ? undefined : entry;
-        if (fresh !== undefined) store.set(key, fresh);
+        if (fresh !== undefined && store.set(key, fresh)) addEncodings(key, fresh, encodings);
         onDone(fresh);
       },
     });
+    callRenderer(res, next);
+  }
+
+  function callRenderer(res: ServerResponse, next: NextFunction): void {
     try {
       const result = next();
       if (isThenable(result)) result.then(undefined, (error: unknown) => failed(res, error));
@@ -138,14 +227,17 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     }
     const entry = store.get(key);
     if (entry !== undefined) {
-      serve(res, entry, method === 'HEAD');
+      serve(req, res, entry, method === 'HEAD');
       return;
     }
-    // A HEAD miss never stores and never leads a single flight: it has no body to capture.
+    // A HEAD miss is never stored and never leads a single flight. It is rendered as a GET (Node sends no body to a
+    // HEAD whatever the renderer writes), so that it gets the same head as the GET would, ETag and encoding included.
     if (method === 'HEAD') {
       misses++;
       res.setHeader(CACHE_HEADER, 'miss');
-      next();
+      req.method = 'GET';
+      encodeRender(res, encodeOptions(req, {}));
+      callRenderer(res, next);
       return;
     }
     if (!config.singleFlight) {
@@ -160,7 +252,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     // A follower: answered from the leader's entry, or renders itself when the leader's response was not stored.
     waiters.push((leaderEntry) => {
       if (res.destroyed) return;
-      if (leaderEntry !== undefined) serve(res, leaderEntry, false);
+      if (leaderEntry !== undefined) serve(req, res, leaderEntry, false);
       else render(req, res, next, key, noWaiters);
     });
   }

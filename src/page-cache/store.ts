@@ -5,7 +5,7 @@ import { PurgeIndex, type PurgeRules } from './purge-match.js';
 export interface PageCacheStats {
   /** Entries held. */
   entries: number;
-  /** Bytes held: bodies plus header names and values. */
+  /** Bytes held: bodies (every encoding kept) plus header names and values. */
   bytes: number;
   /** Requests answered from the cache (including followers of a single-flight render). */
   hits: number;
@@ -65,6 +65,15 @@ export class EntryStore {
     this.#bytes += entry.size;
     this.#index.add(key);
     return true;
+  }
+
+  /**
+   * Puts `next` in place of `expected` (an entry that gained encodings), counting its new size; does nothing when the
+   * key no longer holds `expected` (purged, evicted or stored again meanwhile). Returns whether it was replaced.
+   */
+  replace(key: string, expected: CacheEntry, next: CacheEntry): boolean {
+    if (this.#lru.peek(key) !== expected) return false;
+    return this.set(key, next);
   }
 
   /** Removes the keys each pathname matches, pathname by pathname, and returns them in that order. */
