@@ -105,16 +105,21 @@ export interface StartFrontOptions {
 }
 
 /**
- * The configured key policy, with the request's public base URL after the key of every page: pages name it in their
- * canonical link, Open Graph URL and feed links, so a page made for one public host is never served for another. The
- * base goes after a space, which the purge rules read as the end of the page path (as with `path+variant`), so a
- * purge of a path still removes every host's copy. Data routes and static files hold no absolute URL and are shared.
+ * The configured key policy, plus the request's public base URL after the key of a page made for any other base than
+ * `ownBase()` (the front's own address, once it listens): pages name that base in their canonical link, Open Graph
+ * URL and feed links, so a page made for one public host (an allowed `X-Forwarded-Host`, or any `Host` header a
+ * client sends) is never served for another. Requests to the front's own address keep the plain key, as the purge
+ * route's answers list it. The base goes after a space, which the purge rules read as the end of the page path (as
+ * with `path+variant`), so a purge of a path removes every host's copy. Data routes and static files hold no absolute
+ * URL and are shared.
  */
-function keyWithPublicBase(config: Config): CacheKeyFunction {
+function keyWithPublicBase(config: Config, ownBase: () => string | undefined): CacheKeyFunction {
   const options = { variantCookie: config.cacheVariantCookie, variantHeader: config.cacheVariantHeader };
   return (req) => {
     const key = computeKey(config.cacheKey, { url: req.url ?? '/', headers: req.headers }, options) ?? req.url ?? '/';
-    return key.startsWith(DATA_PREFIX) || key.startsWith(STATIC_PREFIX) ? key : `${key} ${publicBaseUrl(req, config.allowedHosts)}`;
+    if (key.startsWith(DATA_PREFIX) || key.startsWith(STATIC_PREFIX)) return key;
+    const base = publicBaseUrl(req, config.allowedHosts);
+    return base === ownBase() ? key : `${key} ${base}`;
   };
 }
 
@@ -128,10 +133,12 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
   const buildDir = options.buildDir ?? join(config.dataDir, 'client');
   const manifest = await buildClient({ ...options.clientBuild, outDir: buildDir });
   const renderer = createRenderer({ apiBase: config.apiBase, buildDir, logger, site: config.site, allowedHosts: config.allowedHosts });
+  // Known once the server listens (the port may be 0); until then no request reaches the cache.
+  const own: { base?: string } = {};
   const pageCache = createPageCache({
     maxEntries: config.cacheMaxEntries,
     maxBytes: config.cacheMaxBytes,
-    key: keyWithPublicBase(config),
+    key: keyWithPublicBase(config, () => own.base),
     variantCookie: config.cacheVariantCookie,
     variantHeader: config.cacheVariantHeader,
     purgeSecret,
@@ -168,8 +175,9 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
   }
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  own.base = `http://${host}:${port}`;
   return {
-    url: `http://${host}:${port}`,
+    url: own.base,
     buildId: manifest.buildId,
     pageCache,
     server,
