@@ -50,7 +50,7 @@ describe('renderNginxConfig', () => {
       directiveLines(pages).filter((line) => line.startsWith('proxy_cache_valid')),
       ['proxy_cache_valid 200 1h;', 'proxy_cache_valid 404 410 60s;'],
     );
-    assert.match(pages, /proxy_ignore_headers Cache-Control Expires X-Accel-Expires;/);
+    assert.match(pages, /proxy_ignore_headers Cache-Control Expires X-Accel-Expires Vary;/);
     assert.deepEqual(directiveLines(api), ['location /api/ {', 'proxy_pass http://sitestack_front;']);
     assert.equal(
       directiveLines(config).filter((line) => line.startsWith('proxy_cache_valid')).length,
@@ -65,7 +65,7 @@ describe('renderNginxConfig', () => {
     const config = renderNginxConfig(base);
     assert.deepEqual(directiveLines(location(config, '/_render/data/')), [
       'location /_render/data/ {',
-      'proxy_ignore_headers Cache-Control Expires X-Accel-Expires;',
+      'proxy_ignore_headers Cache-Control Expires X-Accel-Expires Vary;',
       'proxy_cache_valid 200 1s;',
       'proxy_cache_use_stale error timeout http_500 http_502 http_503 http_504;',
       'proxy_pass http://sitestack_front;',

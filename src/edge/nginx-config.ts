@@ -32,6 +32,11 @@ export const EDGE_CACHE_SETTINGS = {
   dataRoutePrefix: '/_render/data/',
   /** Any non-empty value other than `0` in this request header makes nginx skip the cache and refresh it. */
   bypassHeader: 'secret-header',
+  /**
+   * Not in the spec: the content codings the edge keeps apart, best first. The fronts store and send pages in these;
+   * each request is reduced to the first one it accepts, else identity (see `renderNginxConfig`).
+   */
+  codings: ['br', 'gzip'],
   cacheStatusHeader: 'X-Cache',
   forwardedHostHeader: 'x-forwarded-host',
 } as const;
@@ -145,6 +150,14 @@ export function formatHostPort({ host, port }: HostPort): string {
 }
 
 /**
+ * A regular expression matching an `Accept-Encoding` value that names `coding` without a weight or with one above 0
+ * (`q=1`, `q=0.5`, `q=0.001`; not `q=0` or `q=0.000`), as one comma-separated item.
+ */
+export function acceptsCoding(coding: string): string {
+  return `(^|,)\\s*${coding}\\s*(;\\s*q\\s*=\\s*(1(\\.0*)?|0?\\.0*[1-9][0-9]*)\\s*)?(,|$)`;
+}
+
+/**
  * Renders the nginx.conf of `sitestack edge`: a caching reverse proxy with the spec's settings in front of the fronts.
  * Pure: no file is read or written. Choices where the spec is silent are explained beside the directives.
  */
@@ -195,7 +208,18 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     '',
     '  # The front renders absolute URLs from x-forwarded-host, so the requested host is part of the key: otherwise one',
     '  # host name (or a forged Host header) would fill the cache for every other.',
-    '  proxy_cache_key $scheme://$http_host$request_uri;',
+    '  proxy_cache_key "$scheme://$http_host$request_uri $sitestack_edge_encoding";',
+    '',
+    '  # The coding a request gets: the first of br and gzip its Accept-Encoding names with a weight above 0, else',
+    '  # identity. The edge asks the front for exactly that coding and keeps one copy per coding (it is part of the key',
+    '  # above), so a client is never sent an encoding it did not accept, and the many spellings browsers send share',
+    '  # three copies rather than one per spelling (which is what keying on Vary would give). `*` is not read: a client',
+    '  # that accepts codings only through it gets identity, which it always accepts. Between br and gzip the edge',
+    '  # prefers br whatever their weights; the front, reached directly, honours them.',
+    '  map $http_accept_encoding $sitestack_edge_encoding {',
+    '    default identity;',
+    ...settings.codings.map((coding) => `    "~*${acceptsCoding(coding === 'gzip' ? '(x-)?gzip' : coding)}" ${coding};`),
+    '  }',
     '',
     '  # Status 200 is stored; and, for a refresh only, a 404 or 410. This departs from the spec\'s "200 only" on',
     '  # purpose: purging is done by refreshing, and nginx replaces an entry only by storing the new answer, so a refresh',
@@ -247,6 +271,7 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     '    # x-forwarded-host for its public URLs.',
     `    proxy_set_header Host ${formatHostPort(options.upstreams[0]!)};`,
     `    proxy_set_header ${settings.forwardedHostHeader} $http_host;`,
+    '    proxy_set_header Accept-Encoding $sitestack_edge_encoding;',
     '    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
     '    proxy_connect_timeout 5s;',
     '',
@@ -263,8 +288,10 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     '    proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;',
     '',
     '    location / {',
-    '      # Pages: 200 kept for exactly the spec\'s hour, whatever max-age the renderer sends to browsers.',
-    '      proxy_ignore_headers Cache-Control Expires X-Accel-Expires;',
+    '      # Pages: 200 kept for exactly the spec\'s hour, whatever max-age the renderer sends to browsers. Their',
+    '      # Vary: Accept-Encoding is already in the key (the coding asked of the front); honoured, it would make a copy',
+    '      # per Accept-Encoding spelling.',
+    '      proxy_ignore_headers Cache-Control Expires X-Accel-Expires Vary;',
     `      proxy_cache_valid ${settings.validStatus} ${settings.valid};`,
     '      # Only a refresh may store these (see $sitestack_edge_not_storable): the answer replacing a deleted page.',
     `      proxy_cache_valid ${settings.refreshedGoneStatuses.join(' ')} ${goneValid}s;`,
@@ -277,7 +304,7 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     '      # know; a front restarted with a new build leaves the old build\'s data routes here, and a reader\'s open tab',
     '      # keeps asking for them. Their 404 (another build\'s id) is never stored: no proxy_cache_valid names it, so',
     '      # not even a refresh keeps it, and the tab falls back to a full page load as soon as the copy expires.',
-    '      proxy_ignore_headers Cache-Control Expires X-Accel-Expires;',
+    '      proxy_ignore_headers Cache-Control Expires X-Accel-Expires Vary;',
     `      proxy_cache_valid ${settings.validStatus} ${dataValid}s;`,
     '      # Stale only while the front fails. Not while updating: that would serve the old copy for as long as one',
     '      # re-render takes, however slow the origin, and the front\'s own cache answers the concurrent misses anyway.',

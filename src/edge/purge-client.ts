@@ -97,17 +97,23 @@ export function resolvePurgeUrl(url: string, base: URL): string {
  */
 const GONE_STATUSES: ReadonlySet<number> = new Set(EDGE_CACHE_SETTINGS.refreshedGoneStatuses);
 
+/** The edge keeps one copy of a URL per coding (see `renderNginxConfig`): a refresh must replace each of them. */
+const REFRESHED_CODINGS = [...EDGE_CACHE_SETTINGS.codings, 'identity'] as const;
+
 async function refresh(url: string, fetchImpl: typeof fetch, timeoutMs: number): Promise<void> {
-  const response = await fetchImpl(url, {
-    method: 'GET',
-    headers: { [EDGE_CACHE_SETTINGS.bypassHeader]: 'true' },
-    redirect: 'manual',
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  // Read to the end: success means the whole refreshed answer came through, and the connection can be reused.
-  await response.arrayBuffer();
-  const refreshed = (response.status >= 200 && response.status <= 299) || GONE_STATUSES.has(response.status);
-  if (!refreshed) throw new Error(`answered ${response.status}`);
+  const signal = AbortSignal.timeout(timeoutMs);
+  for (const coding of REFRESHED_CODINGS) {
+    const response = await fetchImpl(url, {
+      method: 'GET',
+      headers: { [EDGE_CACHE_SETTINGS.bypassHeader]: 'true', 'accept-encoding': coding },
+      redirect: 'manual',
+      signal,
+    });
+    // Read to the end: success means the whole refreshed answer came through, and the connection can be reused.
+    await response.arrayBuffer();
+    const refreshed = (response.status >= 200 && response.status <= 299) || GONE_STATUSES.has(response.status);
+    if (!refreshed) throw new Error(`answered ${response.status}`);
+  }
 }
 
 function invalidOptions(message: string): AppError {
@@ -125,7 +131,8 @@ function reasonOf(error: unknown): string {
 
 /**
  * Purges the edge by refreshing each URL: a GET with `secret-header: true` makes nginx fetch it from the front and
- * store the new answer. A 2xx, or a 404/410 for a page that is gone (which the edge stores in place of the old page),
+ * store the new answer; one GET per coding the edge keeps apart (br, gzip, identity), each naming it in
+ * `Accept-Encoding`, since each is a copy of its own. A 2xx, or a 404/410 for a page that is gone (which the edge stores in place of the old page),
  * counts as refreshed. Every URL is tried; then one CdnPurgeError names each that failed (another status, a network
  * error, a timeout, or a URL off the base's origin). Resolves with the absolute URLs refreshed.
  */
