@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { DATA_PREFIX } from '../renderer/routes.js';
-import { EDGE_CACHE_SETTINGS, formatHostPort, renderNginxConfig, type EdgeConfigOptions } from './nginx-config.js';
+import { acceptsCoding, EDGE_CACHE_SETTINGS, formatHostPort, renderNginxConfig, type EdgeConfigOptions } from './nginx-config.js';
 
 const base: EdgeConfigOptions = {
   edgeDir: '/srv/site/data/edge',
@@ -159,5 +160,40 @@ describe('formatHostPort', () => {
     for (const port of [0, -1, 65536, 1.5, Number.NaN]) {
       assert.throws(() => formatHostPort({ host: 'localhost', port }), { code: 'EDGE_CONFIG_INVALID' }, String(port));
     }
+  });
+});
+
+describe('acceptsCoding', () => {
+  /** The weight RFC 9110 gives `coding` in an Accept-Encoding value that names it once, read plainly; 0 when absent. */
+  function weightOf(header: string, coding: string): number {
+    for (const item of header.split(',')) {
+      const [name = '', ...params] = item.split(';').map((part) => part.trim().toLowerCase());
+      if ((name === 'x-gzip' ? 'gzip' : name) !== coding) continue;
+      const q = params.find((param) => param.replace(/\s/g, '').startsWith('q='));
+      return q === undefined ? 1 : Number(q.replace(/\s/g, '').slice(2));
+    }
+    return 0;
+  }
+
+  it('matches exactly the values that name the coding with a weight above 0 when each coding is named once', () => {
+    const name = fc.constantFrom('br', 'gzip', 'x-gzip', 'identity', '*', 'deflate', 'brotli', 'xbr', 'BR', 'GZIP');
+    const weight = fc.constantFrom('', ';q=0', ';q=0.0', ';q=0.000', ';q=0.5', ';q=1', ';q=1.000', ';q=0.001', ' ; q = 0.8', ';q=0.010');
+    const items = fc.uniqueArray(fc.tuple(name, weight), { minLength: 1, maxLength: 5, selector: ([n]) => n.toLowerCase().replace('x-gzip', 'gzip') });
+    const header = items.chain((pairs) => fc.constantFrom(', ', ',', ' ,  ').map((separator) => pairs.map(([n, q]) => `${n}${q}`).join(separator)));
+    const br = new RegExp(acceptsCoding('br'), 'i');
+    const gzip = new RegExp(acceptsCoding('(x-)?gzip'), 'i');
+    fc.assert(
+      fc.property(header, (value) => {
+        assert.equal(br.test(value), weightOf(value, 'br') > 0, `br in '${value}'`);
+        assert.equal(gzip.test(value), weightOf(value, 'gzip') > 0, `gzip in '${value}'`);
+      }),
+    );
+  });
+
+  it('is the map the config keys the cache and the upstream request on', () => {
+    const config = renderNginxConfig(base);
+    assert.match(config, /proxy_cache_key "\$scheme:\/\/\$http_host\$request_uri \$sitestack_edge_encoding";/);
+    assert.match(config, /proxy_set_header Accept-Encoding \$sitestack_edge_encoding;/);
+    for (const coding of EDGE_CACHE_SETTINGS.codings) assert.ok(config.includes(`" ${coding};`), coding);
   });
 });
