@@ -107,21 +107,14 @@ export function isCompressible(head: CompressibleHead, length: number, minBytes:
 }
 
 /**
- * Which encodings an entry keeps, within `maxRatio` × the identity body for all bodies together: br first (the smaller,
- * and what every current browser asks for), then gzip if it still fits. An encoding no smaller than identity is never
- * kept. A coding not kept is compressed again per request for the clients that want it.
+ * Whether an entry keeps an encoding of `added` bytes beside its identity body and the encodings it `held`: only when it
+ * is smaller than identity and all bodies together stay within `maxRatio` × identity. Encodings are added as clients
+ * first ask for them, so the first to come is kept; one that does not fit is compressed per request for the clients
+ * that want it.
  */
-export function encodingsToKeep(identity: number, encoded: Readonly<Partial<Record<Compressed, number>>>, maxRatio: number): Compressed[] {
-  const budget = identity * maxRatio - identity;
-  const kept: Compressed[] = [];
-  let used = 0;
-  for (const coding of ['br', 'gzip'] as const) {
-    const length = encoded[coding];
-    if (length === undefined || length >= identity || used + length > budget) continue;
-    kept.push(coding);
-    used += length;
-  }
-  return kept;
+export function fitsBudget(identity: number, held: readonly number[], added: number, maxRatio: number): boolean {
+  if (added >= identity) return false;
+  return held.reduce((sum, length) => sum + length, identity + added) <= identity * maxRatio;
 }
 
 /**

@@ -5,12 +5,12 @@ import { captureResponse } from './capture.js';
 import { compress } from './compress.js';
 import { CACHE_HEADER, withEncodings, type CacheEntry, type Representation } from './entry.js';
 import { keyForTarget, originForm } from './key.js';
-import { chooseCoding, encodingsToKeep, ifNoneMatchMatches, preferencesMemo, type Compressed } from './negotiate.js';
+import { chooseCoding, fitsBudget, ifNoneMatchMatches, preferencesMemo, type Compressed } from './negotiate.js';
 import { resolveOptions, type PageCacheOptions } from './options.js';
 import { validatePathnames } from './pathnames.js';
 import { purgeMatches } from './purge-match.js';
 import { answerPurge } from './purge-route.js';
-import { encodeRender } from './render-encoding.js';
+import { encodeRender, type RenderEncodingOptions } from './render-encoding.js';
 import { EntryStore, type PageCacheStats } from './store.js';
 import { ERRORS } from '../error-codes.js';
 import { logUrl } from '../log-bounds.js';
@@ -29,7 +29,6 @@ export interface PageCache {
 }
 
 type Waiter = (entry: CacheEntry | undefined) => void;
-type Encodings = Partial<Record<Compressed, Promise<Buffer>>>;
 
 const BOTH: Readonly<Record<Compressed, boolean>> = { br: true, gzip: true };
 
@@ -49,8 +48,8 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
   let hits = 0;
   let misses = 0;
   const preferences = preferencesMemo();
-  /** Entries whose encodings are being compressed, to what they become: a hit for such a coding waits for it. */
-  const upgrades = new WeakMap<CacheEntry, Promise<CacheEntry>>();
+  /** Encodings being compressed on the thread pool (bodies over 128 KiB), by entry and coding: hits for one wait for it. */
+  const compressing = new WeakMap<CacheEntry, Map<Compressed, Array<(held: Representation) => void>>>();
 
   if (config.purgeSecret === undefined) {
     logger.warn(`page cache: no purge secret configured, every request to ${config.purgePath} is refused with 403`);
@@ -85,29 +84,60 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     else res.end(held.body);
   }
 
-  /** A hit whose coding the entry does not hold: wait for its compression under way, else compress for this request. */
-  function sendLater(req: IncomingMessage, res: ServerResponse, entry: CacheEntry, coding: Compressed, head: boolean): void {
-    const upgrade = upgrades.get(entry) ?? Promise.resolve(entry);
-    upgrade
-      .then(async (current) => current[coding] ?? withEncodings(current, { [coding]: await compress(current.identity.body, coding, config) })[coding]!)
-      .then(
-        (held) => {
-          if (!res.destroyed) send(req, res, held, head);
-        },
-        (error: unknown) => {
-          logger.error({ err: error }, `page cache: ${coding} compression failed; sent identity`);
-          if (!res.destroyed) send(req, res, entry.identity, head);
-        },
-      );
+  /**
+   * Keeps `bytes` as the `coding` encoding of the entry `key` holds, if that is still the response they were made from
+   * and they fit its memory budget (the entry, with its heads prepared, is replaced by one with the encoding). Returns
+   * the representation of those bytes, kept or not.
+   */
+  function keepEncoding(key: string, from: CacheEntry, coding: Compressed, bytes: Buffer): Representation {
+    const current = store.peek(key);
+    const base = current !== undefined && current.identity === from.identity ? current : from;
+    const next = withEncodings(base, { [coding]: bytes });
+    const held = [base.br, base.gzip].flatMap((other) => (other === undefined || other.coding === coding ? [] : [other.body.length]));
+    if (base === current && base[coding] === undefined && fitsBudget(from.identity.body.length, held, bytes.length, config.maxEncodedRatio)) {
+      store.replace(key, current, next);
+    }
+    return next[coding]!;
   }
 
-  function serve(req: IncomingMessage, res: ServerResponse, entry: CacheEntry, head: boolean): void {
+  /**
+   * A hit for a coding the entry does not hold yet: compressed now (once: the encoding is kept when it fits), and sent
+   * at once for a body up to 128 KiB; a larger one is compressed on the thread pool, and hits for it meanwhile wait.
+   */
+  function sendEncoded(req: IncomingMessage, res: ServerResponse, key: string, entry: CacheEntry, coding: Compressed, head: boolean): void {
+    const use = (held: Representation) => {
+      if (!res.destroyed) send(req, res, held, head);
+    };
+    let byCoding = compressing.get(entry);
+    const waiting = byCoding?.get(coding);
+    if (waiting !== undefined) {
+      waiting.push(use);
+      return;
+    }
+    const waiters = [use];
+    let finished = false;
+    compress(entry.identity.body, coding, config, (error, bytes) => {
+      finished = true;
+      byCoding?.delete(coding);
+      let held = entry.identity;
+      if (bytes === undefined) logger.error({ err: error, url: logUrl(key) }, `page cache: ${coding} compression failed; sent identity`);
+      else held = keepEncoding(key, entry, coding, bytes);
+      for (const waiter of waiters) waiter(held);
+    });
+    // Still running (a large body): later hits for this coding join the waiters instead of compressing again.
+    if (!finished) {
+      if (byCoding === undefined) compressing.set(entry, (byCoding = new Map()));
+      byCoding.set(coding, waiters);
+    }
+  }
+
+  function serve(req: IncomingMessage, res: ServerResponse, key: string, entry: CacheEntry, head: boolean): void {
     hits++;
     if (entry.compressible) {
       const coding = chooseCoding(preferences(req.headers['accept-encoding']), BOTH);
       if (coding !== 'identity') {
         const held = entry[coding];
-        if (held === undefined) sendLater(req, res, entry, coding, head);
+        if (held === undefined) sendEncoded(req, res, key, entry, coding, head);
         else send(req, res, held, head);
         return;
       }
@@ -115,37 +145,16 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     send(req, res, entry.identity, head);
   }
 
-  /**
-   * Compresses a stored entry's missing encodings on the thread pool (reusing what its render compressed), then puts
-   * the entry with the encodings that fit its memory budget in its place, unless it was purged or replaced meanwhile.
-   */
-  function addEncodings(key: string, entry: CacheEntry, started: Encodings): void {
-    if (!entry.compressible) return;
-    const body = entry.identity.body;
-    const upgrade = Promise.all([started.br ?? compress(body, 'br', config), started.gzip ?? compress(body, 'gzip', config)]).then(
-      ([br, gzip]) => {
-        const encoded = { br, gzip };
-        const kept = encodingsToKeep(body.length, { br: br.length, gzip: gzip.length }, config.maxEncodedRatio);
-        const next = withEncodings(entry, Object.fromEntries(kept.map((coding) => [coding, encoded[coding]])));
-        return store.replace(key, entry, next) ? next : entry;
-      },
-      (error: unknown) => {
-        logger.error({ err: error, url: logUrl(key) }, 'page cache: compressing a stored entry failed; it is served as identity');
-        return entry;
-      },
-    );
-    upgrades.set(entry, upgrade);
-    void upgrade.then(() => upgrades.delete(entry));
-  }
-
-  function encodeOptions(req: IncomingMessage, encodings: Encodings) {
+  /** What a render needs to encode its response; `onEncoded` receives the bytes it compressed, if it did. */
+  function encodeOptions(req: IncomingMessage, onEncoded: (coding: Compressed, bytes: Buffer) => void): RenderEncodingOptions {
     return {
-      ...config,
+      compress: config.compress,
+      compressMinBytes: config.compressMinBytes,
+      brotliQuality: config.brotliQuality,
+      gzipLevel: config.gzipLevel,
       preferences: preferences(req.headers['accept-encoding']),
       ifNoneMatch: req.headers['if-none-match'],
-      onEncoded(coding: Compressed, bytes: Promise<Buffer>) {
-        encodings[coding] = bytes;
-      },
+      onEncoded,
       onError(error: unknown) {
         logger.error({ err: error, url: logUrl(req.url) }, 'page cache: compressing a render failed; sent identity');
       },
@@ -163,8 +172,16 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     res.setHeader(CACHE_HEADER, 'miss');
     const state = { key, stale: false };
     renders.add(state);
-    const encodings: Encodings = {};
-    encodeRender(res, encodeOptions(req, encodings));
+    // The render's compressed bytes become the stored entry's encoding, whichever of the two is ready first.
+    let stored: CacheEntry | undefined;
+    let encoded: { coding: Compressed; bytes: Buffer } | undefined;
+    encodeRender(
+      res,
+      encodeOptions(req, (coding, bytes) => {
+        if (stored === undefined) encoded = { coding, bytes };
+        else keepEncoding(key, stored, coding, bytes);
+      }),
+    );
     captureResponse(res, {
       storeSetCookie: config.storeSetCookie,
       storePrivate: config.storePrivate,
@@ -174,7 +191,10 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
       onDone(entry) {
         renders.delete(state);
         const fresh = state.stale ? undefined : entry;
-        if (fresh !== undefined && store.set(key, fresh)) addEncodings(key, fresh, encodings);
+        if (fresh !== undefined && store.set(key, fresh)) {
+          stored = fresh;
+          if (encoded !== undefined) keepEncoding(key, fresh, encoded.coding, encoded.bytes);
+        }
         onDone(fresh);
       },
     });
@@ -227,7 +247,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     }
     const entry = store.get(key);
     if (entry !== undefined) {
-      serve(req, res, entry, method === 'HEAD');
+      serve(req, res, key, entry, method === 'HEAD');
       return;
     }
     // A HEAD miss is never stored and never leads a single flight. It is rendered as a GET (Node sends no body to a
@@ -236,7 +256,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
       misses++;
       res.setHeader(CACHE_HEADER, 'miss');
       req.method = 'GET';
-      encodeRender(res, encodeOptions(req, {}));
+      encodeRender(res, encodeOptions(req, () => undefined));
       callRenderer(res, next);
       return;
     }
@@ -252,7 +272,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     // A follower: answered from the leader's entry, or renders itself when the leader's response was not stored.
     waiters.push((leaderEntry) => {
       if (res.destroyed) return;
-      if (leaderEntry !== undefined) serve(req, res, leaderEntry, false);
+      if (leaderEntry !== undefined) serve(req, res, key, leaderEntry, false);
       else render(req, res, next, key, noWaiters);
     });
   }

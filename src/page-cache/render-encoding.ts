@@ -10,8 +10,8 @@ export interface RenderEncodingOptions extends CompressionLevels {
   /** The request's `Accept-Encoding`, read. */
   preferences: Preferences;
   ifNoneMatch: string | undefined;
-  /** The compression this render started, so the entry stored from it keeps those bytes instead of compressing again. */
-  onEncoded(coding: Compressed, bytes: Promise<Buffer>): void;
+  /** The bytes this render compressed, so the entry stored from it keeps them instead of compressing again. */
+  onEncoded(coding: Compressed, bytes: Buffer): void;
   onError(error: unknown): void;
 }
 
@@ -113,15 +113,15 @@ export function encodeRender(res: ServerResponse, options: RenderEncodingOptions
       send(this, body, coding, done);
       return this;
     }
-    const encoded = compress(body, coding, options);
-    options.onEncoded(coding, encoded);
-    encoded.then(
-      (bytes) => send(this, bytes, coding, done),
-      (error: unknown) => {
+    compress(body, coding, options, (error, bytes) => {
+      if (bytes === undefined) {
         options.onError(error);
         send(this, body, 'identity', done);
-      },
-    );
+        return;
+      }
+      send(this, bytes, coding, done);
+      options.onEncoded(coding, bytes);
+    });
     return this;
   } as ServerResponse['end'];
 }

@@ -67,6 +67,11 @@ export class EntryStore {
     return true;
   }
 
+  /** The entry held under `key`, without touching its recency. */
+  peek(key: string): CacheEntry | undefined {
+    return this.#lru.peek(key);
+  }
+
   /**
    * Puts `next` in place of `expected` (an entry that gained encodings), counting its new size; does nothing when the
    * key no longer holds `expected` (purged, evicted or stored again meanwhile). Returns whether it was replaced.

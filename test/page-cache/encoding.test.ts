@@ -15,6 +15,7 @@ function pageRenderer(req: IncomingMessage, res: ServerResponse): void {
   res.setHeader('cache-control', 'public,max-age=86400');
   if (req.url?.startsWith('/small')) res.end('<p>small</p>');
   else if (req.url?.startsWith('/noise')) res.end(`<pre>${randomBytes(6000).toString('base64')}</pre>`);
+  else if (req.url?.startsWith('/large')) res.end(page(req.url).repeat(40));
   else if (req.url?.startsWith('/streamed')) {
     res.write('<!doctype html>');
     res.end(page(req.url));
@@ -145,6 +146,24 @@ describe('page cache encodings: memory per entry', () => {
       assert.equal(decoded(gzip), first.body);
       const again = await request(h.url, '/noise', { headers: ae('gzip') });
       assert.equal(again.headers.etag, gzip.headers.etag, 'the same bytes, so the same tag');
+    });
+  });
+});
+
+describe('page cache encodings: bodies compressed on the thread pool', () => {
+  it('answers concurrent hits for an encoding of a body over 128 KiB from one compression when they arrive together', async () => {
+    await withCache({}, pageRenderer, async (h) => {
+      const identity = await request(h.url, '/large');
+      assert.ok(identity.bytes.length > 128 * 1024);
+      const replies = await Promise.all(Array.from({ length: 4 }, () => request(h.url, '/large', { headers: ae('gzip') })));
+      for (const reply of replies) {
+        assert.equal(reply.headers['content-encoding'], 'gzip');
+        assert.equal(reply.headers.etag, replies[0]!.headers.etag);
+        assert.equal(decoded(reply), identity.body);
+      }
+      const render = await request(h.url, '/large?fresh', { headers: ae('br') });
+      assert.equal(render.headers['content-encoding'], 'br');
+      assert.equal(decoded(render), page('/large?fresh').repeat(40));
     });
   });
 });
