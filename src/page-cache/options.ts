@@ -105,9 +105,10 @@ export interface PageCacheOptions {
    */
   distributePurge?: ((pathnames: string[], purgeHere: (pathnames: readonly string[]) => string[]) => Promise<string[]>) | undefined;
   /**
-   * Keep a brotli and a gzip encoding beside each stored text body of at least {@link compressMinBytes}, send each
-   * request the encoding its `Accept-Encoding` prefers (hits and renders), and add `Vary: Accept-Encoding` to every
-   * cacheable answer. Off: bodies are stored and sent as the renderer wrote them, without `Vary`.
+   * Keep a brotli and a gzip encoding beside each stored text body of at least {@link compressMinBytes}, each made when
+   * a client first asks for it; send each request the encoding its `Accept-Encoding` prefers (hits and renders); add
+   * `Vary: Accept-Encoding` to every cacheable answer. Off: bodies are stored and sent as the renderer wrote them,
+   * without `Vary` (ETags and 304s stay).
    * @default true
    */
   compress?: boolean;
@@ -128,8 +129,8 @@ export interface PageCacheOptions {
    */
   gzipLevel?: number;
   /**
-   * Bound on an entry's bodies together, as a multiple of its identity body: brotli is kept when it fits, then gzip
-   * when it still fits; a coding not kept is compressed per request for the clients that want it.
+   * Bound on an entry's bodies together, as a multiple of its identity body: an encoding is kept, as clients first ask
+   * for it, while it fits; one not kept is compressed per request for the clients that want it.
    * @default 1.5
    */
   maxEncodedRatio?: number;
