@@ -3,5 +3,5 @@ export { buildClient, loadClientBuild, type BuildClientOptions, type ClientBuild
 export { OriginError } from './origin-client.js';
 export { matchPage, dataUrl, parseDataUrl, DEFAULT_LOCALE, DATA_PREFIX, STATIC_PREFIX, type PageRoute } from './routes.js';
 export type { PageData, Bootstrap } from './types.js';
-export { createCommentRoute, matchCommentPath, COMMENT_ROUTE_DEFAULTS, type CommentRouteOptions } from './comment-route.js';
-export { SITE_DEFAULTS, SITE_LIMITS, type SiteIdentity } from './site.js';
+export { createCommentRoute, matchCommentPath, type CommentRouteOptions } from './comment-route.js';
+export type { SiteIdentity } from './site.js';

@@ -2,7 +2,7 @@
 export interface SiteIdentity {
   /** In every page title, the header, the feed and Open Graph (`SITE_NAME`). @default 'sitestack plog' */
   name: string;
-  /** The meta description of pages without their own, and the feed's subtitle (`SITE_DESCRIPTION`). */
+  /** The meta description of pages without their own, and the feed's subtitle (`SITE_DESCRIPTION`). @default the demo's line */
   description: string;
   /** The footer of every page, as text (`SITE_FOOTER`). @default 'Served by sitestack.' */
   footer: string;
