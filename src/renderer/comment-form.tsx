@@ -5,7 +5,7 @@ import type { CommentValues } from './types.js';
 export const HONEYPOT_FIELD = 'website';
 
 /** The path the comment form posts to, on the front (comment-route.ts). */
-export function commentAction(oid: string): string {
+function commentAction(oid: string): string {
   return `/plog/${oid}/comments`;
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 
 /** The search box's timing: how long typing must pause before suggestions are asked for. */
-export const SEARCH_BOX_DEFAULTS = { debounceMs: 120, endpoint: '/api/search/autocomplete' } as const;
+const SEARCH_BOX_DEFAULTS = { debounceMs: 120, endpoint: '/api/search/autocomplete' } as const;
 
 interface Match {
   title: string;
