@@ -1,3 +1,4 @@
+import { BOUND_LIMIT } from '../sqlite-limit.js';
 import type { OriginDatabase } from './database.js';
 import { groupByMonth, pathnamesForComments, pathnamesForPost, type PostGroup, type PostSummary } from './policy.js';
 import type { CommentInput, PostInput } from './validation.js';
@@ -61,7 +62,7 @@ export class ContentStore {
         `SELECT id, name, comment, add_date FROM comments WHERE oid = ? AND approved = 1 ORDER BY add_date, id`,
       ),
       pendingComments: db.prepare<[number, number], PendingComment>(
-        `SELECT id, oid, name, comment, add_date FROM comments WHERE approved = 0 AND id > ? ORDER BY id LIMIT ?`,
+        `SELECT id, oid, name, comment, add_date FROM comments WHERE approved = 0 AND id > ? ORDER BY id ${BOUND_LIMIT}`,
       ),
       exists: db.prepare<[string], { one: number }>(`SELECT 1 AS one FROM posts WHERE oid = ?`),
       upsert: db.prepare(
