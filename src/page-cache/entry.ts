@@ -49,8 +49,7 @@ function headerText(value: OutgoingHttpHeaders[string]): string | undefined {
 }
 
 /** Builds the representation of a response (its stored headers `base`) whose body in `coding` is `body`. */
-function representation(base: CacheEntry['base'], vary: string | undefined, chunked: boolean, coding: Coding, body: Buffer): Representation {
-  const etag = etagOf(body);
+function representation(base: CacheEntry['base'], vary: string | undefined, chunked: boolean, coding: Coding, body: Buffer, etag = etagOf(body)): Representation {
   const headers: string[] = [];
   const notModifiedHeaders: string[] = [];
   for (const [name, value] of base) {
@@ -73,6 +72,8 @@ export interface EntryOptions {
   compressMinBytes: number;
   /** Whether compressible responses get encodings and `Vary: Accept-Encoding` at all. */
   compress: boolean;
+  /** The body's ETag when it is already known (its render sent it whole), else `undefined`: it is computed. */
+  identityEtag?: () => string | undefined;
 }
 
 function sizeOf(entry: Pick<CacheEntry, 'base' | 'identity' | 'br' | 'gzip'>): number {
@@ -102,7 +103,7 @@ export function createEntry(headers: OutgoingHttpHeaders, body: Buffer, options:
   const renderedVary = headerText(headers.vary);
   const vary = options.compress ? varyWithAcceptEncoding(renderedVary) : renderedVary;
   const chunked = headers['transfer-encoding'] !== undefined;
-  const identity = representation(base, vary, chunked, 'identity', body);
+  const identity = representation(base, vary, chunked, 'identity', body, options.identityEtag?.() ?? etagOf(body));
   return { identity, compressible, base, vary, chunked, size: sizeOf({ base, identity }) };
 }
 

@@ -48,8 +48,11 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
   let hits = 0;
   let misses = 0;
   const preferences = preferencesMemo();
-  /** Encodings being compressed on the thread pool (bodies over 128 KiB), by entry and coding: hits for one wait for it. */
-  const compressing = new WeakMap<CacheEntry, Map<Compressed, Array<(held: Representation) => void>>>();
+  /**
+   * Encodings being compressed on the thread pool (bodies over 128 KiB), by response and coding: hits for one wait for
+   * it. Keyed by the identity representation, which an entry keeps when it is replaced by one with another encoding.
+   */
+  const compressing = new WeakMap<Representation, Map<Compressed, Array<(held: Representation) => void>>>();
 
   if (config.purgeSecret === undefined) {
     logger.warn(`page cache: no purge secret configured, every request to ${config.purgePath} is refused with 403`);
@@ -108,7 +111,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     const use = (held: Representation) => {
       if (!res.destroyed) send(req, res, held, head);
     };
-    let byCoding = compressing.get(entry);
+    let byCoding = compressing.get(entry.identity);
     const waiting = byCoding?.get(coding);
     if (waiting !== undefined) {
       waiting.push(use);
@@ -126,7 +129,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     });
     // Still running (a large body): later hits for this coding join the waiters instead of compressing again.
     if (!finished) {
-      if (byCoding === undefined) compressing.set(entry, (byCoding = new Map()));
+      if (byCoding === undefined) compressing.set(entry.identity, (byCoding = new Map()));
       byCoding.set(coding, waiters);
     }
   }
@@ -146,7 +149,11 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
   }
 
   /** What a render needs to encode its response; `onEncoded` receives the bytes it compressed, if it did. */
-  function encodeOptions(req: IncomingMessage, onEncoded: (coding: Compressed, bytes: Buffer) => void): RenderEncodingOptions {
+  function encodeOptions(
+    req: IncomingMessage,
+    onEncoded: (coding: Compressed, bytes: Buffer) => void,
+    onIdentityTag: (etag: string) => void = () => undefined,
+  ): RenderEncodingOptions {
     return {
       compress: config.compress,
       compressMinBytes: config.compressMinBytes,
@@ -155,6 +162,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
       preferences: preferences(req.headers['accept-encoding']),
       ifNoneMatch: req.headers['if-none-match'],
       onEncoded,
+      onIdentityTag,
       onError(error: unknown) {
         logger.error({ err: error, url: logUrl(req.url) }, 'page cache: compressing a render failed; sent identity');
       },
@@ -175,12 +183,17 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     // The render's compressed bytes become the stored entry's encoding, whichever of the two is ready first.
     let stored: CacheEntry | undefined;
     let encoded: { coding: Compressed; bytes: Buffer } | undefined;
+    let identityTag: string | undefined;
     encodeRender(
       res,
-      encodeOptions(req, (coding, bytes) => {
-        if (stored === undefined) encoded = { coding, bytes };
-        else keepEncoding(key, stored, coding, bytes);
-      }),
+      encodeOptions(
+        req,
+        (coding, bytes) => {
+          if (stored === undefined) encoded = { coding, bytes };
+          else keepEncoding(key, stored, coding, bytes);
+        },
+        (etag) => (identityTag = etag),
+      ),
     );
     captureResponse(res, {
       storeSetCookie: config.storeSetCookie,
@@ -188,6 +201,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
       maxBytes: config.maxBytes,
       compress: config.compress,
       compressMinBytes: config.compressMinBytes,
+      identityEtag: () => identityTag,
       onDone(entry) {
         renders.delete(state);
         const fresh = state.stale ? undefined : entry;

@@ -12,6 +12,8 @@ export interface RenderEncodingOptions extends CompressionLevels {
   ifNoneMatch: string | undefined;
   /** The bytes this render compressed, so the entry stored from it keeps them instead of compressing again. */
   onEncoded(coding: Compressed, bytes: Buffer): void;
+  /** The ETag of the identity body this render sent whole, so the entry stored from it need not hash it again. */
+  onIdentityTag(etag: string): void;
   onError(error: unknown): void;
 }
 
@@ -84,6 +86,7 @@ export function encodeRender(res: ServerResponse, options: RenderEncodingOptions
   function send(self: ServerResponse, bytes: Buffer, coding: Compressed | 'identity', callback: Callback | undefined): void {
     if (self.destroyed) return;
     const etag = etagOf(bytes);
+    if (coding === 'identity') options.onIdentityTag(etag);
     self.setHeader('etag', etag);
     if (coding !== 'identity') self.setHeader('content-encoding', coding);
     if (!self.hasHeader('transfer-encoding')) self.setHeader('content-length', bytes.length);
