@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigError } from './errors.js';
 import { CACHE_KEY_NAMES, DEFAULTS as PAGE_CACHE_DEFAULTS, type CacheKeyName } from './page-cache/index.js';
+import { LOG_REQUESTS_MODES, type LogRequestsMode } from './server/operations-policy.js';
 import { SITE_DEFAULTS, SITE_LIMITS, type SiteIdentity } from './renderer/site.js';
 import { validProxyEntry } from './search/api/client-address.js';
 
@@ -39,6 +40,15 @@ export interface Config {
    * connections (`SHUTDOWN_TIMEOUT_MS`). @default 10000
    */
   shutdownTimeoutMs: number;
+  /**
+   * How long a stopping server keeps answering, with `/readyz` at 503, before it drains (`DRAIN_DELAY_MS`): the time a
+   * load balancer or Kubernetes needs to see it unready and stop sending it requests. @default 0
+   */
+  drainDelayMs: number;
+  /** Bearer token of `/metrics` (`METRICS_TOKEN`); unset: the purge secret on the front, the admin token on the origin. */
+  metricsToken: string | undefined;
+  /** Which requests get a log line (`LOG_REQUESTS`). @default 'sampled' */
+  logRequests: LogRequestsMode;
   logLevel: LogLevel;
   songs: SongsConfig;
   /** `SITE_NAME`, `SITE_DESCRIPTION`, `SITE_FOOTER`: the demo's identity when unset (SITE_DEFAULTS). */
@@ -90,6 +100,14 @@ export function parsePositiveInt(name: string, value: string): number {
   const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(number) || number < 1) {
     throw new ConfigError(`expected ${name} to be a positive integer, got '${value}'`);
+  }
+  return number;
+}
+
+export function parseNonNegativeInt(name: string, value: string): number {
+  const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number)) {
+    throw new ConfigError(`expected ${name} to be a whole number of 0 or more, got '${value}'`);
   }
   return number;
 }
@@ -268,6 +286,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     commentRateLimit: parseRateLimit('COMMENT_RATE_LIMIT', read(env, 'COMMENT_RATE_LIMIT') ?? '5/minute'),
     frontWorkerHeader: parseOneOf('FRONT_WORKER_HEADER', read(env, 'FRONT_WORKER_HEADER') ?? 'off', ['on', 'off']) === 'on',
     shutdownTimeoutMs: parsePositiveInt('SHUTDOWN_TIMEOUT_MS', read(env, 'SHUTDOWN_TIMEOUT_MS') ?? '10000'),
+    drainDelayMs: parseNonNegativeInt('DRAIN_DELAY_MS', read(env, 'DRAIN_DELAY_MS') ?? '0'),
+    metricsToken: read(env, 'METRICS_TOKEN'),
+    logRequests: parseOneOf('LOG_REQUESTS', read(env, 'LOG_REQUESTS') ?? 'sampled', LOG_REQUESTS_MODES),
     logLevel: parseOneOf('LOG_LEVEL', read(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),
     songs: loadSongsConfig(env),
     site: loadSiteIdentity(env),

@@ -82,6 +82,9 @@ export const ERRORS = catalogue({
   COMMENT_NOT_FOUND: [told, 404],
   PURGE_PATHNAMES_INVALID: [told, 400],
   PURGE_SECRET_UNSET: [told, 400],
+  METHOD_NOT_ALLOWED: [told, 405],
+  METRICS_TOKEN_UNSET: [told, 403],
+  METRICS_UNAVAILABLE: [told, 503],
 
   // The origin as the renderer and the content build reach it.
   ORIGIN_FAILED: [told, 502],

@@ -1,9 +1,14 @@
 import { pino, type Logger, type LevelWithSilent } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 
 export type { Logger };
 
-/** The process logger: JSON lines on stderr, so stdout stays free for command output. */
-export function createLogger(level: LevelWithSilent = 'info', name = 'sitestack'): Logger {
+/**
+ * The process logger, on stderr so stdout stays free for command output: JSON lines, or pino-pretty's coloured lines
+ * when stderr is a terminal (a person reads it; a log shipper reads a pipe or a file and gets JSON).
+ */
+export function createLogger(level: LevelWithSilent = 'info', name = 'sitestack', terminal = process.stderr.isTTY === true): Logger {
+  if (terminal) return pino({ name, level }, PinoPretty({ destination: 2, sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l' }));
   return pino({ name, level }, pino.destination(2));
 }
 

@@ -1,4 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ERRORS } from '../error-codes.js';
 import type { Logger } from '../log.js';
@@ -32,6 +33,11 @@ export interface OriginAppOptions {
   bodyLimit?: number;
   /** @default () => new Date() */
   now?: () => Date;
+  /**
+   * Answers the operations endpoints (`/healthz`, `/readyz`, `/metrics`) on the raw request, outside the API's hooks
+   * and rate limits (createOperationsHandler). @default none: those paths are 404s
+   */
+  operations?: { paths: readonly string[]; handle: (req: IncomingMessage, res: ServerResponse, path: string) => void };
 }
 
 const DEFAULTS = {
@@ -76,6 +82,14 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   app.addHook('onSend', async (request, reply) => {
     if (reply.statusCode === 401) reply.header('www-authenticate', 'Bearer');
   });
+
+  const operations = options.operations;
+  for (const path of operations?.paths ?? []) {
+    app.all(path, (request, reply) => {
+      reply.hijack();
+      operations?.handle(request.raw, reply.raw, path);
+    });
+  }
 
   const notFound = (oid: string) => ERRORS.POST_NOT_FOUND(`no post '${oid}'`);
 

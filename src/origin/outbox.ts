@@ -16,6 +16,20 @@ export interface CdnUrlFailure {
  */
 export type CdnPurge = (urls: string[]) => Promise<readonly CdnUrlFailure[]>;
 
+/** Where the outbox counts its failures (the origin's Prometheus metrics). */
+export interface PurgeOutboxMetrics {
+  /** A delivery to a front's purge route failed. */
+  deliveryFailed(route: string): void;
+  /** The edge purge of `urls` URLs failed (this attempt). */
+  edgePurgeFailed(urls: number): void;
+}
+
+/** What waits in an outbox: how many, and when the oldest was queued (ms since the epoch; undefined when none waits). */
+export interface Backlog {
+  pending: number;
+  oldestAt: number | undefined;
+}
+
 export interface PurgeOutboxOptions {
   db: OriginDatabase;
   /** Purge routes of every front (`PURGE_URLS`); each is delivered to and retried on its own. */
@@ -47,6 +61,8 @@ export interface PurgeOutboxOptions {
   now?: () => number;
   /** @default Math.random */
   random?: () => number;
+  /** Failure counters. @default none */
+  metrics?: PurgeOutboxMetrics;
 }
 
 /** How {@link PurgeOutbox.stop} treats the deliveries in flight. */
@@ -83,7 +99,7 @@ interface DueCdnUrl {
  * others, and a URL the edge keeps failing is given up (logged as an error) after `cdnGiveUpAfterMs`.
  */
 export class PurgeOutbox {
-  private readonly options: Required<Omit<PurgeOutboxOptions, 'cdnPurge'>> & Pick<PurgeOutboxOptions, 'cdnPurge'>;
+  private readonly options: Required<Omit<PurgeOutboxOptions, 'cdnPurge' | 'metrics'>> & Pick<PurgeOutboxOptions, 'cdnPurge' | 'metrics'>;
   private readonly statements;
   private readonly loop = new WorkerLoop(() => this.tick(), () => this.msUntilNextAttempt());
   /** Deliveries under way, one at most per route: a route that hangs holds back only itself. */
@@ -136,6 +152,8 @@ export class PurgeOutbox {
       nextCdnAttempt: db.prepare<[], { next: number | null }>(`SELECT min(next_at) AS next FROM cdn_purges`),
       pendingJobs: db.prepare<[], { count: number }>(`SELECT count(*) AS count FROM purge_jobs`),
       pendingCdnUrls: db.prepare<[], { count: number }>(`SELECT count(*) AS count FROM cdn_purges`),
+      jobsBacklog: db.prepare<[], { count: number; oldest: string | null }>(`SELECT count(*) AS count, min(created_at) AS oldest FROM purge_jobs`),
+      cdnBacklog: db.prepare<[], { count: number; oldest: number | null }>(`SELECT count(*) AS count, min(queued_at) AS oldest FROM cdn_purges`),
     };
   }
 
@@ -161,6 +179,18 @@ export class PurgeOutbox {
   /** URLs confirmed by every front whose edge purge is still to succeed. */
   pendingCdnUrls(): number {
     return this.statements.pendingCdnUrls.get()?.count ?? 0;
+  }
+
+  /** Purge jobs not yet confirmed by every front, and the oldest one's time (for the metrics). */
+  jobsBacklog(): Backlog {
+    const row = this.statements.jobsBacklog.get();
+    return { pending: row?.count ?? 0, oldestAt: row?.oldest == null ? undefined : Date.parse(row.oldest) };
+  }
+
+  /** Edge URLs still to purge, and since when the oldest waits (for the metrics). */
+  cdnBacklog(): Backlog {
+    const row = this.statements.cdnBacklog.get();
+    return { pending: row?.count ?? 0, oldestAt: row?.oldest ?? undefined };
   }
 
   /**
@@ -250,6 +280,7 @@ export class PurgeOutbox {
       this.options.db.transaction(() => {
         for (const job of jobs) this.statements.failed.run({ job: job.id, route, next: this.delay(job.attempts + 1), error: message });
       })();
+      this.options.metrics?.deliveryFailed(route);
       this.options.logger.warn({ route, attempts: Math.max(...jobs.map((job) => job.attempts + 1)), err: message }, 'purge delivery failed; will retry');
     }
     return true;
@@ -298,6 +329,7 @@ export class PurgeOutbox {
         }
       }
     })();
+    if (failures.size > 0) this.options.metrics?.edgePurgeFailed(failures.size);
     if (retried.length > 0) this.options.logger.warn({ failures: retried }, 'CDN purge failed for some URLs; will retry them');
     for (const failure of givenUp) {
       this.options.logger.error(

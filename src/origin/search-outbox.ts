@@ -1,5 +1,5 @@
 import type { Logger } from '../log.js';
-import type { OutboxStopOptions } from './outbox.js';
+import type { Backlog, OutboxStopOptions } from './outbox.js';
 import { BOUND_LIMIT } from '../sqlite-limit.js';
 import type { OriginDatabase } from './database.js';
 import { retryDelayMs, type BackoffPolicy } from '../backoff.js';
@@ -32,6 +32,8 @@ export interface SearchOutboxOptions {
   now?: () => number;
   /** @default Math.random */
   random?: () => number;
+  /** Counts failed deliveries (the origin's Prometheus metrics). @default none */
+  metrics?: { updateFailed(): void };
 }
 
 const DEFAULTS = {
@@ -52,7 +54,7 @@ interface DueJob {
  * the jobs it read past are removed, so a write that lands during the delivery keeps its own job for the next one.
  */
 export class SearchOutbox {
-  private readonly options: Required<SearchOutboxOptions>;
+  private readonly options: Required<Omit<SearchOutboxOptions, 'metrics'>> & Pick<SearchOutboxOptions, 'metrics'>;
   private readonly statements;
   private readonly loop = new WorkerLoop(() => this.deliver(), () => this.msUntilNextAttempt());
   /** Whether a delivery is under way (stop() says so when it leaves one behind). */
@@ -71,6 +73,7 @@ export class SearchOutbox {
       ),
       nextAttempt: db.prepare<[], { next: number | null }>(`SELECT min(next_at) AS next FROM search_jobs`),
       pending: db.prepare<[], { count: number }>(`SELECT count(*) AS count FROM search_jobs`),
+      backlog: db.prepare<[], { count: number; oldest: string | null }>(`SELECT count(*) AS count, min(created_at) AS oldest FROM search_jobs`),
     };
   }
 
@@ -87,6 +90,12 @@ export class SearchOutbox {
   /** Jobs not yet applied. */
   pendingJobs(): number {
     return this.statements.pending.get()?.count ?? 0;
+  }
+
+  /** Jobs not yet applied, and the oldest one's time (for the metrics). */
+  backlog(): Backlog {
+    const row = this.statements.backlog.get();
+    return { pending: row?.count ?? 0, oldestAt: row?.oldest == null ? undefined : Date.parse(row.oldest) };
   }
 
   /**
@@ -136,6 +145,7 @@ export class SearchOutbox {
       this.options.db.transaction(() => {
         for (const job of due) this.statements.failed.run({ id: job.id, next, error: message });
       })();
+      this.options.metrics?.updateFailed();
       // One warning per outage, not one per retry: a search engine down for a day would otherwise fill the log.
       if (this.failingSince === undefined) {
         this.failingSince = this.options.now();

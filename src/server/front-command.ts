@@ -18,6 +18,12 @@ import type { Command } from './command.js';
 import { drainServer, type StopOptions } from './drain.js';
 import { createFrontServer } from './front.js';
 import { runFrontWorkers, type FrontWorkers } from './front-workers.js';
+import { FrontMetrics } from './metrics.js';
+import { WorkerMetrics } from './metrics-cluster.js';
+import { createOperationsHandler } from './operations.js';
+import { frontRouteClass } from './operations-policy.js';
+import { Readiness, type ReadinessCheck } from './readiness.js';
+import { observeRequests } from './request-observer.js';
 import { WorkerPurgeFanout } from './purge-fanout.js';
 import { waitForShutdown } from './shutdown.js';
 
@@ -61,6 +67,7 @@ export async function startFrontProcess(options: Omit<StartFrontOptions, 'distri
   const fanout = new WorkerPurgeFanout({ purgeLocal: (pathnames) => started.cache?.purge(pathnames) ?? [], logger: options.logger });
   const front = await startFront({
     ...options,
+    fleetMetrics: true,
     distributePurge: async (pathnames) => (await fanout.purgeEverywhere(pathnames)).purged,
     ...(options.config.frontWorkerHeader ? { workerId: String(cluster.worker?.id ?? '') } : {}),
   });
@@ -81,7 +88,9 @@ export interface RunningFront {
   buildId: string;
   pageCache: PageCache;
   server: Server;
-  /** Drains the server within `config.shutdownTimeoutMs` (see drainServer), then closes the API, search and song stores. */
+  /** Starting, ready or draining, with the checks of `/readyz`. */
+  readiness: Readiness;
+  /** Marks the front unready, waits `config.drainDelayMs`, then drains the server within `config.shutdownTimeoutMs` (see drainServer), then closes the API, search and song stores. */
   close(options?: StopOptions): Promise<void>;
 }
 
@@ -102,6 +111,13 @@ export interface StartFrontOptions {
   distributePurge?: PageCacheOptions['distributePurge'];
   /** Names this process on every answer as `x-front-worker: <id>` (tests of `--workers`; `FRONT_WORKER_HEADER`). */
   workerId?: string;
+  /** `/metrics` answers for every worker of the cluster, through the primary (a `--workers` front). @default false */
+  fleetMetrics?: boolean;
+  /**
+   * Times requests for the metrics and the request log. False leaves both out (with `/metrics` still answering), for
+   * the benchmark that measures what they cost. @default true
+   */
+  observeRequests?: boolean;
 }
 
 /**
@@ -121,6 +137,34 @@ function keyWithPublicBase(config: Config, ownBase: () => string | undefined): C
     const base = publicBaseUrl(req, config.allowedHosts);
     return base === ownBase() ? key : `${key} ${base}`;
   };
+}
+
+/**
+ * The front's readiness checks. Both only report: the page cache answers what it holds while the origin or search is
+ * down, and every front failing readiness together would turn a partial outage into a whole one.
+ */
+function frontChecks(apiBase: string, searchHealth: () => Promise<string>): ReadinessCheck[] {
+  return [
+    {
+      name: 'origin',
+      critical: false,
+      async run(signal) {
+        const response = await fetch(`${apiBase}/healthz`, { signal });
+        await response.arrayBuffer();
+        if (!response.ok) throw new Error(`${response.status} from ${apiBase}/healthz`);
+        return 'reachable';
+      },
+    },
+    {
+      name: 'search',
+      critical: false,
+      async run() {
+        const health = await searchHealth();
+        if (health !== 'green' && health !== 'yellow') throw new Error(`search engine health is '${health}'`);
+        return health;
+      },
+    },
+  ];
 }
 
 /**
@@ -156,7 +200,39 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
   });
   const api = await createApiApp({ logger, plugins: [songRoutes(songs), search, ...(options.apiPlugins ?? [])] });
   const comments = createCommentRoute({ apiBase: config.apiBase, renderer, trustedProxies: config.trustedProxies, logger });
-  const server = createFrontServer({ api, pageCache, stats: createStatsHandler(pageCache, { secret: purgeSecret }), renderer, comments, logger });
+  const metrics = new FrontMetrics(() => pageCache.stats());
+  const fleet = options.fleetMetrics === true && cluster.isWorker ? new WorkerMetrics(metrics.registry) : undefined;
+  const readiness = new Readiness({ checks: frontChecks(config.apiBase, () => engine.health()) });
+  const observe = options.observeRequests ?? true;
+  const server = createFrontServer({
+    api,
+    pageCache,
+    stats: createStatsHandler(pageCache, { secret: purgeSecret }),
+    renderer,
+    comments,
+    logger,
+    operations: createOperationsHandler({
+      readiness,
+      metricsText: fleet === undefined ? () => metrics.text() : () => fleet.fleetText(),
+      metricsToken: config.metricsToken ?? purgeSecret,
+      logger,
+    }),
+    ...(observe ? { onRender: (status: number, seconds: number) => metrics.render(status, seconds) } : {}),
+  });
+  if (observe) {
+    observeRequests(server, {
+      server: 'front',
+      routeClass: frontRouteClass,
+      record: (route, status, seconds, cache) => {
+        metrics.request(route, status, seconds);
+        metrics.cacheStatus(cache);
+      },
+      logger,
+      logRequests: config.logRequests,
+      cacheStatus: true,
+      ...(cluster.isWorker ? { worker: String(cluster.worker?.id ?? '') } : {}),
+    });
+  }
   const workerId = options.workerId;
   if (workerId !== undefined) server.prependListener('request', (_req, res: ServerResponse) => res.setHeader('x-front-worker', workerId));
   try {
@@ -168,11 +244,13 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
       });
     });
   } catch (error) {
+    fleet?.close();
     await api.close();
     await engine.close();
     songs.close();
     throw error;
   }
+  readiness.ready();
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   own.base = `http://${host}:${port}`;
@@ -181,8 +259,11 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     buildId: manifest.buildId,
     pageCache,
     server,
+    readiness,
     async close(stopOptions = {}) {
+      await readiness.drainDelay(config.drainDelayMs, stopOptions.force);
       await drainServer(server, { logger, timeoutMs: config.shutdownTimeoutMs, name: 'front', ...stopOptions });
+      fleet?.close();
       await api.close();
       await engine.close();
       songs.close();

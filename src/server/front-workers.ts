@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '../log.js';
 import type { StopOptions } from './drain.js';
+import { MetricsAggregator } from './metrics-cluster.js';
 import { PurgeRelay, type RelayWorker } from './purge-fanout.js';
 import type { ShutdownMessage } from './shutdown.js';
 
@@ -59,7 +60,7 @@ function askToStop(worker: Worker, force: boolean): void {
 
 /**
  * Runs in the cluster primary: forks the workers (which run this same program and start a front each), relays purges
- * between them and replaces a worker that dies. The workers share the listening socket; the primary serves nothing.
+ * between them, sums their metrics for the worker a scrape reached (MetricsAggregator) and replaces a worker that dies. The workers share the listening socket; the primary serves nothing.
  */
 export function runFrontWorkers(options: FrontWorkersOptions): FrontWorkers {
   const { logger } = options;
@@ -72,6 +73,7 @@ export function runFrontWorkers(options: FrontWorkersOptions): FrontWorkers {
     timeoutMs: options.purgeTimeoutMs ?? FRONT_WORKERS_DEFAULTS.purgeTimeoutMs,
     logger,
   });
+  const metrics = new MetricsAggregator(live);
   const started = new Map<number, number>();
   let stopping = false;
   let delay = restartDelayMs;
@@ -83,7 +85,10 @@ export function runFrontWorkers(options: FrontWorkersOptions): FrontWorkers {
     return worker;
   };
 
-  const onMessage = (worker: Worker, message: unknown) => relay.onMessage(relayWorker(worker), message);
+  const onMessage = (worker: Worker, message: unknown) => {
+    relay.onMessage(relayWorker(worker), message);
+    metrics.onMessage(worker, message);
+  };
   const onExit = (worker: Worker, code: number | null, signal: string | null) => {
     relay.onExit(relayWorker(worker));
     const lived = Date.now() - (started.get(worker.id) ?? Date.now());
@@ -138,6 +143,7 @@ export function runFrontWorkers(options: FrontWorkersOptions): FrontWorkers {
       clearTimeout(killer);
       force?.removeEventListener('abort', forceAll);
       relay.close();
+      metrics.close();
       cluster.off('message', onMessage);
       cluster.off('exit', onExit);
     },

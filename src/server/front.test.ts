@@ -40,6 +40,7 @@ before(async () => {
     renderer,
     comments: createCommentRoute({ apiBase, renderer }),
     logger: silentLogger(),
+    operations: (_req, res, path) => res.writeHead(200, { 'cache-control': 'no-store' }).end(`operations ${path}`),
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -64,6 +65,14 @@ describe('front routing', () => {
     const unknown = await fetch(`${base}/api`);
     assert.equal(unknown.status, 404);
     assert.equal(((await unknown.json()) as { code: string }).code, 'NOT_FOUND');
+  });
+
+  it('answers /healthz, /readyz and /metrics before the page cache and the API when they are asked twice', async () => {
+    for (const path of ['/healthz', '/readyz', '/metrics', '/healthz', '/readyz', '/metrics']) {
+      const response = await fetch(`${base}${path}?probe=1`);
+      assert.equal(await response.text(), `operations ${path}`);
+      assert.equal(response.headers.get('x-middleware-cache'), null);
+    }
   });
 
   it('sends paths that only start like /api to the page cache and renderer', async () => {

@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../log.js';
 import { logUrl } from '../log-bounds.js';
 import { pathOf, type PageCache } from '../page-cache/index.js';
 import { matchCommentPath, type RendererHandler } from '../renderer/index.js';
+import { isOperationsPath } from './operations.js';
 
 export interface FrontParts {
   api: FastifyInstance;
@@ -14,6 +16,10 @@ export interface FrontParts {
   /** `POST /plog/<oid>/comments` and its thanks page (createCommentRoute): answered before the page cache, never kept. */
   comments: (req: IncomingMessage, res: ServerResponse, oid: string, sent: boolean) => void;
   logger: Logger;
+  /** `/healthz`, `/readyz` and `/metrics` (createOperationsHandler): answered first, never cached nor rate-limited. */
+  operations: (req: IncomingMessage, res: ServerResponse, path: string) => void;
+  /** Told of every render: its status and how long it took until its answer ended. */
+  onRender?: (status: number, seconds: number) => void;
 }
 
 export const STATS_PATH = '/__cache__/stats';
@@ -28,16 +34,20 @@ function sendError(res: ServerResponse, status: number, text: string): void {
 }
 
 /**
- * The front's request handler, in the order of DESIGN §1: `/api/*` → the API app; `/__cache__/stats`; the comment
+ * The front's request handler, in the order of DESIGN §1 after the operations endpoints: `/api/*` → the API app; `/__cache__/stats`; the comment
  * route (`/plog/<oid>/comments`, posted forms are never cached); everything else → the page cache (which answers `/__purge__` itself) → on a miss, the renderer.
  */
 export function createFrontHandler(parts: FrontParts): (req: IncomingMessage, res: ServerResponse) => void {
-  const { api, pageCache, stats, renderer, comments, logger } = parts;
+  const { api, pageCache, stats, renderer, comments, logger, operations, onRender } = parts;
   const renderMiss = (req: IncomingMessage, res: ServerResponse) => (error?: unknown) => {
     if (error !== undefined) {
       logger.error({ err: error, url: logUrl(req.url) }, 'page cache failed');
       sendError(res, 500, 'Internal Server Error');
       return;
+    }
+    if (onRender !== undefined) {
+      const started = performance.now();
+      res.once('close', () => onRender(res.statusCode, (performance.now() - started) / 1000));
     }
     renderer(req, res);
   };
@@ -45,7 +55,8 @@ export function createFrontHandler(parts: FrontParts): (req: IncomingMessage, re
     const url = req.url ?? '/';
     const path = pathOf(url);
     try {
-      if (path === '/api' || path.startsWith('/api/')) api.routing(req, res);
+      if (isOperationsPath(path)) operations(req, res, path);
+      else if (path === '/api' || path.startsWith('/api/')) api.routing(req, res);
       else if (path === STATS_PATH) stats(req, res);
       else {
         const comment = matchCommentPath(path);

@@ -6,6 +6,11 @@ import { CdnPurgeError, purgeCdn } from '../edge/index.js';
 import { createEngine, createLiveUpdater, PopularityStore, type SearchEngine } from '../search/index.js';
 import type { Command } from './command.js';
 import { drainServer, type StopOptions } from './drain.js';
+import { OriginMetrics } from './metrics.js';
+import { createOperationsHandler } from './operations.js';
+import { HEALTH_PATH, METRICS_PATH, originRouteClass, READY_PATH } from './operations-policy.js';
+import { Readiness } from './readiness.js';
+import { observeRequests } from './request-observer.js';
 import { waitForShutdown } from './shutdown.js';
 
 /** How long the origin's live search update waits for the embedded engine's write lock before it retries later. */
@@ -15,7 +20,9 @@ export interface RunningOrigin {
   url: string;
   outbox: PurgeOutbox | undefined;
   searchOutbox: SearchOutbox;
-  /** Drains the API within `config.shutdownTimeoutMs` (see drainServer), then stops the outboxes and closes the stores. */
+  /** Starting, ready or draining, with the checks of `/readyz`. */
+  readiness: Readiness;
+  /** Marks the origin unready, waits what is left of `config.drainDelayMs`, drains the API within `config.shutdownTimeoutMs` (see drainServer), then stops the outboxes and closes the stores. */
   close(options?: StopOptions): Promise<void>;
 }
 
@@ -56,6 +63,13 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
             return error.failures.map(({ requested, reason }) => ({ url: requested, reason }));
           }
         });
+  // The outboxes count into it from their constructors on; its backlog gauges read them at each scrape.
+  const sources: { outbox?: PurgeOutbox; searchOutbox?: SearchOutbox } = {};
+  const metrics = new OriginMetrics({
+    purgeBacklog: () => sources.outbox?.jobsBacklog() ?? { pending: 0, oldestAt: undefined },
+    edgeBacklog: () => sources.outbox?.cdnBacklog() ?? { pending: 0, oldestAt: undefined },
+    searchBacklog: () => sources.searchOutbox?.backlog() ?? { pending: 0, oldestAt: undefined },
+  });
   const outbox =
     secret === undefined
       ? undefined
@@ -64,6 +78,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
           routes: config.purgeUrls,
           secret,
           logger,
+          metrics: { deliveryFailed: (route) => metrics.deliveryFailed(route), edgePurgeFailed: (urls) => metrics.edgePurgeFailed(urls) },
           ...(cdnPurge === undefined ? {} : { cdnPurge }),
           ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
         });
@@ -80,8 +95,37 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
     apply: async (changes) => {
       await updateSearch(changes);
     },
+    metrics: { updateFailed: () => metrics.searchUpdateFailed() },
     ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
   });
+  sources.searchOutbox = searchOutbox;
+  if (outbox !== undefined) sources.outbox = outbox;
+  const readiness = new Readiness({
+    checks: [
+      // The origin answers nothing without its database: a closed one makes it unready.
+      {
+        name: 'database',
+        critical: true,
+        run: () => {
+          if (!db.open) throw new Error('origin.sqlite is closed');
+          db.prepare('SELECT 1').get();
+          return 'open';
+        },
+      },
+      // Search updates wait in the outbox while the engine is down: reported, not a reason to stop serving content.
+      {
+        name: 'search',
+        critical: false,
+        async run() {
+          const health = await searchEngine.health();
+          if (health !== 'green' && health !== 'yellow') throw new Error(`search engine health is '${health}'`);
+          return health;
+        },
+      },
+    ],
+  });
+  const metricsToken = config.metricsToken ?? config.originAdminToken;
+  if (metricsToken === undefined) logger.warn('METRICS_TOKEN and ORIGIN_ADMIN_TOKEN are unset: the origin refuses every /metrics request');
   if (outbox === undefined) logger.warn('PURGE_SECRET is unset: content changes are queued in the outbox but no front is purged');
   if (config.originAdminToken === undefined) logger.warn('ORIGIN_ADMIN_TOKEN is unset: admin writes are refused');
   const app = await createOriginApp({
@@ -94,15 +138,29 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
       outbox?.notify();
       searchOutbox.notify();
     },
+    operations: {
+      paths: [HEALTH_PATH, READY_PATH, METRICS_PATH],
+      handle: createOperationsHandler({ readiness, metricsText: () => metrics.text(), metricsToken, logger }),
+    },
+  });
+  observeRequests(app.server, {
+    server: 'origin',
+    routeClass: originRouteClass,
+    record: (route, status, seconds) => metrics.request(route, status, seconds),
+    logger,
+    logRequests: config.logRequests,
   });
   const url = await app.listen({ host: config.host, port: options.port ?? config.originPort });
   outbox?.start();
   searchOutbox.start();
+  readiness.ready();
   return {
     url,
     outbox,
     searchOutbox,
+    readiness,
     async close(stopOptions = {}) {
+      await readiness.drainDelay(config.drainDelayMs, stopOptions.force);
       const drainEnds = Date.now() + config.shutdownTimeoutMs;
       await drainServer(app.server, { logger, timeoutMs: config.shutdownTimeoutMs, name: 'origin', close: () => app.close(), ...stopOptions });
       // What is left of the drain time lets a purge in flight reach its front now rather than at the next start.

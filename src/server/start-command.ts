@@ -56,6 +56,8 @@ export const startCommand: Command = {
     }
     out.write(`sitestack is running\n  front   ${frontUrl}/\n  origin  ${origin.url}/api/v1/plog/\nPress Ctrl+C to stop.\n`);
     const shutdown = await stopRequested;
+    // Both unready at once, so the drain delay is waited once, not once per server.
+    origin.readiness.draining();
     // The front first: its renders in flight still read from the origin.
     await stopFront(shutdown);
     await origin.close(shutdown);
