@@ -121,6 +121,23 @@ describe('page cache encodings: renders and Vary', () => {
     });
   });
 
+  it('keeps the head a renderer wrote as a flat list, repeated names included, when it holds it until the end', async () => {
+    const renderer = (req: IncomingMessage, res: ServerResponse) => {
+      res.writeHead(200, 'Fine', ['content-type', 'text/html', 'x-two', 'a', 'x-two', 'b', 'cache-control', 'public']);
+      res.end(page(req.url));
+    };
+    await withCache({}, renderer, async (h) => {
+      const miss = await request(h.url, '/plog/list', { headers: ae('gzip') });
+      const hit = await request(h.url, '/plog/list', { headers: ae('gzip') });
+      for (const reply of [miss, hit]) {
+        assert.equal(reply.headers['x-two'], 'a, b');
+        assert.equal(reply.headers['content-encoding'], 'gzip');
+        assert.equal(decoded(reply), page('/plog/list'));
+      }
+      assert.equal(hit.headers.etag, miss.headers.etag);
+    });
+  });
+
   it('adds neither Vary nor an encoding when compress is off', async () => {
     await withCache({ compress: false }, pageRenderer, async (h) => {
       for (let i = 0; i < 2; i++) {
