@@ -90,6 +90,24 @@ describe('loadConfig', () => {
   });
 });
 
+describe('loadConfig for operations', () => {
+  it('defaults to sampled request logs, no drain delay and no metrics token of its own when none is set', () => {
+    const config = loadConfig({});
+    assert.deepEqual([config.logRequests, config.drainDelayMs, config.metricsToken], ['sampled', 0, undefined]);
+  });
+
+  it('reads LOG_REQUESTS, DRAIN_DELAY_MS and METRICS_TOKEN when they are set', () => {
+    const config = loadConfig({ LOG_REQUESTS: 'all', DRAIN_DELAY_MS: '5000', METRICS_TOKEN: 'scrape' });
+    assert.deepEqual([config.logRequests, config.drainDelayMs, config.metricsToken], ['all', 5000, 'scrape']);
+  });
+
+  it('names the variable and the value when LOG_REQUESTS or DRAIN_DELAY_MS is bad', () => {
+    assert.throws(() => loadConfig({ LOG_REQUESTS: 'some' }), { message: "expected LOG_REQUESTS to be one of off, errors, sampled, all, got 'some'" });
+    assert.throws(() => loadConfig({ DRAIN_DELAY_MS: '-1' }), { message: "expected DRAIN_DELAY_MS to be a whole number of 0 or more, got '-1'" });
+    assert.throws(() => loadConfig({ DRAIN_DELAY_MS: 'soon' }), { message: "expected DRAIN_DELAY_MS to be a whole number of 0 or more, got 'soon'" });
+  });
+});
+
 describe('TRUSTED_PROXIES', () => {
   it('accepts addresses, subnets, loopback and none', () => {
     assert.deepEqual(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, ::1 ,192.0.2.7,loopback' }).trustedProxies, ['10.0.0.0/8', '::1', '192.0.2.7', 'loopback']);
