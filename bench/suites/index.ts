@@ -3,6 +3,7 @@ import { edgeSuite } from './edge.js';
 import { freshnessSuite } from './freshness.js';
 import { pageCacheSuite } from './page-cache.js';
 import { pagePathSuite } from './page-path.js';
+import { operationsSuite } from './operations.js';
 import { pageWeightSuite } from './page-weight.js';
 import { scaleSuite } from './scale.js';
 import { searchIndexSuite } from './search-index.js';
@@ -11,4 +12,4 @@ import { searchQuerySuite } from './search-query.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite];
+export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite];

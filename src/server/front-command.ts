@@ -200,6 +200,8 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
   });
   const api = await createApiApp({ logger, plugins: [songRoutes(songs), search, ...(options.apiPlugins ?? [])] });
   const comments = createCommentRoute({ apiBase: config.apiBase, renderer, trustedProxies: config.trustedProxies, logger });
+  const metricsToken = config.metricsToken ?? purgeSecret;
+  if (metricsToken === undefined) logger.warn('METRICS_TOKEN and PURGE_SECRET are unset: the front refuses every /metrics request');
   const metrics = new FrontMetrics(() => pageCache.stats());
   const fleet = options.fleetMetrics === true && cluster.isWorker ? new WorkerMetrics(metrics.registry) : undefined;
   const readiness = new Readiness({ checks: frontChecks(config.apiBase, () => engine.health()) });
@@ -214,7 +216,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     operations: createOperationsHandler({
       readiness,
       metricsText: fleet === undefined ? () => metrics.text() : () => fleet.fleetText(),
-      metricsToken: config.metricsToken ?? purgeSecret,
+      metricsToken,
       logger,
     }),
     ...(observe ? { onRender: (status: number, seconds: number) => metrics.render(status, seconds) } : {}),
@@ -281,7 +283,7 @@ export const frontCommand: Command = {
     const stopRequested = waitForShutdown(logger);
     if (cluster.isPrimary && workers > 1) {
       await prepareWorkers(config, logger);
-      const fleet = runFrontWorkers({ workers, logger, shutdownTimeoutMs: config.shutdownTimeoutMs });
+      const fleet = runFrontWorkers({ workers, logger, shutdownTimeoutMs: config.shutdownTimeoutMs, drainDelayMs: config.drainDelayMs });
       const address = await listeningAddress(fleet);
       out.write(`front listening on http://${address} with ${workers} worker processes\n`);
       await fleet.stop(await stopRequested);

@@ -26,6 +26,8 @@ export interface FrontWorkersOptions {
   shutdownTimeoutMs?: number;
   /** Time a worker has after its drain to close its stores and exit. @default 5000 */
   killMarginMs?: number;
+  /** The workers' wait, unready, before they drain (`DRAIN_DELAY_MS`): added to the time before the kill. @default 0 */
+  drainDelayMs?: number;
 }
 
 export const FRONT_WORKERS_DEFAULTS = {
@@ -34,6 +36,7 @@ export const FRONT_WORKERS_DEFAULTS = {
   stableAfterMs: 10_000,
   shutdownTimeoutMs: 10_000,
   killMarginMs: 5_000,
+  drainDelayMs: 0,
 } as const;
 
 export interface FrontWorkers {
@@ -133,7 +136,9 @@ export function runFrontWorkers(options: FrontWorkersOptions): FrontWorkers {
       };
       force?.addEventListener('abort', forceAll, { once: true });
       const killAfterMs =
-        (options.shutdownTimeoutMs ?? FRONT_WORKERS_DEFAULTS.shutdownTimeoutMs) + (options.killMarginMs ?? FRONT_WORKERS_DEFAULTS.killMarginMs);
+        (options.drainDelayMs ?? FRONT_WORKERS_DEFAULTS.drainDelayMs) +
+        (options.shutdownTimeoutMs ?? FRONT_WORKERS_DEFAULTS.shutdownTimeoutMs) +
+        (options.killMarginMs ?? FRONT_WORKERS_DEFAULTS.killMarginMs);
       const killer = setTimeout(() => {
         const left = live();
         logger.error({ workers: left.map((worker) => worker.id), killAfterMs }, 'front workers still running after the drain time; killing them');

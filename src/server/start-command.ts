@@ -41,7 +41,7 @@ export const startCommand: Command = {
     try {
       if (workers > 1) {
         await prepareWorkers(config, logger);
-        const fleet = runFrontWorkers({ workers, logger, env: { PURGE_SECRET: purgeSecret }, shutdownTimeoutMs: config.shutdownTimeoutMs });
+        const fleet = runFrontWorkers({ workers, logger, env: { PURGE_SECRET: purgeSecret }, shutdownTimeoutMs: config.shutdownTimeoutMs, drainDelayMs: config.drainDelayMs });
         await fleet.ready;
         frontUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port} (${workers} worker processes)`;
         stopFront = (options) => fleet.stop(options);
