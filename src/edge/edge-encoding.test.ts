@@ -66,7 +66,8 @@ describe('edge: per-encoding caching in front of the page cache, through the rea
     front = createServer((req, res) => {
       received.push({ path: req.url ?? '', acceptEncoding: req.headers['accept-encoding'] });
       cache.handle(req, res, () => {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public,max-age=86400' });
+        const dataRoute = req.url?.startsWith('/_render/data/') === true;
+        res.writeHead(200, { 'content-type': dataRoute ? 'application/json' : 'text/html; charset=utf-8', 'cache-control': 'public,max-age=86400' });
         res.end(page(req.url ?? ''));
       });
     });
@@ -113,6 +114,30 @@ describe('edge: per-encoding caching in front of the page cache, through the rea
     );
   });
 
+  it('keeps one gzip copy of a data route and decompresses it for a client that does not accept gzip', async () => {
+    const path = '/_render/data/b1/en-US/plog/one-copy.json';
+    const steps: Array<[string | undefined, string | undefined, string]> = [
+      ['gzip, deflate, br, zstd', 'gzip', 'MISS'],
+      ['br', undefined, 'HIT'],
+      [undefined, undefined, 'HIT'],
+      ['gzip', 'gzip', 'HIT'],
+      ['br, gzip;q=0', undefined, 'HIT'],
+    ];
+    for (const [acceptEncoding, coding, cacheStatus] of steps) {
+      const reply = await get(`${edge.url}${path}`, acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding });
+      const label = `Accept-Encoding: ${acceptEncoding ?? '(none)'}`;
+      assert.equal(reply.status, 200, label);
+      assert.equal(reply.headers['content-encoding'], coding, label);
+      assert.equal(reply.headers['x-cache'], cacheStatus, label);
+      assert.equal(decode(reply), page(path), label);
+    }
+    assert.deepEqual(
+      receivedFor(path).map((request) => request.acceptEncoding),
+      ['gzip'],
+      'one request to the front, for gzip',
+    );
+  });
+
   it('never sends an encoding the client did not accept, whatever Accept-Encoding it sends', async () => {
     const name = fc.constantFrom('br', 'gzip', 'x-gzip', 'identity', '*', 'deflate', 'zstd', 'BR', 'Gzip');
     const weight = fc.constantFrom('', ';q=0', ';q=0.000', ';q=0.5', ';q=1', ';q=0.001', ' ; q=0.8', ';q=1.0');
@@ -120,7 +145,7 @@ describe('edge: per-encoding caching in front of the page cache, through the rea
     const items = fc.uniqueArray(fc.tuple(name, weight), { minLength: 1, maxLength: 4, selector: ([n]) => n.toLowerCase().replace('x-gzip', 'gzip') });
     const header = fc.option(items.map((pairs) => pairs.map(([n, q]) => `${n}${q}`).join(', ')), { nil: undefined });
     await fc.assert(
-      fc.asyncProperty(header, fc.constantFrom('/plog/p1', '/plog/p2'), async (acceptEncoding, path) => {
+      fc.asyncProperty(header, fc.constantFrom('/plog/p1', '/plog/p2', '/_render/data/b1/en-US/plog/p1.json'), async (acceptEncoding, path) => {
         const reply = await get(`${edge.url}${path}`, acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding });
         const coding = String(reply.headers['content-encoding'] ?? 'identity');
         assert.ok(accepts(acceptEncoding, coding), `${coding} sent for Accept-Encoding: ${acceptEncoding ?? '(none)'}`);

@@ -66,6 +66,8 @@ describe('renderNginxConfig', () => {
     const config = renderNginxConfig(base);
     assert.deepEqual(directiveLines(location(config, '/_render/data/')), [
       'location /_render/data/ {',
+      'proxy_cache_key $scheme://$http_host$request_uri;',
+      'gunzip on;',
       'proxy_ignore_headers Cache-Control Expires X-Accel-Expires Vary;',
       'proxy_cache_valid 200 1s;',
       'proxy_cache_use_stale error timeout http_500 http_502 http_503 http_504;',
@@ -193,7 +195,8 @@ describe('acceptsCoding', () => {
   it('is the map the config keys the cache and the upstream request on', () => {
     const config = renderNginxConfig(base);
     assert.match(config, /proxy_cache_key "\$scheme:\/\/\$http_host\$request_uri \$sitestack_edge_encoding";/);
-    assert.match(config, /proxy_set_header Accept-Encoding \$sitestack_edge_encoding;/);
+    assert.match(config, /proxy_set_header Accept-Encoding \$sitestack_edge_upstream_encoding;/);
+    assert.match(config, /map \$uri \$sitestack_edge_upstream_encoding \{\n {4}default \$sitestack_edge_encoding;\n {4}"~\^\/_render\/data\/" gzip;/);
     for (const coding of EDGE_CACHE_SETTINGS.codings) assert.ok(config.includes(`" ${coding};`), coding);
   });
 });
