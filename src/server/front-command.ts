@@ -225,10 +225,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     observeRequests(server, {
       server: 'front',
       routeClass: frontRouteClass,
-      record: (route, status, seconds, cache) => {
-        metrics.request(route, status, seconds);
-        metrics.cacheStatus(cache);
-      },
+      record: (route, status, seconds) => metrics.request(route, status, seconds),
       logger,
       logRequests: config.logRequests,
       cacheStatus: true,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { boundedLogPath, frontRouteClass, originRouteClass, rateLimitOf, readinessAnswer, shouldLogRequest, type CheckResult } from './operations-policy.js';
+import { boundedLogPath, chosenForLog, frontRouteClass, originRouteClass, rateLimitOf, readinessAnswer, shouldLogRequest, type CheckResult } from './operations-policy.js';
 
 describe('boundedLogPath', () => {
   it('keeps a short URL as it is when nothing passes the bounds', () => {
@@ -29,28 +29,31 @@ describe('boundedLogPath', () => {
   });
 });
 
-describe('shouldLogRequest', () => {
+describe('chosenForLog and shouldLogRequest', () => {
   it('logs nothing when the mode is off, even errors', () => {
-    assert.equal(shouldLogRequest('off', 500, true, 0), false);
+    assert.equal(chosenForLog('off', 0), false);
+    assert.equal(shouldLogRequest('off', 500, true, false), false);
   });
 
-  it('logs every request when the mode is all', () => {
-    assert.equal(shouldLogRequest('all', 200, false, 0.99), true);
+  it('chooses every request when the mode is all', () => {
+    assert.equal(chosenForLog('all', 0.99), true);
+    assert.equal(shouldLogRequest('all', 200, false, true), true);
   });
 
   it('logs 5xx answers and abandoned requests only when the mode is errors', () => {
-    assert.equal(shouldLogRequest('errors', 503, false, 0.5), true);
-    assert.equal(shouldLogRequest('errors', 0, true, 0.5), true);
-    assert.equal(shouldLogRequest('errors', 404, false, 0), false);
-    assert.equal(shouldLogRequest('errors', 200, false, 0), false);
+    assert.equal(chosenForLog('errors', 0), false);
+    assert.equal(shouldLogRequest('errors', 503, false, false), true);
+    assert.equal(shouldLogRequest('errors', 0, true, false), true);
+    assert.equal(shouldLogRequest('errors', 404, false, false), false);
+    assert.equal(shouldLogRequest('errors', 200, false, false), false);
   });
 
-  it('logs errors and one request in 100 when the mode is sampled', () => {
-    assert.equal(shouldLogRequest('sampled', 500, false, 0.99), true);
-    assert.equal(shouldLogRequest('sampled', 200, false, 0.005), true);
-    assert.equal(shouldLogRequest('sampled', 200, false, 0.011), false);
+  it('logs errors and chooses one request in 100 when the mode is sampled', () => {
+    assert.equal(shouldLogRequest('sampled', 500, false, false), true);
+    assert.equal(chosenForLog('sampled', 0.005), true);
+    assert.equal(chosenForLog('sampled', 0.011), false);
     const draws = Array.from({ length: 10_000 }, (_, i) => i / 10_000);
-    assert.equal(draws.filter((draw) => shouldLogRequest('sampled', 200, false, draw)).length, 100);
+    assert.equal(draws.filter((draw) => chosenForLog('sampled', draw)).length, 100);
   });
 });
 

@@ -80,14 +80,20 @@ export function boundedLogPath(url: string, limits: Partial<typeof OPERATIONS_PO
 }
 
 /**
- * Whether a request gets a log line. `errors`: answers of 500 or more and requests the client left before the answer
- * ended (`status` 0 or `aborted`). `sampled`: those, plus one request in `sampleOneIn` (`draw` in [0, 1) decides).
+ * Whether a request is chosen for a log line when it arrives, whatever its answer: every request under `all`, one in
+ * `sampleOneIn` under `sampled` (`draw` in [0, 1) decides). Only a chosen request pays for reading its cache status.
  */
-export function shouldLogRequest(mode: LogRequestsMode, status: number, aborted: boolean, draw: number, sampleOneIn: number = OPERATIONS_POLICY_DEFAULTS.sampleOneIn): boolean {
+export function chosenForLog(mode: LogRequestsMode, draw: number, sampleOneIn: number = OPERATIONS_POLICY_DEFAULTS.sampleOneIn): boolean {
+  return mode === 'all' || (mode === 'sampled' && draw * sampleOneIn < 1);
+}
+
+/**
+ * Whether a request gets a log line once answered: a chosen one (chosenForLog), and under `errors` and `sampled` also
+ * answers of 500 or more and requests the client left before the answer ended (`status` 0 or `aborted`).
+ */
+export function shouldLogRequest(mode: LogRequestsMode, status: number, aborted: boolean, chosen: boolean): boolean {
   if (mode === 'off') return false;
-  if (mode === 'all') return true;
-  if (status >= 500 || aborted) return true;
-  return mode === 'sampled' && draw * sampleOneIn < 1;
+  return chosen || status >= 500 || aborted;
 }
 
 /** One readiness check's outcome. */

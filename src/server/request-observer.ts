@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log.js';
-import { boundedLogPath, shouldLogRequest, type LogRequestsMode } from './operations-policy.js';
+import { boundedLogPath, chosenForLog, shouldLogRequest, type LogRequestsMode } from './operations-policy.js';
 
 /** The page cache's answer header: `hit`, `miss` (or `stale`, with soft purges). */
 const CACHE_HEADER = 'x-middleware-cache';
@@ -13,13 +13,13 @@ export interface RequestObserverOptions {
   /** The route class of a path (frontRouteClass, originRouteClass). */
   routeClass: (path: string, method: string | undefined) => string;
   /** Called once per request when its answer ended or the client left. */
-  record: (routeClass: string, status: number, seconds: number, cache: string | undefined) => void;
+  record: (routeClass: string, status: number, seconds: number) => void;
   logger: Logger;
   /** `LOG_REQUESTS`. */
   logRequests: LogRequestsMode;
   /** Names this process in each log line (a front worker's cluster id). */
   worker?: string;
-  /** Whether to read the cache status of each answer (the front). @default false */
+  /** Whether log lines carry the answer's cache status (the front). @default false */
   cacheStatus?: boolean;
   /** @default Math.random */
   random?: () => number;
@@ -58,15 +58,17 @@ export function observeRequests(server: Server, options: RequestObserverOptions)
   const readCache = options.cacheStatus ?? false;
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
+    const chosen = chosenForLog(logRequests, random());
     let cache: string | undefined;
-    if (readCache) {
+    // Only for a line sure to be written, so the requests that are not logged keep the plain writeHead.
+    if (readCache && chosen) {
       const writeHead = res.writeHead;
       res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
         cache = cacheHeaderIn(args);
         return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
       } as WriteHead;
     }
-    res.once('close', () => {
+    res.on('close', () => {
       const seconds = (performance.now() - started) / 1000;
       const url = req.url ?? '/';
       const aborted = !res.writableFinished;
@@ -76,8 +78,8 @@ export function observeRequests(server: Server, options: RequestObserverOptions)
         if (header !== undefined) cache = String(header);
       }
       const route = routeClass(pathOf(url), req.method);
-      record(route, status, seconds, cache);
-      if (!shouldLogRequest(logRequests, status, aborted, random())) return;
+      record(route, status, seconds);
+      if (!shouldLogRequest(logRequests, status, aborted, chosen)) return;
       logger.info(
         {
           server: name,
