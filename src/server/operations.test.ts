@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -144,6 +144,18 @@ describe('operations endpoints of the front and the origin', () => {
     assert.ok(metrics.has('sitestack_outbox_backlog{outbox="search",server="origin"}'));
     assert.ok(metrics.has('sitestack_edge_purge_failures_total{server="origin"}'));
     assert.ok((metrics.get('sitestack_http_request_duration_seconds_count{route="admin",server="origin",status="201"}') ?? 0) >= 1);
+  });
+
+  it('exports every metric the Grafana dashboard in docs/ reads, when front and origin are scraped', async () => {
+    const dashboard = readFileSync(new URL('../../docs/grafana-dashboard.json', import.meta.url), 'utf8');
+    const used = new Set(dashboard.match(/sitestack_[a-z0-9_]+/g));
+    const exported = new Set<string>();
+    for (const [base, token] of [[front.url, SECRET], [origin.url, ADMIN]] as const) {
+      for (const series of (await scrape(base, token)).keys()) exported.add(series.replace(/\{.*$/, ''));
+    }
+    // Only a front with --workers answers this one (test/operations-workers.test.ts).
+    exported.add('sitestack_front_workers');
+    assert.deepEqual([...used].filter((name) => !exported.has(name)), []);
   });
 
   it('writes one log line per request with method, bounded path, status, duration, cache status and route when LOG_REQUESTS is all', async () => {
