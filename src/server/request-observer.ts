@@ -56,6 +56,8 @@ export function observeRequests(server: Server, options: RequestObserverOptions)
   const { server: name, routeClass, record, logger, logRequests, worker } = options;
   const random = options.random ?? Math.random;
   const readCache = options.cacheStatus ?? false;
+  // The fields every line of this server shares are serialized once, in the child's bindings.
+  const lines = logger.child({ server: name, ...(worker === undefined ? {} : { worker }) });
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const chosen = chosenForLog(logRequests, random());
@@ -80,16 +82,14 @@ export function observeRequests(server: Server, options: RequestObserverOptions)
       const route = routeClass(pathOf(url), req.method);
       record(route, status, seconds);
       if (!shouldLogRequest(logRequests, status, aborted, chosen)) return;
-      logger.info(
+      lines.info(
         {
-          server: name,
           method: req.method,
           path: boundedLogPath(url),
           route,
           status,
           durationMs: Math.round(seconds * 10_000) / 10,
           ...(cache === undefined ? {} : { cache }),
-          ...(worker === undefined ? {} : { worker }),
           ...(aborted ? { aborted } : {}),
         },
         'request',
