@@ -96,6 +96,14 @@ describe('loadConfig for operations', () => {
     assert.deepEqual([config.logRequests, config.drainDelayMs, config.metricsToken], ['sampled', 0, undefined]);
   });
 
+  it('reads CACHE_COMPRESS and CACHE_COMPRESS_MIN_BYTES, compression on by default', () => {
+    assert.deepEqual([loadConfig({}).cacheCompress, loadConfig({}).cacheCompressMinBytes], [true, 1024]);
+    const config = loadConfig({ CACHE_COMPRESS: 'off', CACHE_COMPRESS_MIN_BYTES: '4096' });
+    assert.deepEqual([config.cacheCompress, config.cacheCompressMinBytes], [false, 4096]);
+    assert.throws(() => loadConfig({ CACHE_COMPRESS: 'yes' }), { message: "expected CACHE_COMPRESS to be one of on, off, got 'yes'" });
+    assert.throws(() => loadConfig({ CACHE_COMPRESS_MIN_BYTES: '0' }), /CACHE_COMPRESS_MIN_BYTES/);
+  });
+
   it('reads LOG_REQUESTS, DRAIN_DELAY_MS and METRICS_TOKEN when they are set', () => {
     const config = loadConfig({ LOG_REQUESTS: 'all', DRAIN_DELAY_MS: '5000', METRICS_TOKEN: 'scrape' });
     assert.deepEqual([config.logRequests, config.drainDelayMs, config.metricsToken], ['all', 5000, 'scrape']);

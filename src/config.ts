@@ -27,6 +27,10 @@ export interface Config {
   cacheVariantHeader: string;
   cacheMaxEntries: number;
   cacheMaxBytes: number | undefined;
+  /** Whether the page cache keeps and sends brotli and gzip encodings (`CACHE_COMPRESS`, see PageCacheOptions.compress). */
+  cacheCompress: boolean;
+  /** Smallest body sent compressed (`CACHE_COMPRESS_MIN_BYTES`, see PageCacheOptions.compressMinBytes). */
+  cacheCompressMinBytes: number;
   searchUrl: string;
   searchPrefix: string;
   searchRateLimit: RateLimit;
@@ -279,6 +283,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     cacheVariantHeader: parseToken('CACHE_VARIANT_HEADER', read(env, 'CACHE_VARIANT_HEADER') ?? PAGE_CACHE_DEFAULTS.variantHeader).toLowerCase(),
     cacheMaxEntries: parsePositiveInt('CACHE_MAX_ENTRIES', read(env, 'CACHE_MAX_ENTRIES') ?? String(PAGE_CACHE_DEFAULTS.maxEntries)),
     cacheMaxBytes: cacheMaxBytes === undefined ? undefined : parsePositiveInt('CACHE_MAX_BYTES', cacheMaxBytes),
+    cacheCompress: parseOneOf('CACHE_COMPRESS', read(env, 'CACHE_COMPRESS') ?? (PAGE_CACHE_DEFAULTS.compress ? 'on' : 'off'), ['on', 'off']) === 'on',
+    cacheCompressMinBytes: parsePositiveInt('CACHE_COMPRESS_MIN_BYTES', read(env, 'CACHE_COMPRESS_MIN_BYTES') ?? String(PAGE_CACHE_DEFAULTS.compressMinBytes)),
     searchUrl,
     searchPrefix: read(env, 'SEARCH_PREFIX') ?? 'site_docs',
     searchRateLimit: parseRateLimit('SEARCH_RATE_LIMIT', read(env, 'SEARCH_RATE_LIMIT') ?? '25/minute'),

@@ -182,6 +182,8 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
   const pageCache = createPageCache({
     maxEntries: config.cacheMaxEntries,
     maxBytes: config.cacheMaxBytes,
+    compress: config.cacheCompress,
+    compressMinBytes: config.cacheCompressMinBytes,
     key: keyWithPublicBase(config, () => own.base),
     variantCookie: config.cacheVariantCookie,
     variantHeader: config.cacheVariantHeader,
