@@ -21,7 +21,12 @@ async function suggestionTitles(page: Page): Promise<string[]> {
 }
 
 async function searchSettled(page: Page): Promise<void> {
-  await page.waitForFunction(() => !document.getElementById('search-app')?.hasAttribute('aria-busy') && document.getElementById('search-status')?.textContent !== '');
+  // The search page itself, not the page Back leaves before it is rendered again in place.
+  await page.waitForFunction(() => {
+    const app = document.getElementById('search-app');
+    const status = document.getElementById('search-status')?.textContent ?? '';
+    return app !== null && !app.hasAttribute('aria-busy') && status !== '';
+  });
 }
 
 describe("the reader's site in Chromium", { skip }, () => {

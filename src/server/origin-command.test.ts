@@ -12,13 +12,16 @@ import { waitFor } from '../test-support/wait-for.js';
 
 const ADMIN_TOKEN = 'origin-command-admin';
 
-/** A stand-in edge: counts the refreshes per path and answers each with the status its test sets. */
+/**
+ * A stand-in edge: counts the refreshes per path and answers each request with the status its test sets. A refresh
+ * asks for each coding the edge keeps, `br` first (see purge-client.ts): its `br` request counts it.
+ */
 async function standInEdge(): Promise<{ url: string; refreshes: Map<string, number>; status: Map<string, number[]>; close(): Promise<void> }> {
   const refreshes = new Map<string, number>();
   const status = new Map<string, number[]>();
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
-    if (req.headers['secret-header'] === 'true') refreshes.set(path, (refreshes.get(path) ?? 0) + 1);
+    if (req.headers['secret-header'] === 'true' && req.headers['accept-encoding'] === 'br') refreshes.set(path, (refreshes.get(path) ?? 0) + 1);
     res.writeHead(status.get(path)?.shift() ?? 200).end();
   });
   const port = await listen(server);
