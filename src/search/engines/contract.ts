@@ -530,8 +530,7 @@ export function engineContractTests(name: string, makeEngine: () => Promise<Sear
       const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
       /**
        * Whether a document term matches a query word: the same term, or, with language analysis, another form of it — a
-       * term whose stem in a language of the document is the word's stem in a language of the query (see
-       * stemLanguagesOf: a locale's own language and English).
+       * term whose stem in a language of the document is the word's stem in a language of the query (stemLanguagesOf).
        */
       const sameWord = (word: string, term: string, documentLocale: string, queryLocales: readonly string[]) => {
         if (term === word) return true;
