@@ -27,6 +27,14 @@ function snapshot(): string {
   return JSON.stringify(['posts', 'comments', 'purge_jobs'].map((table) => db.prepare(`SELECT * FROM ${table} ORDER BY 1`).all()));
 }
 
+/** The purge jobs enqueued so far, oldest first. */
+function purgeJobs(): { pathnames: string[]; keys: string[] }[] {
+  return db
+    .prepare<[], { pathnames: string; keys: string }>('SELECT pathnames, keys FROM purge_jobs ORDER BY id')
+    .all()
+    .map((row) => ({ pathnames: JSON.parse(row.pathnames) as string[], keys: JSON.parse(row.keys) as string[] }));
+}
+
 const validPost = { title: 'A new post', body: '<h2 id="intro">Intro</h2><p>Text</p>', summary: 'Short', categories: ['Web'], pub_date: '2026-11-01' };
 
 before(async () => {
@@ -105,9 +113,11 @@ describe('origin admin writes', () => {
     const updated = await request('PUT', '/api/v1/plog/brand-new', { body: { ...validPost, title: 'Renamed' } });
     assert.equal(updated.status, 200);
     assert.equal(((await request('GET', '/api/v1/plog/brand-new')).json().post as { title: string }).title, 'Renamed');
-    const jobs = db.prepare(`SELECT pathnames FROM purge_jobs ORDER BY id`).pluck().all();
-    const pathnames = JSON.stringify(['/plog/brand-new', '/', '/plog', '/feed.xml', '/sitemap.xml']);
-    assert.deepEqual(jobs, [pathnames, pathnames]);
+    const job = {
+      pathnames: ['/plog/brand-new', '/', '/plog', '/feed.xml', '/sitemap.xml', '/plog/category/Web'],
+      keys: ['post:brand-new', 'listing:home', 'listing:archive', 'listing:feed', 'listing:sitemap', 'category:Web'],
+    };
+    assert.deepEqual(purgeJobs(), [job, job]);
     assert.equal(changes, 2);
   });
 
@@ -117,8 +127,11 @@ describe('origin admin writes', () => {
     assert.equal(comment.status, 201);
     db.exec('DELETE FROM purge_jobs');
     assert.equal((await request('DELETE', '/api/v1/plog/short-lived')).status, 204);
-    assert.deepEqual(db.prepare('SELECT pathnames FROM purge_jobs').pluck().all(), [
-      JSON.stringify(['/plog/short-lived', '/', '/plog', '/feed.xml', '/sitemap.xml']),
+    assert.deepEqual(purgeJobs(), [
+      {
+        pathnames: ['/plog/short-lived', '/', '/plog', '/feed.xml', '/sitemap.xml', '/plog/category/Web'],
+        keys: ['post:short-lived', 'listing:home', 'listing:archive', 'listing:feed', 'listing:sitemap', 'category:Web'],
+      },
     ]);
     assert.equal((await request('GET', '/api/v1/plog/short-lived')).status, 404);
     assert.equal(db.prepare(`SELECT count(*) FROM comments WHERE oid = 'short-lived'`).pluck().get(), 0);
@@ -132,7 +145,9 @@ describe('origin admin writes', () => {
     db.exec('DELETE FROM purge_jobs');
     assert.equal((await request('POST', `/api/v1/comments/${id}/approve`)).status, 200);
     assert.equal((await request('POST', `/api/v1/comments/${id}/approve`)).status, 200);
-    assert.deepEqual(db.prepare('SELECT pathnames FROM purge_jobs').pluck().all(), [JSON.stringify(['/plog/commented', '/', '/plog'])]);
+    assert.deepEqual(purgeJobs(), [
+      { pathnames: ['/plog/commented', '/', '/plog', '/plog/category/Web'], keys: ['post:commented', 'listing:home', 'listing:archive', 'category:Web'] },
+    ]);
     const page = (await request('GET', '/api/v1/plog/commented')).json().comments as { count: number; items: { comment: string }[] };
     assert.equal(page.count, 1);
     assert.equal(page.items[0]?.comment, '<script>x</script>');

@@ -11,7 +11,7 @@ import type { OriginDatabase } from './database.js';
 import { ContentStore } from './store.js';
 import { encodeCursor, parsePendingQuery } from './pending-page.js';
 import { parsePostPatch, parsePostRepresentation } from './post-representation.js';
-import { parseCommentId, parseCommentInput, parseOid } from './validation.js';
+import { parseCommentId, parseCommentInput, parseListQuery, parseOid } from './validation.js';
 
 export interface OriginAppOptions {
   db: OriginDatabase;
@@ -93,7 +93,8 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
 
   const notFound = (oid: string) => ERRORS.POST_NOT_FOUND(`no post '${oid}'`);
 
-  app.get('/api/v1/plog/', async () => ({ groups: store.listGroups() }));
+  // `?category=<name>`: that category's posts (no groups for an unknown one), for its page.
+  app.get('/api/v1/plog/', async (request) => ({ groups: store.listGroups(parseListQuery(request.query).category) }));
 
   app.get<{ Params: { oid: string } }>('/api/v1/plog/:oid', async (request) => {
     const oid = parseOid(request.params.oid);

@@ -72,6 +72,33 @@ describe('openOriginDatabase', () => {
     }
   });
 
+  it('keeps the waiting purge jobs and their deliveries, with no keys, when upgrading from before keys (schema 4)', () => {
+    const file = tempFile();
+    mkdirSync(dirname(file), { recursive: true });
+    const old = new Database(file);
+    old.pragma('foreign_keys = ON');
+    for (const step of MIGRATIONS.slice(0, 4)) old.exec(step);
+    old.pragma('user_version = 4');
+    const waiting = Number(old.prepare(`INSERT INTO purge_jobs (pathnames, created_at) VALUES (?, '2026-11-20')`).run(JSON.stringify(['/plog/c', '/', '/plog'])).lastInsertRowid);
+    old.prepare(`INSERT INTO purge_deliveries (job_id, route, attempts, delivered) VALUES (?, 'http://front-a/__purge__', 1, 1)`).run(waiting);
+    old.prepare(`INSERT INTO purge_deliveries (job_id, route, attempts, last_error) VALUES (?, 'http://front-b/__purge__', 3, '503')`).run(waiting);
+    old.close();
+
+    const db = openOriginDatabase(file, { seed: false });
+    try {
+      assert.equal(db.pragma('user_version', { simple: true }), MIGRATIONS.length);
+      assert.deepEqual(db.prepare(`SELECT id, pathnames, keys FROM purge_jobs`).all(), [{ id: waiting, pathnames: JSON.stringify(['/plog/c', '/', '/plog']), keys: '[]' }]);
+      assert.deepEqual(db.prepare(`SELECT route, attempts, delivered, report_id AS report FROM purge_deliveries ORDER BY route`).all(), [
+        { route: 'http://front-a/__purge__', attempts: 1, delivered: 1, report: null },
+        { route: 'http://front-b/__purge__', attempts: 3, delivered: 0, report: null },
+      ]);
+      assert.equal(db.prepare(`SELECT count(*) FROM purge_reports`).pluck().get(), 0);
+      assert.deepEqual(db.pragma('foreign_key_check'), []);
+    } finally {
+      db.close();
+    }
+  });
+
   it('refuses a file whose schema is newer than this code', () => {
     const file = tempFile();
     const db = openOriginDatabase(file, { seed: false });

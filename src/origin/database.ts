@@ -78,6 +78,17 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX search_jobs_due ON search_jobs (next_at, id);`,
   // Pending comments are paged by id; approved ones, however many, are not in this index, so a page reads only its rows.
   `CREATE INDEX comments_pending ON comments (id) WHERE approved = 0;`,
+  // Purges by surrogate key: a job names the keys of the pages its change alters beside their pathnames (a job from
+  // before keeps its pathnames alone). A front's answer to a delivery, the cache keys it purged, is kept as a report
+  // its delivery rows point to; once every front has confirmed every job of that delivery, the report's URLs go to the
+  // edge step with the jobs' pathnames.
+  `ALTER TABLE purge_jobs ADD COLUMN keys TEXT NOT NULL DEFAULT '[]';
+   CREATE TABLE purge_reports (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     urls TEXT NOT NULL
+   );
+   ALTER TABLE purge_deliveries ADD COLUMN report_id INTEGER REFERENCES purge_reports (id);
+   CREATE INDEX purge_deliveries_report ON purge_deliveries (report_id) WHERE report_id IS NOT NULL;`,
 ];
 
 export interface OpenOriginDatabaseOptions {

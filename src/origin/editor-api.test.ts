@@ -150,7 +150,10 @@ describe('origin PATCH /api/v1/plog/<oid>', () => {
     const after = (response.json() as unknown as PostPage).post;
     assert.deepEqual(after, { ...before, title: 'Café renamed' });
     assert.deepEqual((await getPage()).post, after);
-    assert.deepEqual(db.prepare('SELECT pathnames FROM purge_jobs').pluck().all(), [JSON.stringify([`/plog/${OID}`, '/', '/plog', '/feed.xml', '/sitemap.xml'])]);
+    const purge = db.prepare<[], { pathnames: string; keys: string }>('SELECT pathnames, keys FROM purge_jobs').all();
+    const categories = before.categories;
+    assert.deepEqual(purge.map((job) => JSON.parse(job.pathnames) as unknown), [[`/plog/${OID}`, '/', '/plog', '/feed.xml', '/sitemap.xml', ...categories.map((name) => `/plog/category/${encodeURIComponent(name)}`)]]);
+    assert.ok((JSON.parse(purge[0]?.keys ?? '[]') as string[]).includes(`post:${OID}`));
     assert.deepEqual(db.prepare('SELECT oid FROM search_jobs').pluck().all(), [OID]);
     assert.equal(changes, 1);
   });

@@ -2,6 +2,7 @@ import type { Logger } from '../log.js';
 import type { OriginDatabase } from './database.js';
 import { retryDelayMs, type BackoffPolicy } from '../backoff.js';
 import { BOUND_LIMIT } from '../sqlite-limit.js';
+import { edgeUrlOfCacheKey } from './policy.js';
 import { endsWithin, MAX_TIMER_MS, WorkerLoop, type GraceOptions } from './worker-loop.js';
 
 /** A URL the edge could not purge, exactly as it was handed to `CdnPurge`, and why. */
@@ -38,8 +39,8 @@ export interface PurgeOutboxOptions {
   secret: string;
   logger: Logger;
   /**
-   * Called with the pathnames of jobs every front has confirmed, each pathname once; one that fails is retried on
-   * its own. Unset: no edge purge.
+   * Called with the pathnames of jobs every front has confirmed and the URLs the fronts reported purging for them,
+   * each URL once; one that fails is retried on its own. Unset: no edge purge.
    */
   cdnPurge?: CdnPurge;
   /**
@@ -55,7 +56,7 @@ export interface PurgeOutboxOptions {
   backoff?: BackoffPolicy;
   /** Per delivery attempt. @default 5000 */
   timeoutMs?: number;
-  /** Jobs merged into one delivery (their pathnames deduplicated, at most 1000). @default 100 */
+  /** Jobs merged into one delivery (their pathnames and their keys deduplicated, at most 1000 of each). @default 100 */
   batchJobs?: number;
   /** @default Date.now */
   now?: () => number;
@@ -77,13 +78,22 @@ const DEFAULTS = {
   timeoutMs: 5_000,
   batchJobs: 100,
   maxPathnames: 1_000,
+  maxKeys: 1_000,
   cdnGiveUpAfterMs: 60 * 60 * 1_000,
 } as const;
 
 interface DueJob {
   id: number;
   pathnames: string;
+  keys: string;
   attempts: number;
+}
+
+/** What one delivery sends: the jobs it confirms and their pathnames and keys, each once. */
+interface Batch {
+  jobs: DueJob[];
+  pathnames: string[];
+  keys: string[];
 }
 
 interface DueCdnUrl {
@@ -112,15 +122,21 @@ export class PurgeOutbox {
     const db = options.db;
     this.statements = {
       dueForRoute: db.prepare<[string, number, number], DueJob>(
-        `SELECT j.id, j.pathnames, coalesce(d.attempts, 0) AS attempts
+        `SELECT j.id, j.pathnames, j.keys, coalesce(d.attempts, 0) AS attempts
            FROM purge_jobs j LEFT JOIN purge_deliveries d ON d.job_id = j.id AND d.route = ?
           WHERE coalesce(d.delivered, 0) = 0 AND coalesce(d.next_at, 0) <= ?
           ORDER BY j.id ${BOUND_LIMIT}`,
       ),
-      delivered: db.prepare<[number, string]>(
-        `INSERT INTO purge_deliveries (job_id, route, attempts, delivered) VALUES (?, ?, 1, 1)
-         ON CONFLICT (job_id, route) DO UPDATE SET attempts = attempts + 1, delivered = 1, last_error = NULL`,
+      delivered: db.prepare<[number, string, number | null]>(
+        `INSERT INTO purge_deliveries (job_id, route, attempts, delivered, report_id) VALUES (?, ?, 1, 1, ?)
+         ON CONFLICT (job_id, route) DO UPDATE SET attempts = attempts + 1, delivered = 1, last_error = NULL, report_id = excluded.report_id`,
       ),
+      report: db.prepare<[string]>(`INSERT INTO purge_reports (urls) VALUES (?)`),
+      // A report is complete once no delivery points to it: every job it covered was confirmed by every front.
+      completeReports: db.prepare<[], { id: number; urls: string }>(
+        `SELECT id, urls FROM purge_reports r WHERE NOT EXISTS (SELECT 1 FROM purge_deliveries d WHERE d.report_id = r.id)`,
+      ),
+      forgetReport: db.prepare<[number]>(`DELETE FROM purge_reports WHERE id = ?`),
       failed: db.prepare<[{ job: number; route: string; next: number; error: string }]>(
         `INSERT INTO purge_deliveries (job_id, route, attempts, next_at, last_error) VALUES (@job, @route, 1, @next, @error)
          ON CONFLICT (job_id, route) DO UPDATE SET attempts = attempts + 1, next_at = @next, last_error = @error`,
@@ -239,17 +255,21 @@ export class PurgeOutbox {
     }
   }
 
-  private batch(jobs: DueJob[]): { jobs: DueJob[]; pathnames: string[] } {
+  /** The due jobs, oldest first, for as long as their pathnames and their keys each stay within a purge request's bound. */
+  private batch(jobs: DueJob[]): Batch {
     const pathnames = new Set<string>();
+    const keys = new Set<string>();
     const taken: DueJob[] = [];
     for (const job of jobs) {
-      const next = JSON.parse(job.pathnames) as string[];
-      const merged = new Set([...pathnames, ...next]);
-      if (taken.length > 0 && merged.size > DEFAULTS.maxPathnames) break;
-      for (const pathname of next) pathnames.add(pathname);
+      const nextPathnames = JSON.parse(job.pathnames) as string[];
+      const nextKeys = JSON.parse(job.keys) as string[];
+      const tooMany = new Set([...pathnames, ...nextPathnames]).size > DEFAULTS.maxPathnames || new Set([...keys, ...nextKeys]).size > DEFAULTS.maxKeys;
+      if (taken.length > 0 && tooMany) break;
+      for (const pathname of nextPathnames) pathnames.add(pathname);
+      for (const key of nextKeys) keys.add(key);
       taken.push(job);
     }
-    return { jobs: taken, pathnames: [...pathnames] };
+    return { jobs: taken, pathnames: [...pathnames], keys: [...keys] };
   }
 
   private delay(attempts: number): number {
@@ -260,20 +280,24 @@ export class PurgeOutbox {
   private async deliverTo(route: string): Promise<boolean> {
     const due = this.statements.dueForRoute.all(route, this.options.now(), this.options.batchJobs);
     if (due.length === 0) return false;
-    const { jobs, pathnames } = this.batch(due);
+    const { jobs, pathnames, keys } = this.batch(due);
     try {
       const response = await this.options.fetch(route, {
         method: 'POST',
         headers: { authorization: `Bearer ${this.options.secret}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ pathnames }),
+        // A front that predates keys ignores them and purges the pathnames, which name the same pages.
+        body: JSON.stringify(keys.length === 0 ? { pathnames } : { pathnames, keys }),
         signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs)]),
       });
-      await response.arrayBuffer();
+      const answer = await response.text();
       if (!response.ok) throw new Error(`${response.status} ${route}`);
+      const purged = purgedList(answer);
+      const urls = this.options.cdnPurge === undefined ? [] : [...new Set(purged.flatMap((key) => edgeUrlOfCacheKey(key) ?? []))];
       this.options.db.transaction(() => {
-        for (const job of jobs) this.statements.delivered.run(job.id, route);
+        const report = urls.length === 0 ? null : Number(this.statements.report.run(JSON.stringify(urls)).lastInsertRowid);
+        for (const job of jobs) this.statements.delivered.run(job.id, route, report);
       })();
-      this.options.logger.debug({ route, pathnames }, 'purge delivered');
+      this.options.logger.debug({ route, pathnames, keys, purged: purged.length }, 'purge delivered');
     } catch (error) {
       if (this.loop.stopped) return true;
       const message = error instanceof Error ? error.message : String(error);
@@ -286,7 +310,12 @@ export class PurgeOutbox {
     return true;
   }
 
-  /** Deletes the jobs every front has confirmed, handing their pathnames to the CDN step when there is one. */
+  /**
+   * Deletes the jobs every front has confirmed, handing their pathnames to the CDN step when there is one, and with
+   * them the URLs of the fronts' reports that no unconfirmed job holds back. A report waits for all of its jobs: a URL
+   * a front purged for one job may be one another front has yet to purge for another, and the edge refreshes from any
+   * front.
+   */
   private finishConfirmedJobs(): void {
     const now = this.options.now();
     const toCdn = this.options.cdnPurge !== undefined;
@@ -294,6 +323,10 @@ export class PurgeOutbox {
       for (const job of this.statements.confirmedByEveryFront.all(JSON.stringify(this.options.routes), this.options.routes.length)) {
         if (toCdn) for (const url of JSON.parse(job.pathnames) as string[]) this.statements.queueCdn.run(url, now);
         this.statements.finish.run(job.id);
+      }
+      for (const report of this.statements.completeReports.all()) {
+        if (toCdn) for (const url of JSON.parse(report.urls) as string[]) this.statements.queueCdn.run(url, now);
+        this.statements.forgetReport.run(report.id);
       }
     })();
   }
@@ -338,4 +371,19 @@ export class PurgeOutbox {
       );
     }
   }
+}
+
+/**
+ * The cache keys a front's answer names as purged (`{ "purged": [...] }`); none for an answer of another shape, such as
+ * a front's from before it reported them: the delivery still succeeded.
+ */
+function purgedList(answer: string): string[] {
+  let body: unknown;
+  try {
+    body = JSON.parse(answer);
+  } catch {
+    return [];
+  }
+  const purged = typeof body === 'object' && body !== null ? (body as { purged?: unknown }).purged : undefined;
+  return Array.isArray(purged) ? purged.filter((key): key is string => typeof key === 'string') : [];
 }

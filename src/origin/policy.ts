@@ -1,3 +1,6 @@
+import { categoryPath } from '../categories.js';
+import { categoryKey, LISTING_KEYS, postKey } from '../surrogate-keys.js';
+
 /** A post as the list endpoint shows it. */
 export interface PostSummary {
   oid: string;
@@ -26,17 +29,55 @@ export function groupByMonth(posts: readonly PostSummary[]): PostGroup[] {
 }
 
 /**
- * The pages a change to one post's approved comments can alter: the post itself, and the home page (latest posts) and
- * the archive, which show comment counts.
+ * What a change purges: pathnames, which every front and the edge understand (and which reach entries stored before
+ * fronts kept keys), and surrogate keys, which reach every entry of a page whatever its URL (a query string, a data
+ * route of any build). Both name the same pages, so neither depends on the other.
  */
-export function pathnamesForComments(oid: string): string[] {
-  return [`/plog/${oid}`, '/', '/plog'];
+export interface PurgeTargets {
+  pathnames: string[];
+  keys: string[];
+}
+
+/**
+ * The pages a change to one post's approved comments can alter: the post itself, and the listings that show comment
+ * counts: the home page (latest posts), the archive and the page of each category the post is in.
+ */
+export function purgeForComments(oid: string, categories: readonly string[]): PurgeTargets {
+  const unique = [...new Set(categories)];
+  return {
+    pathnames: [`/plog/${oid}`, '/', '/plog', ...unique.map(categoryPath)],
+    keys: [postKey(oid), LISTING_KEYS.home, LISTING_KEYS.archive, ...unique.map(categoryKey)],
+  };
 }
 
 /**
  * The pages a post's creation, edit or deletion can alter: those its comments alter, plus the feed and the sitemap,
- * which list posts (titles, dates, content) but not comments, so a comment never purges them.
+ * which list posts (titles, dates, content) but not comments, so a comment never purges them. `categories`: the
+ * post's categories before and after the change, since it leaves the pages of those it no longer has.
+ *
+ * Every listing showing the post is named by its own key, not only reached through `post:<oid>`: a listing too long
+ * for its `Surrogate-Key` header to name every post (the archive, a large category) would otherwise keep an old title.
  */
-export function pathnamesForPost(oid: string): string[] {
-  return [...pathnamesForComments(oid), '/feed.xml', '/sitemap.xml'];
+export function purgeForPost(oid: string, categories: readonly string[]): PurgeTargets {
+  const unique = [...new Set(categories)];
+  return {
+    pathnames: [`/plog/${oid}`, '/', '/plog', '/feed.xml', '/sitemap.xml', ...unique.map(categoryPath)],
+    keys: [postKey(oid), LISTING_KEYS.home, LISTING_KEYS.archive, LISTING_KEYS.feed, LISTING_KEYS.sitemap, ...unique.map(categoryKey)],
+  };
+}
+
+/** Longest URL the edge step refreshes: the purge route's bound on a pathname. */
+const EDGE_URL_MAX_LENGTH = 2_048;
+
+/**
+ * The relative URL to refresh at the edge for a cache key a front reports purging, or undefined for a key that names
+ * no URL. A key is the request's path and query (the `url`, `path` and `search-query` policies) or that followed by a
+ * space and a variant (`path+variant`): the part before any space. It must be a path of visible ASCII, as every
+ * request target the front accepted is; `//` would name another host.
+ */
+export function edgeUrlOfCacheKey(key: string): string | undefined {
+  const space = key.indexOf(' ');
+  const url = space === -1 ? key : key.slice(0, space);
+  if (!url.startsWith('/') || url.startsWith('//') || url.length > EDGE_URL_MAX_LENGTH || !/^[\x21-\x7e]+$/.test(url)) return undefined;
+  return url;
 }

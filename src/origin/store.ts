@@ -1,6 +1,6 @@
 import { BOUND_LIMIT } from '../sqlite-limit.js';
 import type { OriginDatabase } from './database.js';
-import { groupByMonth, pathnamesForComments, pathnamesForPost, type PostGroup, type PostSummary } from './policy.js';
+import { groupByMonth, purgeForComments, purgeForPost, type PostGroup, type PostSummary, type PurgeTargets } from './policy.js';
 import type { CommentInput, PostInput } from './validation.js';
 
 export interface Post {
@@ -41,7 +41,7 @@ function toPost(row: PostRow): Post {
 }
 
 /**
- * The origin's content store. Every write that can change a page enqueues the affected pathnames in the purge outbox,
+ * The origin's content store. Every write that can change a page enqueues the affected pathnames and keys in the purge outbox,
  * and every write to a post its search job, inside the write's own transaction, so a committed change always has its
  * purge and its search update recorded.
  */
@@ -57,6 +57,13 @@ export class ContentStore {
                 (SELECT count(*) FROM comments c WHERE c.oid = p.oid AND c.approved = 1) AS comments
            FROM posts p ORDER BY p.pub_date DESC, p.oid`,
       ),
+      // Categories are a JSON array per post: a category's page reads the whole list, as the archive does.
+      listInCategory: db.prepare<[string], SummaryRow>(
+        `SELECT p.oid, p.title, p.pub_date, p.categories,
+                (SELECT count(*) FROM comments c WHERE c.oid = p.oid AND c.approved = 1) AS comments
+           FROM posts p WHERE EXISTS (SELECT 1 FROM json_each(p.categories) WHERE value = ?)
+          ORDER BY p.pub_date DESC, p.oid`,
+      ),
       post: db.prepare<[string], PostRow>(`SELECT oid, title, body_html, summary, pub_date, categories FROM posts WHERE oid = ?`),
       approvedComments: db.prepare<[string], PublicComment>(
         `SELECT id, name, comment, add_date FROM comments WHERE oid = ? AND approved = 1 ORDER BY add_date, id`,
@@ -65,6 +72,7 @@ export class ContentStore {
         `SELECT id, oid, name, comment, add_date FROM comments WHERE approved = 0 AND id > ? ORDER BY id ${BOUND_LIMIT}`,
       ),
       exists: db.prepare<[string], { one: number }>(`SELECT 1 AS one FROM posts WHERE oid = ?`),
+      categories: db.prepare<[string], string>(`SELECT categories FROM posts WHERE oid = ?`).pluck(),
       upsert: db.prepare(
         `INSERT INTO posts (oid, title, summary, body_html, pub_date, categories, updated_at)
          VALUES (@oid, @title, @summary, @body_html, @pub_date, @categories, @updated_at)
@@ -78,13 +86,15 @@ export class ContentStore {
       comment: db.prepare<[number], { oid: string; approved: number }>(`SELECT oid, approved FROM comments WHERE id = ?`),
       approve: db.prepare<[number]>(`UPDATE comments SET approved = 1 WHERE id = ?`),
       deleteComment: db.prepare<[number]>(`DELETE FROM comments WHERE id = ?`),
-      enqueue: db.prepare<[string, string]>(`INSERT INTO purge_jobs (pathnames, created_at) VALUES (?, ?)`),
+      enqueue: db.prepare<[string, string, string]>(`INSERT INTO purge_jobs (pathnames, keys, created_at) VALUES (?, ?, ?)`),
       enqueueSearch: db.prepare<[string, string]>(`INSERT INTO search_jobs (oid, created_at) VALUES (?, ?)`),
     };
   }
 
-  listGroups(): PostGroup[] {
-    return groupByMonth(this.statements.list.all().map((row) => ({ ...row, categories: JSON.parse(row.categories) as string[] })));
+  /** Every post, or those in `category` (none for an unknown one), newest first, by month. */
+  listGroups(category?: string): PostGroup[] {
+    const rows = category === undefined ? this.statements.list.all() : this.statements.listInCategory.all(category);
+    return groupByMonth(rows.map((row) => ({ ...row, categories: JSON.parse(row.categories) as string[] })));
   }
 
   getPost(oid: string): PostPage | undefined {
@@ -106,9 +116,9 @@ export class ContentStore {
   /** Creates or replaces a post; answers whether it was created. */
   putPost(oid: string, input: PostInput): { created: boolean } {
     return this.db.transaction(() => {
-      const created = this.statements.exists.get(oid) === undefined;
-      this.write(oid, input);
-      return { created };
+      const before = this.categoriesOf(oid);
+      this.write(oid, input, before ?? []);
+      return { created: before === undefined };
     })();
   }
 
@@ -120,13 +130,14 @@ export class ContentStore {
     return this.db.transaction(() => {
       const row = this.statements.post.get(oid);
       if (row === undefined) return false;
-      this.write(oid, edit(toPost(row)));
+      const current = toPost(row);
+      this.write(oid, edit(current), current.categories);
       return true;
     })();
   }
 
-  /** Stores a post with its purge and search jobs; callers hold a transaction. */
-  private write(oid: string, input: PostInput): void {
+  /** Stores a post with its purge and search jobs; `before`: its categories until now. Callers hold a transaction. */
+  private write(oid: string, input: PostInput, before: readonly string[]): void {
     this.statements.upsert.run({
       oid,
       title: input.title,
@@ -136,18 +147,18 @@ export class ContentStore {
       categories: JSON.stringify(input.categories),
       updated_at: this.now().toISOString(),
     });
-    this.enqueuePurge(pathnamesForPost(oid));
+    this.enqueuePurge(purgeForPost(oid, [...before, ...input.categories]));
     this.enqueueSearch(oid);
   }
 
   deletePost(oid: string): boolean {
     return this.db.transaction(() => {
-      const deleted = this.statements.deletePost.run(oid).changes > 0;
-      if (deleted) {
-        this.enqueuePurge(pathnamesForPost(oid));
-        this.enqueueSearch(oid);
-      }
-      return deleted;
+      const categories = this.categoriesOf(oid);
+      if (categories === undefined) return false;
+      this.statements.deletePost.run(oid);
+      this.enqueuePurge(purgeForPost(oid, categories));
+      this.enqueueSearch(oid);
+      return true;
     })();
   }
 
@@ -165,7 +176,7 @@ export class ContentStore {
       if (comment === undefined) return false;
       if (comment.approved === 0) {
         this.statements.approve.run(id);
-        this.enqueuePurge(pathnamesForComments(comment.oid));
+        this.enqueuePurge(purgeForComments(comment.oid, this.categoriesOf(comment.oid) ?? []));
       }
       return true;
     })();
@@ -176,7 +187,7 @@ export class ContentStore {
       const comment = this.statements.comment.get(id);
       if (comment === undefined) return false;
       this.statements.deleteComment.run(id);
-      if (comment.approved === 1) this.enqueuePurge(pathnamesForComments(comment.oid));
+      if (comment.approved === 1) this.enqueuePurge(purgeForComments(comment.oid, this.categoriesOf(comment.oid) ?? []));
       return true;
     })();
   }
@@ -186,7 +197,13 @@ export class ContentStore {
     this.statements.enqueueSearch.run(oid, this.now().toISOString());
   }
 
-  private enqueuePurge(pathnames: string[]): void {
-    this.statements.enqueue.run(JSON.stringify(pathnames), this.now().toISOString());
+  /** The post's categories; undefined when there is no such post. */
+  private categoriesOf(oid: string): string[] | undefined {
+    const categories = this.statements.categories.get(oid);
+    return categories === undefined ? undefined : (JSON.parse(categories) as string[]);
+  }
+
+  private enqueuePurge({ pathnames, keys }: PurgeTargets): void {
+    this.statements.enqueue.run(JSON.stringify(pathnames), JSON.stringify(keys), this.now().toISOString());
   }
 }

@@ -1,5 +1,6 @@
 import { ERRORS, type ErrorFactory } from '../error-codes.js';
 import type { AppError } from '../errors.js';
+import { CATEGORY_NAME_MAX_LENGTH, isCategoryName } from '../categories.js';
 
 /** A post identifier: a lower-case slug, so it is safe in a URL path and in a cache key as it stands. */
 export const OID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -10,7 +11,7 @@ export const LIMITS = {
   summaryLength: 1_000,
   bodyLength: 500_000,
   categories: 10,
-  categoryLength: 40,
+  categoryLength: CATEGORY_NAME_MAX_LENGTH,
   nameLength: 80,
   commentLength: 5_000,
 } as const;
@@ -79,7 +80,7 @@ function text(
   return value;
 }
 
-const CATEGORY_PATTERN = /^[\p{L}\p{N}][\p{L}\p{N} ._+#-]*$/u;
+const CATEGORY_NAME_RULE = `1-${LIMITS.categoryLength} letters, digits, spaces or . _ + # -, starting with a letter or digit`;
 
 function categories(record: Record<string, unknown>): string[] {
   const raw = record.categories ?? [];
@@ -89,9 +90,7 @@ function categories(record: Record<string, unknown>): string[] {
   for (const entry of raw) {
     if (typeof entry !== 'string') throw invalid('categories must be an array of strings');
     const value = entry.normalize('NFC').trim();
-    if (value.length === 0 || value.length > LIMITS.categoryLength || !CATEGORY_PATTERN.test(value)) {
-      throw invalid(`each category must be 1-${LIMITS.categoryLength} letters, digits, spaces or . _ + # -, starting with a letter or digit`);
-    }
+    if (!isCategoryName(value)) throw invalid(`each category must be ${CATEGORY_NAME_RULE}`);
     seen.add(value);
   }
   return [...seen];
@@ -147,4 +146,23 @@ export function parseCommentInput(body: unknown): CommentInput {
     name: text(record, 'name', { min: 1, max: LIMITS.nameLength, multiline: false }),
     comment: text(record, 'comment', { min: 1, max: LIMITS.commentLength, multiline: true }),
   };
+}
+
+/**
+ * The list endpoint's query: `category` narrows the list to that category's posts (the name as stored, compared
+ * exactly, so `web` is not `Web`; NFC-normalized first, as writes are). Empty or absent: every post. Any other
+ * parameter is refused, so a misspelt one does not quietly answer every post.
+ */
+export function parseListQuery(query: unknown): { category: string | undefined } {
+  const record = typeof query === 'object' && query !== null ? (query as Record<string, unknown>) : {};
+  const unknownNames = Object.keys(record).filter((name) => name !== 'category');
+  if (unknownNames.length > 0) {
+    throw invalid(`unknown query parameter(s): ${unknownNames.slice(0, 5).map((name) => JSON.stringify(name.slice(0, 40))).join(', ')}; use category`);
+  }
+  const value = record.category;
+  if (value === undefined || value === '') return { category: undefined };
+  if (typeof value !== 'string') throw invalid('category must be given once');
+  const name = value.normalize('NFC');
+  if (!isCategoryName(name)) throw invalid(`category must be ${CATEGORY_NAME_RULE}, with no space at either end`);
+  return { category: name };
 }
