@@ -34,6 +34,17 @@ describe('sitemap and robots.txt', () => {
     assert.match(robotsTxt('http://h'), /^Sitemap: http:\/\/h\/sitemap.xml$/m);
   });
 
+  it("lists each category's page once, dated by its newest post, when posts have categories", () => {
+    const listing = (oid: string, pub_date: string, categories: string[]) => ({ oid, title: oid, pub_date, categories, comments: 0 });
+    const map = sitemap([listing('b', '2026-03-01T00:00:00.000Z', ['Web', 'C#']), listing('a', '2026-01-01T00:00:00.000Z', ['Web', 'not/valid'])], 'http://h');
+    const urls = [...map.matchAll(/<url><loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod><\/url>/g)].map((match) => [match[1], match[2]]);
+    assert.deepEqual(urls.slice(2, 4), [
+      ['http://h/plog/category/Web', '2026-03-01T00:00:00.000Z'],
+      ['http://h/plog/category/C%23', '2026-03-01T00:00:00.000Z'],
+    ]);
+    assert.equal(urls.length, 6, 'home, archive, two categories, two posts: no page for a name the origin should not have sent');
+  });
+
   it('builds an ICO holding one 16×16 PNG when the module loads', () => {
     assert.deepEqual([...FAVICON.subarray(0, 8)], [0, 0, 1, 0, 1, 0, 16, 16]);
     assert.equal(FAVICON.subarray(22, 26).toString('latin1'), '\x89PNG');

@@ -1,4 +1,5 @@
 import { crc32, deflateSync } from 'node:zlib';
+import { categoryPath, isCategoryName } from '../categories.js';
 import { escapeHtml } from '../html-escape.js';
 import type { SiteIdentity } from './site.js';
 import type { PostAnswer } from './origin-schema.js';
@@ -48,15 +49,24 @@ export function atomFeed(posts: readonly PostAnswer['post'][], site: SiteIdentit
   );
 }
 
-/** The sitemap (sitemaps.org 0.9): the home page, the archive and every post, with its date. */
+/**
+ * The sitemap (sitemaps.org 0.9): the home page, the archive, every category's page and every post, each with the
+ * date of its newest post.
+ */
 export function sitemap(posts: readonly PostListing[], baseUrl: string): string {
   const latest = posts[0]?.pub_date;
+  // Posts come newest first, so a category's first post is its newest.
+  const categories = new Map<string, string>();
+  for (const post of posts) {
+    for (const name of post.categories) if (isCategoryName(name) && !categories.has(name)) categories.set(name, post.pub_date);
+  }
   const url = (path: string, lastmod: string | undefined) =>
     `<url><loc>${xmlText(`${baseUrl}${path}`)}</loc>${lastmod === undefined ? '' : `<lastmod>${xmlText(rfc3339(lastmod))}</lastmod>`}</url>`;
   return (
     `<?xml version="1.0" encoding="utf-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
     url('/', latest) +
     url('/plog', latest) +
+    [...categories].map(([name, newest]) => url(categoryPath(name), newest)).join('') +
     posts.map((post) => url(`/plog/${post.oid}`, post.pub_date)).join('') +
     `</urlset>\n`
   );

@@ -4,13 +4,15 @@ import { isAppError } from '../errors.js';
 import { logUrl } from '../log-bounds.js';
 import { silentLogger, type Logger } from '../log.js';
 import { publicBaseUrl } from '../edge/public-base-url.js';
+import { SURROGATE_KEY_HEADER, surrogateKeyHeader } from '../surrogate-keys.js';
 import { loadClientBuild, type ClientBuild } from './build.js';
 import { renderDocument } from './document.js';
 import { atomFeed, CRAWLER_PATHS, FAVICON, FEED_ENTRIES, robotsTxt, sitemap } from './feeds.js';
 import { loadLatestPosts, loadPageData, loadPostList } from './origin-client.js';
+import { feedKeys, pageKeys, sitemapKeys } from './page-keys.js';
 import { App } from './pages.js';
 import { SITE_DEFAULTS, type SiteIdentity } from './site.js';
-import { DATA_PREFIX, DEFAULT_LOCALE, matchPage, parseDataUrl, STATIC_PREFIX } from './routes.js';
+import { DATA_PREFIX, DEFAULT_LOCALE, matchPage, pagePathOf, parseDataUrl, STATIC_PREFIX } from './routes.js';
 import type { PageData } from './types.js';
 
 export interface RendererOptions {
@@ -61,6 +63,12 @@ export type RendererHandler = ((req: IncomingMessage, res: ServerResponse, next?
   readonly site: SiteIdentity;
 };
 
+/** The `Surrogate-Key` header of a cacheable answer showing what `keys` name; none when they name nothing. */
+function keyHeader(keys: readonly string[]): Record<string, string> {
+  const value = surrogateKeyHeader(keys);
+  return value === '' ? {} : { [SURROGATE_KEY_HEADER]: value };
+}
+
 function send(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   res.writeHead(status, { ...headers, 'content-length': String(bytes.length) });
@@ -94,11 +102,13 @@ export function createRenderer(options: RendererOptions): RendererHandler {
       baseUrl: publicBaseUrl(req, allowedHosts),
     });
 
-  const sendPage = (req: IncomingMessage, res: ServerResponse, status: number, page: PageData, cache = status === 200) =>
-    send(req, res, status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': cache ? cacheControl : DEFAULTS.uncached }, html(req, page));
+  const cacheHeaders = (cache: boolean, keys: readonly string[]) => (cache ? { 'cache-control': cacheControl, ...keyHeader(keys) } : { 'cache-control': DEFAULTS.uncached });
 
-  const sendJson = (req: IncomingMessage, res: ServerResponse, status: number, body: unknown) =>
-    send(req, res, status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': status === 200 ? cacheControl : DEFAULTS.uncached }, JSON.stringify(body));
+  const sendPage = (req: IncomingMessage, res: ServerResponse, status: number, page: PageData, cache = status === 200) =>
+    send(req, res, status, { 'content-type': 'text/html; charset=utf-8', ...cacheHeaders(cache, pageKeys(page)) }, html(req, page));
+
+  const sendJson = (req: IncomingMessage, res: ServerResponse, status: number, body: unknown, keys: readonly string[] = []) =>
+    send(req, res, status, { 'content-type': 'application/json; charset=utf-8', ...cacheHeaders(status === 200, keys) }, JSON.stringify(body));
 
   const notFoundPage = (pathname: string): PageData => ({ kind: 'not-found', title: `Not found · ${site.name}`, pathname });
 
@@ -121,16 +131,16 @@ export function createRenderer(options: RendererOptions): RendererHandler {
 
   /** The feed, the sitemap, robots.txt and the icon: true when `pathname` named one of them and it is being answered. */
   const serveCrawlerFile = (req: IncomingMessage, res: ServerResponse, pathname: string, next?: (error?: unknown) => void): boolean => {
-    const text = (type: string, body: string) => send(req, res, 200, { 'content-type': `${type}; charset=utf-8`, 'cache-control': cacheControl }, body);
+    const text = (type: string, body: string, keys: readonly string[] = []) => send(req, res, 200, { 'content-type': `${type}; charset=utf-8`, ...cacheHeaders(true, keys) }, body);
     switch (pathname) {
       case CRAWLER_PATHS.feed:
         loadLatestPosts(origin, FEED_ENTRIES)
-          .then((posts) => text('application/atom+xml', atomFeed(posts, site, publicBaseUrl(req, allowedHosts))))
+          .then((posts) => text('application/atom+xml', atomFeed(posts, site, publicBaseUrl(req, allowedHosts)), feedKeys(posts)))
           .catch((error: unknown) => fail(req, res, error, false, next));
         return true;
       case CRAWLER_PATHS.sitemap:
         loadPostList(origin)
-          .then((posts) => text('application/xml', sitemap(posts, publicBaseUrl(req, allowedHosts))))
+          .then((posts) => text('application/xml', sitemap(posts, publicBaseUrl(req, allowedHosts)), sitemapKeys(posts)))
           .catch((error: unknown) => fail(req, res, error, false, next));
         return true;
       case CRAWLER_PATHS.robots:
@@ -171,7 +181,7 @@ export function createRenderer(options: RendererOptions): RendererHandler {
         return;
       }
       loadPageData(data.route, origin)
-        .then((page) => (page === undefined ? sendJson(req, res, 404, { error: 'no such page', code: 'NOT_FOUND' }) : sendJson(req, res, 200, page)))
+        .then((page) => (page === undefined ? sendJson(req, res, 404, { error: 'no such page', code: 'NOT_FOUND' }) : sendJson(req, res, 200, page, pageKeys(page))))
         .catch((error: unknown) => fail(req, res, error, true, next));
       return;
     }
@@ -186,6 +196,12 @@ export function createRenderer(options: RendererOptions): RendererHandler {
       } else {
         sendPage(req, res, 404, notFoundPage(pathname));
       }
+      return;
+    }
+    // One address per page: another spelling of a category's name is sent to the one its links use.
+    const canonical = pagePathOf(route);
+    if (canonical !== pathname) {
+      send(req, res, 308, { location: canonical, 'cache-control': DEFAULTS.uncached }, '');
       return;
     }
     loadPageData(route, origin)

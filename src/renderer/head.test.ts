@@ -29,6 +29,9 @@ describe('headTags', () => {
     assert.match(tags, /<link rel="canonical" href="https:\/\/example.com\/plog\/a-post">/);
     assert.match(tags, /<meta property="og:title" content="A &quot;quoted&quot; &lt;title&gt;">/);
     assert.match(tags, /<meta property="og:type" content="article">/);
+    const category = headTags(pageHead({ kind: 'category', title: 'Posts in C#', name: 'C#', posts: [] }, SITE_DEFAULTS), SITE_DEFAULTS, 'https://example.com');
+    assert.match(category, /<link rel="canonical" href="https:\/\/example.com\/plog\/category\/C%23">/);
+    assert.match(category, /<meta property="og:type" content="website">/);
     const missing = headTags(pageHead({ kind: 'not-found', title: 'Not found', pathname: '/x' }, SITE_DEFAULTS), SITE_DEFAULTS, 'http://h');
     assert.doesNotMatch(missing, /canonical|og:url/);
   });

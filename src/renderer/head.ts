@@ -1,3 +1,4 @@
+import { categoryPath } from '../categories.js';
 import { escapeHtml } from '../html-escape.js';
 import type { SiteIdentity } from './site.js';
 import type { PageData } from './types.js';
@@ -18,6 +19,8 @@ export function pageHead(page: PageData, site: SiteIdentity): PageHead {
       return { title: page.title, description: `Every post of ${site.name}, month by month.`, path: '/plog' };
     case 'post':
       return { title: page.title, description: page.post.summary.trim() === '' ? site.description : page.post.summary, path: `/plog/${page.post.oid}` };
+    case 'category':
+      return { title: page.title, description: `The posts of ${site.name} in ${page.name}, newest first.`, path: categoryPath(page.name) };
     case 'search':
       return { title: page.title, description: `Search the posts of ${site.name}.`, path: `/${page.locale}/search` };
     default:
@@ -36,7 +39,7 @@ export function headTags(head: PageHead, site: SiteIdentity, baseUrl: string): s
     meta('name', 'description', head.description) +
     (url === undefined ? '' : `<link rel="canonical" href="${escapeHtml(url)}">`) +
     meta('property', 'og:site_name', site.name) +
-    meta('property', 'og:type', head.path?.startsWith('/plog/') === true ? 'article' : 'website') +
+    meta('property', 'og:type', head.path !== undefined && /^\/plog\/[^/]+$/.test(head.path) ? 'article' : 'website') +
     meta('property', 'og:title', head.title) +
     meta('property', 'og:description', head.description) +
     (url === undefined ? '' : meta('property', 'og:url', url)) +

@@ -73,6 +73,13 @@ export async function loadPageData(route: PageRoute, options: OriginClientOption
       if (found === undefined) return undefined;
       return { kind: 'post', title: `${found.post.title} · ${options.siteName}`, post: found.post, comments: found.comments };
     }
+    case 'category': {
+      const list = await getAnswer(options, `/api/v1/plog/?category=${encodeURIComponent(route.name)}`, listAnswerSchema, false);
+      const posts = (list?.groups ?? []).flatMap((group) => group.posts);
+      // A category is a page only while a post is in it: an unknown name and one whose last post left it are 404s.
+      if (posts.length === 0) return undefined;
+      return { kind: 'category', title: `Posts in ${route.name} · ${options.siteName}`, name: route.name, posts };
+    }
     case 'search':
       return { kind: 'search', title: `Search · ${options.siteName}`, locale: route.locale };
   }

@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
+import { categoryPath, isCategoryName } from '../categories.js';
 import { SearchShell } from '../search/page/shell.js';
 import { COMMENT_PENDING_MESSAGE, CommentForm } from './comment-form.js';
 import { focusableCodeBlocks } from './head.js';
@@ -43,11 +44,31 @@ function Layout({ site, locale, children }: { site: SiteIdentity; locale: string
   );
 }
 
+/** A post's categories, each a link to its page; a name the origin should not have sent stays plain text. */
+function Categories({ names }: { names: string[] }) {
+  return (
+    <>
+      {names.map((name, index) => (
+        // By position: a name an untrusted origin repeats must not give two children one key.
+        <Fragment key={index}>
+          {index > 0 ? ', ' : null}
+          {isCategoryName(name) ? <a href={categoryPath(name)}>{name}</a> : name}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
 function PostLine({ post }: { post: PostListing }) {
   return (
     <li className="post-line">
       <a href={`/plog/${post.oid}`}>{post.title}</a> <time dateTime={post.pub_date}>{formatDate(post.pub_date)}</time>
-      {post.categories.length > 0 ? <span className="categories"> · {post.categories.join(', ')}</span> : null}
+      {post.categories.length > 0 ? (
+        <span className="categories">
+          {' · '}
+          <Categories names={post.categories} />
+        </span>
+      ) : null}
       {post.comments > 0 ? <span className="comment-count"> · {post.comments === 1 ? '1 comment' : `${post.comments} comments`}</span> : null}
     </li>
   );
@@ -87,6 +108,22 @@ function Archive({ groups }: { groups: MonthGroup[] }) {
   );
 }
 
+function Category({ name, posts }: { name: string; posts: PostListing[] }) {
+  return (
+    <>
+      <h1>Posts in {name}</h1>
+      <p>
+        {posts.length === 1 ? '1 post.' : `${posts.length} posts, newest first.`} <a href="/plog">Every post in the archive</a>
+      </p>
+      <ul className="post-list">
+        {posts.map((post) => (
+          <PostLine key={post.oid} post={post} />
+        ))}
+      </ul>
+    </>
+  );
+}
+
 function Comment({ comment }: { comment: CommentItem }) {
   return (
     <li className="comment" id={`comment-${comment.id}`}>
@@ -105,7 +142,12 @@ function Post({ page }: { page: Extract<PageData, { kind: 'post' }> }) {
       <h1>{post.title}</h1>
       <p className="post-meta">
         <time dateTime={post.pub_date}>{formatDate(post.pub_date)}</time>
-        {post.categories.length > 0 ? ` · ${post.categories.join(', ')}` : ''}
+        {post.categories.length > 0 ? (
+          <>
+            {' · '}
+            <Categories names={post.categories} />
+          </>
+        ) : null}
       </p>
       {/* Post bodies are written by admins and trusted; comments below are reader text and always escaped. */}
       <div className="post-body" dangerouslySetInnerHTML={{ __html: focusableCodeBlocks(post.body_html) }} />
@@ -139,6 +181,9 @@ export function App({ page, site, locale }: { page: PageData; site: SiteIdentity
       break;
     case 'post':
       content = <Post page={page} />;
+      break;
+    case 'category':
+      content = <Category name={page.name} posts={page.posts} />;
       break;
     case 'search':
       content = <SearchShell locale={page.locale} />;

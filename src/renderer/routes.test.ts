@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { dataUrl, matchPage, parseDataUrl, type PageRoute } from './routes.js';
+import { isCategoryName } from '../categories.js';
+import { dataUrl, matchPage, pagePathOf, parseDataUrl, type PageRoute } from './routes.js';
 
 const locales = ['en-US', 'fr'];
 
@@ -11,10 +12,23 @@ describe('matchPage', () => {
     assert.deepEqual(matchPage('/plog', locales), { kind: 'archive' });
     assert.deepEqual(matchPage('/plog/hello-world', locales), { kind: 'post', oid: 'hello-world' });
     assert.deepEqual(matchPage('/fr/search', locales), { kind: 'search', locale: 'fr' });
+    assert.deepEqual(matchPage('/plog/category/Caf%C3%A9%20au%20lait', locales), { kind: 'category', name: 'Café au lait' });
+  });
+
+  it('finds a category under any spelling of its name, and pagePathOf gives the canonical one, when the name is valid', () => {
+    for (const pathname of ['/plog/category/C%23', '/plog/category/%43%23']) {
+      const route = matchPage(pathname, locales);
+      assert.deepEqual(route, { kind: 'category', name: 'C#' }, pathname);
+      assert.equal(pagePathOf(route), '/plog/category/C%23');
+    }
+    assert.equal(pagePathOf(matchPage('/plog/category/Cafe%CC%81', locales) ?? { kind: 'home' }), '/plog/category/Caf%C3%A9');
   });
 
   it('answers undefined for unknown, non-canonical or hostile pathnames', () => {
-    for (const pathname of ['/plog/', '/plog/Hello', '/plog/a/b', '/plog/..', '/plog/%2e%2e', '/de/search', '/search', '/en-US/search/', '/x', '']) {
+    for (const pathname of [
+      '/plog/', '/plog/Hello', '/plog/a/b', '/plog/..', '/plog/%2e%2e', '/de/search', '/search', '/en-US/search/', '/x', '',
+      '/plog/category/', '/plog/category/a/b', '/plog/category/a%2Fb', '/plog/category/%E0%A4%A', '/plog/category/..', '/plog/category/%20x', '/plog/category/%00',
+    ]) {
       assert.equal(matchPage(pathname, locales), undefined, pathname);
     }
   });
@@ -34,6 +48,10 @@ describe('dataUrl and parseDataUrl', () => {
       fc.constant<PageRoute>({ kind: 'archive' }),
       oid.map((value): PageRoute => ({ kind: 'post', oid: value })),
       fc.constantFrom(...locales).map((locale): PageRoute => ({ kind: 'search', locale })),
+      fc
+        .string({ unit: fc.constantFrom('a', 'Z', '9', 'é', '数', ' ', '.', '_', '+', '#', '-', '%', '/'), minLength: 1, maxLength: 12 })
+        .filter(isCategoryName)
+        .map((name): PageRoute => ({ kind: 'category', name })),
     );
     fc.assert(
       fc.property(fc.stringMatching(/^[A-Za-z0-9_-]{1,20}$/), route, (buildId, page) => {

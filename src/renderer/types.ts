@@ -9,6 +9,7 @@ export type PageData =
   | { kind: 'home'; title: string; latest: PostListing[]; total: number }
   | { kind: 'archive'; title: string; groups: MonthGroup[] }
   | { kind: 'post'; title: string; post: PostDetail; comments: { count: number; items: CommentItem[] } }
+  | { kind: 'category'; title: string; name: string; posts: PostListing[] }
   | { kind: 'search'; title: string; locale: string }
   | { kind: 'not-found'; title: string; pathname: string }
   | { kind: 'error'; title: string }
