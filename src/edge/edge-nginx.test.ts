@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { checkNginxConfig, writeEdgeConfig } from './nginx-process.js';
 import { CdnPurgeError, purgeCdn } from './purge-client.js';
 import { get, nginxForTests, startEdge, startEdgeStack, stopEdgeStack, tempDir, type EdgeStack, type FakeFront, type RunningEdge } from './test-support/edge-harness.js';
+import { waitFor } from '../test-support/wait-for.js';
 
 const { nginx, skip } = nginxForTests();
 
@@ -155,7 +156,7 @@ describe('edge cache against the real nginx', { skip }, () => {
     assert.equal(after.headers['x-cache'], 'HIT');
   });
 
-  it('lets a refreshed 404 expire after goneValidSeconds, then asks the front on every request without storing its 404', async () => {
+  it('lets a refreshed 404 expire after goneValidSeconds, then asks the front in the background on every request without storing its 404', async () => {
     const shortEdge = await startEdge(nginx!, join(dir.path, 'short-edge'), front.port, { goneValidSeconds: 1 });
     try {
       await get(`${shortEdge.url}/plog/deleted`);
@@ -166,19 +167,48 @@ describe('edge cache against the real nginx', { skip }, () => {
       for (let i = 0; i < 2; i++) {
         const plain = await get(`${shortEdge.url}/plog/deleted`);
         assert.equal(plain.status, 404);
-        assert.equal(plain.headers['x-cache'], 'EXPIRED', 'the front is asked again and its plain 404 is not stored');
+        assert.equal(plain.headers['x-cache'], 'STALE', 'the expired 404 answers while the front is asked in the background');
+        await waitFor('the background request', () => front.callsTo('/plog/deleted') === 5 + i);
       }
-      assert.equal(front.callsTo('/plog/deleted'), 6);
 
       front.gone.delete('/plog/deleted');
       front.version = 2;
+      assert.equal((await get(`${shortEdge.url}/plog/deleted`)).status, 404, 'the reader who comes first still gets the stale copy');
+      await waitFor('the background request', () => front.callsTo('/plog/deleted') === 7);
       const back = await get(`${shortEdge.url}/plog/deleted`);
       assert.equal(back.status, 200, 'a page re-created at the same URL shows up without any refresh');
       assert.match(back.body, /v2/);
-      assert.equal((await get(`${shortEdge.url}/plog/deleted`)).headers['x-cache'], 'HIT');
+      assert.equal(back.headers['x-cache'], 'HIT');
     } finally {
       await shortEdge.stop();
     }
+  });
+
+  it('answers a refresh from the front, never with the stale copy, when the page has expired', async () => {
+    const shortEdge = await startEdge(nginx!, join(dir.path, 'short-edge'), front.port, { goneValidSeconds: 1 });
+    try {
+      await get(`${shortEdge.url}/plog/back`);
+      front.gone.set('/plog/back', 404);
+      await purgeCdn(['/plog/back'], { baseUrl: shortEdge.url });
+      await sleep(2100);
+      front.gone.delete('/plog/back');
+      front.version = 2;
+      const refresh = await get(`${shortEdge.url}/plog/back`, { 'secret-header': 'true' });
+      assert.equal(refresh.status, 200);
+      assert.equal(refresh.headers['x-cache'], 'BYPASS');
+      assert.match(refresh.body, /v2/);
+      const plain = await get(`${shortEdge.url}/plog/back`);
+      assert.equal(plain.headers['x-cache'], 'HIT', 'the refresh stored the new copy');
+      assert.match(plain.body, /v2/);
+    } finally {
+      await shortEdge.stop();
+    }
+  });
+
+  it('keeps the Surrogate-Key header from readers on a miss, a hit and a refresh', async () => {
+    const answers = [await get(`${edge.url}/plog/keyed`), await get(`${edge.url}/plog/keyed`), await get(`${edge.url}/plog/keyed`, { 'secret-header': 'true' })];
+    assert.deepEqual(answers.map((answer) => answer.headers['x-cache']), ['MISS', 'HIT', 'BYPASS']);
+    for (const answer of answers) assert.equal(answer.headers['surrogate-key'], undefined);
   });
 
   it('fails purgeCdn naming the URL when the upstream is down', async () => {

@@ -78,6 +78,14 @@ describe('renderNginxConfig', () => {
     assert.ok(server.includes('proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;'), 'pages still serve stale while updating');
   });
 
+  it('hides Surrogate-Key from readers and updates an expired page in the background, pages only, when given the defaults', () => {
+    const config = renderNginxConfig(base);
+    const server = directiveLines(config.slice(config.indexOf('server {'), config.indexOf('location / {')));
+    assert.ok(server.includes('proxy_hide_header Surrogate-Key;'));
+    assert.ok(directiveLines(location(config, '/')).includes('proxy_cache_background_update on;'));
+    assert.equal(directiveLines(config).filter((line) => line.startsWith('proxy_cache_background_update')).length, 1, 'not for /api/ nor data routes');
+  });
+
   it('keeps a data route for dataRouteValidSeconds when given, and refuses a value that is not a positive integer', () => {
     assert.match(location(renderNginxConfig({ ...base, dataRouteValidSeconds: 3 }), '/_render/data/'), /proxy_cache_valid 200 3s;/);
     for (const dataRouteValidSeconds of [0, -1, 0.5, Number.NaN]) {

@@ -38,6 +38,8 @@ export const EDGE_CACHE_SETTINGS = {
    */
   codings: ['br', 'gzip'],
   cacheStatusHeader: 'X-Cache',
+  /** Not in the spec: the header of the fronts' surrogate keys, kept from readers. */
+  surrogateKeyHeader: 'Surrogate-Key',
   forwardedHostHeader: 'x-forwarded-host',
 } as const;
 
@@ -291,6 +293,8 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     '    # Like a CDN: an expired entry is served (X-Cache: STALE) while the upstream is failing. A bypass request never',
     '    # reads the cache, so it still answers 502 when the upstream is down.',
     '    proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;',
+    `    # The fronts name what a page shows in ${settings.surrogateKeyHeader} for purges of their own caches; no reader needs it.`,
+    `    proxy_hide_header ${settings.surrogateKeyHeader};`,
     '',
     '    location / {',
     '      # Pages: 200 kept for exactly the spec\'s hour, whatever max-age the renderer sends to browsers. Their',
@@ -300,6 +304,11 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     `      proxy_cache_valid ${settings.validStatus} ${settings.valid};`,
     '      # Only a refresh may store these (see $sitestack_edge_not_storable): the answer replacing a deleted page.',
     `      proxy_cache_valid ${settings.refreshedGoneStatuses.join(' ')} ${goneValid}s;`,
+    '      # An expired page is answered from its stale copy (X-Cache: UPDATING) while one request in the background',
+    '      # fetches its new copy, as a front that purges softly does: no reader waits for a render. A refresh is a',
+    '      # bypass, which never reads the cache, so it always gets (and stores) the front\'s new answer. Pages only: an',
+    '      # /api/ answer promises no copy older than its max-age, and data routes are never served while updating.',
+    '      proxy_cache_background_update on;',
     '      proxy_pass http://sitestack_front;',
     '    }',
     '',

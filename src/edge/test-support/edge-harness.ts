@@ -137,7 +137,8 @@ export async function startFakeFront(): Promise<FakeFront> {
       res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'public,max-age=86400', 'set-cookie': 'session=abc' });
       res.end(`<p>cookie v${front.version}</p>`);
     } else {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public,max-age=86400' });
+      // Named by surrogate keys, as the renderer names its pages.
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public,max-age=86400', 'surrogate-key': `listing:home post:${path.slice(1).replace(/\W+/g, '-')}` });
       res.end(`<p>${path} v${front.version} for ${req.headers['x-forwarded-host'] ?? '(no x-forwarded-host)'}</p>`);
     }
   });
