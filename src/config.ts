@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { ConfigError } from './errors.js';
-import { CACHE_KEY_NAMES, DEFAULTS as PAGE_CACHE_DEFAULTS, type CacheKeyName } from './page-cache/index.js';
+import { CACHE_KEY_NAMES, DEFAULTS as PAGE_CACHE_DEFAULTS, PURGE_MODES, type CacheKeyName, type PurgeMode } from './page-cache/index.js';
 import { LOG_REQUESTS_MODES, type LogRequestsMode } from './server/operations-policy.js';
 import { SITE_DEFAULTS, SITE_LIMITS, type SiteIdentity } from './renderer/site.js';
 import { validProxyEntry } from './search/api/client-address.js';
@@ -31,6 +31,10 @@ export interface Config {
   cacheCompress: boolean;
   /** Smallest body sent compressed (`CACHE_COMPRESS_MIN_BYTES`, see PageCacheOptions.compressMinBytes). */
   cacheCompressMinBytes: number;
+  /** How a purge treats the page cache entries it matches (`PURGE_MODE`, see PageCacheOptions.purgeMode). */
+  purgeMode: PurgeMode;
+  /** Longest a soft-purged page is still served, from its purge (`STALE_MAX_MS`, see PageCacheOptions.staleMaxMs). */
+  staleMaxMs: number;
   searchUrl: string;
   searchPrefix: string;
   searchRateLimit: RateLimit;
@@ -285,6 +289,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     cacheMaxBytes: cacheMaxBytes === undefined ? undefined : parsePositiveInt('CACHE_MAX_BYTES', cacheMaxBytes),
     cacheCompress: parseOneOf('CACHE_COMPRESS', read(env, 'CACHE_COMPRESS') ?? (PAGE_CACHE_DEFAULTS.compress ? 'on' : 'off'), ['on', 'off']) === 'on',
     cacheCompressMinBytes: parsePositiveInt('CACHE_COMPRESS_MIN_BYTES', read(env, 'CACHE_COMPRESS_MIN_BYTES') ?? String(PAGE_CACHE_DEFAULTS.compressMinBytes)),
+    purgeMode: parseOneOf('PURGE_MODE', read(env, 'PURGE_MODE') ?? PAGE_CACHE_DEFAULTS.purgeMode, PURGE_MODES),
+    staleMaxMs: parsePositiveInt('STALE_MAX_MS', read(env, 'STALE_MAX_MS') ?? String(PAGE_CACHE_DEFAULTS.staleMaxMs)),
     searchUrl,
     searchPrefix: read(env, 'SEARCH_PREFIX') ?? 'site_docs',
     searchRateLimit: parseRateLimit('SEARCH_RATE_LIMIT', read(env, 'SEARCH_RATE_LIMIT') ?? '25/minute'),

@@ -81,6 +81,7 @@ export const ERRORS = catalogue({
   POST_NOT_FOUND: [told, 404],
   COMMENT_NOT_FOUND: [told, 404],
   PURGE_PATHNAMES_INVALID: [told, 400],
+  PURGE_KEYS_INVALID: [told, 400],
   PURGE_SECRET_UNSET: [told, 400],
   METHOD_NOT_ALLOWED: [told, 405],
   METRICS_TOKEN_UNSET: [told, 403],

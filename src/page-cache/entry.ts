@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { isCompressible, varyWithAcceptEncoding, type Coding, type Compressed } from './negotiate.js';
+import { keysOfHeader, SURROGATE_KEY_HEADER } from './surrogate-keys.js';
 
 export const CACHE_HEADER = 'x-middleware-cache';
 
@@ -31,6 +32,8 @@ export interface CacheEntry {
   readonly vary: string | undefined;
   /** The renderer sent the body chunked (`Transfer-Encoding`): no `Content-Length` is added. */
   readonly chunked: boolean;
+  /** The surrogate keys the response named (`Surrogate-Key`): a purge of any of them removes the entry. */
+  readonly keys: readonly string[];
 }
 
 /** Header names a representation sets itself, so they are never taken from the renderer's response. */
@@ -65,6 +68,13 @@ function representation(base: CacheEntry['base'], vary: string | undefined, chun
     list.push('etag', etag, CACHE_HEADER, 'hit');
   }
   return { coding, body, etag, headers, notModifiedHeaders };
+}
+
+/** A prepared head (ending with `x-middleware-cache: hit`) answering with another cache status instead. */
+export function withCacheStatus(headers: readonly string[], status: 'stale'): string[] {
+  const copy = headers.slice();
+  copy[copy.length - 1] = status;
+  return copy;
 }
 
 export interface EntryOptions {
@@ -104,7 +114,8 @@ export function createEntry(headers: OutgoingHttpHeaders, body: Buffer, options:
   const vary = options.compress ? varyWithAcceptEncoding(renderedVary) : renderedVary;
   const chunked = headers['transfer-encoding'] !== undefined;
   const identity = representation(base, vary, chunked, 'identity', body, options.identityEtag?.() ?? etagOf(body));
-  return { identity, compressible, base, vary, chunked, size: sizeOf({ base, identity }) };
+  const keys = keysOfHeader(headers[SURROGATE_KEY_HEADER]);
+  return { identity, compressible, base, vary, chunked, keys, size: sizeOf({ base, identity }) };
 }
 
 /** `entry` with these encoded bodies as well (replacing any it held for the same coding). */

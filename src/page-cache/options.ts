@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERRORS } from '../error-codes.js';
 import type { AppError } from '../errors.js';
 import { silentLogger, type Logger } from '../log.js';
@@ -11,6 +11,16 @@ export type CacheKeyName = (typeof CACHE_KEY_NAMES)[number];
 
 /** A custom key policy: the returned string is the cache key, used as is. */
 export type CacheKeyFunction = (req: IncomingMessage) => string;
+
+/** What a purge names: pathnames (spec §4 rule), surrogate keys (the `Surrogate-Key` words of stored responses), or both. */
+export interface PurgeRequest {
+  pathnames?: readonly string[] | undefined;
+  keys?: readonly string[] | undefined;
+}
+
+/** How a purge treats the entries it matches. */
+export const PURGE_MODES = ['delete', 'soft'] as const;
+export type PurgeMode = (typeof PURGE_MODES)[number];
 
 /** Options of {@link createPageCache}; every field is optional and defaults to {@link DEFAULTS}. */
 export interface PageCacheOptions {
@@ -99,11 +109,36 @@ export interface PageCacheOptions {
    */
   maxPathnameLength?: number;
   /**
+   * Most surrogate keys accepted in one purge.
+   * @default 1000
+   */
+  maxKeys?: number;
+  /**
    * How a purge accepted on the purge route also reaches the caches of other processes (front workers): it must purge
-   * this cache through `purgeHere` and resolve with every key removed anywhere. Unset: the route purges this cache only.
+   * this cache through `purgeHere` and resolve with every key purged anywhere. Unset: the route purges this cache only.
    * @default undefined
    */
-  distributePurge?: ((pathnames: string[], purgeHere: (pathnames: readonly string[]) => string[]) => Promise<string[]>) | undefined;
+  distributePurge?: ((request: PurgeRequest, purgeHere: (request: PurgeRequest) => string[]) => Promise<string[]>) | undefined;
+  /**
+   * `'delete'` removes what a purge matches (the spec's rule: the next reader waits for a render). `'soft'` marks it
+   * stale instead: the next request is answered at once from the stale copy (`x-middleware-cache: stale`) while one
+   * background render through {@link revalidate} replaces it; a failed or unstorable render drops it.
+   * @default 'delete'
+   */
+  purgeMode?: PurgeMode;
+  /**
+   * Longest time, in ms from its purge, that a soft-purged copy is still served; after it the copy is dropped and the
+   * next request renders.
+   * @default 60000
+   */
+  staleMaxMs?: number;
+  /**
+   * The renderer, for soft purge's background renders: called with a copy of the reader's request (as a `GET`,
+   * without conditional headers) and a response that is captured and stored but sent nowhere. Required with
+   * `purgeMode: 'soft'`; unused otherwise.
+   * @default undefined
+   */
+  revalidate?: ((req: IncomingMessage, res: ServerResponse) => unknown) | undefined;
   /**
    * Keep a brotli and a gzip encoding beside each stored text body of at least {@link compressMinBytes}, each made when
    * a client first asks for it; send each request the encoding its `Accept-Encoding` prefers (hits and renders); add
@@ -141,10 +176,11 @@ export interface PageCacheOptions {
   logger?: Logger;
 }
 
-export type ResolvedPageCacheOptions = Required<Omit<PageCacheOptions, 'maxBytes' | 'purgeSecret' | 'distributePurge'>> & {
+export type ResolvedPageCacheOptions = Required<Omit<PageCacheOptions, 'maxBytes' | 'purgeSecret' | 'distributePurge' | 'revalidate'>> & {
   maxBytes: number | undefined;
   purgeSecret: string | undefined;
   distributePurge: PageCacheOptions['distributePurge'];
+  revalidate: PageCacheOptions['revalidate'];
 };
 
 export const DEFAULTS = {
@@ -164,7 +200,11 @@ export const DEFAULTS = {
   maxPurgeBodyBytes: 1024 * 1024,
   maxPathnames: 1000,
   maxPathnameLength: 2048,
+  maxKeys: 1000,
   distributePurge: undefined,
+  purgeMode: 'delete',
+  staleMaxMs: 60_000,
+  revalidate: undefined,
   compress: true,
   compressMinBytes: 1024,
   brotliQuality: 5,
@@ -185,6 +225,14 @@ export function resolveOptions(options: PageCacheOptions = {}): ResolvedPageCach
   positiveInteger('maxPurgeBodyBytes', resolved.maxPurgeBodyBytes, invalid);
   positiveInteger('maxPathnames', resolved.maxPathnames, invalid);
   positiveInteger('maxPathnameLength', resolved.maxPathnameLength, invalid);
+  positiveInteger('maxKeys', resolved.maxKeys, invalid);
+  positiveInteger('staleMaxMs', resolved.staleMaxMs, invalid);
+  if (!(PURGE_MODES as readonly string[]).includes(resolved.purgeMode)) {
+    throw invalid(`expected purgeMode to be one of ${PURGE_MODES.join(', ')}, got '${String(resolved.purgeMode)}'`);
+  }
+  if (resolved.purgeMode === 'soft' && typeof resolved.revalidate !== 'function') {
+    throw invalid("purgeMode 'soft' needs the revalidate option: the renderer that replaces a stale entry in the background");
+  }
   if (typeof resolved.key !== 'function' && !(CACHE_KEY_NAMES as readonly string[]).includes(resolved.key)) {
     throw invalid(`expected key to be one of ${CACHE_KEY_NAMES.join(', ')} or a function, got '${String(resolved.key)}'`);
   }

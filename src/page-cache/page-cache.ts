@@ -1,13 +1,14 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { sendText } from './http-answers.js';
 import { isBypassed } from './bypass.js';
 import { captureResponse } from './capture.js';
 import { compress } from './compress.js';
-import { CACHE_HEADER, withEncodings, type CacheEntry, type Representation } from './entry.js';
+import { CACHE_HEADER, withCacheStatus, withEncodings, type CacheEntry, type Representation } from './entry.js';
 import { keyForTarget, originForm } from './key.js';
 import { chooseCoding, fitsBudget, ifNoneMatchMatches, preferencesMemo, type Compressed } from './negotiate.js';
-import { resolveOptions, type PageCacheOptions } from './options.js';
+import { resolveOptions, type PageCacheOptions, type PurgeRequest } from './options.js';
 import { validatePathnames } from './pathnames.js';
+import { validateKeys } from './surrogate-keys.js';
 import { purgeMatches } from './purge-match.js';
 import { answerPurge } from './purge-route.js';
 import { encodeRender, type RenderEncodingOptions } from './render-encoding.js';
@@ -21,14 +22,54 @@ export type NextFunction = (error?: unknown) => unknown;
 export interface PageCache {
   /** Connect-style middleware: answers hits and the purge route, passes misses to `next` while capturing them. */
   handle(req: IncomingMessage, res: ServerResponse, next: NextFunction): void;
-  /** Removes every key the pathnames match (spec §4 purge rule) and returns them, pathname by pathname. */
-  purge(pathnames: readonly string[]): string[];
+  /**
+   * Purges every key the pathnames match (spec §4 rule), pathname by pathname, then every entry that named one of the
+   * surrogate keys, and returns those cache keys, each once. An array is a list of pathnames. With `purgeMode: 'soft'`
+   * the entries are marked stale instead of removed.
+   */
+  purge(request: readonly string[] | PurgeRequest): string[];
   /** Entries held. */
   readonly size: number;
   stats(): PageCacheStats;
 }
 
 type Waiter = (entry: CacheEntry | undefined) => void;
+
+/** A render under way. A purge that matches it marks it outdated, so its (possibly old) response is not stored. */
+interface RenderState {
+  readonly key: string;
+  /** A pathname purge matched the render's key. */
+  outdated: boolean;
+  /** Surrogate keys purged while it ran: its response is outdated if it names one of them. */
+  purgedKeys: Set<string> | undefined;
+}
+
+/** How a render ended: the entry it stored, or none, and whether a purge during it is why. */
+type RenderDone = (entry: CacheEntry | undefined, outdated: boolean) => void;
+
+/** Request headers a background render must not inherit: it must produce a whole, storable 200. */
+const CONDITIONAL_HEADERS = new Set(['if-none-match', 'if-modified-since', 'if-match', 'if-unmodified-since', 'if-range', 'range']);
+
+/**
+ * A copy of a reader's request for a background render: a `GET` of the same URL and headers, without conditionals,
+ * already ended. Its response, made with `new ServerResponse(copy)`, has no socket: what the renderer writes is
+ * captured and stored, and goes nowhere else.
+ */
+function detachedCopy(req: IncomingMessage, url: string): IncomingMessage {
+  const copy = new IncomingMessage(req.socket);
+  copy.method = 'GET';
+  copy.url = req.url ?? url;
+  (copy as { originalUrl?: string }).originalUrl = url;
+  copy.httpVersion = req.httpVersion;
+  copy.httpVersionMajor = req.httpVersionMajor;
+  copy.httpVersionMinor = req.httpVersionMinor;
+  for (const [name, value] of Object.entries(req.headers)) if (!CONDITIONAL_HEADERS.has(name)) copy.headers[name] = value;
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    if (!CONDITIONAL_HEADERS.has(req.rawHeaders[i]!.toLowerCase())) copy.rawHeaders.push(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  }
+  copy.push(null);
+  return copy;
+}
 
 const BOTH: Readonly<Record<Compressed, boolean>> = { br: true, gzip: true };
 
@@ -42,11 +83,13 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
   const { logger } = config;
   const store = new EntryStore(config);
   const flights = new Map<string, Waiter[]>();
-  /** Renders under way; a purge that matches one marks it stale so its (possibly outdated) response is not stored. */
-  const renders = new Set<{ key: string; stale: boolean }>();
+  const renders = new Set<RenderState>();
+  /** Background renders of soft-purged entries, by key, with when each started (one at a time per key). */
+  const revalidations = new Map<string, number>();
   const keyPolicy = config.key;
   let hits = 0;
   let misses = 0;
+  let staleAnswers = 0;
   const preferences = preferencesMemo();
   /**
    * Encodings being compressed on the thread pool (bodies over 128 KiB), by response and coding: hits for one wait for
@@ -75,14 +118,14 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     return undefined;
   }
 
-  function send(req: IncomingMessage, res: ServerResponse, held: Representation, head: boolean): void {
+  function send(req: IncomingMessage, res: ServerResponse, held: Representation, head: boolean, stale = false): void {
     const ifNoneMatch = req.headers['if-none-match'];
     if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, held.etag)) {
-      res.writeHead(304, held.notModifiedHeaders);
+      res.writeHead(304, stale ? withCacheStatus(held.notModifiedHeaders, 'stale') : held.notModifiedHeaders);
       res.end();
       return;
     }
-    res.writeHead(200, held.headers);
+    res.writeHead(200, stale ? withCacheStatus(held.headers, 'stale') : held.headers);
     if (head) res.end();
     else res.end(held.body);
   }
@@ -107,9 +150,9 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
    * A hit for a coding the entry does not hold yet: compressed now (once: the encoding is kept when it fits), and sent
    * at once for a body up to 128 KiB; a larger one is compressed on the thread pool, and hits for it meanwhile wait.
    */
-  function sendEncoded(req: IncomingMessage, res: ServerResponse, key: string, entry: CacheEntry, coding: Compressed, head: boolean): void {
+  function sendEncoded(req: IncomingMessage, res: ServerResponse, key: string, entry: CacheEntry, coding: Compressed, head: boolean, stale: boolean): void {
     const use = (held: Representation) => {
-      if (!res.destroyed) send(req, res, held, head);
+      if (!res.destroyed) send(req, res, held, head, stale);
     };
     let byCoding = compressing.get(entry.identity);
     const waiting = byCoding?.get(coding);
@@ -134,18 +177,20 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     }
   }
 
-  function serve(req: IncomingMessage, res: ServerResponse, key: string, entry: CacheEntry, head: boolean): void {
-    hits++;
+  /** Answers from a held entry: a hit, or with `stale` a soft-purged copy. */
+  function serve(req: IncomingMessage, res: ServerResponse, key: string, entry: CacheEntry, head: boolean, stale = false): void {
+    if (stale) staleAnswers++;
+    else hits++;
     if (entry.compressible) {
       const coding = chooseCoding(preferences(req.headers['accept-encoding']), BOTH);
       if (coding !== 'identity') {
         const held = entry[coding];
-        if (held === undefined) sendEncoded(req, res, key, entry, coding, head);
-        else send(req, res, held, head);
+        if (held === undefined) sendEncoded(req, res, key, entry, coding, head, stale);
+        else send(req, res, held, head, stale);
         return;
       }
     }
-    send(req, res, entry.identity, head);
+    send(req, res, entry.identity, head, stale);
   }
 
   /** What a render needs to encode its response; `onEncoded` receives the bytes it compressed, if it did. */
@@ -175,10 +220,9 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     else if (!res.writableEnded) res.destroy();
   }
 
-  function render(req: IncomingMessage, res: ServerResponse, next: NextFunction, key: string, onDone: Waiter): void {
-    misses++;
+  function render(req: IncomingMessage, res: ServerResponse, next: NextFunction, key: string, onDone: RenderDone): void {
     res.setHeader(CACHE_HEADER, 'miss');
-    const state = { key, stale: false };
+    const state: RenderState = { key, outdated: false, purgedKeys: undefined };
     renders.add(state);
     // The render's compressed bytes become the stored entry's encoding, whichever of the two is ready first.
     let stored: CacheEntry | undefined;
@@ -204,12 +248,13 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
       identityEtag: () => identityTag,
       onDone(entry) {
         renders.delete(state);
-        const fresh = state.stale ? undefined : entry;
+        const outdated = entry !== undefined && (state.outdated || entry.keys.some((name) => state.purgedKeys?.has(name) === true));
+        const fresh = outdated ? undefined : entry;
         if (fresh !== undefined && store.set(key, fresh)) {
           stored = fresh;
           if (encoded !== undefined) keepEncoding(key, fresh, encoded.coding, encoded.bytes);
         }
-        onDone(fresh);
+        onDone(fresh, outdated);
       },
     });
     callRenderer(res, next);
@@ -224,9 +269,10 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     }
   }
 
-  const noWaiters: Waiter = () => undefined;
+  const noWaiters: RenderDone = () => undefined;
 
   function renderAsLeader(req: IncomingMessage, res: ServerResponse, next: NextFunction, key: string): void {
+    misses++;
     flights.set(key, []);
     render(req, res, next, key, (entry) => {
       const waiters = flights.get(key) ?? [];
@@ -240,7 +286,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
     if (isPurgeRoute(url)) {
       const distribute = config.distributePurge;
-      const routePurge = distribute === undefined ? purge : (pathnames: string[]) => distribute(pathnames, purge);
+      const routePurge = distribute === undefined ? purge : (request: PurgeRequest) => distribute(request, purge);
       answerPurge(req, res, { ...config, purge: routePurge }).catch((error: unknown) => failed(res, error, 'the purge route failed'));
       return;
     }
@@ -261,8 +307,19 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     }
     const entry = store.get(key);
     if (entry !== undefined) {
-      serve(req, res, key, entry, method === 'HEAD');
-      return;
+      const staleSince = store.staleSince(key);
+      if (staleSince === undefined) {
+        serve(req, res, key, entry, method === 'HEAD');
+        return;
+      }
+      const now = Date.now();
+      if (now - staleSince <= config.staleMaxMs) {
+        serve(req, res, key, entry, method === 'HEAD', true);
+        revalidate(req, url, key, entry, now);
+        return;
+      }
+      // Stale for too long (its background renders failed to replace it in time): a miss like any other.
+      store.drop(key, entry);
     }
     // A HEAD miss is never stored and never leads a single flight. It is rendered as a GET (Node sends no body to a
     // HEAD whatever the renderer writes), so that it gets the same head as the GET would, ETag and encoding included.
@@ -275,6 +332,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
       return;
     }
     if (!config.singleFlight) {
+      misses++;
       render(req, res, next, key, noWaiters);
       return;
     }
@@ -287,17 +345,49 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     waiters.push((leaderEntry) => {
       if (res.destroyed) return;
       if (leaderEntry !== undefined) serve(req, res, key, leaderEntry, false);
-      else render(req, res, next, key, noWaiters);
+      else {
+        misses++;
+        render(req, res, next, key, noWaiters);
+      }
     });
   }
 
-  function purge(pathnames: readonly string[]): string[] {
-    const validation = validatePathnames(pathnames, config);
-    if (!validation.ok) throw ERRORS.PURGE_PATHNAMES_INVALID(validation.message);
-    for (const state of renders) {
-      if (validation.pathnames.some((pathname) => purgeMatches(state.key, pathname, config))) state.stale = true;
+  /**
+   * Starts the one background render of a soft-purged entry, unless one is under way (one that has run for longer than
+   * `staleMaxMs` is taken as lost). Its response replaces the entry; a failed or unstorable one drops it, so the next
+   * request renders; one outdated by a purge meanwhile leaves it stale for the next request to try again.
+   */
+  function revalidate(req: IncomingMessage, url: string, key: string, staleEntry: CacheEntry, now: number): void {
+    const started = revalidations.get(key);
+    if (started !== undefined && now - started <= config.staleMaxMs) return;
+    revalidations.set(key, now);
+    const copy = detachedCopy(req, url);
+    const res = new ServerResponse(copy);
+    const revalidateWith = config.revalidate!;
+    render(copy, res, () => revalidateWith(copy, res), key, (entry, outdated) => {
+      if (revalidations.get(key) === now) revalidations.delete(key);
+      if (entry === undefined && !outdated) store.drop(key, staleEntry);
+    });
+  }
+
+  function purge(request: readonly string[] | PurgeRequest): string[] {
+    const { pathnames, keys } = Array.isArray(request) ? { pathnames: request as readonly string[], keys: undefined } : (request as PurgeRequest);
+    if (pathnames !== undefined || keys === undefined) {
+      const validation = validatePathnames(pathnames, config);
+      if (!validation.ok) throw ERRORS.PURGE_PATHNAMES_INVALID(validation.message);
     }
-    return store.purge(validation.pathnames);
+    if (keys !== undefined) {
+      const validation = validateKeys(keys, config);
+      if (!validation.ok) throw ERRORS.PURGE_KEYS_INVALID(validation.message);
+    }
+    for (const state of renders) {
+      if (pathnames?.some((pathname) => purgeMatches(state.key, pathname, config)) === true) state.outdated = true;
+      if (keys !== undefined) {
+        state.purgedKeys ??= new Set();
+        for (const name of keys) state.purgedKeys.add(name);
+      }
+    }
+    return store.purge({ pathnames, keys }, config.purgeMode === 'soft' ? Date.now() : undefined);
   }
 
   return {
@@ -308,7 +398,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     },
     stats() {
       const { entries, bytes, evictions, purged } = store.counters();
-      return { entries, bytes, hits, misses, evictions, purged };
+      return { entries, bytes, hits, misses, stale: staleAnswers, evictions, purged };
     },
   };
 }

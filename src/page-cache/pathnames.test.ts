@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { validatePathnames, validatePurgeBody } from './pathnames.js';
 
-const limits = { maxPathnames: 1000, maxPathnameLength: 2048 };
+const limits = { maxPathnames: 1000, maxPathnameLength: 2048, maxKeys: 1000 };
 const message = (value: unknown) => {
   const result = validatePurgeBody(value, limits);
   return result.ok ? 'ok' : result.message;
@@ -17,7 +17,7 @@ describe('validatePurgeBody', () => {
   });
 
   it('rejects a body that is not an object with pathnames', () => {
-    for (const body of [null, 1, 'x', [], ['/a']]) assert.equal(message(body), 'body must be a JSON object with a pathnames array');
+    for (const body of [null, 1, 'x', [], ['/a']]) assert.equal(message(body), 'body must be a JSON object with a pathnames or keys array');
     for (const body of [{}, { pathnames: '/a' }, { pathnames: [] }, { pathnames: { 0: '/a' } }]) {
       assert.equal(message(body), 'pathnames must be a non-empty array of strings');
     }

@@ -1,3 +1,5 @@
+import { validateKeys, type KeyLimits } from './surrogate-keys.js';
+
 export interface PathnameLimits {
   maxPathnames: number;
   maxPathnameLength: number;
@@ -34,10 +36,27 @@ export function validatePathnames(value: unknown, limits: PathnameLimits): Pathn
   return { ok: true, pathnames: value as string[] };
 }
 
-/** Checks a parsed purge request body: a JSON object whose `pathnames` passes {@link validatePathnames}. */
-export function validatePurgeBody(body: unknown, limits: PathnameLimits): PathnamesResult {
+export type PurgeBodyResult = { ok: true; pathnames?: string[]; keys?: string[] } | { ok: false; message: string };
+
+/**
+ * Checks a parsed purge request body: a JSON object with `pathnames` (checked by {@link validatePathnames}), `keys`
+ * (checked by {@link validateKeys}) or both. A body without `keys` is checked exactly as the spec's pathnames-only body.
+ */
+export function validatePurgeBody(body: unknown, limits: PathnameLimits & KeyLimits): PurgeBodyResult {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { ok: false, message: 'body must be a JSON object with a pathnames array' };
+    return { ok: false, message: 'body must be a JSON object with a pathnames or keys array' };
   }
-  return validatePathnames((body as { pathnames?: unknown }).pathnames, limits);
+  const { pathnames, keys } = body as { pathnames?: unknown; keys?: unknown };
+  const result: { ok: true; pathnames?: string[]; keys?: string[] } = { ok: true };
+  if (pathnames !== undefined || keys === undefined) {
+    const checked = validatePathnames(pathnames, limits);
+    if (!checked.ok) return checked;
+    result.pathnames = checked.pathnames;
+  }
+  if (keys !== undefined) {
+    const checked = validateKeys(keys, limits);
+    if (!checked.ok) return checked;
+    result.keys = checked.keys;
+  }
+  return result;
 }

@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearerMatches, bearerToken } from './auth.js';
 import { sendJson, sendText } from './http-answers.js';
+import type { PurgeRequest } from './options.js';
 import { validatePurgeBody, type PathnameLimits } from './pathnames.js';
+import type { KeyLimits } from './surrogate-keys.js';
 
-export interface PurgeRouteOptions extends PathnameLimits {
+export interface PurgeRouteOptions extends PathnameLimits, KeyLimits {
   maxPurgeBodyBytes: number;
   purgeSecret: string | undefined;
-  purge(pathnames: string[]): string[] | Promise<string[]>;
+  purge(request: PurgeRequest): string[] | Promise<string[]>;
 }
 
 type BodyResult = { ok: true; text: string } | { ok: false; tooLarge: boolean };
@@ -45,7 +47,7 @@ function tooLarge(res: ServerResponse, limit: number): void {
 
 /**
  * Answers the purge route (spec §4, DESIGN §3): POST only (405 otherwise); body over the limit → 413; not JSON → 400;
- * invalid `pathnames` → 400 with the validation message; then bearer auth (no bearer credentials → 401, wrong token or
+ * invalid `pathnames` or `keys` → 400 with the validation message; then bearer auth (no bearer credentials → 401, wrong token or
  * no secret configured → 403); then the purge → 200 `{ purged }`.
  */
 export async function answerPurge(req: IncomingMessage, res: ServerResponse, options: PurgeRouteOptions): Promise<void> {
@@ -90,5 +92,5 @@ export async function answerPurge(req: IncomingMessage, res: ServerResponse, opt
     sendText(res, 403, 'Forbidden');
     return;
   }
-  sendJson(res, 200, { purged: await options.purge(validation.pathnames) });
+  sendJson(res, 200, { purged: await options.purge({ pathnames: validation.pathnames, keys: validation.keys }) });
 }

@@ -1,19 +1,22 @@
 import { LRUCache } from 'lru-cache';
 import type { CacheEntry } from './entry.js';
 import { PurgeIndex, type PurgeRules } from './purge-match.js';
+import { SurrogateIndex } from './surrogate-keys.js';
 
 export interface PageCacheStats {
-  /** Entries held. */
+  /** Entries held (stale ones included). */
   entries: number;
   /** Bytes held: bodies (every encoding kept) plus header names and values. */
   bytes: number;
-  /** Requests answered from the cache (including followers of a single-flight render). */
+  /** Requests answered from a fresh entry (including followers of a single-flight render). */
   hits: number;
-  /** Requests passed to the renderer because their key was not held. */
+  /** Requests passed to the renderer because their key was not held (or its stale copy was too old). */
   misses: number;
+  /** Requests answered from a soft-purged entry while it was rendered again (`x-middleware-cache: stale`). */
+  stale: number;
   /** Entries removed to respect `maxEntries` or `maxBytes`. */
   evictions: number;
-  /** Keys removed by purges. */
+  /** Keys removed (or, with soft purge, marked stale) by purges. */
   purged: number;
 }
 
@@ -22,10 +25,22 @@ export interface StoreOptions extends PurgeRules {
   maxBytes: number | undefined;
 }
 
-/** The LRU of entries with its purge index and counters, kept consistent through lru-cache's `dispose`. */
+/** What a purge removes: pathnames by the spec's rule, surrogate keys by the entries that named them. */
+export interface PurgeTargets {
+  pathnames?: readonly string[] | undefined;
+  keys?: readonly string[] | undefined;
+}
+
+/**
+ * The LRU of entries with its purge indexes (by pathname and by surrogate key), the soft-purge marks and the counters,
+ * all kept consistent through lru-cache's `dispose`.
+ */
 export class EntryStore {
   readonly #lru: LRUCache<string, CacheEntry>;
   readonly #index: PurgeIndex;
+  readonly #surrogates = new SurrogateIndex();
+  /** When each soft-purged entry was first purged (ms). */
+  readonly #staleSince = new Map<string, number>();
   readonly #maxBytes: number | undefined;
   #bytes = 0;
   #evictions = 0;
@@ -40,7 +55,11 @@ export class EntryStore {
       dispose: (entry, key, reason) => {
         this.#bytes -= entry.size;
         if (reason === 'evict') this.#evictions++;
-        if (reason !== 'set') this.#index.remove(key);
+        this.#surrogates.remove(key, entry.keys);
+        if (reason !== 'set') {
+          this.#index.remove(key);
+          this.#staleSince.delete(key);
+        }
       },
     });
   }
@@ -58,12 +77,19 @@ export class EntryStore {
     return this.#lru.get(key);
   }
 
-  /** Stores `entry` under `key`; returns false when it is larger than the byte bound (and so not stored). */
+  /** When the entry under `key` was soft-purged (ms), or `undefined` while it is fresh. */
+  staleSince(key: string): number | undefined {
+    return this.#staleSince.get(key);
+  }
+
+  /** Stores a fresh `entry` under `key`; returns false when it is larger than the byte bound (and so not stored). */
   set(key: string, entry: CacheEntry): boolean {
     if (this.#maxBytes !== undefined && entry.size > this.#maxBytes) return false;
     this.#lru.set(key, entry);
     this.#bytes += entry.size;
     this.#index.add(key);
+    this.#surrogates.add(key, entry.keys);
+    this.#staleSince.delete(key);
     return true;
   }
 
@@ -73,24 +99,52 @@ export class EntryStore {
   }
 
   /**
-   * Puts `next` in place of `expected` (an entry that gained encodings), counting its new size; does nothing when the
-   * key no longer holds `expected` (purged, evicted or stored again meanwhile). Returns whether it was replaced.
+   * Puts `next` in place of `expected` (an entry that gained encodings), counting its new size and keeping its stale
+   * mark; does nothing when the key no longer holds `expected` (purged, evicted or stored again meanwhile). Returns
+   * whether it was replaced.
    */
   replace(key: string, expected: CacheEntry, next: CacheEntry): boolean {
     if (this.#lru.peek(key) !== expected) return false;
-    return this.set(key, next);
+    const since = this.#staleSince.get(key);
+    const replaced = this.set(key, next);
+    if (replaced && since !== undefined) this.#staleSince.set(key, since);
+    return replaced;
   }
 
-  /** Removes the keys each pathname matches, pathname by pathname, and returns them in that order. */
-  purge(pathnames: readonly string[]): string[] {
+  /** Removes the entry under `key` if it is still `expected`. */
+  drop(key: string, expected: CacheEntry): void {
+    if (this.#lru.peek(key) === expected) this.#lru.delete(key);
+  }
+
+  /** The cache keys the targets match: pathname by pathname (spec §4 order), then key by key, each once. */
+  matches(targets: PurgeTargets): string[] {
+    const matched = new Set<string>();
+    for (const pathname of targets.pathnames ?? []) for (const key of this.#index.keysFor(pathname)) matched.add(key);
+    for (const surrogate of targets.keys ?? []) for (const key of this.#surrogates.holders(surrogate)) matched.add(key);
+    return [...matched];
+  }
+
+  /**
+   * Purges what the targets match and returns those keys: removed, or with `staleAt` marked stale from that time (a
+   * key already stale keeps its first time, which bounds how long its copy is served).
+   */
+  purge(targets: PurgeTargets, staleAt?: number): string[] {
     const purged: string[] = [];
-    for (const pathname of pathnames) {
-      for (const key of this.#index.keysFor(pathname)) {
+    for (const key of this.matches(targets)) {
+      if (staleAt === undefined) {
         if (this.#lru.delete(key)) purged.push(key);
+      } else if (this.#lru.has(key)) {
+        if (!this.#staleSince.has(key)) this.#staleSince.set(key, staleAt);
+        purged.push(key);
       }
     }
     this.#purged += purged.length;
     return purged;
+  }
+
+  /** Surrogate keys named by at least one held entry. */
+  surrogateKeyCount(): number {
+    return this.#surrogates.size;
   }
 
   counters(): Pick<PageCacheStats, 'entries' | 'bytes' | 'evictions' | 'purged'> {

@@ -64,11 +64,11 @@ export async function startFrontProcess(options: Omit<StartFrontOptions, 'distri
   if (!cluster.isWorker) return startFront(options);
   // A relayed purge can arrive while this worker still starts: its cache is empty then, so there is nothing to purge.
   const started: { cache?: PageCache } = {};
-  const fanout = new WorkerPurgeFanout({ purgeLocal: (pathnames) => started.cache?.purge(pathnames) ?? [], logger: options.logger });
+  const fanout = new WorkerPurgeFanout({ purgeLocal: (request) => started.cache?.purge(request) ?? [], logger: options.logger });
   const front = await startFront({
     ...options,
     fleetMetrics: true,
-    distributePurge: async (pathnames) => (await fanout.purgeEverywhere(pathnames)).purged,
+    distributePurge: async (request) => (await fanout.purgeEverywhere(request)).purged,
     ...(options.config.frontWorkerHeader ? { workerId: String(cluster.worker?.id ?? '') } : {}),
   });
   started.cache = front.pageCache;
@@ -184,6 +184,9 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     maxBytes: config.cacheMaxBytes,
     compress: config.cacheCompress,
     compressMinBytes: config.cacheCompressMinBytes,
+    purgeMode: config.purgeMode,
+    staleMaxMs: config.staleMaxMs,
+    revalidate: renderer,
     key: keyWithPublicBase(config, () => own.base),
     variantCookie: config.cacheVariantCookie,
     variantHeader: config.cacheVariantHeader,

@@ -75,14 +75,10 @@ export class FrontMetrics extends ServerMetrics {
     mirroredCounter(registry, 'sitestack_page_cache_hits_total', 'Requests answered from the page cache', () => stats().hits);
     mirroredCounter(registry, 'sitestack_page_cache_misses_total', 'Requests passed to the renderer because the page cache did not hold them', () => stats().misses);
     mirroredCounter(registry, 'sitestack_page_cache_evictions_total', 'Entries removed to respect the page cache bounds', () => stats().evictions);
-    mirroredCounter(registry, 'sitestack_page_cache_purged_keys_total', 'Page cache keys removed by purges', () => stats().purged);
+    mirroredCounter(registry, 'sitestack_page_cache_purged_keys_total', 'Page cache keys removed (or, soft, marked stale) by purges', () => stats().purged);
     new Gauge({ name: 'sitestack_page_cache_entries', help: 'Entries the page cache holds', registers: [registry], collect() { this.set(stats().entries); } });
     new Gauge({ name: 'sitestack_page_cache_bytes', help: 'Bytes the page cache holds: bodies of every encoding plus headers', registers: [registry], collect() { this.set(stats().bytes); } });
-    // The stats have no stale counter until soft purges exist (issue 14); the series is there for the dashboard already.
-    mirroredCounter(registry, 'sitestack_page_cache_stale_total', 'Stale answers of the page cache (soft purges)', () => {
-      const counts: Partial<Record<string, number>> = { ...stats() };
-      return counts.stale ?? 0;
-    });
+    mirroredCounter(registry, 'sitestack_page_cache_stale_total', 'Requests answered from a soft-purged page cache entry while it is rendered again', () => stats().stale);
     this.#render = new FastHistogram({
       name: 'sitestack_render_duration_seconds',
       help: 'Page cache misses: time from handing the request to the renderer to the end of its answer, by status',

@@ -12,7 +12,13 @@ import { purgeCommand } from './purge-command.js';
 
 async function front(secret: string): Promise<{ server: Server; url: string; cache: PageCache }> {
   const cache = createPageCache({ purgeSecret: secret });
-  const server = createServer((req, res) => cache.handle(req, res, () => res.end(`page ${req.url}`)));
+  // Each page names its last path segment as a surrogate key (`seg:<segment>`) and all of them `site:all`.
+  const server = createServer((req, res) =>
+    cache.handle(req, res, () => {
+      res.setHeader('surrogate-key', `seg:${(req.url ?? '/').split('/').at(-1) || 'home'} site:all`);
+      res.end(`page ${req.url}`);
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, cache, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
@@ -74,6 +80,26 @@ describe('sitestack purge', () => {
     assert.match(output, new RegExp(`^${deadUrl}: FAILED fetch failed: .*ECONNREFUSED`, 'm'));
   });
 
+  it('purges the entries that named the keys given after --key, beside pathnames', async () => {
+    const [a] = fronts;
+    for (const path of ['/plog/x', '/plog/y', '/plog/z', '/']) await get(`${a!.url}${path}`);
+    const { code, output } = await run(['/', '--key', 'seg:x', 'seg:y', '--key=seg:nothing'], { PURGE_SECRET: 'secret', PURGE_URLS: `${a!.url}/__purge__` });
+    assert.equal(code, 0);
+    assert.equal(output, `${a!.url}/__purge__: purged 3 key(s)\n  /\n  /plog/x\n  /plog/y\n`);
+    assert.equal(a!.cache.size, 1);
+    const all = await run(['--key', 'site:all'], { PURGE_SECRET: 'secret', PURGE_URLS: `${a!.url}/__purge__` });
+    assert.equal(all.output, `${a!.url}/__purge__: purged 1 key(s)\n  /plog/z\n`);
+  });
+
+  it('refuses an invalid key, an empty --key and an unknown option with a clear message', async () => {
+    const env = { PURGE_SECRET: 'secret' };
+    await assert.rejects(run(['--key', 'ok', 'caf\u00e9'], env), { code: 'PURGE_KEYS_INVALID', message: /^purge: invalid key "caf\u00e9": keys\[1\] must be 1 to 256 visible ASCII characters/ });
+    await assert.rejects(run(['--key', 'k'.repeat(257)], env), { code: 'PURGE_KEYS_INVALID' });
+    await assert.rejects(run(['--key=', '/a'], env), { code: 'PURGE_KEYS_INVALID' });
+    await assert.rejects(run(['/a', '--key'], env), { code: 'USAGE', message: /--key needs at least one key/ });
+    await assert.rejects(run(['--keys', 'a'], env), { code: 'USAGE', message: /unknown option '--keys'/ });
+  });
+
   it('refuses with a clear message when PURGE_SECRET is unset', async () => {
     await assert.rejects(run(['/a'], {}), { code: 'PURGE_SECRET_UNSET', message: /PURGE_SECRET is not set/ });
   });
@@ -94,6 +120,6 @@ describe('sitestack purge', () => {
     assert.match(result.stderr, /sitestack: purge: PURGE_SECRET is not set/);
     const help = spawnSync(process.execPath, ['--import', 'tsx', cli, 'purge', '--help'], { env, encoding: 'utf8' });
     assert.equal(help.status, 0);
-    assert.match(help.stdout, /Usage: sitestack purge <pathname\.\.\.>/);
+    assert.match(help.stdout, /Usage: sitestack purge \[<pathname>\.\.\.\] \[--key <key>\.\.\.\]/);
   });
 });

@@ -1,17 +1,17 @@
 import { ERRORS } from '../error-codes.js';
-import { DEFAULTS, validatePathnames } from '../page-cache/index.js';
+import { DEFAULTS, validateKeys, validatePathnames, type PurgeRequest } from '../page-cache/index.js';
 import type { Command } from './command.js';
 
 const TIMEOUT_MS = 10_000;
 
 type RouteOutcome = { url: string; ok: true; purged: string[] } | { url: string; ok: false; reason: string };
 
-async function purgeRoute(url: string, secret: string, pathnames: string[]): Promise<RouteOutcome> {
+async function purgeRoute(url: string, secret: string, request: PurgeRequest): Promise<RouteOutcome> {
   try {
     const response = await fetch(url, {
       method: 'POST',
       headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ pathnames }),
+      body: JSON.stringify(request),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
     const text = await response.text();
@@ -25,26 +25,55 @@ async function purgeRoute(url: string, secret: string, pathnames: string[]): Pro
   }
 }
 
-/** `sitestack purge <pathname...>`: the origin's purge call, by hand, to every route in PURGE_URLS. */
+const USAGE = 'sitestack purge [<pathname>...] [--key <key>...]   e.g. sitestack purge / /plog/my-post, sitestack purge --key post:42';
+
+/** Pathnames, then the words after `--key` (or each `--key=<key>`) as surrogate keys. */
+function splitArgs(args: readonly string[]): { pathnames: string[]; keys: string[] } {
+  const pathnames: string[] = [];
+  const keys: string[] = [];
+  let afterKey = false;
+  for (const arg of args) {
+    if (arg === '--key') afterKey = true;
+    else if (arg.startsWith('--key=')) keys.push(arg.slice('--key='.length));
+    else if (arg.startsWith('--')) throw ERRORS.USAGE(`purge: unknown option '${arg}'\nUsage: ${USAGE}`);
+    else (afterKey ? keys : pathnames).push(arg);
+  }
+  if (afterKey && keys.length === 0) throw ERRORS.USAGE(`purge: --key needs at least one key, e.g. --key post:42\nUsage: ${USAGE}`);
+  return { pathnames, keys };
+}
+
+/** The failing item of a validation message (`pathnames[2] must…`), quoted, to name it in the error. */
+function which(message: string, list: readonly string[]): string {
+  const index = Number(/^\w+\[(\d+)\]/.exec(message)?.[1] ?? Number.NaN);
+  return Number.isNaN(index) ? '' : ` ${JSON.stringify(list[index])}`;
+}
+
+/** `sitestack purge <pathname...> --key <key...>`: the origin's purge call, by hand, to every route in PURGE_URLS. */
 export const purgeCommand: Command = {
   name: 'purge',
-  summary: 'remove pathnames from the page cache of every front in PURGE_URLS (needs PURGE_SECRET)',
-  usage: 'sitestack purge <pathname...>   e.g. sitestack purge / /plog/my-post',
+  summary: 'purge pathnames and surrogate keys from the page cache of every front in PURGE_URLS (needs PURGE_SECRET)',
+  usage: USAGE,
   async run({ args, config, logger, out }) {
-    if (args.length === 0) {
-      throw ERRORS.USAGE('purge: give at least one pathname, e.g. sitestack purge /plog/my-post');
+    const { pathnames, keys } = splitArgs(args);
+    if (pathnames.length === 0 && keys.length === 0) {
+      throw ERRORS.USAGE('purge: give at least one pathname or --key, e.g. sitestack purge /plog/my-post or sitestack purge --key post:42');
     }
-    const validation = validatePathnames(args, DEFAULTS);
-    if (!validation.ok) {
-      const index = Number(/^pathnames\[(\d+)\]/.exec(validation.message)?.[1] ?? Number.NaN);
-      const which = Number.isNaN(index) ? '' : ` ${JSON.stringify(args[index])}`;
-      throw ERRORS.PURGE_PATHNAMES_INVALID(`purge: invalid pathname${which}: ${validation.message}`);
+    const request: PurgeRequest = {};
+    if (pathnames.length > 0) {
+      const validation = validatePathnames(pathnames, DEFAULTS);
+      if (!validation.ok) throw ERRORS.PURGE_PATHNAMES_INVALID(`purge: invalid pathname${which(validation.message, pathnames)}: ${validation.message}`);
+      request.pathnames = pathnames;
+    }
+    if (keys.length > 0) {
+      const validation = validateKeys(keys, DEFAULTS);
+      if (!validation.ok) throw ERRORS.PURGE_KEYS_INVALID(`purge: invalid key${which(validation.message, keys)}: ${validation.message}`);
+      request.keys = keys;
     }
     const secret = config.purgeSecret;
     if (secret === undefined) {
       throw ERRORS.PURGE_SECRET_UNSET('purge: PURGE_SECRET is not set; the purge routes refuse every purge without it');
     }
-    const outcomes = await Promise.all(config.purgeUrls.map((url) => purgeRoute(url, secret, validation.pathnames)));
+    const outcomes = await Promise.all(config.purgeUrls.map((url) => purgeRoute(url, secret, request)));
     for (const outcome of outcomes) {
       if (outcome.ok) {
         out.write(`${outcome.url}: purged ${outcome.purged.length} key(s)\n`);

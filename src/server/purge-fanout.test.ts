@@ -25,7 +25,8 @@ function wire(caches: Set<string>[], options: { timeoutMs?: number; silent?: num
           if (!options.silent?.includes(i + 1) || message.sitestack !== 'purge-local-done') setImmediate(() => relay.onMessage(worker, message));
         },
       },
-      purgeLocal: (pathnames) => pathnames.filter((pathname) => cache.delete(pathname)),
+      // A worker's cache holds names: a pathname or a surrogate key purges the entry of that name.
+      purgeLocal: (request) => [...(request.pathnames ?? []), ...(request.keys ?? [])].filter((name) => cache.delete(name)),
       timeoutMs: 2_000,
     });
   });
@@ -36,9 +37,17 @@ describe('purge fan-out', () => {
   it('purges every worker and answers the union of their keys, each once', async () => {
     const caches = [new Set(['/a', '/b']), new Set(['/a', '/c']), new Set(['/a'])];
     const { fanouts } = wire(caches);
-    const result = await (fanouts[1] as WorkerPurgeFanout).purgeEverywhere(['/a', '/b', '/c', '/z']);
+    const result = await (fanouts[1] as WorkerPurgeFanout).purgeEverywhere({ pathnames: ['/a', '/b', '/c', '/z'] });
     assert.deepEqual([...result.purged].sort(), ['/a', '/b', '/c']);
     assert.equal(result.unanswered, 0);
+    assert.deepEqual(caches.map((cache) => cache.size), [0, 0, 0]);
+  });
+
+  it('carries surrogate keys beside pathnames to every worker when a purge names both', async () => {
+    const caches = [new Set(['/a', 'post:1']), new Set(['post:1', 'listing:home']), new Set(['/a'])];
+    const { fanouts } = wire(caches);
+    const result = await (fanouts[2] as WorkerPurgeFanout).purgeEverywhere({ pathnames: ['/a'], keys: ['post:1', 'listing:home'] });
+    assert.deepEqual([...result.purged].sort(), ['/a', 'listing:home', 'post:1']);
     assert.deepEqual(caches.map((cache) => cache.size), [0, 0, 0]);
   });
 
@@ -46,7 +55,7 @@ describe('purge fan-out', () => {
     const caches = [new Set(['/a']), new Set(['/a', '/b'])];
     const { fanouts } = wire(caches, { timeoutMs: 100, silent: [2] });
     const started = performance.now();
-    const result = await (fanouts[0] as WorkerPurgeFanout).purgeEverywhere(['/a', '/b']);
+    const result = await (fanouts[0] as WorkerPurgeFanout).purgeEverywhere({ pathnames: ['/a', '/b'] });
     assert.ok(performance.now() - started >= 90);
     assert.deepEqual(result, { purged: ['/a'], unanswered: 1 });
   });
@@ -54,7 +63,7 @@ describe('purge fan-out', () => {
   it('stops waiting for a worker when it exits during the relay', async () => {
     const caches = [new Set(['/a']), new Set(['/a'])];
     const { fanouts, relay, workers } = wire(caches, { timeoutMs: 5_000, silent: [2] });
-    const pending = (fanouts[0] as WorkerPurgeFanout).purgeEverywhere(['/a']);
+    const pending = (fanouts[0] as WorkerPurgeFanout).purgeEverywhere({ pathnames: ['/a'] });
     await new Promise((resolve) => setTimeout(resolve, 20));
     const dead = workers[1] as RelayWorker & { connected: boolean };
     dead.connected = false;
@@ -66,6 +75,6 @@ describe('purge fan-out', () => {
     const { relay, fanouts } = wire([new Set(['/a'])]);
     relay.onMessage({ id: 9, send: () => assert.fail('answered a foreign message'), isConnected: () => true }, { sitestack: 'other', id: 1 });
     relay.onMessage({ id: 9, send: () => assert.fail('answered a foreign message'), isConnected: () => true }, 'text');
-    assert.deepEqual(await (fanouts[0] as WorkerPurgeFanout).purgeEverywhere(['/a']), { purged: ['/a'], unanswered: 0 });
+    assert.deepEqual(await (fanouts[0] as WorkerPurgeFanout).purgeEverywhere({ pathnames: ['/a'] }), { purged: ['/a'], unanswered: 0 });
   });
 });

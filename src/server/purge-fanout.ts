@@ -1,15 +1,16 @@
 /**
  * Purge fan-out between front worker processes (node:cluster) over their IPC channel. Each worker has its own page
  * cache, so a purge received by one worker must reach every worker: the receiving worker purges its own cache and asks
- * the primary to relay; the primary sends the pathnames to every other live worker, gathers their `purged` answers
+ * the primary to relay; the primary sends the purge (pathnames, surrogate keys) to every other live worker, gathers their `purged` answers
  * (or gives up on the silent ones after a timeout) and hands the union back.
  */
 import type { Logger } from '../log.js';
+import type { PurgeRequest } from '../page-cache/index.js';
 
 /** IPC messages of the fan-out; the `sitestack` tag lets other IPC traffic pass by. */
 export type FanoutMessage =
-  | { sitestack: 'purge-request'; id: number; pathnames: string[] }
-  | { sitestack: 'purge-local'; id: number; pathnames: string[] }
+  | { sitestack: 'purge-request'; id: number; request: PurgeRequest }
+  | { sitestack: 'purge-local'; id: number; request: PurgeRequest }
   | { sitestack: 'purge-local-done'; id: number; purged: string[] }
   | { sitestack: 'purge-result'; id: number; purged: string[]; unanswered: number };
 
@@ -62,7 +63,7 @@ export class PurgeRelay {
   /** Feed every message a worker sends; others than the fan-out's are ignored. */
   onMessage(from: RelayWorker, message: unknown): void {
     if (!isFanoutMessage(message)) return;
-    if (message.sitestack === 'purge-request') this.#relay(from, message.id, message.pathnames);
+    if (message.sitestack === 'purge-request') this.#relay(from, message.id, message.request);
     else if (message.sitestack === 'purge-local-done') this.#answered(from.id, message.id, message.purged);
   }
 
@@ -78,7 +79,7 @@ export class PurgeRelay {
     for (const id of [...this.#pending.keys()]) this.#finish(id);
   }
 
-  #relay(from: RelayWorker, requestId: number, pathnames: string[]): void {
+  #relay(from: RelayWorker, requestId: number, request: PurgeRequest): void {
     const id = ++this.#nextId;
     const others = this.#workers().filter((worker) => worker.id !== from.id && worker.isConnected());
     const pending: PendingRelay = {
@@ -92,7 +93,7 @@ export class PurgeRelay {
     this.#pending.set(id, pending);
     for (const worker of others) {
       try {
-        worker.send({ sitestack: 'purge-local', id, pathnames });
+        worker.send({ sitestack: 'purge-local', id, request });
       } catch (error) {
         this.#logger?.warn({ err: error, worker: worker.id }, 'could not relay a purge to a worker');
         pending.waitingFor.delete(worker.id);
@@ -130,8 +131,8 @@ export interface IpcChannel {
 
 /** Options of a worker's side of the fan-out. */
 export interface WorkerPurgeFanoutOptions {
-  /** Purges this worker's own cache; returns the keys it removed. */
-  purgeLocal: (pathnames: readonly string[]) => string[];
+  /** Purges this worker's own cache; returns the keys it purged. */
+  purgeLocal: (request: PurgeRequest) => string[];
   /** @default process */
   channel?: IpcChannel;
   /** How long to wait for the primary's answer; past it the worker answers with its own keys only. @default 3000 */
@@ -148,7 +149,7 @@ export interface FanoutPurgeResult {
 
 /** A worker's side: purges here and everywhere else, and purges here when the primary relays another's purge. */
 export class WorkerPurgeFanout {
-  readonly #purgeLocal: (pathnames: readonly string[]) => string[];
+  readonly #purgeLocal: (request: PurgeRequest) => string[];
   readonly #channel: IpcChannel;
   readonly #timeoutMs: number;
   readonly #logger: Logger | undefined;
@@ -164,9 +165,9 @@ export class WorkerPurgeFanout {
     this.#channel.on('message', this.#listener);
   }
 
-  /** Purges `pathnames` in this worker and, through the primary, in every other worker; resolves with the union. */
-  async purgeEverywhere(pathnames: readonly string[]): Promise<FanoutPurgeResult> {
-    const local = this.#purgeLocal(pathnames);
+  /** Purges in this worker and, through the primary, in every other worker; resolves with the union. */
+  async purgeEverywhere(request: PurgeRequest): Promise<FanoutPurgeResult> {
+    const local = this.#purgeLocal(request);
     if (this.#channel.send === undefined) return { purged: [...new Set(local)], unanswered: 0 };
     const id = ++this.#nextId;
     const others = await new Promise<FanoutPurgeResult | undefined>((resolve) => {
@@ -178,10 +179,10 @@ export class WorkerPurgeFanout {
         clearTimeout(timer);
         resolve(result);
       });
-      this.#channel.send?.({ sitestack: 'purge-request', id, pathnames: [...pathnames] });
+      this.#channel.send?.({ sitestack: 'purge-request', id, request: { pathnames: request.pathnames, keys: request.keys } });
     });
     if (others === undefined) {
-      this.#logger?.warn({ pathnames: pathnames.length }, 'the primary did not answer a purge relay in time; purged this worker only');
+      this.#logger?.warn({ pathnames: request.pathnames?.length ?? 0, keys: request.keys?.length ?? 0 }, 'the primary did not answer a purge relay in time; purged this worker only');
       return { purged: [...new Set(local)], unanswered: 1 };
     }
     return { purged: [...new Set([...local, ...others.purged])], unanswered: others.unanswered };
@@ -190,7 +191,7 @@ export class WorkerPurgeFanout {
   #onMessage(message: unknown): void {
     if (!isFanoutMessage(message)) return;
     if (message.sitestack === 'purge-local') {
-      const purged = this.#purgeLocal(message.pathnames);
+      const purged = this.#purgeLocal(message.request);
       this.#channel.send?.({ sitestack: 'purge-local-done', id: message.id, purged });
     } else if (message.sitestack === 'purge-result') {
       const resolve = this.#waiting.get(message.id);

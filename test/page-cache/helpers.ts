@@ -68,15 +68,16 @@ export async function closeServer(server: Server): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
-/** A node:http server: the page cache in front of `renderer`, counting renderer calls. */
+/** A node:http server: the page cache in front of `renderer` (also its soft purge's `revalidate`), counting renderer calls. */
 export async function startCache(options: PageCacheOptions = {}, renderer: Renderer = htmlRenderer): Promise<Harness> {
-  const cache = createPageCache(options);
   const calls: string[] = [];
+  const render = (req: IncomingMessage, res: ServerResponse) => {
+    calls.push(req.url ?? '');
+    return renderer(req, res, calls.length);
+  };
+  const cache = createPageCache({ revalidate: render, ...options });
   const { server, url } = await listen((req, res) => {
-    cache.handle(req, res, () => {
-      calls.push(req.url ?? '');
-      return renderer(req, res, calls.length);
-    });
+    cache.handle(req, res, () => render(req, res));
   });
   return { url, cache, calls, close: () => closeServer(server) };
 }

@@ -44,8 +44,8 @@ describe('purge route', () => {
       [{ pathnames: ['/a\u0007'] }, 'pathnames[0] must not contain control characters'],
       [{ pathnames: [`/${'a'.repeat(2048)}`] }, 'pathnames[0] must be at most 2048 characters'],
       [{ pathnames: Array.from({ length: 1001 }, () => '/a') }, 'pathnames must hold at most 1000 entries, got 1001'],
-      [['/a'], 'body must be a JSON object with a pathnames array'],
-      [null, 'body must be a JSON object with a pathnames array'],
+      [['/a'], 'body must be a JSON object with a pathnames or keys array'],
+      [null, 'body must be a JSON object with a pathnames or keys array'],
     ];
     for (const [body, message] of cases) {
       const reply = await post(h, JSON.stringify(body));

@@ -4,12 +4,12 @@ import { createStatsHandler } from '../../src/page-cache/index.js';
 import { closeServer, listen, request, startCache } from './helpers.js';
 
 describe('stats', () => {
-  it('counts entries, bytes, hits, misses, evictions and purged keys', async () => {
+  it('counts entries, bytes, hits, misses, stale answers, evictions and purged keys', async () => {
     const h = await startCache({ maxEntries: 2 }, (_req, res) => res.end('12345'));
     try {
       for (const path of ['/a', '/a', '/b', '/c', '/c', '/_render/static/x']) await request(h.url, path);
       h.cache.purge(['/c']);
-      assert.deepEqual(h.cache.stats(), { entries: 1, bytes: 5, hits: 2, misses: 3, evictions: 1, purged: 1 });
+      assert.deepEqual(h.cache.stats(), { entries: 1, bytes: 5, hits: 2, misses: 3, stale: 0, evictions: 1, purged: 1 });
       assert.equal(h.cache.size, 1);
     } finally {
       await h.close();

@@ -29,10 +29,10 @@ if (cluster.isPrimary) {
 } else {
   const workerId = String(cluster.worker?.id ?? 0);
   // Relayed purges arrive only once the server listens, after pageCache exists.
-  const fanout = new WorkerPurgeFanout({ purgeLocal: (pathnames) => pageCache.purge(pathnames) });
+  const fanout = new WorkerPurgeFanout({ purgeLocal: (request) => pageCache.purge(request) });
   const pageCache = createPageCache({
     purgeSecret: secret,
-    distributePurge: async (pathnames) => (await fanout.purgeEverywhere(pathnames)).purged,
+    distributePurge: async (request) => (await fanout.purgeEverywhere(request)).purged,
   });
   const server = createServer((req, res) => {
     res.setHeader('x-worker', workerId);
