@@ -1,14 +1,11 @@
 import { createHash } from 'node:crypto';
+import { MAX_KEY_LENGTH } from './page-cache/surrogate-keys.js';
 
 /**
  * Surrogate keys: the names the renderer gives what a response shows (`Surrogate-Key`), and the origin purges by. One
- * module names them for both sides, so a key the origin purges is the key a page was stored under. Pure.
+ * module names them for both sides, so a key the origin purges is the key a page was stored under; each is a valid
+ * key of the page cache (1–256 visible ASCII characters). Pure.
  */
-
-export const SURROGATE_KEY_HEADER = 'surrogate-key';
-
-/** A key is 1–256 visible ASCII characters (the purge route refuses anything else). */
-export const SURROGATE_KEY_MAX_LENGTH = 256;
 
 /**
  * Longest `Surrogate-Key` value the renderer sends. nginx reads every header of an upstream answer into one buffer of
@@ -26,12 +23,6 @@ export const LISTING_KEYS = {
 
 /** The search page shows no content of the origin; its key lets an operator purge it all the same. */
 export const SEARCH_PAGE_KEY = 'page:search';
-
-const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
-
-export function isSurrogateKey(value: string): boolean {
-  return value.length >= 1 && value.length <= SURROGATE_KEY_MAX_LENGTH && VISIBLE_ASCII.test(value);
-}
 
 /** RFC 3986's unreserved characters, the only ones a key part keeps as they are. */
 const UNRESERVED = /^[A-Za-z0-9._~-]$/;
@@ -86,12 +77,12 @@ const CATEGORY_PREFIX = 'category:';
 
 /** `post:<oid>`: every response that shows the post (its page, a listing, the feed) carries it. */
 export function postKey(oid: string): string {
-  return `${POST_PREFIX}${encodeKeyPart(oid, SURROGATE_KEY_MAX_LENGTH - POST_PREFIX.length)}`;
+  return `${POST_PREFIX}${encodeKeyPart(oid, MAX_KEY_LENGTH - POST_PREFIX.length)}`;
 }
 
 /** `category:<name>`, the name percent-encoded: the category's page carries it. */
 export function categoryKey(name: string): string {
-  return `${CATEGORY_PREFIX}${encodeKeyPart(name, SURROGATE_KEY_MAX_LENGTH - CATEGORY_PREFIX.length)}`;
+  return `${CATEGORY_PREFIX}${encodeKeyPart(name, MAX_KEY_LENGTH - CATEGORY_PREFIX.length)}`;
 }
 
 /**
