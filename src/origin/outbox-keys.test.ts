@@ -17,13 +17,14 @@ interface PurgeBody {
 
 /**
  * A front's purge route as the outbox meets it: records each body and answers what `answer` makes of it (by default
- * `{ purged: [] }`), with `status`.
+ * `{ purged: [] }`), with `status`, after `delayMs`.
  */
 interface Front {
   url: string;
   received: PurgeBody[];
   status: (body: PurgeBody) => number;
   answer: (body: PurgeBody) => string;
+  delayMs: (body: PurgeBody) => number;
 }
 
 const cleanups: (() => unknown)[] = [];
@@ -32,7 +33,7 @@ afterEach(async () => {
 });
 
 async function front(): Promise<Front> {
-  const state: Front = { url: '', received: [], status: () => 200, answer: () => '{"purged":[]}' };
+  const state: Front = { url: '', received: [], status: () => 200, answer: () => '{"purged":[]}', delayMs: () => 0 };
   const server = createServer((req, res) => {
     let text = '';
     req.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -40,7 +41,8 @@ async function front(): Promise<Front> {
       const body = JSON.parse(text) as PurgeBody;
       const status = state.status(body);
       if (status === 200) state.received.push(body);
-      res.writeHead(status, { 'content-type': 'application/json' }).end(state.answer(body));
+      const answer = state.answer(body);
+      setTimeout(() => res.writeHead(status, { 'content-type': 'application/json' }).end(answer), state.delayMs(body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -163,6 +165,38 @@ describe('PurgeOutbox with surrogate keys', () => {
     await waitFor('settled', () => settled(worker) && edge.calls.flat().includes('/plog/category/Two?x=1'));
     assert.equal(b.received.length, 1);
   });
+
+  for (const { deliveryMs, refreshMs, when } of [
+    { deliveryMs: 200, refreshMs: 0, when: 'the purge outlasts the refresh' },
+    { deliveryMs: 30, refreshMs: 150, when: 'the purge ends during the refresh' },
+  ]) {
+    it(`refreshes a URL at the edge once more after a front purge that overlapped its refresh when ${when}`, async () => {
+      const { db } = database();
+      const store = new ContentStore(db);
+      const route = await front();
+      // The next change is committed while the first is delivered, and its delivery is slow: the edge step for the
+      // first runs while the front purges for the second, so a render the refresh started may be one the purge outdated.
+      route.answer = (body) => {
+        if (!body.keys?.includes('post:one')) return '{"purged":[]}';
+        store.putPost('two', post([]));
+        return JSON.stringify({ purged: ['/plog/category/X?ref=1'] });
+      };
+      route.delayMs = (body) => (body.keys?.includes('post:two') === true ? deliveryMs : 0);
+      const calls: string[][] = [];
+      const slowCdn: CdnPurge = async (urls) => {
+        calls.push(urls);
+        await new Promise((resolve) => setTimeout(resolve, refreshMs));
+        return [];
+      };
+      const worker = outbox(db, [route.url], slowCdn);
+      worker.start();
+      store.putPost('one', post([]));
+      worker.notify();
+      await waitFor('settled', () => settled(worker) && calls.flat().includes('/plog/two'));
+      const refreshes = calls.filter((call) => call.includes('/plog/category/X?ref=1')).length;
+      assert.equal(refreshes, 2, 'once for its change, once after the purge it overlapped, and no more');
+    });
+  }
 
   it('merges jobs into one delivery only while their keys stay within 1,000', async () => {
     const { db } = database();

@@ -73,6 +73,9 @@ export interface PurgeOutboxOptions {
  */
 export type OutboxStopOptions = GraceOptions;
 
+/** `next_at` of an edge URL waiting for the front deliveries under way to end (see purgeCdn). */
+const PARKED = Number.MAX_SAFE_INTEGER;
+
 const DEFAULTS = {
   backoff: { baseMs: 250, maxMs: 30_000 },
   timeoutMs: 5_000,
@@ -115,6 +118,9 @@ export class PurgeOutbox {
   /** Deliveries under way, one at most per route: a route that hangs holds back only itself. */
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly abort = new AbortController();
+  /** Front deliveries sent so far, and those whose request is under way: a front may be purging right now. */
+  private sent = 0;
+  private sending = 0;
 
   constructor(options: PurgeOutboxOptions) {
     const { backoff, timeoutMs, batchJobs, cdnGiveUpAfterMs } = DEFAULTS;
@@ -156,6 +162,10 @@ export class PurgeOutbox {
         `SELECT url, attempts, queued_at FROM cdn_purges WHERE next_at <= ? ORDER BY next_at, url ${BOUND_LIMIT}`,
       ),
       cdnDone: db.prepare<[string]>(`DELETE FROM cdn_purges WHERE url = ?`),
+      park: db.prepare<[{ url: string; now: number }]>(
+        `UPDATE cdn_purges SET queued_at = @now, attempts = 0, next_at = ${PARKED}, last_error = NULL WHERE url = @url`,
+      ),
+      unpark: db.prepare<[]>(`UPDATE cdn_purges SET next_at = 0 WHERE next_at = ${PARKED}`),
       cdnFailed: db.prepare<[{ url: string; next: number; error: string }]>(
         `UPDATE cdn_purges SET attempts = attempts + 1, next_at = @next, last_error = @error WHERE url = @url`,
       ),
@@ -175,6 +185,8 @@ export class PurgeOutbox {
 
   /** Starts delivering, beginning with whatever earlier runs left in the outbox. */
   start(): void {
+    // No delivery of this run is under way yet: what an earlier run parked is due.
+    this.statements.unpark.run();
     const waiting = this.pendingCdnUrls();
     if (this.options.cdnPurge === undefined && waiting > 0) {
       this.options.logger.warn({ urls: waiting }, 'edge purges from an earlier run wait for CDN_BASE_URL; they are kept');
@@ -282,14 +294,23 @@ export class PurgeOutbox {
     if (due.length === 0) return false;
     const { jobs, pathnames, keys } = this.batch(due);
     try {
-      const response = await this.options.fetch(route, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${this.options.secret}`, 'content-type': 'application/json' },
-        // A front that predates keys ignores them and purges the pathnames, which name the same pages.
-        body: JSON.stringify(keys.length === 0 ? { pathnames } : { pathnames, keys }),
-        signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs)]),
-      });
-      const answer = await response.text();
+      this.sent++;
+      this.sending++;
+      let response: Response;
+      let answer: string;
+      try {
+        response = await this.options.fetch(route, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${this.options.secret}`, 'content-type': 'application/json' },
+          // A front that predates keys ignores them and purges the pathnames, which name the same pages.
+          body: JSON.stringify(keys.length === 0 ? { pathnames } : { pathnames, keys }),
+          signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs)]),
+        });
+        answer = await response.text();
+      } finally {
+        // The front has purged (or failed to): the refreshes that overlapped it can run again, with its purge done.
+        if (--this.sending === 0) this.statements.unpark.run();
+      }
       if (!response.ok) throw new Error(`${response.status} ${route}`);
       const purged = purgedList(answer);
       const urls = this.options.cdnPurge === undefined ? [] : [...new Set(purged.flatMap((key) => edgeUrlOfCacheKey(key) ?? []))];
@@ -335,6 +356,11 @@ export class PurgeOutbox {
     const due = this.statements.dueForCdn.all(this.options.now(), DEFAULTS.maxPathnames);
     if (due.length === 0) return;
     const urls = due.map(({ url }) => url);
+    // A front purging while the edge refreshes may miss a render a refresh started (not stored yet, so not reported
+    // purged), whose old content the edge then keeps: URLs refreshed meanwhile are parked, and refreshed again once
+    // no delivery is under way.
+    const sentBefore = this.sent;
+    const purgingBefore = this.sending > 0;
     let failures: Map<string, string>;
     try {
       failures = new Map((await cdnPurge(urls)).map(({ url, reason }) => [url, reason]));
@@ -343,6 +369,7 @@ export class PurgeOutbox {
       failures = new Map(urls.map((url) => [url, reason]));
     }
     const now = this.options.now();
+    const overlapped = purgingBefore || this.sending > 0 || this.sent !== sentBefore;
     // One draw for the whole batch: URLs that failed together are retried together, in one call.
     const random = this.options.random();
     const retried: { url: string; attempts: number; reason: string }[] = [];
@@ -350,7 +377,9 @@ export class PurgeOutbox {
     this.options.db.transaction(() => {
       for (const { url, attempts, queued_at: queuedAt } of due) {
         const reason = failures.get(url);
-        if (reason === undefined) {
+        if (reason === undefined && overlapped) {
+          this.statements.park.run({ url, now });
+        } else if (reason === undefined) {
           this.statements.cdnDone.run(url);
         } else if (now - queuedAt >= this.options.cdnGiveUpAfterMs) {
           this.statements.cdnDone.run(url);
@@ -362,6 +391,8 @@ export class PurgeOutbox {
         }
       }
     })();
+    // The deliveries it overlapped may have ended during the refresh: then nothing else would unpark its URLs.
+    if (overlapped && this.sending === 0) this.statements.unpark.run();
     if (failures.size > 0) this.options.metrics?.edgePurgeFailed(failures.size);
     if (retried.length > 0) this.options.logger.warn({ failures: retried }, 'CDN purge failed for some URLs; will retry them');
     for (const failure of givenUp) {
