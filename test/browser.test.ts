@@ -50,6 +50,20 @@ describe('client navigation in Chromium', { skip }, () => {
     await page.close();
   });
 
+  it('renders a category page in place, its name percent-encoded, when a category link of a listing is clicked', async () => {
+    const { page, dataRequests } = await openHome(chromium.context);
+    const link = page.locator('main .post-list .categories a[href="/plog/category/Node.js"]').first();
+    await link.click();
+    await page.waitForFunction(() => document.querySelector('main h1')?.textContent === 'Posts in Node.js');
+    assert.equal(new URL(page.url()).pathname, '/plog/category/Node.js');
+    assert.equal(await page.evaluate(() => (window as unknown as { __marker?: string }).__marker), 'same document');
+    assert.deepEqual(dataRequests.map((url) => new URL(url).pathname), [`/_render/data/${stack.front.buildId}/en-US/plog/category/Node.js.json`]);
+    assert.equal(await page.title(), 'Posts in Node.js · sitestack plog');
+    const listed = await page.locator('main .post-list .post-line').count();
+    assert.ok(listed > 0);
+    await page.close();
+  });
+
   it('falls back to a full page load when the build id changed under an open page', async () => {
     const { page, dataRequests } = await openHome(chromium.context);
     const oldBuild = stack.front.buildId;

@@ -53,6 +53,7 @@ const PAGES = [
   { name: 'home', path: () => '/', status: 200 },
   { name: 'archive', path: () => '/plog', status: 200 },
   { name: 'post', path: () => `/plog/${oid}`, status: 200 },
+  { name: 'category', path: () => '/plog/category/Web', status: 200 },
   { name: 'search', path: () => '/en-US/search?q=measuring', status: 200 },
   { name: '404', path: () => '/no/such/page', status: 404 },
 ] as const;
@@ -76,7 +77,7 @@ describe("the reader's pages in Chromium", { skip }, () => {
   });
 
   for (const scheme of ['light', 'dark'] as const) {
-    it(`has no serious or critical axe-core violation on the home, archive, post, search and 404 pages when the scheme is ${scheme}`, async () => {
+    it(`has no serious or critical axe-core violation on the home, archive, post, category, search and 404 pages when the scheme is ${scheme}`, async () => {
       const page = await chromium.context.newPage();
       await page.emulateMedia({ colorScheme: scheme });
       for (const { name, path, status } of PAGES) {

@@ -86,12 +86,24 @@ describe('the reader\'s site over HTTP', () => {
     }
   });
 
-  it('answers /sitemap.xml with every post, the home page and the archive, and robots.txt naming it', async () => {
+  it('answers /sitemap.xml with every post, every category, the home page and the archive, and robots.txt naming it', async () => {
     const sitemap = parseXml(await (await get('/sitemap.xml')).text());
     const locations = elements(sitemap, 'loc').map((loc) => DomUtils.textContent(loc));
     const posts = await postList();
-    assert.deepEqual(new Set(locations), new Set([`${stack.frontUrl}/`, `${stack.frontUrl}/plog`, ...posts.map((oid) => `${stack.frontUrl}/plog/${oid}`)]));
-    assert.equal(locations.length, posts.length + 2);
+    const listed = (await (await fetch(`${stack.origin.url}/api/v1/plog/`)).json()) as { groups: { posts: { categories: string[] }[] }[] };
+    const categories = new Set(listed.groups.flatMap((group) => group.posts.flatMap((post) => post.categories)));
+    assert.ok(categories.size > 3);
+    assert.deepEqual(
+      new Set(locations),
+      new Set([
+        `${stack.frontUrl}/`,
+        `${stack.frontUrl}/plog`,
+        ...[...categories].map((name) => `${stack.frontUrl}/plog/category/${encodeURIComponent(name)}`),
+        ...posts.map((oid) => `${stack.frontUrl}/plog/${oid}`),
+      ]),
+    );
+    assert.equal(locations.length, posts.length + categories.size + 2);
+    for (const name of categories) assert.equal((await get(`/plog/category/${encodeURIComponent(name)}`)).status, 200, `the sitemap names only pages that exist: ${name}`);
     const robots = await get('/robots.txt');
     assert.match(robots.headers.get('content-type') ?? '', /^text\/plain/);
     assert.match(await robots.text(), new RegExp(`^Sitemap: ${stack.frontUrl}/sitemap.xml$`, 'm'));
