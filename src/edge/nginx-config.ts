@@ -304,7 +304,7 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     `      proxy_cache_valid ${settings.validStatus} ${settings.valid};`,
     '      # Only a refresh may store these (see $sitestack_edge_not_storable): the answer replacing a deleted page.',
     `      proxy_cache_valid ${settings.refreshedGoneStatuses.join(' ')} ${goneValid}s;`,
-    '      # An expired page is answered from its stale copy (X-Cache: UPDATING) while one request in the background',
+    '      # An expired page is answered from its stale copy (X-Cache: STALE) while one request in the background',
     '      # fetches its new copy, as a front that purges softly does: no reader waits for a render. A refresh is a',
     '      # bypass, which never reads the cache, so it always gets (and stores) the front\'s new answer. Pages only: an',
     '      # /api/ answer promises no copy older than its max-age, and data routes are never served while updating.',
