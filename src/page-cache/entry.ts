@@ -82,8 +82,6 @@ export interface EntryOptions {
   compressMinBytes: number;
   /** Whether compressible responses get encodings and `Vary: Accept-Encoding` at all. */
   compress: boolean;
-  /** The body's ETag when it is already known (its render sent it whole), else `undefined`: it is computed. */
-  identityEtag?: () => string | undefined;
 }
 
 function sizeOf(entry: Pick<CacheEntry, 'base' | 'identity' | 'br' | 'gzip'>): number {
@@ -93,8 +91,16 @@ function sizeOf(entry: Pick<CacheEntry, 'base' | 'identity' | 'br' | 'gzip'>): n
   return size;
 }
 
-/** Builds the entry for a captured response from the headers it had when its head was written. */
-export function createEntry(headers: OutgoingHttpHeaders, body: Buffer, options: EntryOptions = { compress: false, compressMinBytes: 0 }): CacheEntry {
+/**
+ * Builds the entry for a recorded response from the headers it had when its head was written; `identityEtag` is the
+ * body's ETag when it is already known (its render sent it whole), else it is computed.
+ */
+export function createEntry(
+  headers: OutgoingHttpHeaders,
+  body: Buffer,
+  options: EntryOptions = { compress: false, compressMinBytes: 0 },
+  identityEtag: string = etagOf(body),
+): CacheEntry {
   const base: [string, string][] = [];
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || OWN.has(name)) continue;
@@ -113,7 +119,7 @@ export function createEntry(headers: OutgoingHttpHeaders, body: Buffer, options:
   const renderedVary = headerText(headers.vary);
   const vary = options.compress ? varyWithAcceptEncoding(renderedVary) : renderedVary;
   const chunked = headers['transfer-encoding'] !== undefined;
-  const identity = representation(base, vary, chunked, 'identity', body, options.identityEtag?.() ?? etagOf(body));
+  const identity = representation(base, vary, chunked, 'identity', body, identityEtag);
   const keys = keysOfHeader(headers[SURROGATE_KEY_HEADER]);
   return { identity, compressible, base, vary, chunked, keys, size: sizeOf({ base, identity }) };
 }

@@ -1,7 +1,6 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { sendText } from './http-answers.js';
 import { isBypassed } from './bypass.js';
-import { captureResponse } from './capture.js';
 import { compress } from './compress.js';
 import { CACHE_HEADER, withCacheStatus, withEncodings, type CacheEntry, type Representation } from './entry.js';
 import { keyForTarget, originForm } from './key.js';
@@ -11,7 +10,7 @@ import { validatePathnames } from './pathnames.js';
 import { validateKeys } from './surrogate-keys.js';
 import { purgeMatches } from './purge-match.js';
 import { answerPurge } from './purge-route.js';
-import { encodeRender, type RenderEncodingOptions } from './render-encoding.js';
+import { Render, type RenderOwner } from './render-recording.js';
 import { EntryStore, type PageCacheStats } from './store.js';
 import { ERRORS } from '../error-codes.js';
 import { logUrl } from '../log-bounds.js';
@@ -34,15 +33,6 @@ export interface PageCache {
 }
 
 type Waiter = (entry: CacheEntry | undefined) => void;
-
-/** A render under way. A purge that matches it marks it outdated, so its (possibly old) response is not stored. */
-interface RenderState {
-  readonly key: string;
-  /** A pathname purge matched the render's key. */
-  outdated: boolean;
-  /** Surrogate keys purged while it ran: its response is outdated if it names one of them. */
-  purgedKeys: Set<string> | undefined;
-}
 
 /** How a render ended: the entry it stored, or none, and whether a purge during it is why. */
 type RenderDone = (entry: CacheEntry | undefined, outdated: boolean) => void;
@@ -83,7 +73,8 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
   const { logger } = config;
   const store = new EntryStore(config);
   const flights = new Map<string, Waiter[]>();
-  const renders = new Set<RenderState>();
+  /** Renders under way; a purge that matches one marks it out of date, so its (possibly old) response is not stored. */
+  const renders = new Set<Render>();
   /** Background renders of soft-purged entries, by key, with when each started (one at a time per key). */
   const revalidations = new Map<string, number>();
   const keyPolicy = config.key;
@@ -193,26 +184,41 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     send(req, res, entry.identity, head, stale);
   }
 
-  /** What a render needs to encode its response; `onEncoded` receives the bytes it compressed, if it did. */
-  function encodeOptions(
-    req: IncomingMessage,
-    onEncoded: (coding: Compressed, bytes: Buffer) => void,
-    onIdentityTag: (etag: string) => void = () => undefined,
-  ): RenderEncodingOptions {
-    return {
+  function isOutdated(render: Render, keys: readonly string[]): boolean {
+    return render.outdated || (render.purgedKeys !== undefined && keys.some((name) => render.purgedKeys!.has(name)));
+  }
+
+  /** How every render reports to this cache: one object, so recording a render allocates no closures of its own. */
+  const owner: RenderOwner = {
+    settings: {
+      storeSetCookie: config.storeSetCookie,
+      storePrivate: config.storePrivate,
+      maxBytes: config.maxBytes,
       compress: config.compress,
       compressMinBytes: config.compressMinBytes,
       brotliQuality: config.brotliQuality,
       gzipLevel: config.gzipLevel,
-      preferences: preferences(req.headers['accept-encoding']),
-      ifNoneMatch: req.headers['if-none-match'],
-      onEncoded,
-      onIdentityTag,
-      onError(error: unknown) {
-        logger.error({ err: error, url: logUrl(req.url) }, 'page cache: compressing a render failed; sent identity');
-      },
-    };
-  }
+    },
+    recorded(render, entry) {
+      renders.delete(render);
+      const outdated = entry !== undefined && isOutdated(render, entry.keys);
+      const fresh = outdated ? undefined : entry;
+      // The render's compressed bytes become the stored entry's encoding, whichever of the two is ready first.
+      if (fresh !== undefined && store.set(render.key, fresh)) {
+        render.stored = fresh;
+        if (render.pending !== undefined) keepEncoding(render.key, fresh, render.pending.coding, render.pending.bytes);
+      }
+      render.settled(fresh, outdated);
+    },
+    encoded(render, coding, bytes) {
+      if (render.stored === undefined) render.pending = { coding, bytes };
+      else keepEncoding(render.key, render.stored, coding, bytes);
+    },
+    compressionFailed(render, error) {
+      logger.error({ err: error, url: logUrl(render.key) }, 'page cache: compressing a render failed; sent identity');
+    },
+    outdated: isOutdated,
+  };
 
   function failed(res: ServerResponse, error: unknown, what = 'the renderer failed'): void {
     logger.error({ err: error }, `page cache: ${what}`);
@@ -222,41 +228,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
 
   function render(req: IncomingMessage, res: ServerResponse, next: NextFunction, key: string, onDone: RenderDone): void {
     res.setHeader(CACHE_HEADER, 'miss');
-    const state: RenderState = { key, outdated: false, purgedKeys: undefined };
-    renders.add(state);
-    // The render's compressed bytes become the stored entry's encoding, whichever of the two is ready first.
-    let stored: CacheEntry | undefined;
-    let encoded: { coding: Compressed; bytes: Buffer } | undefined;
-    let identityTag: string | undefined;
-    encodeRender(
-      res,
-      encodeOptions(
-        req,
-        (coding, bytes) => {
-          if (stored === undefined) encoded = { coding, bytes };
-          else keepEncoding(key, stored, coding, bytes);
-        },
-        (etag) => (identityTag = etag),
-      ),
-    );
-    captureResponse(res, {
-      storeSetCookie: config.storeSetCookie,
-      storePrivate: config.storePrivate,
-      maxBytes: config.maxBytes,
-      compress: config.compress,
-      compressMinBytes: config.compressMinBytes,
-      identityEtag: () => identityTag,
-      onDone(entry) {
-        renders.delete(state);
-        const outdated = entry !== undefined && (state.outdated || entry.keys.some((name) => state.purgedKeys?.has(name) === true));
-        const fresh = outdated ? undefined : entry;
-        if (fresh !== undefined && store.set(key, fresh)) {
-          stored = fresh;
-          if (encoded !== undefined) keepEncoding(key, fresh, encoded.coding, encoded.bytes);
-        }
-        onDone(fresh, outdated);
-      },
-    });
+    renders.add(new Render(key, res, owner, preferences(req.headers['accept-encoding']), req.headers['if-none-match'], onDone, true));
     callRenderer(res, next);
   }
 
@@ -327,7 +299,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
       misses++;
       res.setHeader(CACHE_HEADER, 'miss');
       req.method = 'GET';
-      encodeRender(res, encodeOptions(req, () => undefined));
+      new Render(key, res, owner, preferences(req.headers['accept-encoding']), req.headers['if-none-match'], noWaiters, false);
       callRenderer(res, next);
       return;
     }
@@ -380,11 +352,11 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
       const validation = validateKeys(keys, config);
       if (!validation.ok) throw ERRORS.PURGE_KEYS_INVALID(validation.message);
     }
-    for (const state of renders) {
-      if (pathnames?.some((pathname) => purgeMatches(state.key, pathname, config)) === true) state.outdated = true;
+    for (const running of renders) {
+      if (pathnames?.some((pathname) => purgeMatches(running.key, pathname, config)) === true) running.outdated = true;
       if (keys !== undefined) {
-        state.purgedKeys ??= new Set();
-        for (const name of keys) state.purgedKeys.add(name);
+        running.purgedKeys ??= new Set();
+        for (const name of keys) running.purgedKeys.add(name);
       }
     }
     return store.purge({ pathnames, keys }, config.purgeMode === 'soft' ? Date.now() : undefined);

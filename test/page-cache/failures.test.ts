@@ -102,7 +102,7 @@ describe('page cache middleware: renderer failures', () => {
     });
   });
 
-  it('does not store a response whose render was under way when a purge matched its key', async () => {
+  it('does not store a response whose render was under way when a purge matched its key, and sends it with no-store', async () => {
     const hold = gate();
     const renderer: Renderer = async (_req, res, call) => {
       if (call === 1) await hold.promise;
@@ -113,8 +113,12 @@ describe('page cache middleware: renderer failures', () => {
       await delay(50);
       assert.deepEqual(h.cache.purge(['/post']), []);
       hold.open();
-      assert.equal((await stale).body, 'version 1');
-      assert.equal((await request(h.url, '/post')).body, 'version 2');
+      const outdated = await stale;
+      assert.equal(outdated.body, 'version 1');
+      assert.equal(outdated.headers['cache-control'], 'no-store', 'an edge in front must not keep it either');
+      const fresh = await request(h.url, '/post');
+      assert.equal(fresh.body, 'version 2');
+      assert.equal(fresh.headers['cache-control'], undefined);
       assert.equal((await request(h.url, '/post')).headers['x-middleware-cache'], 'hit');
     });
   });

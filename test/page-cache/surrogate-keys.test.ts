@@ -84,7 +84,9 @@ describe('purge by surrogate key', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
         assert.deepEqual(JSON.parse((await purge(h, { keys: ['post:2'] })).body), { purged: [] });
         hold.open();
-        assert.equal((await pending).status, 200);
+        const outdated = await pending;
+        assert.equal(outdated.status, 200);
+        assert.equal(outdated.headers['cache-control'], 'no-store');
         assert.equal(h.cache.size, 0, 'the render may show post 2 as it was before the change');
         await request(h.url, '/plog/1');
         assert.equal(h.cache.size, 1, 'a later render is stored');

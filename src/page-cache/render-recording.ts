@@ -1,0 +1,283 @@
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { unstorableHead, type StorePolicy } from './cacheability.js';
+import { compress, type CompressionLevels } from './compress.js';
+import { encodeChunk } from './encode.js';
+import { createEntry, etagOf, type CacheEntry, type EntryOptions } from './entry.js';
+import { chooseCoding, ifNoneMatchMatches, isCompressible, varyWithAcceptEncoding, type Compressed, type Preferences } from './negotiate.js';
+import { keysOfHeader, SURROGATE_KEY_HEADER } from './surrogate-keys.js';
+
+/** The cache's settings for every render it records; one object per cache. */
+export interface RecordingSettings extends StorePolicy, EntryOptions, CompressionLevels {
+  /** Stop recording once the body grows past this many bytes. */
+  maxBytes: number | undefined;
+}
+
+/** The cache a render reports to. Its methods take the render, so recording one allocates no closures. */
+export interface RenderOwner {
+  readonly settings: RecordingSettings;
+  /** Called exactly once per recorded render: with its entry, or `undefined` as soon as nothing will be stored. */
+  recorded(render: Render, entry: CacheEntry | undefined): void;
+  /** The bytes a render compressed for its client, which the entry stored from it can keep. */
+  encoded(render: Render, coding: Compressed, bytes: Buffer): void;
+  compressionFailed(render: Render, error: unknown): void;
+  /** Whether a purge made the render's response out of date while it ran (it names `keys`). */
+  outdated(render: Render, keys: readonly string[]): boolean;
+}
+
+type Callback = (error?: Error | null) => void;
+type Method = (...args: unknown[]) => unknown;
+
+const RENDER = Symbol('page-cache render');
+type RecordedResponse = ServerResponse & { [RENDER]: Render };
+
+/** Headers a 304 does not repeat (RFC 9110 §15.4.5): they describe a body it has not got. */
+const BODY_FIELDS = ['content-length', 'content-type', 'content-encoding', 'content-language'];
+const BOTH: Readonly<Record<Compressed, boolean>> = { br: true, gzip: true };
+
+function text(value: OutgoingHttpHeaders[string]): string | undefined {
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value.join(', ') : String(value);
+}
+
+function applyHeaders(res: ServerResponse, headers: unknown): void {
+  if (Array.isArray(headers)) {
+    // Either [name, value, name, value…] or [[name, value], …], as writeHead takes them; repeats are appended.
+    const pairs = Array.isArray(headers[0]) ? (headers as [string, string][]) : Array.from({ length: headers.length / 2 }, (_, i) => [headers[2 * i], headers[2 * i + 1]] as [string, string]);
+    for (const [name, value] of pairs) res.appendHeader(name, value);
+  } else if (typeof headers === 'object' && headers !== null) {
+    for (const name in headers) {
+      const value = (headers as OutgoingHttpHeaders)[name];
+      if (value !== undefined) res.setHeader(name, value);
+    }
+  }
+}
+
+/**
+ * One render passing through the cache: the response the renderer writes, recorded (head and body chunks) to become
+ * the stored entry, with its head held until the renderer ends it, so that with the whole body in hand it goes out
+ * with a strong ETag (or as a 304 when `If-None-Match` matches it) in the coding the request prefers. A renderer that
+ * writes before it ends streams: its head goes out at the first write, with `Vary` but as identity and without an ETag
+ * (its hits get both). A string chunk is encoded once, and those bytes go both to the client and into the entry.
+ *
+ * `res.writeHead`, `write` and `end` of this one response are replaced by functions shared by every render, which find
+ * it through a symbol; the originals run from them.
+ */
+export class Render {
+  /** A pathname purge matched the render's key while it ran. */
+  outdated = false;
+  /** Surrogate keys purged while it ran: its response is out of date if it names one of them. */
+  purgedKeys: Set<string> | undefined;
+  /** The entry stored from it, once it is (its compressed bytes may arrive later). */
+  stored: CacheEntry | undefined;
+  /** Bytes it compressed before its entry was stored. */
+  pending: { coding: Compressed; bytes: Buffer } | undefined;
+
+  readonly #writeHead: Method;
+  readonly #write: Method;
+  readonly #end: Method;
+  #chunks: Buffer[] = [];
+  /** Whether each chunk is memory of our own (encoded from a string here) rather than the renderer's buffer. */
+  #owned: boolean[] = [];
+  #length = 0;
+  #headers: OutgoingHttpHeaders | undefined;
+  /** Recording is over: reported to the owner, or never wanted (a HEAD). */
+  #done: boolean;
+  /** Set while the real head or body is written, so Node's own implicit `writeHead` goes straight through. */
+  #flushing = false;
+  #streaming = false;
+
+  constructor(
+    readonly key: string,
+    readonly res: ServerResponse,
+    readonly owner: RenderOwner,
+    readonly preferences: Preferences,
+    readonly ifNoneMatch: string | undefined,
+    /** Told how the render ended once the owner has dealt with it: the entry stored, or none, and whether it was out of date. */
+    readonly settled: (entry: CacheEntry | undefined, outdated: boolean) => void,
+    /** Store what it renders (a GET); a HEAD is only encoded. */
+    record: boolean,
+  ) {
+    this.#done = !record;
+    this.#writeHead = res.writeHead as unknown as Method;
+    this.#write = res.write as unknown as Method;
+    this.#end = res.end as unknown as Method;
+    const recorded = res as RecordedResponse;
+    recorded[RENDER] = this;
+    res.writeHead = recordingWriteHead as ServerResponse['writeHead'];
+    res.write = recordingWrite as ServerResponse['write'];
+    res.end = recordingEnd as ServerResponse['end'];
+    if (record) res.once('close', onClose);
+  }
+
+  /** Reports `entry` (or nothing to store) once. */
+  finish(entry: CacheEntry | undefined): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#chunks = [];
+    this.#owned = [];
+    this.owner.recorded(this, entry);
+  }
+
+  writeHead(res: ServerResponse, status: number, rest: unknown[]): ServerResponse {
+    if (this.#flushing || this.#streaming) return this.#writeHead.call(res, status, ...rest) as ServerResponse;
+    res.statusCode = status;
+    const [reason, headers] = typeof rest[0] === 'string' ? rest : [undefined, rest[0]];
+    if (typeof reason === 'string') res.statusMessage = reason;
+    applyHeaders(res, headers);
+    // Known as soon as the head is: a response that cannot be stored releases its single-flight followers at once.
+    this.#recordHead(res);
+    return res;
+  }
+
+  write(res: ServerResponse, chunk: unknown, encoding: unknown, callback: unknown): boolean {
+    if (!this.#streaming) {
+      this.#streaming = true;
+      this.#varyIfCompressing(res);
+      this.#recordHead(res);
+    }
+    const passed = this.#take(chunk, encoding);
+    if (passed === chunk) return this.#write.call(res, chunk, encoding, callback) as boolean;
+    return this.#write.call(res, passed, typeof encoding === 'function' ? encoding : callback) as boolean;
+  }
+
+  end(res: ServerResponse, chunk: unknown, encoding: unknown, callback: unknown): ServerResponse {
+    if (this.#flushing) return this.#end.call(res, chunk, encoding, callback) as ServerResponse;
+    const done = (typeof chunk === 'function' ? chunk : typeof encoding === 'function' ? encoding : callback) as Callback | undefined;
+    const data = typeof chunk === 'function' ? undefined : chunk;
+    const passed = this.#take(data, encoding);
+    if (this.#streaming) {
+      this.#end.call(res, passed, done);
+      this.#finishEnded(res);
+      return res;
+    }
+    const body = passed instanceof Uint8Array ? (Buffer.isBuffer(passed) ? passed : Buffer.from(passed.buffer, passed.byteOffset, passed.byteLength)) : undefined;
+    if (res.statusCode !== 200 || body === undefined || body.length === 0) {
+      this.#recordHead(res);
+      this.#flush(res, body, done);
+      this.#finishEnded(res);
+      return res;
+    }
+    this.#varyIfCompressing(res);
+    this.#recordHead(res);
+    // An out-of-date render is not stored here; `no-store` keeps the caches downstream (the edge) from keeping it.
+    if (this.owner.outdated(this, this.#headers === undefined ? [] : keysOfHeader(this.#headers[SURROGATE_KEY_HEADER]))) res.setHeader('cache-control', 'no-store');
+    const settings = this.owner.settings;
+    const head = { contentType: text(res.getHeader('content-type')), contentEncoding: text(res.getHeader('content-encoding')), cacheControl: text(res.getHeader('cache-control')) };
+    const coding = settings.compress && isCompressible(head, body.length, settings.compressMinBytes) ? chooseCoding(this.preferences, BOTH) : 'identity';
+    if (coding === 'identity') {
+      this.#send(res, body, body, etagOf(body), undefined, done);
+      return res;
+    }
+    compress(body, coding, settings, (error, bytes) => {
+      if (bytes === undefined) {
+        this.owner.compressionFailed(this, error);
+        this.#send(res, body, body, etagOf(body), undefined, done);
+        return;
+      }
+      this.#send(res, body, bytes, etagOf(bytes), coding, done);
+      this.owner.encoded(this, coding, bytes);
+    });
+    return res;
+  }
+
+  closed(): void {
+    // Closed before the renderer ended it: the client went away or the renderer destroyed the response.
+    this.finish(undefined);
+  }
+
+  #varyIfCompressing(res: ServerResponse): void {
+    if (this.owner.settings.compress && res.statusCode === 200) res.setHeader('vary', varyWithAcceptEncoding(text(res.getHeader('vary'))));
+  }
+
+  /** Takes the head as it will be written, once, and stops recording when it cannot be stored. */
+  #recordHead(res: ServerResponse): void {
+    if (this.#done || this.#headers !== undefined) return;
+    this.#headers = res.getHeaders();
+    if (unstorableHead(res.statusCode, this.#headers, this.owner.settings) !== undefined) this.finish(undefined);
+  }
+
+  /** Records a chunk and returns what to hand to Node: a string is encoded once here and passed on as those bytes. */
+  #take(chunk: unknown, encoding: unknown): unknown {
+    if (typeof chunk === 'string') {
+      const buffer = encodeChunk(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+      this.#record(buffer, true);
+      return buffer;
+    }
+    if (chunk instanceof Uint8Array) this.#record(chunk, false);
+    return chunk;
+  }
+
+  #record(buffer: Uint8Array, owned: boolean): void {
+    if (this.#done) return;
+    this.#length += buffer.byteLength;
+    const maxBytes = this.owner.settings.maxBytes;
+    if (maxBytes !== undefined && this.#length > maxBytes) {
+      this.finish(undefined);
+      return;
+    }
+    this.#chunks.push(Buffer.isBuffer(buffer) ? buffer : Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength));
+    this.#owned.push(owned);
+  }
+
+  /**
+   * The body as one buffer of its own, so a stored body never pins a larger pooled or shared buffer: a single chunk
+   * encoded here that spans its whole memory is kept as is, anything else is copied once.
+   */
+  #body(): Buffer {
+    const only = this.#chunks.length === 1 && this.#owned[0] === true ? this.#chunks[0] : undefined;
+    if (only !== undefined && only.byteOffset === 0 && only.buffer.byteLength === only.length) return only;
+    const joined = Buffer.allocUnsafeSlow(this.#length);
+    let offset = 0;
+    for (const chunk of this.#chunks) offset += chunk.copy(joined, offset);
+    return joined;
+  }
+
+  #flush(res: ServerResponse, body: Buffer | undefined, callback: Callback | undefined): void {
+    this.#flushing = true;
+    try {
+      this.#end.call(res, body, callback);
+    } finally {
+      this.#flushing = false;
+    }
+  }
+
+  /** Sends `bytes` (the body in `coding`, or identity) with their ETag, or a 304; then stores the identity `body`. */
+  #send(res: ServerResponse, body: Buffer, bytes: Buffer, etag: string, coding: Compressed | undefined, callback: Callback | undefined): void {
+    if (res.destroyed) {
+      this.finish(undefined);
+      return;
+    }
+    res.setHeader('etag', etag);
+    if (coding !== undefined) res.setHeader('content-encoding', coding);
+    if (!res.hasHeader('transfer-encoding')) res.setHeader('content-length', bytes.length);
+    if (ifNoneMatchMatches(this.ifNoneMatch, etag)) {
+      res.statusCode = 304;
+      for (const name of BODY_FIELDS) res.removeHeader(name);
+      this.#flush(res, undefined, callback);
+    } else this.#flush(res, bytes, callback);
+    if (this.#done || this.#headers === undefined || res.destroyed) this.finish(undefined);
+    else this.finish(createEntry(this.#headers, this.#body(), this.owner.settings, coding === undefined ? etag : undefined));
+  }
+
+  #finishEnded(res: ServerResponse): void {
+    if (this.#done) return;
+    if (res.destroyed || this.#headers === undefined || this.#length === 0) this.finish(undefined);
+    else this.finish(createEntry(this.#headers, this.#body(), this.owner.settings));
+  }
+}
+
+function recordingWriteHead(this: RecordedResponse, status: number, ...rest: unknown[]): ServerResponse {
+  return this[RENDER].writeHead(this, status, rest);
+}
+
+function recordingWrite(this: RecordedResponse, chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+  return this[RENDER].write(this, chunk, encoding, callback);
+}
+
+function recordingEnd(this: RecordedResponse, chunk?: unknown, encoding?: unknown, callback?: unknown): ServerResponse {
+  return this[RENDER].end(this, chunk, encoding, callback);
+}
+
+function onClose(this: RecordedResponse): void {
+  this[RENDER].closed();
+}
