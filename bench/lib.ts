@@ -339,6 +339,15 @@ export async function spawnServer(
   };
 }
 
+/** Runs a measuring script under bench/servers in its own `node --expose-gc` process and returns its last line, as JSON. */
+export async function childJson<T>(script: string, args: string[] = []): Promise<T> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', ...benchScript(`servers/${script}`), ...args], {
+    env: { ...process.env, NODE_ENV: 'production' },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as T;
+}
+
 /** Runs `fn` `iterations` times and returns the per-call latency percentiles in milliseconds. */
 export function timeCalls(iterations: number, fn: (i: number) => void): { p50: number; p99: number; mean: number } {
   const samples = new Float64Array(iterations);
