@@ -50,6 +50,11 @@ export interface LoadOptions {
   alsoCpuOfPids?: readonly number[];
   /** Runs wrk on the load generator's CPUs of {@link cpuSplit} (servers started with `pinned` get the other one). */
   pinned?: boolean;
+  /**
+   * With autocannon, p50 and p99 from every response's own time rather than autocannon's histogram, which counts
+   * whole milliseconds: what a comparison of sub-millisecond tails needs (wrk reports microseconds anyway).
+   */
+  exactLatency?: boolean;
 }
 
 /** Which CPUs the system under test and the load generator each get when a suite pins them apart. */
@@ -148,19 +153,28 @@ async function autocannonRun(url: string, options: LoadOptions, durationSeconds:
     uniqueQuery === undefined
       ? options.paths?.map((path) => ({ method: 'GET' as const, path }))
       : [{ method: 'GET' as const, setupRequest: (request: autocannon.Request) => ({ ...request, path: withUniqueQuery(basePath, uniqueQuery, `${token}-${counter++}`) }) }];
-  const result = await autocannon({
-    url: base.toString(),
-    connections: options.connections ?? 32,
-    duration: durationSeconds,
-    pipelining: options.pipelining ?? 1,
-    headers: options.headers ?? {},
-    ...(requests === undefined ? {} : { requests }),
+  const times: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: base.toString(),
+        connections: options.connections ?? 32,
+        duration: durationSeconds,
+        pipelining: options.pipelining ?? 1,
+        headers: options.headers ?? {},
+        ...(requests === undefined ? {} : { requests }),
+      },
+      (error: unknown, finished: autocannon.Result) => (error === null || error === undefined ? resolve(finished) : reject(error)),
+    );
+    if (options.exactLatency === true) instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime));
   });
+  const exact = times.length === 0 ? undefined : times.sort((a, b) => a - b);
+  const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
   return {
     requestsPerSecond: result.requests.total / durationSeconds,
     total: result.requests.total,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
+    p50Ms: exact === undefined ? result.latency.p50 : at(exact, 0.5),
+    p99Ms: exact === undefined ? result.latency.p99 : at(exact, 0.99),
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
   };
@@ -337,6 +351,15 @@ export async function spawnServer(
       await once(child, 'exit');
     },
   };
+}
+
+/** Runs a measuring script under bench/servers in its own `node --expose-gc` process and returns its last line, as JSON. */
+export async function childJson<T>(script: string, args: string[] = []): Promise<T> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', ...benchScript(`servers/${script}`), ...args], {
+    env: { ...process.env, NODE_ENV: 'production' },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as T;
 }
 
 /** Runs `fn` `iterations` times and returns the per-call latency percentiles in milliseconds. */

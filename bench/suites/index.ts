@@ -3,6 +3,7 @@ import { edgeSuite } from './edge.js';
 import { freshnessSuite } from './freshness.js';
 import { pageCacheSuite } from './page-cache.js';
 import { pagePathSuite } from './page-path.js';
+import { purgeKeysSuite } from './purge-keys.js';
 import { operationsSuite } from './operations.js';
 import { pageWeightSuite } from './page-weight.js';
 import { scaleSuite } from './scale.js';
@@ -12,4 +13,4 @@ import { searchQuerySuite } from './search-query.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite];
+export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite];

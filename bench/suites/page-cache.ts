@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { DEFAULTS } from '../../src/page-cache/index.js';
 import { PAGE_BYTES } from '../servers/page.js';
-import { benchScript, load, placement, spawnServer, type BenchResult, type BenchSuite, type LoadOptions } from '../lib.js';
+import { childJson, load, placement, spawnServer, type BenchResult, type BenchSuite, type LoadOptions } from '../lib.js';
 
 const PAGE_PATH = '/plog/hello';
 
@@ -93,15 +91,6 @@ function encodings(): { identity: number; gzip: number; br: number; compressMicr
   return { identity: PAGE_BYTES.length, gzip: gzip().length, br: brotli().length, compressMicros };
 }
 
-/** Runs a measuring script under bench/servers in its own `node --expose-gc` process and returns its JSON line. */
-async function child<T>(script: string, args: string[] = []): Promise<T> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', ...benchScript(`servers/${script}`), ...args], {
-    env: { ...process.env, NODE_ENV: 'production' },
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as T;
-}
-
 export const pageCacheSuite: BenchSuite = {
   name: 'page-cache',
   description: 'page cache hits, misses, purge and memory on a 30 KB React-rendered HTML page',
@@ -126,8 +115,8 @@ export const pageCacheSuite: BenchSuite = {
       { script: 'renderer-alone.ts', args: ['static'], distinct: true },
       { script: 'page-cache.ts', args: ['static', '1'], distinct: true },
     ], MISS_ROUNDS, MISS_SECONDS)) as [Measured, Measured];
-    const purge = await child<{ p50Ms: number; p99Ms: number; meanMs: number; removedPerPurge: number; scanMs: number; rounds: number }>('purge.ts');
-    const memory = await child<{ perEntryBytes: number; bodyBytes: number; entries: number }>('memory.ts', ['2000']);
+    const purge = await childJson<{ p50Ms: number; p99Ms: number; meanMs: number; removedPerPurge: number; scanMs: number; rounds: number }>('purge.ts');
+    const memory = await childJson<{ perEntryBytes: number; bodyBytes: number; entries: number }>('memory.ts', ['2000']);
     const rps = 'req/s';
     const cpu = 'µs CPU/req';
     return [

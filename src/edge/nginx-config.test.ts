@@ -104,7 +104,15 @@ describe('renderNginxConfig', () => {
       text,
       /map "\$sitestack_edge_refreshed_gone:\$upstream_status" \$sitestack_edge_not_storable \{ default 1; "~\[:, \]200\$" 0; "~\^1:" 0; \}/,
     );
-    assert.match(text, /proxy_no_cache \$http_authorization \$sitestack_edge_no_store \$sitestack_edge_not_storable;/);
+    assert.match(text, /proxy_no_cache \$http_authorization \$sitestack_edge_no_store \$sitestack_edge_not_storable \$sitestack_edge_front_stale;/);
+  });
+
+  it("never stores a front's answer from its soft-purged copy, on any location", () => {
+    const config = renderNginxConfig(base);
+    const text = directiveLines(config).join(' ');
+    assert.match(text, /map \$upstream_http_x_middleware_cache \$sitestack_edge_front_stale \{ default 0; "stale" 1; \}/);
+    assert.match(text, /proxy_no_cache [^;]*\$sitestack_edge_front_stale;/);
+    assert.equal(directiveLines(config).filter((line) => line.startsWith('proxy_no_cache')).length, 1, 'set once for the server, overridden by no location');
   });
 
   it('keeps a refreshed 404 for goneValidSeconds when given, and refuses a value that is not a positive integer', () => {

@@ -34,6 +34,7 @@ describe('purgeCdn', () => {
               ? 301
               : 200;
     setTimeout(() => {
+      if (url.startsWith('/stale')) res.setHeader('x-middleware-cache', 'stale');
       res.writeHead(status, status === 301 ? { location: '/elsewhere' } : {});
       res.end('x'.repeat(50_000));
     }, 10);
@@ -85,6 +86,20 @@ describe('purgeCdn', () => {
       urls.map((url) => (url.startsWith('/') ? url : `/${url}`)).sort(),
       'every URL was tried, and the redirect not followed',
     );
+  });
+
+  it("fails a URL as stale, naming the front's stale copy, when the front answers from its soft-purged copy", async () => {
+    reset();
+    await assert.rejects(purgeCdn(['/stale', '/ok'], { baseUrl }), (error: unknown) => {
+      assert.ok(error instanceof CdnPurgeError);
+      assert.equal(error.failures.length, 1);
+      const [failure] = error.failures;
+      assert.equal(failure?.url, `${baseUrl}/stale`);
+      assert.equal(failure?.stale, true);
+      assert.match(failure?.reason ?? '', /stale copy \(x-middleware-cache: stale\)/);
+      return true;
+    });
+    assert.equal(seen.filter((s) => s.url === '/ok').length, 3, 'the other URL is refreshed in every coding');
   });
 
   it('reports a URL as timed out when the edge does not answer in time, and still tries the others', async () => {

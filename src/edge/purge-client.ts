@@ -39,6 +39,11 @@ export interface CdnPurgeFailure {
   /** The URL exactly as it was handed to `purgeCdn`, so a caller can retry just this one. */
   requested: string;
   reason: string;
+  /**
+   * The front answered from its soft-purged copy (`x-middleware-cache: stale`): it is rendering the page again, so the
+   * refresh is worth retrying soon.
+   */
+  stale?: true;
 }
 
 /** Every URL of one `purgeCdn` call that failed; thrown after all URLs were tried. */
@@ -100,6 +105,13 @@ const GONE_STATUSES: ReadonlySet<number> = new Set(EDGE_CACHE_SETTINGS.refreshed
 /** The edge keeps one copy of a URL per coding (see `renderNginxConfig`): a refresh must replace each of them. */
 const REFRESHED_CODINGS = [...EDGE_CACHE_SETTINGS.codings, 'identity'] as const;
 
+const STALE_REASON =
+  `answered from the front's stale copy (${EDGE_CACHE_SETTINGS.frontCacheHeader}: ${EDGE_CACHE_SETTINGS.frontStaleStatus}), ` +
+  'which the edge does not store; the front is rendering the page again';
+
+/** A refresh that got the front's soft-purged copy: the edge kept what it had, so the URL is not refreshed yet. */
+class StaleAnswer extends Error {}
+
 async function refresh(url: string, fetchImpl: typeof fetch, timeoutMs: number): Promise<void> {
   const signal = AbortSignal.timeout(timeoutMs);
   for (const coding of REFRESHED_CODINGS) {
@@ -113,6 +125,7 @@ async function refresh(url: string, fetchImpl: typeof fetch, timeoutMs: number):
     await response.arrayBuffer();
     const refreshed = (response.status >= 200 && response.status <= 299) || GONE_STATUSES.has(response.status);
     if (!refreshed) throw new Error(`answered ${response.status}`);
+    if (response.headers.get(EDGE_CACHE_SETTINGS.frontCacheHeader) === EDGE_CACHE_SETTINGS.frontStaleStatus) throw new StaleAnswer(STALE_REASON);
   }
 }
 
@@ -133,15 +146,16 @@ function reasonOf(error: unknown): string {
  * Purges the edge by refreshing each URL: a GET with `secret-header: true` makes nginx fetch it from the front and
  * store the new answer; one GET per coding the edge keeps apart (br, gzip, identity), each naming it in
  * `Accept-Encoding`, since each is a copy of its own. A 2xx, or a 404/410 for a page that is gone (which the edge stores in place of the old page),
- * counts as refreshed. Every URL is tried; then one CdnPurgeError names each that failed (another status, a network
- * error, a timeout, or a URL off the base's origin). Resolves with the absolute URLs refreshed.
+ * counts as refreshed, unless the front answered from its soft-purged copy, which the edge does not store. Every URL is
+ * tried; then one CdnPurgeError names each that failed (another status, a stale answer, a network error, a timeout, or
+ * a URL off the base's origin). Resolves with the absolute URLs refreshed.
  */
 export async function purgeCdn(urls: readonly string[], options: PurgeCdnOptions): Promise<string[]> {
   const base = parseBaseUrl(options.baseUrl);
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const timeoutMs = positiveInteger("purgeCdn's timeoutMs", options.timeoutMs ?? DEFAULTS.timeoutMs, invalidOptions);
   const concurrency = positiveInteger("purgeCdn's concurrency", options.concurrency ?? DEFAULTS.concurrency, invalidOptions);
-  const outcomes: { url: string; requested: string; reason?: string }[] = [];
+  const outcomes: { url: string; requested: string; reason?: string; stale?: true }[] = [];
   let next = 0;
 
   const worker = async (): Promise<void> => {
@@ -153,12 +167,12 @@ export async function purgeCdn(urls: readonly string[], options: PurgeCdnOptions
         outcomes[index] = { url: absolute, requested: url };
         await refresh(absolute, fetchImpl, timeoutMs);
       } catch (error) {
-        outcomes[index] = { url: outcomes[index]?.url ?? url, requested: url, reason: reasonOf(error) };
+        outcomes[index] = { url: outcomes[index]?.url ?? url, requested: url, reason: reasonOf(error), ...(error instanceof StaleAnswer ? { stale: true } : {}) };
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, urls.length) }, worker));
-  const failures = outcomes.flatMap(({ url, requested, reason }) => (reason === undefined ? [] : [{ url, requested, reason }]));
+  const failures = outcomes.flatMap(({ reason, ...outcome }) => (reason === undefined ? [] : [{ ...outcome, reason }]));
   if (failures.length > 0) throw new CdnPurgeError(failures, urls.length);
   return outcomes.map(({ url }) => url);
 }

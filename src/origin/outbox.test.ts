@@ -201,6 +201,27 @@ describe('PurgeOutbox', () => {
     await waitFor('condition', () => worker.pendingCdnUrls() === 0);
   });
 
+  it("retries a URL the edge got a front's stale copy for after the first backoff delay each time, when it stays stale", async () => {
+    const { db } = database();
+    const calls: string[][] = [];
+    let staleAnswers = 5;
+    const cdnPurge: CdnPurge = async (urls) => {
+      calls.push(urls);
+      if (!urls.includes('/plog/soft') || staleAnswers-- <= 0) return [];
+      return [{ url: '/plog/soft', reason: "answered from the front's stale copy", stale: true }];
+    };
+    // Growing delays would take 40 + 80 + 160 + 320 + 640 ms before the sixth attempt; the first delay each time, 200.
+    const worker = outbox({ db, routes: [(await receiver()).url], cdnPurge, backoff: { baseMs: 40, maxMs: 60_000 }, random: () => 0.999 });
+    worker.start();
+    new ContentStore(db).putPost('soft', post);
+    worker.notify();
+    await waitFor('the first refresh', () => calls.length > 0);
+    const started = Date.now();
+    await waitFor('the URL refreshed', () => worker.pendingCdnUrls() === 0, 3_000);
+    assert.equal(calls.filter((call) => call.includes('/plog/soft')).length, 6);
+    assert.ok(Date.now() - started < 1_000, `${Date.now() - started} ms for five retries`);
+  });
+
   it('purges the URLs of later jobs while one URL keeps failing', async () => {
     const { db } = database();
     const cdn = fakeCdn();

@@ -9,6 +9,12 @@ import { endsWithin, MAX_TIMER_MS, WorkerLoop, type GraceOptions } from './worke
 export interface CdnUrlFailure {
   url: string;
   reason: string;
+  /**
+   * The edge got a front's soft-purged copy: the front is rendering the page again, so the URL is retried after the
+   * backoff's first delay each time rather than a growing one (each retry may reach another front process, whose own
+   * stale copy it then starts replacing). Stale copies are served for a bounded time, which bounds these retries.
+   */
+  stale?: true;
 }
 
 /**
@@ -361,12 +367,12 @@ export class PurgeOutbox {
     // no delivery is under way.
     const sentBefore = this.sent;
     const purgingBefore = this.sending > 0;
-    let failures: Map<string, string>;
+    let failures: Map<string, Omit<CdnUrlFailure, 'url'>>;
     try {
-      failures = new Map((await cdnPurge(urls)).map(({ url, reason }) => [url, reason]));
+      failures = new Map((await cdnPurge(urls)).map(({ url, ...failure }) => [url, failure]));
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      failures = new Map(urls.map((url) => [url, reason]));
+      failures = new Map(urls.map((url) => [url, { reason }]));
     }
     const now = this.options.now();
     const overlapped = purgingBefore || this.sending > 0 || this.sent !== sentBefore;
@@ -376,18 +382,18 @@ export class PurgeOutbox {
     const givenUp: { url: string; attempts: number; queuedAt: string; reason: string }[] = [];
     this.options.db.transaction(() => {
       for (const { url, attempts, queued_at: queuedAt } of due) {
-        const reason = failures.get(url);
-        if (reason === undefined && overlapped) {
+        const failure = failures.get(url);
+        if (failure === undefined && overlapped) {
           this.statements.park.run({ url, now });
-        } else if (reason === undefined) {
+        } else if (failure === undefined) {
           this.statements.cdnDone.run(url);
         } else if (now - queuedAt >= this.options.cdnGiveUpAfterMs) {
           this.statements.cdnDone.run(url);
-          givenUp.push({ url, attempts: attempts + 1, queuedAt: new Date(queuedAt).toISOString(), reason });
+          givenUp.push({ url, attempts: attempts + 1, queuedAt: new Date(queuedAt).toISOString(), reason: failure.reason });
         } else {
-          const next = now + retryDelayMs(attempts + 1, this.options.backoff, random);
-          this.statements.cdnFailed.run({ url, next, error: reason });
-          retried.push({ url, attempts: attempts + 1, reason });
+          const next = now + retryDelayMs(failure.stale === true ? 1 : attempts + 1, this.options.backoff, random);
+          this.statements.cdnFailed.run({ url, next, error: failure.reason });
+          retried.push({ url, attempts: attempts + 1, reason: failure.reason });
         }
       }
     })();

@@ -60,7 +60,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
             return [];
           } catch (error) {
             if (!(error instanceof CdnPurgeError)) throw error;
-            return error.failures.map(({ requested, reason }) => ({ url: requested, reason }));
+            return error.failures.map(({ requested, reason, stale }) => ({ url: requested, reason, ...(stale === undefined ? {} : { stale }) }));
           }
         });
   // The outboxes count into it from their constructors on; its backlog gauges read them at each scrape.
