@@ -32,9 +32,12 @@ export interface PageCache {
   stats(): PageCacheStats;
 }
 
-type Waiter = (entry: CacheEntry | undefined) => void;
 
 /** How a render ended: the entry it stored, or none, and whether a purge during it is why. */
+/**
+ * How a render ended: the entry it stored, or none, and whether a purge during it made it out of date (then, with soft
+ * purge, the entry is stored stale; with delete, not at all).
+ */
 type RenderDone = (entry: CacheEntry | undefined, outdated: boolean) => void;
 
 /** Request headers a background render must not inherit: it must produce a whole, storable 200. */
@@ -72,7 +75,8 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
   const config = resolveOptions(options);
   const { logger } = config;
   const store = new EntryStore(config);
-  const flights = new Map<string, Waiter[]>();
+  /** Single-flight renders by key, with the requests waiting for each. */
+  const flights = new Map<string, RenderDone[]>();
   /** Renders under way; a purge that matches one marks it out of date, so its (possibly old) response is not stored. */
   const renders = new Set<Render>();
   /** Background renders of soft-purged entries, by key, with when each started (one at a time per key). */
@@ -184,8 +188,13 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     send(req, res, entry.identity, head, stale);
   }
 
-  function isOutdated(render: Render, keys: readonly string[]): boolean {
-    return render.outdated || (render.purgedKeys !== undefined && keys.some((name) => render.purgedKeys!.has(name)));
+  function outdatedSince(render: Render, keys: readonly string[]): number | undefined {
+    let since = render.outdatedAt;
+    for (const name of keys) {
+      const at = render.purgedKeys?.get(name);
+      if (at !== undefined && (since === undefined || at < since)) since = at;
+    }
+    return since;
   }
 
   /** How every render reports to this cache: one object, so recording a render allocates no closures of its own. */
@@ -201,14 +210,16 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     },
     recorded(render, entry) {
       renders.delete(render);
-      const outdated = entry !== undefined && isOutdated(render, entry.keys);
-      const fresh = outdated ? undefined : entry;
+      const since = entry === undefined ? undefined : outdatedSince(render, entry.keys);
+      // Out of date: with delete, not stored; with soft, stored stale from the purge that overtook it, newer than any
+      // copy held before, so that purges more frequent than renders still let the page move on.
+      const kept = since !== undefined && config.purgeMode === 'delete' ? undefined : entry;
       // The render's compressed bytes become the stored entry's encoding, whichever of the two is ready first.
-      if (fresh !== undefined && store.set(render.key, fresh)) {
-        render.stored = fresh;
-        if (render.pending !== undefined) keepEncoding(render.key, fresh, render.pending.coding, render.pending.bytes);
+      if (kept !== undefined && store.set(render.key, kept, since)) {
+        render.stored = kept;
+        if (render.pending !== undefined) keepEncoding(render.key, kept, render.pending.coding, render.pending.bytes);
       }
-      render.settled(fresh, outdated);
+      render.settled(render.stored, since !== undefined);
     },
     encoded(render, coding, bytes) {
       if (render.stored === undefined) render.pending = { coding, bytes };
@@ -217,7 +228,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     compressionFailed(render, error) {
       logger.error({ err: error, url: logUrl(render.key) }, 'page cache: compressing a render failed; sent identity');
     },
-    outdated: isOutdated,
+    outdatedSince,
   };
 
   function failed(res: ServerResponse, error: unknown, what = 'the renderer failed'): void {
@@ -246,10 +257,10 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
   function renderAsLeader(req: IncomingMessage, res: ServerResponse, next: NextFunction, key: string): void {
     misses++;
     flights.set(key, []);
-    render(req, res, next, key, (entry) => {
+    render(req, res, next, key, (entry, outdated) => {
       const waiters = flights.get(key) ?? [];
       flights.delete(key);
-      for (const waiter of waiters) waiter(entry);
+      for (const waiter of waiters) waiter(entry, outdated);
     });
   }
 
@@ -314,9 +325,9 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
       return;
     }
     // A follower: answered from the leader's entry, or renders itself when the leader's response was not stored.
-    waiters.push((leaderEntry) => {
+    waiters.push((leaderEntry, outdated) => {
       if (res.destroyed) return;
-      if (leaderEntry !== undefined) serve(req, res, key, leaderEntry, false);
+      if (leaderEntry !== undefined) serve(req, res, key, leaderEntry, false, outdated);
       else {
         misses++;
         render(req, res, next, key, noWaiters);
@@ -327,7 +338,8 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
   /**
    * Starts the one background render of a soft-purged entry, unless one is under way (one that has run for longer than
    * `staleMaxMs` is taken as lost). Its response replaces the entry; a failed or unstorable one drops it, so the next
-   * request renders; one outdated by a purge meanwhile leaves it stale for the next request to try again.
+   * request renders; one a purge overtook is stored all the same, stale from that purge (it is newer than the copy
+   * it replaces), and the next request starts another.
    */
   function revalidate(req: IncomingMessage, url: string, key: string, staleEntry: CacheEntry, now: number): void {
     const started = revalidations.get(key);
@@ -352,14 +364,15 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
       const validation = validateKeys(keys, config);
       if (!validation.ok) throw ERRORS.PURGE_KEYS_INVALID(validation.message);
     }
+    const now = Date.now();
     for (const running of renders) {
-      if (pathnames?.some((pathname) => purgeMatches(running.key, pathname, config)) === true) running.outdated = true;
+      if (running.outdatedAt === undefined && pathnames?.some((pathname) => purgeMatches(running.key, pathname, config)) === true) running.outdatedAt = now;
       if (keys !== undefined) {
-        running.purgedKeys ??= new Set();
-        for (const name of keys) running.purgedKeys.add(name);
+        running.purgedKeys ??= new Map();
+        for (const name of keys) if (!running.purgedKeys.has(name)) running.purgedKeys.set(name, now);
       }
     }
-    return store.purge({ pathnames, keys }, config.purgeMode === 'soft' ? Date.now() : undefined);
+    return store.purge({ pathnames, keys }, config.purgeMode === 'soft' ? now : undefined);
   }
 
   return {

@@ -20,8 +20,8 @@ export interface RenderOwner {
   /** The bytes a render compressed for its client, which the entry stored from it can keep. */
   encoded(render: Render, coding: Compressed, bytes: Buffer): void;
   compressionFailed(render: Render, error: unknown): void;
-  /** Whether a purge made the render's response out of date while it ran (it names `keys`). */
-  outdated(render: Render, keys: readonly string[]): boolean;
+  /** When a purge made the render's response out of date while it ran (it names `keys`), or `undefined`. */
+  outdatedSince(render: Render, keys: readonly string[]): number | undefined;
 }
 
 type Callback = (error?: Error | null) => void;
@@ -63,10 +63,10 @@ function applyHeaders(res: ServerResponse, headers: unknown): void {
  * it through a symbol; the originals run from them.
  */
 export class Render {
-  /** A pathname purge matched the render's key while it ran. */
-  outdated = false;
-  /** Surrogate keys purged while it ran: its response is out of date if it names one of them. */
-  purgedKeys: Set<string> | undefined;
+  /** When a pathname purge first matched the render's key while it ran (ms). */
+  outdatedAt: number | undefined;
+  /** Surrogate keys purged while it ran, with when each was first: its response is out of date if it names one. */
+  purgedKeys: Map<string, number> | undefined;
   /** The entry stored from it, once it is (its compressed bytes may arrive later). */
   stored: CacheEntry | undefined;
   /** Bytes it compressed before its entry was stored. */
@@ -160,7 +160,8 @@ export class Render {
     this.#varyIfCompressing(res);
     this.#recordHead(res);
     // An out-of-date render is not stored here; `no-store` keeps the caches downstream (the edge) from keeping it.
-    if (this.owner.outdated(this, this.#headers === undefined ? [] : keysOfHeader(this.#headers[SURROGATE_KEY_HEADER]))) res.setHeader('cache-control', 'no-store');
+    const keys = this.#headers === undefined ? [] : keysOfHeader(this.#headers[SURROGATE_KEY_HEADER]);
+    if (this.owner.outdatedSince(this, keys) !== undefined) res.setHeader('cache-control', 'no-store');
     const settings = this.owner.settings;
     const head = { contentType: text(res.getHeader('content-type')), contentEncoding: text(res.getHeader('content-encoding')), cacheControl: text(res.getHeader('cache-control')) };
     const coding = settings.compress && isCompressible(head, body.length, settings.compressMinBytes) ? chooseCoding(this.preferences, BOTH) : 'identity';

@@ -82,14 +82,18 @@ export class EntryStore {
     return this.#staleSince.get(key);
   }
 
-  /** Stores a fresh `entry` under `key`; returns false when it is larger than the byte bound (and so not stored). */
-  set(key: string, entry: CacheEntry): boolean {
+  /**
+   * Stores `entry` under `key`, fresh, or with `staleSince` stale from that time (a soft-purged render's response);
+   * returns false when it is larger than the byte bound (and so not stored).
+   */
+  set(key: string, entry: CacheEntry, staleSince?: number): boolean {
     if (this.#maxBytes !== undefined && entry.size > this.#maxBytes) return false;
     this.#lru.set(key, entry);
     this.#bytes += entry.size;
     this.#index.add(key);
     this.#surrogates.add(key, entry.keys);
-    this.#staleSince.delete(key);
+    if (staleSince === undefined) this.#staleSince.delete(key);
+    else this.#staleSince.set(key, staleSince);
     return true;
   }
 
@@ -105,10 +109,7 @@ export class EntryStore {
    */
   replace(key: string, expected: CacheEntry, next: CacheEntry): boolean {
     if (this.#lru.peek(key) !== expected) return false;
-    const since = this.#staleSince.get(key);
-    const replaced = this.set(key, next);
-    if (replaced && since !== undefined) this.#staleSince.set(key, since);
-    return replaced;
+    return this.set(key, next, this.#staleSince.get(key));
   }
 
   /** Removes the entry under `key` if it is still `expected`. */

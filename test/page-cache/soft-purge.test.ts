@@ -8,14 +8,19 @@ const SECRET = 'soft-secret';
 const purge = (h: Harness, body: unknown) =>
   request(h.url, '/__purge__', { method: 'POST', headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-/** The content as it stands: each render shows the version current when it ran. */
-function site(): { version: number; render(req: IncomingMessage, res: ServerResponse): void } {
-  const state = {
+/** The content as it stands: each render shows the version current when it ran (or `shown`, read when it started). */
+interface Site {
+  version: number;
+  render(req: IncomingMessage, res: ServerResponse, shown?: number): void;
+}
+
+function site(): Site {
+  const state: Site = {
     version: 1,
-    render(req: IncomingMessage, res: ServerResponse) {
+    render(req: IncomingMessage, res: ServerResponse, shown = state.version) {
       res.setHeader('content-type', 'text/html; charset=utf-8');
       res.setHeader('surrogate-key', 'post:1');
-      res.end(`<p>${req.url} v${state.version}</p>`);
+      res.end(`<p>${req.url} v${shown}</p>`);
     },
   };
   return state;
@@ -69,14 +74,15 @@ describe('soft purge', () => {
     );
   });
 
-  it('keeps the stale copy and renders again when a purge arrives during the background render', async () => {
+  it('stores the overtaken render as the stale copy and renders again when a purge arrives during the background render', async () => {
     const content = site();
     const hold = gate();
     await withCache(
       { purgeSecret: SECRET, purgeMode: 'soft' },
       async (req, res, call) => {
+        const shown = content.version;
         if (call === 2) await hold.promise;
-        content.render(req, res);
+        content.render(req, res, shown);
       },
       async (h) => {
         await request(h.url, '/plog/1');
@@ -89,8 +95,8 @@ describe('soft purge', () => {
         hold.open();
         await delay(20);
         const stillStale = await request(h.url, '/plog/1');
-        assert.equal(stillStale.headers['x-middleware-cache'], 'stale', 'the outdated render was not stored');
-        assert.equal(stillStale.body, '<p>/plog/1 v1</p>');
+        assert.equal(stillStale.headers['x-middleware-cache'], 'stale', 'the overtaken render is stored stale, not fresh');
+        assert.equal(stillStale.body, '<p>/plog/1 v2</p>', 'and it replaces the older copy');
         await until(() => h.calls.length === 3, 'a second background render starts');
         let fresh = await request(h.url, '/plog/1');
         for (let tries = 0; fresh.headers['x-middleware-cache'] !== 'hit' && tries < 100; tries++) {
@@ -156,6 +162,30 @@ describe('soft purge', () => {
         },
       );
     }
+  });
+
+  it('lets the page move on while purges come faster than renders', async () => {
+    const content = site();
+    await withCache(
+      { purgeSecret: SECRET, purgeMode: 'soft' },
+      async (req, res, call) => {
+        if (call > 1) await delay(60);
+        content.render(req, res);
+      },
+      async (h) => {
+        await request(h.url, '/plog/1');
+        const seen = new Set<string>();
+        for (let edit = 2; edit <= 8; edit++) {
+          content.version = edit;
+          await purge(h, { keys: ['post:1'] });
+          const reply = await request(h.url, '/plog/1');
+          assert.equal(reply.headers['x-middleware-cache'], 'stale');
+          seen.add(reply.body);
+          await delay(25);
+        }
+        assert.ok(seen.size >= 3, `readers saw newer versions during the storm, not only the first: ${[...seen].join(', ')}`);
+      },
+    );
   });
 
   it('never serves a stale copy later than staleMaxMs after its purge, even while its background render hangs', async () => {
