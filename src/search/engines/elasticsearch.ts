@@ -1,14 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, type BaseConnection, type estypes } from '@elastic/elasticsearch';
+import { Client, type estypes } from '@elastic/elasticsearch';
 import { retryDelayMs } from '../../backoff.js';
 import { ERRORS } from '../../error-codes.js';
 import { isAppError, type AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import { withoutControlCharacters } from '../query-text.js';
 import { queryTerms, queryWords, type QueryTerm, type StemLanguage } from '../analysis/index.js';
 import {
   DEFAULT_STEM_LOCALES,
-  POPULARITY_FACTOR,
   TERM_SUGGESTER,
   autocompletePrefix,
   autocompleteQuery,
@@ -17,89 +15,25 @@ import {
   queryLanguages,
   rankedSearch,
   spliceSuggestions,
-  stemmedCopy,
   textQuery,
   type IndexShape,
   type TextQueryOptions,
 } from './elasticsearch-schema.js';
+import { HIT_SOURCE, storedDocument, toHit, totalOf, type StoredDocument } from './elasticsearch-documents.js';
+import { ELASTICSEARCH_ENGINE_DEFAULTS, type ElasticsearchEngineOptions } from './elasticsearch-options.js';
 import { correctedText, formsProbe, leftOut, suggestEntries, typoPlan, typoProbe, type TypoProbe } from './elasticsearch-typos.js';
 import { isResponseError, isStatus, isTransient, isUnavailable, responseCause, unavailable } from './elasticsearch-errors.js';
 import { MAX_ID_LENGTH, clampInteger, indexExists, indexNotFound, validIndexName, validateDocument } from './validation.js';
-import type { AliasAction, AutocompleteMatch, AutocompleteQuery, BulkItemResult, DeleteItemResult, Health, IndexInfo, IndexedDocument, QueryFilter, SearchEngine, SearchHit, SearchQuery, SearchResult, SuggestQuery, Suggestion } from './types.js';
+import type { AliasAction, AutocompleteMatch, AutocompleteQuery, BulkItemResult, DeleteItemResult, Health, IndexInfo, IndexedDocument, QueryFilter, SearchEngine, SearchQuery, SearchResult, SuggestQuery, Suggestion } from './types.js';
 
-/** Options of the Elasticsearch engine. */
-export interface ElasticsearchEngineOptions {
-  /** The cluster address without credentials, e.g. `https://es.example:9200`. */
-  node: string;
-  /** Basic-auth credentials (from `SEARCH_URL`'s user and password); never logged. */
-  auth?: { username: string; password: string };
-  /** Shards and replicas of the indices the engine creates. @default { shards: 1, replicas: 1 } */
-  index?: IndexShape;
-  /** How long a search, count, suggestion or autocomplete request may take before it is answered as unavailable. @default 3000 */
-  readTimeoutMs?: number;
-  /** How long a write (bulk, alias change, index creation) may take per attempt. @default 60000 */
-  writeTimeoutMs?: number;
-  /** How long a force merge may take; it returns only when the merge is done. @default 600000 */
-  mergeTimeoutMs?: number;
-  /** Further attempts of a read after a connection error, timeout, 429 or 502–504. @default 1 */
-  readRetries?: number;
-  /** Further attempts of a write (and of each bulk item the cluster rejected with 429). @default 5 */
-  writeRetries?: number;
-  /** First backoff delay; it doubles per attempt, with jitter, up to `maxBackoffMs`. @default 200 */
-  backoffMs?: number;
-  /** @default 10000 */
-  maxBackoffMs?: number;
-  /**
-   * Locales whose languages' stemmed fields a search without a locale filter matches, besides English (a site's
-   * other locales); a search with a locale filter stems in its locales' languages. @default ['en']
-   */
-  stemLocales?: readonly string[];
-  /** A connection class to use instead of HTTP — the tests pass `@elastic/elasticsearch-mock`'s. */
-  Connection?: typeof BaseConnection;
-  logger?: Logger;
-}
-
-export const ELASTICSEARCH_ENGINE_DEFAULTS = {
-  readTimeoutMs: 3_000,
-  writeTimeoutMs: 60_000,
-  mergeTimeoutMs: 600_000,
-  readRetries: 1,
-  writeRetries: 5,
-  backoffMs: 200,
-  maxBackoffMs: 10_000,
-} as const satisfies Partial<ElasticsearchEngineOptions>;
-
-/** `http(s)://USER:PASSWORD@HOST:PORT` → the node address and the credentials apart, so neither log nor error shows them. */
-export function elasticsearchOptionsFromUrl(url: string): Pick<ElasticsearchEngineOptions, 'node' | 'auth'> {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw ERRORS.SEARCH_URL_INVALID('SEARCH_URL is not a valid http(s) URL');
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw ERRORS.SEARCH_URL_INVALID(`SEARCH_URL must be http(s) for Elasticsearch, got '${parsed.protocol}'`);
-  }
-  const auth =
-    parsed.username === '' && parsed.password === ''
-      ? undefined
-      : { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) };
-  parsed.username = '';
-  parsed.password = '';
-  const node = parsed.toString().replace(/\/+$/, '');
-  return auth === undefined ? { node } : { node, auth };
-}
+// The options live apart (elasticsearch-options.ts); callers take them from the engine's module.
+export { ELASTICSEARCH_ENGINE_DEFAULTS, elasticsearchOptionsFromUrl, type ElasticsearchEngineOptions } from './elasticsearch-options.js';
 
 /** Search totals are exact up to this many by default (see SearchQuery.totalUpTo), then `gte`. */
 const TOTAL_HITS_LIMIT = 1000;
 
 /** Deep pagination past this window is refused by the cluster (`index.max_result_window`). */
 const MAX_RESULT_WINDOW = 10_000;
-
-/** The fields of a hit read back from `_source`: the rest of a SearchHit is the id, the score and the highlights. */
-const HIT_SOURCE = ['url', 'title', 'summary', 'locale', 'slug', 'popularity'] as const satisfies readonly (keyof SearchHit)[];
-
-type StoredDocument = Pick<SearchHit, (typeof HIT_SOURCE)[number]>;
 
 type Operation = 'read' | 'write' | 'merge';
 
@@ -550,45 +484,4 @@ export class ElasticsearchEngine implements SearchEngine {
   async close(): Promise<void> {
     await this.#client.close();
   }
-}
-
-function totalOf(response: estypes.SearchResponse<unknown>): SearchResult['total'] {
-  const total = response.hits.total;
-  return typeof total === 'number'
-    ? { value: total, relation: 'eq' }
-    : { value: total?.value ?? 0, relation: total?.relation === 'gte' ? 'gte' : 'eq' };
-}
-
-/** A document as sent: the stored fields, and the stemmed copy of its text in its locale's language (see stemmedCopy). */
-function storedDocument(document: IndexedDocument): StoredDocument & { body: string } {
-  const stored = {
-    url: document.url,
-    title: withoutControlCharacters(document.title),
-    summary: withoutControlCharacters(document.summary),
-    body: withoutControlCharacters(document.body),
-    popularity: document.popularity,
-    locale: document.locale,
-    slug: document.slug,
-  };
-  return { ...stored, ...stemmedCopy(stored) };
-}
-
-function toHit(hit: estypes.SearchHit<StoredDocument>, sort: SearchQuery['sort'], withHighlight: boolean): SearchHit {
-  const source = hit._source as StoredDocument;
-  const engineScore = hit._score ?? 0;
-  const result: SearchHit = {
-    id: hit._id ?? '',
-    url: source.url,
-    title: source.title,
-    summary: source.summary,
-    locale: source.locale,
-    slug: source.slug,
-    popularity: source.popularity,
-    // `best` scores include the popularity term; the interface reports the text score alone.
-    score: sort === 'best' ? engineScore - source.popularity * POPULARITY_FACTOR : engineScore,
-  };
-  if (withHighlight) {
-    result.highlight = { title: hit.highlight?.['title'] ?? [], body: hit.highlight?.['body'] ?? [] };
-  }
-  return result;
 }
