@@ -346,7 +346,8 @@ export class ElasticsearchEngine implements SearchEngine {
    * its neighbours if one lies within FUZZINESS (`corrected` names the nearest), and otherwise is left out while another
    * word remains, unless the index holds it in another form (stems, parts, completions; the widened search carries
    * that count and is sent again without leaving it out). A query whose words are all held and none rare costs one
-   * request, a widened one two; when the widened search finds nothing either, the answer is the first.
+   * request, a widened one two, one whose unknown word turns out to be held in another form three; when the widened
+   * search finds nothing either, the answer is the first.
    */
   async search(query: SearchQuery): Promise<SearchResult> {
     const sort = query.sort ?? 'best';
