@@ -4,11 +4,11 @@ import { doc, ids } from './contract-support.js';
 import type { IndexedDocument, SearchEngine } from './types.js';
 
 /**
- * The contract of an engine that analyses language (see analysis/): other forms of a word, identifiers and their
- * parts, and results for typos, each ranked below what matches as typed. Run by engineContractTests with
- * `languageAnalysis`.
+ * The contract of an engine that analyses language (see analysis/): other forms of a word and identifiers and their
+ * parts, each ranked below what matches as typed, also beside the pages of a typo's neighbour. Run by
+ * engineContractTests with `languageAnalysis`.
  */
-export function languageAnalysisTests(context: { engine: () => SearchEngine; indexWith: (documents: IndexedDocument[]) => Promise<string>; rareWordNeighbours: boolean }): void {
+export function languageAnalysisTests(context: { engine: () => SearchEngine; indexWith: (documents: IndexedDocument[]) => Promise<string> }): void {
   const search = (index: string, text: string, extra: { corrections?: boolean; locales?: string[] } = {}) =>
     context.engine().search({ index, text, sort: 'relevance', ...extra });
 
@@ -46,26 +46,6 @@ export function languageAnalysisTests(context: { engine: () => SearchEngine; ind
       assert.equal(ids(await search(index, 'std::vector'))[0], 'vector');
     });
 
-    it('answers a misspelt word with the pages of its nearest word, says what it searched, and searches as typed when asked', async () => {
-      const index = await context.indexWith([
-        doc('rabin2', 'rabin2 binary info', { body: 'rabin2 shows the sections of a binary' }),
-        doc('iperf3', 'iperf3 network throughput', { body: 'measure bandwidth with iperf3' }),
-        doc('svg2png', 'svg2png converter', { body: 'convert svg2png quickly' }),
-        doc('heron', 'Grey heron', { body: 'a wading bird' }),
-      ]);
-      const corrected = await search(index, 'rbin2');
-      assert.equal(ids(corrected)[0], 'rabin2');
-      assert.equal(corrected.corrected, 'rabin2');
-      assert.equal(ids(await search(index, 'ipefr3 throughput'))[0], 'iperf3');
-      assert.equal((await search(index, 'ipefr3 throughput')).corrected, 'iperf3 throughput');
-      assert.equal(ids(await search(index, 'svr2png'))[0], 'svg2png');
-      const asTyped = await search(index, 'rbin2', { corrections: false });
-      assert.deepEqual([ids(asTyped), asTyped.corrected], [[], undefined]);
-      const exact = await search(index, 'heron');
-      assert.equal(exact.corrected, undefined, 'a query that matches as typed is not corrected');
-      assert.deepEqual(ids(await search(index, 'hre')), [], 'a word of three characters is not corrected');
-    });
-
     it('ranks the word as typed, then its other forms, then the pages of a far more common spelling neighbour', async () => {
       const index = await context.indexWith([
         ...Array.from({ length: 60 }, (_, i) => doc(`kestrel${i}`, `Kestrel ${i}`)),
@@ -74,9 +54,7 @@ export function languageAnalysisTests(context: { engine: () => SearchEngine; ind
       ]);
       const result = await search(index, 'kestral');
       assert.deepEqual(ids(result).slice(0, 2), ['kestral', 'kestrals'], 'exact, then stem');
-      if (context.rareWordNeighbours) {
-        assert.ok(ids(result).slice(2).every((id) => id.startsWith('kestrel')) && result.documents.length === 10, 'then the common neighbour');
-      }
+      assert.ok(ids(result).slice(2).every((id) => id.startsWith('kestrel')) && result.documents.length === 10, 'then the common neighbour');
       assert.equal(result.corrected, undefined);
     });
   });

@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ANALYZERS, STEM_LANGUAGES, queryWords, stemLanguageOf, stemmedAnalyzer, stemmedSearchAnalyzer } from '../analysis/index.js';
+import { ANALYZERS, STEM_LANGUAGES, stemLanguageOf, stemmedAnalyzer, stemmedSearchAnalyzer } from '../analysis/index.js';
 import {
   AUTOCOMPLETE_MAX_GRAM,
   FIELD_BOOSTS,
   FUZZINESS,
   TEXT_FIELDS,
-  allowedEdits,
   autocompletePrefix,
-  correctedText,
-  correctionSuggester,
-  correctionsOf,
   indexDefinition,
   queryLanguages,
   rankedSearch,
@@ -159,6 +155,20 @@ describe('elasticsearch query policy', () => {
     assert.equal((query as { bool: { must: unknown[] } }).bool.must.length, 3);
   });
 
+  it('leaves out the dropped words, splits the phrase around them and keeps the prefix for the last word typed', () => {
+    const exact = (word: string) => ({ multi_match: { query: word, type: 'cross_fields', fields: ['title^10', 'summary^3', 'body^1'] } });
+    const query = textQuery({ index: 'i', text: 'grid zzq layout flexbox qqq' }, { languages: [], dropped: new Set([1, 4]) }) as { bool: { must: Json[]; should: Json[] } };
+    assert.deepEqual(query.bool.must, [exact('grid'), exact('layout'), exact('flexbox')]);
+    assert.deepEqual(query.bool.should, [
+      { term: { 'title.exact': { value: 'grid layout flexbox', boost: 100 } } },
+      { match_phrase: { title: { query: 'layout flexbox', boost: 10 } } },
+      { match_phrase: { body: { query: 'layout flexbox', boost: 2 } } },
+    ]);
+    assert.deepEqual(textQuery({ index: 'i', text: 'grid zzq' }, { dropped: new Set([0, 1]) }), { match_none: {} });
+    const fuzzy = textQuery({ index: 'i', text: 'zzq flexbx' }, { languages: [], dropped: new Set([0]), fuzzy: new Set([1]) });
+    assert.ok(JSON.stringify(fuzzy).includes('"query":"flexbx","type":"best_fields"') && !JSON.stringify(fuzzy).includes('zzq'));
+  });
+
   it('carries the same text query under every sort', () => {
     const query = { index: 'i', text: 'flexbx', locales: ['de'] };
     const text = textQuery(query, { fuzzy: new Set([0]) });
@@ -166,25 +176,6 @@ describe('elasticsearch query policy', () => {
     assert.deepEqual(best.function_score.query, text);
     assert.deepEqual(rankedSearch(query, 'relevance', { fuzzy: new Set([0]) }).query, text);
     assert.deepEqual(rankedSearch(query, 'popularity', { fuzzy: new Set([0]) }).query, text);
-  });
-
-  it('corrects the unknown words whose best neighbour lies within the fuzziness, and says the query as searched', () => {
-    const words = ['flexbx', 'grid', 'lay', 'tutorail', 'zzzz'];
-    assert.equal(correctionSuggester(words).text, 'flexbx grid lay tutorail zzzz');
-    assert.equal(correctionSuggester(words).term?.suggest_mode, 'missing');
-    const entries = [
-      { offset: 0, length: 6, options: [{ text: 'flexbox', score: 0.8 }, { text: 'flexbug', score: 0.6 }] },
-      { offset: 7, length: 4, options: [] },
-      { offset: 12, length: 3, options: [{ text: 'law', score: 0.6 }] },
-      { offset: 16, length: 8, options: [{ text: 'tutorial', score: 0.75 }] },
-      { offset: 25, length: 4, options: [{ text: 'zyzzyva', score: 0.5 }] },
-    ];
-    const corrections = correctionsOf(words, entries);
-    assert.deepEqual([...corrections], [[0, 'flexbox'], [3, 'tutorial']]);
-    assert.deepEqual([0, 3, 4, 7, 8].map((length) => allowedEdits('x'.repeat(length))), [0, 0, 1, 1, 2]);
-    assert.equal(correctedText(queryWords('Flexbx Grid lay tutorail zzzz'), corrections), 'flexbox Grid lay tutorial zzzz');
-    assert.deepEqual([...correctionsOf(['grid'], [{ offset: 0, length: 4, options: [{ text: 'grit', score: 0.7 }] }])], [[0, 'grit']]);
-    assert.deepEqual([...correctionsOf(['grid'], [])], []);
   });
 
   it('cuts an autocomplete prefix to the indexed n-gram length when it is longer', () => {
@@ -195,8 +186,8 @@ describe('elasticsearch query policy', () => {
   it('splices the best candidate of every misspelled word first, then single alternatives', () => {
     const text = 'flexbx grd layout';
     const entries = [
-      { offset: 0, length: 6, options: [{ text: 'flexbox', score: 0.8 }, { text: 'flexbug', score: 0.6 }] },
-      { offset: 7, length: 3, options: [{ text: 'grid', score: 0.7 }] },
+      { offset: 0, length: 6, options: [{ text: 'flexbox', score: 0.8, freq: 3 }, { text: 'flexbug', score: 0.6, freq: 1 }] },
+      { offset: 7, length: 3, options: [{ text: 'grid', score: 0.7, freq: 5 }] },
       { offset: 11, length: 6, options: [] },
     ];
     assert.deepEqual(spliceSuggestions(text, entries, 5).map((alternative) => alternative.text), ['flexbox grid layout', 'flexbug grid layout']);

@@ -18,7 +18,7 @@ import {
   type StemLanguage,
   wordsOf,
 } from '../analysis/index.js';
-import { editDistance } from '../spelling.js';
+import { ONE_TYPO_FROM, TWO_TYPOS_FROM } from '../typo-rules.js';
 import type { IndexedDocument, QueryFilter, SortOrder } from './types.js';
 
 /** Longest title prefix the autocomplete field indexes; a longer typed prefix is cut to it. */
@@ -46,18 +46,13 @@ export const STEM_WEIGHT = 0.5;
 export const FUZZY_WEIGHT = 0.25;
 
 /**
- * How far a spelling neighbour may lie (see SearchQuery.corrections): no edit under 4 characters, 1 from 4, 2 from 8;
- * the first character is kept, as by the term suggester; at most FUZZY_EXPANSIONS neighbours per word and field.
+ * How far a spelling neighbour may lie (see SearchQuery.corrections and typo-rules.ts): no edit under 4 characters, 1
+ * from 4, 2 from 8, counted on the query word; the first character is kept, as by the term suggester; at most
+ * FUZZY_EXPANSIONS neighbours per word and field.
  */
-export const FUZZINESS = 'AUTO:4,8';
+export const FUZZINESS = `AUTO:${ONE_TYPO_FROM},${TWO_TYPOS_FROM}`;
 export const FUZZY_PREFIX_LENGTH = 1;
 export const FUZZY_EXPANSIONS = 50;
-
-/** The edits FUZZINESS allows a word, by its length in characters. */
-export function allowedEdits(word: string): number {
-  const length = Array.from(word).length;
-  return length < 4 ? 0 : length < 8 ? 1 : 2;
-}
 
 /** The text fields of a document, which the stemmed copies repeat. */
 export const TEXT_FIELDS = ['title', 'summary', 'body'] as const;
@@ -186,6 +181,8 @@ export interface TextQueryOptions {
   languages?: readonly StemLanguage[];
   /** The positions (in queryWords) of the words that also match their spelling neighbours (FUZZINESS). */
   fuzzy?: ReadonlySet<number>;
+  /** The positions (in queryWords) of the words left out: they match nothing, and split the phrases they stood in. */
+  dropped?: ReadonlySet<number>;
 }
 
 const EXACT_FIELDS = TEXT_FIELDS.map((field) => `${field}^${FIELD_BOOSTS[field]}`);
@@ -200,7 +197,7 @@ const stemmedFields = (language: StemLanguage) => TEXT_FIELDS.map((field) => `${
  * word in `fuzzy` also its spelling neighbours in the exact fields, at FUZZY_WEIGHT. The score is the sum of what
  * matches, so a document holding the word as typed, which also holds its stem, outranks a stem-only one.
  */
-function wordQuery(typed: QueryTerm, languages: readonly StemLanguage[], last: boolean, fuzzy: boolean): estypes.QueryDslQueryContainer {
+export function wordQuery(typed: QueryTerm, languages: readonly StemLanguage[], last: boolean, fuzzy = false): estypes.QueryDslQueryContainer {
   const word = typed.term;
   const segments = [...wordsOf(typed.typed)].map((segment) => segment.text);
   const should: estypes.QueryDslQueryContainer[] = [
@@ -220,25 +217,38 @@ function wordQuery(typed: QueryTerm, languages: readonly StemLanguage[], last: b
 }
 
 /**
- * The text query `search` and `count` share: every word must match (see wordQuery); the words in a row (a phrase)
- * and a title that is exactly the query add to the score; locale and slug filters do not score. The words are the
- * analysis module's (queryWords): the cluster does not split a query again (see analysis/elasticsearch.ts).
+ * The text query `search` and `count` share: every word not left out must match (see wordQuery); the words in a row
+ * (a phrase: each run of two or more words between those left out) and a title that is exactly the query add to the
+ * score; locale and slug filters do not score. The words are the analysis module's (queryWords): the cluster does not
+ * split a query again (see analysis/elasticsearch.ts). The prefix belongs to the last word typed only.
  */
 export function textQuery(query: QueryFilter, options: TextQueryOptions = {}): estypes.QueryDslQueryContainer {
   const typed = queryWords(query.text);
-  if (typed.length === 0) return { match_none: {} };
+  const kept = typed.flatMap((word, at) => (options.dropped?.has(at) === true ? [] : [at]));
+  if (kept.length === 0) return { match_none: {} };
   const languages = options.languages ?? queryLanguages(query.locales);
-  const words = typed.map((word) => word.term);
-  const text = words.join(' ');
-  const must = typed.map((word, at) => wordQuery(word, languages, at === typed.length - 1, options.fuzzy?.has(at) === true));
-  const should: estypes.QueryDslQueryContainer[] = [{ term: { 'title.exact': { value: text, boost: EXACT_TITLE_BOOST } } }];
-  if (words.length > 1) {
+  const termsOf = (positions: readonly number[]) => positions.map((at) => (typed[at] as QueryTerm).term).join(' ');
+  const must = kept.map((at) => wordQuery(typed[at] as QueryTerm, languages, at === typed.length - 1, options.fuzzy?.has(at) === true));
+  const should: estypes.QueryDslQueryContainer[] = [{ term: { 'title.exact': { value: termsOf(kept), boost: EXACT_TITLE_BOOST } } }];
+  for (const run of runsOf(kept)) {
+    if (run.length < 2) continue;
     should.push(
-      { match_phrase: { title: { query: text, boost: PHRASE_BOOSTS.title } } },
-      { match_phrase: { body: { query: text, boost: PHRASE_BOOSTS.body } } },
+      { match_phrase: { title: { query: termsOf(run), boost: PHRASE_BOOSTS.title } } },
+      { match_phrase: { body: { query: termsOf(run), boost: PHRASE_BOOSTS.body } } },
     );
   }
   return { bool: { must, should, filter: filters(query) } };
+}
+
+/** Ascending positions cut into runs of consecutive ones. */
+function runsOf(positions: readonly number[]): number[][] {
+  const runs: number[][] = [];
+  for (const at of positions) {
+    const run = runs.at(-1);
+    if (run !== undefined && run.at(-1) === at - 1) run.push(at);
+    else runs.push([at]);
+  }
+  return runs;
 }
 
 /** The ranked query and sort of each order (DESIGN §7). */
@@ -293,47 +303,12 @@ export const TERM_SUGGESTER = {
   sort: 'score',
 } as const satisfies estypes.SearchTermSuggester;
 
-/**
- * The term suggester a search carries when corrections are on, on the query's words joined by spaces: in `missing`
- * mode it answers options only for the words the index does not hold (see correctionsOf).
- */
-export function correctionSuggester(words: readonly string[]): estypes.SearchFieldSuggester {
-  return { text: words.join(' '), term: { ...TERM_SUGGESTER, suggest_mode: 'missing' } };
-}
-
-/**
- * The words of a query to match by their spelling neighbours, by position, each with its best neighbour: a word the
- * index does not hold (the suggester has options for it in `missing` mode) and whose best option lies within the edits
- * FUZZINESS allows it. `words` are the text the suggester was given, joined by single spaces.
- */
-export function correctionsOf(words: readonly string[], entries: readonly SuggestEntry[]): Map<number, string> {
-  const starts = new Map<number, number>();
-  let offset = 0;
-  words.forEach((word, at) => {
-    starts.set(offset, at);
-    offset += word.length + 1;
-  });
-  const corrections = new Map<number, string>();
-  for (const entry of entries) {
-    const at = starts.get(entry.offset);
-    const word = at === undefined ? undefined : words[at];
-    if (at === undefined || word === undefined || entry.length !== word.length) continue;
-    const edits = allowedEdits(word);
-    const best = entry.options.find((option) => option.text !== word && editDistance(word, option.text, edits) <= edits);
-    if (edits > 0 && best !== undefined) corrections.set(at, best.text);
-  }
-  return corrections;
-}
-
-/** The query as searched with corrections: each corrected word replaced by its neighbour, the others as typed. */
-export function correctedText(typed: readonly QueryTerm[], corrections: ReadonlyMap<number, string>): string {
-  return typed.map((word, at) => corrections.get(at) ?? word.typed).join(' ');
-}
-
+/** A term suggester's entry for one word of its text: where the word stands, and its options, best first. */
 export interface SuggestEntry {
   offset: number;
   length: number;
-  options: { text: string; score: number }[];
+  /** `freq`: how many documents hold the option. */
+  options: { text: string; score: number; freq: number }[];
 }
 
 /**

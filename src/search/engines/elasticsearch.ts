@@ -1,96 +1,33 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, type BaseConnection, type estypes } from '@elastic/elasticsearch';
+import { Client, type estypes } from '@elastic/elasticsearch';
 import { retryDelayMs } from '../../backoff.js';
 import { ERRORS } from '../../error-codes.js';
 import { isAppError, type AppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
-import { withoutControlCharacters } from '../query-text.js';
-import { queryTerms, queryWords, type StemLanguage } from '../analysis/index.js';
+import { queryTerms, queryWords, type QueryTerm, type StemLanguage } from '../analysis/index.js';
 import {
   DEFAULT_STEM_LOCALES,
-  POPULARITY_FACTOR,
   TERM_SUGGESTER,
   autocompletePrefix,
   autocompleteQuery,
-  correctedText,
-  correctionSuggester,
-  correctionsOf,
   highlightRequest,
   indexDefinition,
   queryLanguages,
   rankedSearch,
   spliceSuggestions,
-  stemmedCopy,
   textQuery,
   type IndexShape,
-  type SuggestEntry,
+  type TextQueryOptions,
 } from './elasticsearch-schema.js';
+import { HIT_SOURCE, storedDocument, toHit, totalOf, type StoredDocument } from './elasticsearch-documents.js';
+import { ELASTICSEARCH_ENGINE_DEFAULTS, type ElasticsearchEngineOptions } from './elasticsearch-options.js';
+import { correctedText, formsProbe, leftOut, suggestEntries, typoPlan, typoProbe, type TypoProbe } from './elasticsearch-typos.js';
 import { isResponseError, isStatus, isTransient, isUnavailable, responseCause, unavailable } from './elasticsearch-errors.js';
 import { MAX_ID_LENGTH, clampInteger, indexExists, indexNotFound, validIndexName, validateDocument } from './validation.js';
-import type { AliasAction, AutocompleteMatch, AutocompleteQuery, BulkItemResult, DeleteItemResult, Health, IndexInfo, IndexedDocument, QueryFilter, SearchEngine, SearchHit, SearchQuery, SearchResult, SuggestQuery, Suggestion } from './types.js';
+import type { AliasAction, AutocompleteMatch, AutocompleteQuery, BulkItemResult, DeleteItemResult, Health, IndexInfo, IndexedDocument, QueryFilter, SearchEngine, SearchQuery, SearchResult, SuggestQuery, Suggestion } from './types.js';
 
-/** Options of the Elasticsearch engine. */
-export interface ElasticsearchEngineOptions {
-  /** The cluster address without credentials, e.g. `https://es.example:9200`. */
-  node: string;
-  /** Basic-auth credentials (from `SEARCH_URL`'s user and password); never logged. */
-  auth?: { username: string; password: string };
-  /** Shards and replicas of the indices the engine creates. @default { shards: 1, replicas: 1 } */
-  index?: IndexShape;
-  /** How long a search, count, suggestion or autocomplete request may take before it is answered as unavailable. @default 3000 */
-  readTimeoutMs?: number;
-  /** How long a write (bulk, alias change, index creation) may take per attempt. @default 60000 */
-  writeTimeoutMs?: number;
-  /** How long a force merge may take; it returns only when the merge is done. @default 600000 */
-  mergeTimeoutMs?: number;
-  /** Further attempts of a read after a connection error, timeout, 429 or 502–504. @default 1 */
-  readRetries?: number;
-  /** Further attempts of a write (and of each bulk item the cluster rejected with 429). @default 5 */
-  writeRetries?: number;
-  /** First backoff delay; it doubles per attempt, with jitter, up to `maxBackoffMs`. @default 200 */
-  backoffMs?: number;
-  /** @default 10000 */
-  maxBackoffMs?: number;
-  /**
-   * Locales whose languages' stemmed fields a search without a locale filter matches, besides English (a site's
-   * other locales); a search with a locale filter stems in its locales' languages. @default ['en']
-   */
-  stemLocales?: readonly string[];
-  /** A connection class to use instead of HTTP — the tests pass `@elastic/elasticsearch-mock`'s. */
-  Connection?: typeof BaseConnection;
-  logger?: Logger;
-}
-
-export const ELASTICSEARCH_ENGINE_DEFAULTS = {
-  readTimeoutMs: 3_000,
-  writeTimeoutMs: 60_000,
-  mergeTimeoutMs: 600_000,
-  readRetries: 1,
-  writeRetries: 5,
-  backoffMs: 200,
-  maxBackoffMs: 10_000,
-} as const satisfies Partial<ElasticsearchEngineOptions>;
-
-/** `http(s)://USER:PASSWORD@HOST:PORT` → the node address and the credentials apart, so neither log nor error shows them. */
-export function elasticsearchOptionsFromUrl(url: string): Pick<ElasticsearchEngineOptions, 'node' | 'auth'> {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw ERRORS.SEARCH_URL_INVALID('SEARCH_URL is not a valid http(s) URL');
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw ERRORS.SEARCH_URL_INVALID(`SEARCH_URL must be http(s) for Elasticsearch, got '${parsed.protocol}'`);
-  }
-  const auth =
-    parsed.username === '' && parsed.password === ''
-      ? undefined
-      : { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) };
-  parsed.username = '';
-  parsed.password = '';
-  const node = parsed.toString().replace(/\/+$/, '');
-  return auth === undefined ? { node } : { node, auth };
-}
+// The options live apart (elasticsearch-options.ts); callers take them from the engine's module.
+export { ELASTICSEARCH_ENGINE_DEFAULTS, elasticsearchOptionsFromUrl, type ElasticsearchEngineOptions } from './elasticsearch-options.js';
 
 /** Search totals are exact up to this many by default (see SearchQuery.totalUpTo), then `gte`. */
 const TOTAL_HITS_LIMIT = 1000;
@@ -98,12 +35,12 @@ const TOTAL_HITS_LIMIT = 1000;
 /** Deep pagination past this window is refused by the cluster (`index.max_result_window`). */
 const MAX_RESULT_WINDOW = 10_000;
 
-/** The fields of a hit read back from `_source`: the rest of a SearchHit is the id, the score and the highlights. */
-const HIT_SOURCE = ['url', 'title', 'summary', 'locale', 'slug', 'popularity'] as const satisfies readonly (keyof SearchHit)[];
-
-type StoredDocument = Pick<SearchHit, (typeof HIT_SOURCE)[number]>;
-
 type Operation = 'read' | 'write' | 'merge';
+
+/** One request of a search or count: which words match their neighbours or are left out, and what it carries besides. */
+interface Attempt extends Pick<TextQueryOptions, 'fuzzy' | 'dropped'> {
+  probe?: TypoProbe;
+}
 
 /**
  * The engine interface on the official Elasticsearch client. The client itself never retries (`maxRetries: 0`): the
@@ -401,14 +338,16 @@ export class ElasticsearchEngine implements SearchEngine {
   }
 
   /**
-   * Typo results (SearchQuery.corrections). Elasticsearch does not say which clause matched a word, so the engine
-   * decides before it asks: the search carries a term suggester in `missing` mode, which answers options only for the
-   * words the index does not hold. When the search finds nothing and such a word has a neighbour within FUZZINESS,
-   * the search runs again with those words also matching their spelling neighbours (fuzzy, ranked below exact and
-   * stem matches); when that finds something, `corrected` is the query with each of them replaced by its best option.
-   * A query whose words are all held — or that finds something as typed, by exact, stem or prefix matches — is
-   * answered by one request, without fuzzy clauses: neighbours never widen a query that matches. Unlike the embedded
-   * engine, a word held in a few documents only is not matched by its more frequent neighbours.
+   * Typo results (SearchQuery.corrections), as the embedded engine gives them (see elasticsearch-typos.ts). Elasticsearch
+   * does not say which clause matched a word, so the engine learns before it widens: the search as typed carries each
+   * word's document count and a term suggester in `popular` mode. Then a word held in a few documents only whose
+   * neighbour is held far more often (joinsRareWord) also matches its spelling neighbours, below exact and stem matches,
+   * and nothing is said to be corrected. When the query as typed finds nothing, a word the index does not hold matches
+   * its neighbours if one lies within FUZZINESS (`corrected` names the nearest), and otherwise is left out while another
+   * word remains, unless the index holds it in another form (stems, parts, completions; the widened search carries
+   * that count and is sent again without leaving it out). A query whose words are all held and none rare costs one
+   * request, a widened one two, one whose unknown word turns out to be held in another form three; when the widened
+   * search finds nothing either, the answer is the first.
    */
   async search(query: SearchQuery): Promise<SearchResult> {
     const sort = query.sort ?? 'best';
@@ -416,37 +355,53 @@ export class ElasticsearchEngine implements SearchEngine {
     const from = clampInteger(query.from, 0, 0, MAX_RESULT_WINDOW - size);
     const highlight = query.highlight === undefined || query.highlight === false ? undefined : query.highlight === true ? {} : query.highlight;
     const typed = queryWords(query.text);
-    const words = typed.map((word) => word.term);
     const languages = this.#languages(query);
-    const corrections = query.corrections !== false && words.length > 0;
-    const request = (fuzzy?: ReadonlySet<number>): estypes.SearchRequest => ({
-      index: query.index,
-      ...rankedSearch(query, sort, { languages, ...(fuzzy === undefined ? {} : { fuzzy }) }),
-      size,
-      from,
-      track_total_hits: clampInteger(query.totalUpTo, TOTAL_HITS_LIMIT, 1, 10_000),
-      _source: [...HIT_SOURCE],
-      ...(highlight === undefined ? {} : { highlight: highlightRequest(clampInteger(highlight.fragments, 3, 1, 10), clampInteger(highlight.fragmentLength, 120, 20, 1000)) }),
-      ...(corrections && fuzzy === undefined ? { suggest: { [TYPOS]: correctionSuggester(words) } } : {}),
-    });
-    const send = (body: estypes.SearchRequest) => this.#read('search', query.index, (options) => this.#client.search<StoredDocument>(body, options));
-    let response = await send(request());
-    let corrected: string | undefined;
-    if (corrections && totalOf(response).value === 0) {
-      const fixes = correctionsOf(words, suggestEntries(response, TYPOS));
-      if (fixes.size > 0) {
-        const fuzzy = await send(request(new Set(fixes.keys())));
-        if (totalOf(fuzzy).value > 0) {
-          response = fuzzy;
-          corrected = correctedText(typed, fixes);
-        }
-      }
-    }
+    const send = ({ probe, ...widened }: Attempt) =>
+      this.#read('search', query.index, (options) =>
+        this.#client.search<StoredDocument>(
+          {
+            index: query.index,
+            ...rankedSearch(query, sort, { languages, ...widened }),
+            size,
+            from,
+            track_total_hits: clampInteger(query.totalUpTo, TOTAL_HITS_LIMIT, 1, 10_000),
+            _source: [...HIT_SOURCE],
+            ...(highlight === undefined ? {} : { highlight: highlightRequest(clampInteger(highlight.fragments, 3, 1, 10), clampInteger(highlight.fragmentLength, 120, 20, 1000)) }),
+            ...probe,
+          },
+          options,
+        ),
+      );
+    const { response, corrected } = query.corrections === false || typed.length === 0 ? { response: await send({}) } : await this.#widened(typed, languages, send);
     return {
       documents: response.hits.hits.map((hit) => toHit(hit, sort, highlight !== undefined)),
       total: totalOf(response),
       ...(corrected === undefined ? {} : { corrected }),
     };
+  }
+
+  /**
+   * Sends a search (or count) as typed, carrying what tells how the index holds its words, then as typoPlan widens it
+   * (see search): the response to answer with, and the text searched when a word was corrected or left out.
+   */
+  async #widened<R extends estypes.SearchResponse<unknown>>(
+    typed: readonly QueryTerm[],
+    languages: readonly StemLanguage[],
+    send: (attempt: Attempt) => Promise<R>,
+  ): Promise<{ response: R; corrected?: string }> {
+    const first = await send({ probe: typoProbe(typed.map((word) => word.term)) });
+    const found = totalOf(first).value > 0;
+    const { fuzzy, corrections, unknown } = typoPlan(typed.map((word) => word.term), first, found);
+    if (fuzzy.size === 0 && unknown.size === 0) return { response: first };
+    let response = await send({ fuzzy, dropped: unknown, ...(unknown.size === 0 ? {} : { probe: formsProbe(typed, unknown, languages) }) });
+    const dropped = unknown.size === 0 ? unknown : leftOut(unknown, response, typed.length);
+    if (dropped.size !== unknown.size) {
+      // A word held in another form stays required, as typed: the search is sent again without leaving it out.
+      if (fuzzy.size === 0 && dropped.size === 0) return { response: first };
+      response = await send({ fuzzy, dropped });
+    }
+    if (!found && totalOf(response).value === 0) return { response: first };
+    return { response, ...(corrections.size === 0 && dropped.size === 0 ? {} : { corrected: correctedText(typed, corrections, dropped) }) };
   }
 
   /** The documents a query matches, with corrections as `search` makes them (see there). */
@@ -456,18 +411,17 @@ export class ElasticsearchEngine implements SearchEngine {
 
   async #count(query: QueryFilter, corrections: boolean): Promise<number> {
     const languages = this.#languages(query);
-    const send = (fuzzy?: ReadonlySet<number>) =>
+    const typed = queryWords(query.text);
+    if (!corrections || typed.length === 0) {
+      const response = await this.#read('count', query.index, (options) => this.#client.count({ index: query.index, query: textQuery(query, { languages }) }, options));
+      return response.count;
+    }
+    // A count that may widen is a search of no hits, which can carry what tells how the index holds the words.
+    const send = ({ probe, ...widened }: Attempt) =>
       this.#read('count', query.index, (options) =>
-        this.#client.count({ index: query.index, query: textQuery(query, { languages, ...(fuzzy === undefined ? {} : { fuzzy }) }) }, options),
-      ).then((response) => response.count);
-    const count = await send();
-    const words = queryTerms(query.text);
-    if (count > 0 || !corrections || words.length === 0) return count;
-    const response = await this.#read('suggest', query.index, (options) =>
-      this.#client.search({ index: query.index, size: 0, track_total_hits: false, query: { match_none: {} }, suggest: { [TYPOS]: correctionSuggester(words) } }, options),
-    );
-    const fixes = correctionsOf(words, suggestEntries(response, TYPOS));
-    return fixes.size === 0 ? 0 : send(new Set(fixes.keys()));
+        this.#client.search({ index: query.index, size: 0, track_total_hits: true, query: textQuery(query, { languages, ...widened }), ...probe }, options),
+      );
+    return totalOf((await this.#widened(typed, languages, send)).response).value;
   }
 
   /**
@@ -531,59 +485,4 @@ export class ElasticsearchEngine implements SearchEngine {
   async close(): Promise<void> {
     await this.#client.close();
   }
-}
-
-/** The name of the term suggester a search carries for its corrections. */
-const TYPOS = 'typos';
-
-function totalOf(response: estypes.SearchResponse<unknown>): SearchResult['total'] {
-  const total = response.hits.total;
-  return typeof total === 'number'
-    ? { value: total, relation: 'eq' }
-    : { value: total?.value ?? 0, relation: total?.relation === 'gte' ? 'gte' : 'eq' };
-}
-
-/** The entries of a term suggester's answer. */
-function suggestEntries(response: estypes.SearchResponse<unknown>, name: string): SuggestEntry[] {
-  return ((response.suggest?.[name] ?? []) as estypes.SearchTermSuggest[]).map(
-    (entry): SuggestEntry => ({
-      offset: entry.offset,
-      length: entry.length,
-      options: (Array.isArray(entry.options) ? entry.options : [entry.options]).map((option) => ({ text: option.text, score: option.score })),
-    }),
-  );
-}
-
-/** A document as sent: the stored fields, and the stemmed copy of its text in its locale's language (see stemmedCopy). */
-function storedDocument(document: IndexedDocument): StoredDocument & { body: string } {
-  const stored = {
-    url: document.url,
-    title: withoutControlCharacters(document.title),
-    summary: withoutControlCharacters(document.summary),
-    body: withoutControlCharacters(document.body),
-    popularity: document.popularity,
-    locale: document.locale,
-    slug: document.slug,
-  };
-  return { ...stored, ...stemmedCopy(stored) };
-}
-
-function toHit(hit: estypes.SearchHit<StoredDocument>, sort: SearchQuery['sort'], withHighlight: boolean): SearchHit {
-  const source = hit._source as StoredDocument;
-  const engineScore = hit._score ?? 0;
-  const result: SearchHit = {
-    id: hit._id ?? '',
-    url: source.url,
-    title: source.title,
-    summary: source.summary,
-    locale: source.locale,
-    slug: source.slug,
-    popularity: source.popularity,
-    // `best` scores include the popularity term; the interface reports the text score alone.
-    score: sort === 'best' ? engineScore - source.popularity * POPULARITY_FACTOR : engineScore,
-  };
-  if (withHighlight) {
-    result.highlight = { title: hit.highlight?.['title'] ?? [], body: hit.highlight?.['body'] ?? [] };
-  }
-  return result;
 }

@@ -14,7 +14,7 @@ import { BODY_BEGINNING, BODY_CANDIDATES, SUGGESTION_TOTAL_CAP, SqliteEngine } f
 const dir = mkdtempSync(join(tmpdir(), 'sitestack-sqlite-engine-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-engineContractTests('sqlite', async () => new SqliteEngine({ path: join(dir, 'search.sqlite') }), { languageAnalysis: true, rareWordNeighbours: true, leavesOutUnknownWords: true });
+engineContractTests('sqlite', async () => new SqliteEngine({ path: join(dir, 'search.sqlite') }), { languageAnalysis: true });
 
 /** Runs `use` on an engine over the file at `path`, closed when it is done. */
 async function withEngine(path: string, use: (engine: SqliteEngine) => Promise<void>): Promise<void> {

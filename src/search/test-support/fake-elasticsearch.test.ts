@@ -32,6 +32,43 @@ describe('in-memory Elasticsearch on the mock transport', () => {
     ]);
   });
 
+  it('counts the whole index under a global aggregation, and the matches under a filters one', async () => {
+    await client.indices.create({ index: 'counts', ...indexDefinition() });
+    const page = (id: string, title: string) => [{ index: { _index: 'counts', _id: id } }, { url: `/${id}`, title, summary: '', body: '', popularity: 0, locale: 'en', slug: id }];
+    await client.bulk({ operations: [...page('a', 'Kestrel'), ...page('b', 'Kestrel hovering'), ...page('c', 'Heron')] });
+    await client.indices.refresh({ index: 'counts' });
+    const filters = { filters: { filters: { kestrel: { term: { words: 'kestrel' } }, heron: { term: { words: 'heron' } } } } };
+    const result = await client.search({ index: 'counts', size: 0, query: { match: { title: 'hovering' } }, aggs: { all: { global: {}, aggs: { words: filters } }, matched: filters } });
+    assert.deepEqual(result.aggregations, {
+      all: { doc_count: 3, words: { buckets: { kestrel: { doc_count: 2 }, heron: { doc_count: 1 } } } },
+      matched: { buckets: { kestrel: { doc_count: 1 }, heron: { doc_count: 0 } } },
+    });
+    assert.equal(await status(client.search({ index: 'counts', aggs: { outer: { filter: { match_all: {} }, aggs: { inner: { global: {} } } } } })), '400 aggregation_execution_exception');
+    assert.equal(await status(client.search({ index: 'counts', aggs: { terms: { terms: { field: 'locale' } } } })), '400 parsing_exception');
+  });
+
+  it('expands a fuzzy clause to the stored terms within its edits, the first letters kept, and suggests more popular words in popular mode', async () => {
+    await client.indices.create({ index: 'fuzzy', ...indexDefinition() });
+    const titles = ['Kestrel', 'Kestrel', 'Kestral', 'Kestrels', 'Gestral', 'Kest'];
+    await client.bulk({ operations: titles.flatMap((title, i) => [{ index: { _index: 'fuzzy', _id: `${i}` } }, { url: `/${i}`, title, summary: '', body: '', popularity: 0, locale: 'en', slug: `${i}` }]) });
+    await client.indices.refresh({ index: 'fuzzy' });
+    const fuzzy = (fuzziness: string) => client.search({ index: 'fuzzy', query: { multi_match: { query: 'kestral', type: 'best_fields', fields: ['title'], fuzziness, prefix_length: 1 } } });
+    const found = await fuzzy('AUTO:4,8');
+    assert.deepEqual(found.hits.hits.map((hit) => hit._id).sort(), ['0', '1', '2'], 'one edit for seven letters (kestrels is two), the first letter kept');
+    assert.equal(found.hits.hits[0]?._id, '2', 'the word itself scores highest');
+    assert.deepEqual((await fuzzy('AUTO:8,9')).hits.hits.map((hit) => hit._id), ['2']);
+    assert.equal(await status(client.search({ index: 'fuzzy', query: { multi_match: { query: 'kestral', type: 'cross_fields', fields: ['title'], fuzziness: 'AUTO' } } })), '400 parsing_exception');
+    const suggest = async (mode: string, extra: object = {}, text = 'kestral kest') => {
+      const response = await client.search({ index: 'fuzzy', size: 0, suggest: { s: { text, term: { field: 'words', suggest_mode: mode as 'popular', min_word_length: 3, ...extra } } } });
+      return (response.suggest?.['s'] as { options: { text: string; freq: number }[] }[]).map((entry) => entry.options.map((option) => `${option.text}:${option.freq}`));
+    };
+    assert.deepEqual(await suggest('popular', { max_term_freq: 3 }), [['kestrel:2'], []], 'more frequent than the word; kest is too short to change');
+    assert.deepEqual(await suggest('missing'), [[], []]);
+    assert.deepEqual(await suggest('always', { sort: 'frequency' }), [['kestrel:2', 'kestrels:1'], []]);
+    assert.deepEqual(await suggest('always', { max_term_freq: 0.1 }, 'kestrel'), [[]], 'a word in more than a tenth of the documents gets none');
+    assert.deepEqual(await suggest('always', { max_term_freq: 2 }, 'kestrel'), [['kestral:1', 'kestrels:1']]);
+  });
+
   it('html-encodes highlights as Lucene does, leaving only the tags it was given', async () => {
     await client.indices.create({ index: 'marks', ...indexDefinition() });
     await client.bulk({ refresh: true, operations: [{ index: { _index: 'marks', _id: 'a' } }, { url: '/a', title: `<b>"Tom's"</b> & Jerry/Cat`, summary: '', body: '', popularity: 0, locale: 'en', slug: 'a' }] });

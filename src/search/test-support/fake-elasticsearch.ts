@@ -16,12 +16,15 @@
  *   `trim`, `edge_ngram`; normalizers of `lowercase` and `asciifolding`. Anything else is refused with 400,
  *   as Elasticsearch refuses an unknown component.
  * - Queries: `bool`, `match`, `match_phrase` (slop 0; scored as the sum of its words, not by phrase frequency),
- *   `multi_match` (`cross_fields` as the sum over words of the best field score),
+ *   `multi_match` (`cross_fields` as the sum over words of the best field score; `best_fields` with `fuzziness`
+ *   expands each word to the stored terms of the field within its edits, as Lucene's FuzzyQuery, see spelling.ts),
  *   `terms`, `term`, `prefix`, `match_all`, `match_none`, `function_score` with `field_value_factor`. Others → 400.
+ * - Aggregations: `global` (top level), `filter` and `filters`, with sub-aggregations; counts only. Others → 400.
  * - Scoring is BM25 (k1 1.2, b 0.75) over one shard's refreshed documents, without Lucene's lossy length norms.
  * - Highlighting: whole-field (`number_of_fragments: 0`) or fragments of about `fragment_size` characters around the
  *   matches, in document order; `encoder: html` escapes as Lucene's SimpleHTMLEncoder.
- * - Term suggester: Damerau–Levenshtein candidates with Lucene's `internal` score (1 − edits ÷ shorter length).
+ * - Term suggester: Damerau–Levenshtein candidates with Lucene's `internal` score (1 − edits ÷ shorter length), the
+ *   `missing`, `popular` and `always` modes, `max_term_freq` and both sorts, over the terms stored.
  * - Bulk actions `index` and `delete`. A bulk item for a missing index fails with `index_not_found_exception`, as
  *   with `action.auto_create_index: false`.
  * - Documents become searchable on `_refresh` only, as in Elasticsearch; there are no segments, so force merge
@@ -31,8 +34,10 @@ import { createRequire } from 'node:module';
 import type { BaseConnection, errors as ClientErrors } from '@elastic/elasticsearch';
 import { Analysis, mapFields } from './fake-elasticsearch/analysis.js';
 import { highlightField } from './fake-elasticsearch/highlight.js';
+import { aggregate, type ScopedDoc } from './fake-elasticsearch/aggregations.js';
 import { checkQuery, evaluate } from './fake-elasticsearch/query.js';
 import type { SearchContext, TermsByField } from './fake-elasticsearch/query.js';
+import { termSuggest } from './fake-elasticsearch/spelling.js';
 import { EsError } from './fake-elasticsearch/types.js';
 import type { Fault, FakeIndex, FieldMapping, Json, StoredDoc, Token } from './fake-elasticsearch/types.js';
 
@@ -66,24 +71,6 @@ function indexNameProblem(name: string): string | undefined {
   if (/[\\/*?"<>| ,#:]/.test(name)) return 'must not contain the following characters [\\, /, *, ?, ", <, >, |,  , ,, #, :]';
   if (Buffer.byteLength(name) > 255) return 'index name is too long';
   return undefined;
-}
-
-/** Damerau–Levenshtein (optimal string alignment) distance, by code points. */
-function editDistance(a: string, b: string): number {
-  const left = Array.from(a);
-  const right = Array.from(b);
-  const rows = Array.from({ length: left.length + 1 }, (_, i) => Array.from({ length: right.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= left.length; i++) {
-    for (let j = 1; j <= right.length; j++) {
-      const cost = left[i - 1] === right[j - 1] ? 0 : 1;
-      const row = rows[i] as number[];
-      const previous = rows[i - 1] as number[];
-      let value = Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && left[i - 1] === right[j - 2] && left[i - 2] === right[j - 1]) value = Math.min(value, ((rows[i - 2] as number[])[j - 2] as number) + 1);
-      row[j] = value;
-    }
-  }
-  return (rows[left.length] as number[])[right.length] as number;
 }
 
 /** An in-memory Elasticsearch behind the client's mock connection. */
@@ -341,29 +328,35 @@ export class FakeElasticsearch {
     return doc;
   }
 
-  #matches(name: string, query: Json | undefined, highlight?: Map<string, TermsByField>): { doc: StoredDoc; score: number; index: FakeIndex }[] {
-    const results: { doc: StoredDoc; score: number; index: FakeIndex }[] = [];
+  /** The documents of the indices `name` resolves to, each in its index's context. */
+  #scope(name: string): ScopedDoc[] {
+    return this.#resolve(name).flatMap((index) => {
+      const context: SearchContext = { index, stats: new Map(), expansions: new Map() };
+      return [...index.visible.values()].map((doc) => ({ doc, context }));
+    });
+  }
+
+  #matches(scope: readonly ScopedDoc[], query: Json | undefined, highlight?: Map<string, TermsByField>): (ScopedDoc & { score: number })[] {
+    const results: (ScopedDoc & { score: number })[] = [];
     if (query !== undefined) checkQuery(query);
-    for (const index of this.#resolve(name)) {
-      const context: SearchContext = { index, stats: new Map() };
-      for (const doc of index.visible.values()) {
-        const terms: TermsByField = new Map();
-        const score = evaluate(query ?? { match_all: {} }, doc, context, terms);
-        if (score === undefined) continue;
-        results.push({ doc, score, index });
-        highlight?.set(`${index.name}\u0000${doc.id}`, terms);
-      }
+    for (const { doc, context } of scope) {
+      const terms: TermsByField = new Map();
+      const score = evaluate(query ?? { match_all: {} }, doc, context, terms);
+      if (score === undefined) continue;
+      results.push({ doc, score, context });
+      highlight?.set(`${context.index.name}\u0000${doc.id}`, terms);
     }
     return results;
   }
 
   #count(name: string, body: Json): Json {
-    return { count: this.#matches(name, body['query'] as Json | undefined).length, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 } };
+    return { count: this.#matches(this.#scope(name), body['query'] as Json | undefined).length, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 } };
   }
 
   #search(name: string, body: Json): Json {
     const highlightTerms = new Map<string, TermsByField>();
-    const matches = this.#matches(name, body['query'] as Json | undefined, highlightTerms);
+    const scope = this.#scope(name);
+    const matches = this.#matches(scope, body['query'] as Json | undefined, highlightTerms);
     const sort = ((body['sort'] ?? []) as (Json | string)[]).map((entry) => {
       const [field, raw] = typeof entry === 'string' ? [entry, {}] : (Object.entries(entry)[0] ?? ['_score', {}]);
       const order = typeof raw === 'string' ? raw : ((raw as Json)['order'] ?? (field === '_score' ? 'desc' : 'asc'));
@@ -387,10 +380,10 @@ export class FakeElasticsearch {
     const highlight = body['highlight'] as Json | undefined;
     const hits = matches.slice(from, from + size).map((match) => {
       const source = Array.isArray(includes) ? Object.fromEntries(Object.entries(match.doc.source).filter(([key]) => (includes as string[]).includes(key))) : match.doc.source;
-      const hit: Json = { _index: match.index.name, _id: match.doc.id, _score: withScores ? match.score : null, _source: source };
+      const hit: Json = { _index: match.context.index.name, _id: match.doc.id, _score: withScores ? match.score : null, _source: source };
       if (!sortedByScore) hit['sort'] = keys.map((key) => value(match, key.field));
       if (highlight !== undefined) {
-        const terms = highlightTerms.get(`${match.index.name}\u0000${match.doc.id}`) ?? new Map<string, Set<string>>();
+        const terms = highlightTerms.get(`${match.context.index.name}\u0000${match.doc.id}`) ?? new Map<string, Set<string>>();
         const fields: Json = {};
         for (const [field, options] of Object.entries((highlight['fields'] ?? {}) as Record<string, Json>)) {
           const indexed = match.doc.text.get(field);
@@ -416,42 +409,22 @@ export class FakeElasticsearch {
         hits,
       },
     };
+    const aggs = (body['aggs'] ?? body['aggregations']) as Json | undefined;
+    if (aggs !== undefined) response['aggregations'] = aggregate(aggs, matches, scope);
     const suggest = body['suggest'] as Record<string, Json> | undefined;
     if (suggest !== undefined) response['suggest'] = Object.fromEntries(Object.entries(suggest).map(([key, spec]) => [key, this.#termSuggest(name, spec)]));
     return response;
   }
 
   #termSuggest(name: string, spec: Json): Json[] {
-    const term = spec['term'] as Json | undefined;
-    if (term === undefined) throw new EsError(400, 'parsing_exception', 'the fake supports the term suggester only');
-    const field = String(term['field']);
+    if (spec['term'] === undefined) throw new EsError(400, 'parsing_exception', 'the fake supports the term suggester only');
+    const field = String((spec['term'] as Json)['field']);
     const [index] = this.#resolve(name) as [FakeIndex];
     const mapping = index.fields.get(field);
     if (mapping === undefined) return [];
     const vocabulary = new Map<string, number>();
     for (const doc of index.visible.values()) for (const word of doc.text.get(field)?.frequencies.keys() ?? []) vocabulary.set(word, (vocabulary.get(word) ?? 0) + 1);
-    const maxEdits = Number(term['max_edits'] ?? 2);
-    const prefixLength = Number(term['prefix_length'] ?? 1);
-    const minWordLength = Number(term['min_word_length'] ?? 4);
-    const size = Number(term['size'] ?? 5);
-    const mode = term['suggest_mode'] ?? 'missing';
-    return mapping.searchAnalyzer(String(spec['text'] ?? '')).map((token) => {
-      const characters = Array.from(token.term);
-      const entry = { text: token.term, offset: token.start, length: token.end - token.start, options: [] as Json[] };
-      if (characters.length < minWordLength || (mode === 'missing' && vocabulary.has(token.term))) return entry;
-      const prefix = characters.slice(0, prefixLength).join('');
-      const options: { text: string; score: number; freq: number }[] = [];
-      for (const [candidate, frequency] of vocabulary) {
-        if (candidate === token.term || !candidate.startsWith(prefix)) continue;
-        const edits = editDistance(token.term, candidate);
-        if (edits > maxEdits) continue;
-        const score = 1 - edits / Math.min(characters.length, Array.from(candidate).length);
-        if (score < 0.5) continue;
-        options.push({ text: candidate, score, freq: frequency });
-      }
-      entry.options = options.sort((a, b) => b.score - a.score || b.freq - a.freq || (a.text < b.text ? -1 : 1)).slice(0, size);
-      return entry;
-    });
+    return termSuggest(spec, mapping, vocabulary, index.visible.size);
   }
 }
 

@@ -4,6 +4,7 @@ import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, planCoun
 import { SpellLookup, spellTables } from './spell-index.js';
 import { tablesOf } from './tables.js';
 import type { Connection } from './connection.js';
+import { RARE_WORD_DOCUMENTS, RARE_WORD_RATIO, typoDistance } from '../../typo-rules.js';
 
 /**
  * What a query's words are in an index: whether and how many documents hold them, the plan they are matched by, and
@@ -16,21 +17,8 @@ import type { Connection } from './connection.js';
  */
 const PREFIX_EXPANSIONS = 16;
 
-/**
- * A word and a neighbour the longer of which has this many characters may lie one edit apart, and from
- * TWO_TYPOS_FROM two: shorter words have too many real neighbours.
- */
-const ONE_TYPO_FROM = 4;
-const TWO_TYPOS_FROM = 8;
-const typoDistance = (length: number) => (length >= TWO_TYPOS_FROM ? 2 : length >= ONE_TYPO_FROM ? 1 : 0);
 /** At most this many neighbours stand for a misspelt word. */
 const TYPO_NEIGHBOURS = 3;
-/**
- * A word the index holds in at most this many documents is matched by its neighbours too when one of them is held at
- * least RARE_WORD_RATIO times as often: the word itself is most likely a typo that made it into a page.
- */
-const RARE_WORD_DOCUMENTS = 3;
-const RARE_WORD_RATIO = 50;
 
 /** How the engine ranks text (see SqliteEngineOptions). */
 export interface RankSettings {

@@ -1,3 +1,4 @@
+import { fuzzyExpansions } from './spelling.js';
 import { EsError } from './types.js';
 import type { FakeIndex, FieldMapping, Json, StoredDoc, Token } from './types.js';
 
@@ -16,6 +17,8 @@ export type TermsByField = Map<string, Set<string>>;
 export interface SearchContext {
   index: FakeIndex;
   stats: Map<string, { docCount: number; totalLength: number; docFrequency: Map<string, number> }>;
+  /** The expansions of each fuzzy clause's term, by field, term and options (see fuzzyExpansions). */
+  expansions: Map<string, ReturnType<typeof fuzzyExpansions>>;
 }
 
 function fieldStats(context: SearchContext, field: string) {
@@ -34,12 +37,13 @@ function fieldStats(context: SearchContext, field: string) {
   return stats;
 }
 
-function bm25(context: SearchContext, field: string, term: string, doc: StoredDoc): number {
+/** BM25 of a term in a field of a document; `documents` stands for the term's own document count when given. */
+function bm25(context: SearchContext, field: string, term: string, doc: StoredDoc, documents?: number): number {
   const indexed = doc.text.get(field);
   const frequency = indexed?.frequencies.get(term) ?? 0;
   if (indexed === undefined || frequency === 0) return 0;
   const stats = fieldStats(context, field);
-  const documentFrequency = stats.docFrequency.get(term) ?? 0;
+  const documentFrequency = documents ?? stats.docFrequency.get(term) ?? 0;
   const idf = Math.log(1 + (stats.docCount - documentFrequency + 0.5) / (documentFrequency + 0.5));
   const averageLength = stats.totalLength / Math.max(1, stats.docCount);
   const mapping = context.index.fields.get(field);
@@ -72,6 +76,17 @@ export function checkQuery(query: Json): void {
       if (value !== undefined) for (const clause of (Array.isArray(value) ? value : [value]) as Json[]) checkQuery(clause);
     }
   }
+}
+
+/** The expansions of a fuzzy clause's term in a field, once per search (see fuzzyExpansions). */
+function fuzzyTerms(context: SearchContext, field: string, term: string, spec: Json): ReturnType<typeof fuzzyExpansions> {
+  const key = JSON.stringify([field, term, spec['fuzziness'], spec['prefix_length'], spec['max_expansions']]);
+  let expansions = context.expansions.get(key);
+  if (expansions === undefined) {
+    expansions = fuzzyExpansions(term, spec, fieldStats(context, field).docFrequency);
+    context.expansions.set(key, expansions);
+  }
+  return expansions;
 }
 
 /** The score of `doc` under `query`, or undefined when it does not match. */
@@ -130,19 +145,25 @@ export function evaluate(query: Json, doc: StoredDoc, context: SearchContext, hi
         return scores.length === 0 ? undefined : Math.max(...scores) * boost;
       }
       if (type !== 'cross_fields' && type !== 'best_fields') throw new EsError(400, 'parsing_exception', `multi_match type [${String(type)}] is not supported by the fake`);
+      if (type === 'cross_fields' && spec['fuzziness'] !== undefined) throw new EsError(400, 'parsing_exception', 'Fuzziness not allowed for type [cross_fields]');
       const fields = ((spec['fields'] ?? []) as string[]).map(parseFieldBoost);
       const [firstField] = fields[0] ?? [''];
       const terms = [...new Set(textMapping(context, firstField).searchAnalyzer(String(spec['query'] ?? '')).map((token) => token.term))];
       if (terms.length === 0) return undefined;
       if (type === 'best_fields') {
-        // The best field's score. `fuzziness` is not modelled: a fuzzy clause matches its words exactly (so on the
-        // stand-in no search is ever answered with corrections).
+        // The best field's score; a fuzzy term scores each of its expansions the document holds.
         let best: number | undefined;
         for (const [field, fieldBoost] of fields) {
-          const scores = terms.map((term) => bm25(context, field, term, doc));
+          const matchedTerms: string[] = [];
+          const scores = terms.map((term) => {
+            const expansions = spec['fuzziness'] === undefined ? [{ term, boost: 1, documents: undefined }] : fuzzyTerms(context, field, term, spec);
+            const held = expansions.filter((expansion) => doc.text.get(field)?.frequencies.has(expansion.term) === true);
+            matchedTerms.push(...held.map((expansion) => expansion.term));
+            return held.reduce((sum, expansion) => sum + bm25(context, field, expansion.term, doc, expansion.documents) * expansion.boost, 0);
+          });
           const matched = scores.filter((score) => score > 0).length;
           if (spec['operator'] === 'and' ? matched < terms.length : matched === 0) continue;
-          remember(field, terms);
+          remember(field, matchedTerms);
           best = Math.max(best ?? 0, scores.reduce((sum, score) => sum + score, 0) * fieldBoost);
         }
         return best === undefined ? undefined : best * boost;
@@ -199,6 +220,14 @@ export function evaluate(query: Json, doc: StoredDoc, context: SearchContext, hi
         const options = (typeof value === 'object' && value !== null ? value : {}) as Json;
         remember(field, terms);
         return terms.length > 0 ? (typeof options['boost'] === 'number' ? options['boost'] : 1) : undefined;
+      }
+      if (kind === 'term' && mapping.type === 'text') {
+        // On a text field a term query looks the indexed term up as given, unanalysed, scored by BM25.
+        const options = (typeof value === 'object' && value !== null ? value : { value }) as Json;
+        const term = String(options['value']);
+        const score = bm25(context, field, term, doc);
+        remember(field, [term]);
+        return score > 0 ? score * (typeof options['boost'] === 'number' ? options['boost'] : 1) : undefined;
       }
       if (mapping.type !== 'keyword') throw new EsError(400, 'query_shard_exception', `the fake supports ${kind} queries on keyword fields only, not [${field}]`);
       const values = kind === 'terms' ? (value as unknown[]) : [typeof value === 'object' && value !== null ? (value as Json)['value'] : value];

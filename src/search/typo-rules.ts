@@ -1,0 +1,29 @@
+/**
+ * Pure policy of results for typos (SearchQuery.corrections), shared by both engines so that they correct by the same
+ * rules: how far a spelling neighbour may lie, and when a word the index does hold is so rare beside a neighbour that
+ * the neighbour's pages are wanted too. No I/O.
+ */
+
+/**
+ * A word and a neighbour the longer of which has this many characters may lie one edit apart, and from
+ * TWO_TYPOS_FROM two: shorter words have too many real neighbours.
+ */
+export const ONE_TYPO_FROM = 4;
+export const TWO_TYPOS_FROM = 8;
+
+/** The edits allowed between a word and a neighbour, by the length in characters the rule counts. */
+export function typoDistance(length: number): number {
+  return length >= TWO_TYPOS_FROM ? 2 : length >= ONE_TYPO_FROM ? 1 : 0;
+}
+
+/**
+ * A word the index holds in at most this many documents is matched by its neighbours too when one of them is held at
+ * least RARE_WORD_RATIO times as often: the word itself is most likely a typo that made it into a page.
+ */
+export const RARE_WORD_DOCUMENTS = 3;
+export const RARE_WORD_RATIO = 50;
+
+/** Whether a word held in `held` documents is joined by a neighbour held in `neighbour` documents (see RARE_WORD_DOCUMENTS). */
+export function joinsRareWord(held: number, neighbour: number): boolean {
+  return held > 0 && held <= RARE_WORD_DOCUMENTS && neighbour >= held * RARE_WORD_RATIO;
+}
