@@ -143,14 +143,18 @@ export class SpellLookup {
     return this.#knownPrefix.get(word, `${word}\u{10FFFF}`) !== undefined;
   }
 
-  /** Vocabulary terms within MAX_EDIT_DISTANCE of `word`, confirmed by their full distance. */
-  candidates(word: string): Candidate[] {
-    const keys = JSON.stringify([...deletionNeighbourhood(word)]);
+  /**
+   * Vocabulary terms within `distance` (at most MAX_EDIT_DISTANCE) of `word`, confirmed by their full distance. Terms
+   * are filed under every deletion of up to MAX_EDIT_DISTANCE characters, so a word looks up the deletions of as many
+   * characters as it may be apart from them: one edit needs a third of the keys of two.
+   */
+  candidates(word: string, distance = MAX_EDIT_DISTANCE): Candidate[] {
+    const keys = JSON.stringify([...deletionNeighbourhood(word, distance)]);
     const rows = this.#neighbours.all(keys) as { term: string; docs: number }[];
     const found: Candidate[] = [];
     for (const row of rows) {
-      const distance = editDistance(word, row.term, MAX_EDIT_DISTANCE);
-      if (distance > 0 && distance <= MAX_EDIT_DISTANCE) found.push({ term: row.term, distance, docs: row.docs });
+      const apart = editDistance(word, row.term, distance);
+      if (apart > 0 && apart <= distance) found.push({ term: row.term, distance: apart, docs: row.docs });
     }
     return found;
   }

@@ -231,9 +231,11 @@ function typoNeighbours(connection: Connection, index: string, word: string, oth
     lookup = new SpellLookup(connection.db, index);
     connection.spellLookups.set(index, lookup);
   }
-  // The rule counts the longer of the two words: `dek` is one edit from `desk`.
+  // The rule counts the longer of the two words: `dek` is one edit from `desk`. A neighbour two edits away is at most
+  // two characters longer, so a word too short for two edits even against it looks up the neighbours one edit away.
   const allowed = (candidate: string) => typoDistance(Math.max(length, Array.from(candidate).length));
-  const candidates = lookup.candidates(word).filter((candidate) => candidate.distance <= allowed(candidate.term) && (replace || candidate.docs >= (held ?? 0) * RARE_WORD_RATIO));
+  const reach = typoDistance(length + 2) >= 2 ? 2 : typoDistance(length + 1);
+  const candidates = lookup.candidates(word, reach).filter((candidate) => candidate.distance <= allowed(candidate.term) && (replace || candidate.docs >= (held ?? 0) * RARE_WORD_RATIO));
   if (!replace && (held === undefined || candidates.length === 0)) return none;
   candidates.sort((a, b) => a.distance - b.distance || b.docs - a.docs || (a.term < b.term ? -1 : 1));
   const nearest = candidates.slice(0, TYPO_NEIGHBOURS);
