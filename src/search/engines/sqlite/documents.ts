@@ -3,6 +3,7 @@ import { analyzeDocument, foldPhrase, termsOf } from '../../analysis/index.js';
 import { withoutControlCharacters } from '../../query-text.js';
 import { localePartition, rankBucket, rowidBlock, titlePrefixes } from '../../static-rank.js';
 import type { TermChanges } from './spell-index.js';
+import { bodyText, storedBody } from './stored-text.js';
 import { tablesOf } from './tables.js';
 import { validateDocument } from '../validation.js';
 import type { BulkItemResult, DeleteItemResult, IndexedDocument } from '../types.js';
@@ -108,7 +109,7 @@ export class DocumentWriter {
         // Control characters separate words as the spaces replacing them do: the analysis of either text is the same.
         const analysis = document.analysis ?? analyzeDocument(document);
         const terms = [analysis.title, analysis.summary, analysis.body] as const;
-        insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity, summary, body, analysis.exactKey);
+        insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity, summary, storedBody(body), analysis.exactKey);
         insertText.run(rowid, ...terms, analysis.titleStems, analysis.textStems);
         insertTitle.run(rowid, terms[0], analysis.titleStems);
         const prefixes = titlePrefixes(titleKey);
@@ -142,7 +143,8 @@ export class DocumentWriter {
     const deleteDoc = this.#statement('delete', () => `DELETE FROM ${tables.docs} WHERE rowid = ?`);
     const deleteText = this.#statement('untext', () => `DELETE FROM ${tables.fts} WHERE rowid = ?`);
     const deleteTitle = this.#statement('untitle', () => `DELETE FROM ${tables.titles} WHERE rowid = ?`);
-    const text = this.#changes === undefined ? undefined : (textOf.get(rowid) as string[] | undefined)?.map((column) => termsOf(column).join(' '));
+    const columns = this.#changes === undefined ? undefined : (textOf.get(rowid) as [string, string, string | Buffer] | undefined);
+    const text = columns?.map((column) => termsOf(bodyText(column)).join(' '));
     for (const prefix of titlePrefixes((titleKeyOf.get(rowid) as string | undefined) ?? '')) deletePrefixes.run(prefix, rowid);
     deleteDoc.run(rowid);
     deleteText.run(rowid);

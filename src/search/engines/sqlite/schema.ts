@@ -18,7 +18,7 @@ const FTS_TERMS = "tokenize = 'ascii', content = '', contentless_delete = 1";
  * The layout of an index's tables this version writes and reads. An index of another layout (built by another
  * version) is listed as outdated and searched by no one until a full index run replaces it.
  */
-export const INDEX_LAYOUT = 4;
+export const INDEX_LAYOUT = 5;
 
 /** The catalogue of indices and their aliases, shared by every index of the database. */
 export function createCatalogue(db: Database.Database): void {
@@ -70,7 +70,8 @@ export function createIndexTables(db: Database.Database, name: string, prefixInd
       exact_key TEXT NOT NULL,
       summary TEXT NOT NULL,
       -- Last: a column after it would be read through the body's overflow pages by every walk that scores titles.
-      body TEXT NOT NULL
+      -- Latin-1 bytes or UTF-8 text (see stored-text.ts).
+      body ANY NOT NULL
     ) STRICT;
     CREATE INDEX ${quoteIdentifier(`ix_${name}_title_key`)} ON ${tables.docs} (title_key);
     CREATE INDEX ${quoteIdentifier(`ix_${name}_exact_key`)} ON ${tables.docs} (exact_key);
