@@ -2,6 +2,7 @@ import { STEM_MARKER, queryWords, stemLanguagesOf, stemOf, type StemLanguage } f
 import { spellable } from '../../spelling.js';
 import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, MIN_PREFIX_LENGTH, countExpression, planCountExpression, planQuery, requiredWords, withoutWords, type QueryPlan } from '../../search-expression.js';
 import { SpellLookup, spellTables } from './spell-index.js';
+import { indexPartitions, somePartitionMatches, vocabularyCountSql } from './partitions.js';
 import { tablesOf } from './tables.js';
 import type { Connection } from './connection.js';
 
@@ -252,9 +253,8 @@ function vocabularyHolds(connection: Connection, index: string, term: string): b
   const key = `${index}\u0000vocabulary\u0000${term}`;
   const remembered = connection.termDocuments.get(key);
   if (remembered !== undefined) return remembered.documents !== undefined;
-  const { fts } = tablesOf(index);
   const expression = countExpression([term], false);
-  const holds = expression !== undefined && connection.statement(`${index}\u0000term-held`, () => `SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? LIMIT 1`).get(expression) !== undefined;
+  const holds = expression !== undefined && somePartitionMatches(connection, index, expression);
   connection.termDocuments.set(key, { documents: holds ? 1 : undefined });
   return holds;
 }
@@ -274,24 +274,24 @@ export function documentsHolding(connection: Connection, index: string, term: st
   const key = `${index}\u0000${term}`;
   const remembered = connection.termDocuments.get(key);
   if (remembered !== undefined) return remembered.documents;
-  const statistics = hasSpelling(connection, index) ? `SELECT docs FROM ${spellTables(index).terms} WHERE term = ?` : `SELECT doc FROM ${tablesOf(index).vocab} WHERE term = ?`;
-  const documents = connection.statement(`${index}\u0000frequency\u0000${statistics}`, () => statistics).pluck().get(term) as number | undefined;
+  const statistics = hasSpelling(connection, index) ? `SELECT docs FROM ${spellTables(index).terms} WHERE term = @term` : vocabularyCountSql(index, indexPartitions(connection, index));
+  const documents = connection.statement(`${index}\u0000frequency\u0000${statistics}`, () => statistics).pluck().get({ term }) as number | undefined;
   connection.termDocuments.set(key, { documents });
   return documents;
 }
 
 /**
- * The SQL of a search expression's text score on the index's FTS table: its weighted bm25, higher is better. The stem
- * columns weigh stemWeight of the title's and of the body's weight.
+ * The SQL of a search expression's text score on a partition's full-text table (see PartitionTables): its weighted
+ * bm25, higher is better. The stem columns weigh stemWeight of the title's and of the body's weight.
  */
-export function textRankOf(rank: RankSettings, index: string): string {
+export function textRankOf(rank: RankSettings, fts: string): string {
   const [title, , body] = rank.weights;
-  return `-bm25(${tablesOf(index).fts}, ${[...rank.weights, title * rank.stemWeight, body * rank.stemWeight].join(', ')})`;
+  return `-bm25(${fts}, ${[...rank.weights, title * rank.stemWeight, body * rank.stemWeight].join(', ')})`;
 }
 
-/** The SQL of a title expression's score on the index's title table. */
-export function titleRankOf(rank: RankSettings, index: string): string {
-  return `-bm25(${tablesOf(index).titles}, 1, ${rank.stemWeight})`;
+/** The SQL of a title expression's score on a partition's title table. */
+export function titleRankOf(rank: RankSettings, titles: string): string {
+  return `-bm25(${titles}, 1, ${rank.stemWeight})`;
 }
 
 /**
@@ -301,14 +301,12 @@ export function titleRankOf(rank: RankSettings, index: string): string {
  */
 export function cannotMatch(connection: Connection, index: string, plan: QueryPlan): boolean {
   if (!hasSpelling(connection, index)) return false;
-  const { fts } = tablesOf(index);
-  const holds = connection.statement(`${index}\u0000holds`, () => `SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? LIMIT 1`);
   const required = new Set(requiredWords({ ...plan, alternatives: undefined }));
   return plan.words.some((word, at) => {
     if (!required.has(word)) return false;
     const others = plan.alternatives?.[at] ?? [];
     if ([word, ...others].some((term) => documentsHolding(connection, index, term) !== undefined)) return false;
-    return holds.get(countExpression([word], false, undefined, [others])) === undefined;
+    return !somePartitionMatches(connection, index, countExpression([word], false, undefined, [others]) as string);
   });
 }
 
