@@ -264,6 +264,29 @@ describe('SqliteEngine corrections', () => {
       assert.deepEqual(misspelt.documents.map((hit) => hit.id), typed.documents.map((hit) => hit.id));
     });
   });
+
+  it('matches a misspelt word of several neighbours by them all, however common one of them is', async () => {
+    await withEngine(join(dir, 'ambiguous-correction.sqlite'), async (engine) => {
+      // `with` stands in four pages of five, `watch` in a few heron titles: `wath` is one edit from both.
+      const documents = Array.from({ length: 1200 }, (_, i) => ({
+        id: `d${i}`,
+        url: `/d${i}`,
+        title: i % 80 === 0 ? `Heron watch ${i}` : i % 40 === 0 ? `Heron ${i}` : `Egret ${i}`,
+        body: i % 5 === 0 ? 'a pond' : 'a grid of ponds with reeds',
+        summary: '',
+        popularity: (i % 10) / 10,
+        locale: 'en-US',
+        slug: `d${i}`,
+      }));
+      await engine.createIndex('ambiguous');
+      await engine.bulk('ambiguous', documents);
+      await engine.refresh('ambiguous');
+      const result = await engine.search({ index: 'ambiguous', text: 'wath heron', size: 50 });
+      assert.equal(result.corrected, 'with heron');
+      assert.equal(result.total.value, 15, 'the heron pages that hold one of the neighbours: a required word, not a dropped common one');
+      assert.ok(result.documents.every((hit) => hit.title.startsWith('Heron watch')));
+    });
+  });
 });
 
 describe('SqliteEngine build transactions', () => {

@@ -65,14 +65,18 @@ export interface TextPlan extends QueryPlan {
 interface WordMatches {
   /** The alternatives the index holds: an identifier's parts as a phrase, stems, spelling neighbours. */
   others: string[];
-  /** The spelling neighbour a word the index holds in no form is corrected to, and how many documents hold it. */
-  correction?: { term: string; documents: number };
+  /**
+   * The spelling neighbour a word the index holds in no form is corrected to, and how many documents hold it when it is
+   * the only neighbour the word is matched by: the word then stands for it alone and is as common. A word of several
+   * neighbours could mean any of them (`wath`: `with`, `path`, `watch`), and counts as no word of the index.
+   */
+  correction?: { term: string; documents: number | undefined };
 }
 
 /**
  * The words a text is matched by in this index (see planQuery): common words dropped, prefix on an unfinished last
  * word, and each other word's alternatives: an identifier's parts as a phrase, its stems in the query's languages, and,
- * for a word the index does not hold, its nearest spelling neighbours (see typoNeighbours). A word corrected to a
+ * for a word the index does not hold, its nearest spelling neighbours (see typoNeighbours). A word corrected to one
  * neighbour is planned as that neighbour typed would be: corrected to a common word, it is common itself.
  */
 export function planOf(connection: Connection, index: string, text: string, options: PlanOptions = {}): TextPlan {
@@ -104,7 +108,8 @@ export function planOf(connection: Connection, index: string, text: string, opti
     return known;
   };
   // How many documents a word stands for when planned: those holding it, or for a word the index does not hold, those
-  // holding its correction. A last word that terms of the index start with is unfinished, never corrected.
+  // holding the one neighbour it is corrected to (see WordMatches). A last word that terms of the index start with is
+  // unfinished, never corrected.
   const frequency = (word: string): number | undefined => {
     const held = documentsHolding(connection, index, word);
     if (held !== undefined || !correcting) return held;
@@ -219,7 +224,7 @@ function languagesOf(connection: Connection, index: string, locales: readonly st
  * its other alternatives is a term of the index, its nearest neighbours replace it, and the nearest is its
  * `correction`; when the index holds it in far fewer documents than a neighbour, the neighbours join it.
  */
-function typoNeighbours(connection: Connection, index: string, word: string, others: ReadonlySet<string>): { terms: string[]; correction?: { term: string; documents: number } } {
+function typoNeighbours(connection: Connection, index: string, word: string, others: ReadonlySet<string>): { terms: string[]; correction?: WordMatches['correction'] } {
   const none = { terms: [] };
   const length = Array.from(word).length;
   if (!spellable(word)) return none;
@@ -241,7 +246,7 @@ function typoNeighbours(connection: Connection, index: string, word: string, oth
   candidates.sort((a, b) => a.distance - b.distance || b.docs - a.docs || (a.term < b.term ? -1 : 1));
   const nearest = candidates.slice(0, TYPO_NEIGHBOURS);
   const best = nearest[0];
-  return { terms: nearest.map((candidate) => candidate.term), ...(replace && best !== undefined ? { correction: { term: best.term, documents: best.docs } } : {}) };
+  return { terms: nearest.map((candidate) => candidate.term), ...(replace && best !== undefined ? { correction: { term: best.term, documents: nearest.length === 1 ? best.docs : undefined } } : {}) };
 }
 
 /**
