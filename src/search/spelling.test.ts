@@ -15,6 +15,31 @@ describe('editDistance', () => {
     assert.equal(editDistance('grid', 'flexbox'), 3, 'anything beyond the limit is limit + 1');
     assert.equal(editDistance('😀a', 'a😀'), 1, 'by code point');
   });
+
+  it('is the optimal-string-alignment distance, capped at limit + 1, for any two strings (property)', () => {
+    /** The whole table, by code point, with nothing kept between calls. */
+    const reference = (a: string, b: string): number => {
+      const left = Array.from(a);
+      const right = Array.from(b);
+      const d = Array.from({ length: left.length + 1 }, (_, i) => Array.from({ length: right.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+      for (let i = 1; i <= left.length; i++) {
+        for (let j = 1; j <= right.length; j++) {
+          const row = d[i] as number[];
+          const above = d[i - 1] as number[];
+          row[j] = Math.min((above[j] as number) + 1, (row[j - 1] as number) + 1, (above[j - 1] as number) + (left[i - 1] === right[j - 1] ? 0 : 1));
+          if (i > 1 && j > 1 && left[i - 1] === right[j - 2] && left[i - 2] === right[j - 1]) row[j] = Math.min(row[j] as number, ((d[i - 2] as number[])[j - 2] as number) + 1);
+        }
+      }
+      return (d[left.length] as number[])[right.length] as number;
+    };
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'é', '😀', '\u0301'), maxLength: 90 });
+    fc.assert(
+      fc.property(text, text, fc.integer({ min: 0, max: 4 }), (a, b, limit) => {
+        assert.equal(editDistance(a, b, limit), Math.min(reference(a, b), limit + 1));
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
 
 const word = fc.string({ unit: fc.constantFrom(...'abcdefghé'), minLength: 1, maxLength: 12 });
@@ -55,6 +80,18 @@ describe('deletionNeighbourhood', () => {
         assert.deepEqual([...deletionNeighbourhood(text)].sort(), [...reference(text)].sort());
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('shares a key of a word\'s one-deletion neighbourhood with the filed keys of any word one edit away (property)', () => {
+    const step = fc.tuple(fc.nat(3), fc.nat(20), fc.constantFrom('a', 'z', 'é'));
+    fc.assert(
+      fc.property(word, step, (original, [kind, at, letter]) => {
+        const typo = edit(original, kind, at, letter);
+        const filed = deletionNeighbourhood(original);
+        assert.ok([...deletionNeighbourhood(typo, 1)].some((key) => filed.has(key)), `${original} / ${typo}`);
+      }),
+      { numRuns: 1000 },
     );
   });
 

@@ -47,31 +47,38 @@ export function deletionNeighbourhood(word: string, distance: number = MAX_EDIT_
   return found;
 }
 
+/** The rows editDistance fills, kept between calls: a lookup measures dozens of short words. */
+let distanceRows: [Int32Array, Int32Array, Int32Array] = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+const SURROGATE = /[\ud800-\udfff]/;
+
 /**
  * The optimal-string-alignment distance of `a` and `b` (Levenshtein plus adjacent transposition, counted 1), by code
  * point; any value above `limit` is returned as `limit + 1`.
  */
 export function editDistance(a: string, b: string, limit: number = MAX_EDIT_DISTANCE): number {
-  const left = Array.from(a);
-  const right = Array.from(b);
+  // A string read by index gives its UTF-16 units, which are its characters unless it holds a surrogate pair.
+  const left: ArrayLike<string> = SURROGATE.test(a) ? Array.from(a) : a;
+  const right: ArrayLike<string> = SURROGATE.test(b) ? Array.from(b) : b;
   if (Math.abs(left.length - right.length) > limit) return limit + 1;
-  let beforePrevious: number[] = [];
-  let previous = Array.from({ length: right.length + 1 }, (_, j) => j);
+  if (distanceRows[0].length <= right.length) {
+    const size = 2 * right.length;
+    distanceRows = [new Int32Array(size), new Int32Array(size), new Int32Array(size)];
+  }
+  let [beforePrevious, previous, current] = distanceRows;
+  for (let j = 0; j <= right.length; j++) previous[j] = j;
   for (let i = 1; i <= left.length; i++) {
-    const current = [i];
+    const character = left[i - 1];
+    current[0] = i;
     let rowMinimum = i;
     for (let j = 1; j <= right.length; j++) {
-      const cost = left[i - 1] === right[j - 1] ? 0 : 1;
+      const cost = character === right[j - 1] ? 0 : 1;
       let value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && left[i - 1] === right[j - 2] && left[i - 2] === right[j - 1]) {
-        value = Math.min(value, (beforePrevious[j - 2] as number) + 1);
-      }
-      current.push(value);
-      rowMinimum = Math.min(rowMinimum, value);
+      if (i > 1 && j > 1 && character === right[j - 2] && left[i - 2] === right[j - 1]) value = Math.min(value, (beforePrevious[j - 2] as number) + 1);
+      current[j] = value;
+      if (value < rowMinimum) rowMinimum = value;
     }
     if (rowMinimum > limit) return limit + 1;
-    beforePrevious = previous;
-    previous = current;
+    [beforePrevious, previous, current] = [previous, current, beforePrevious];
   }
   return Math.min(previous[right.length] as number, limit + 1);
 }

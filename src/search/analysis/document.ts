@@ -26,7 +26,7 @@ export function analyzeDocument(document: { title: string; summary: string; body
     summary: summary.join(' '),
     body: body.join(' '),
     titleStems: stemTokens(languages, title).join(' '),
-    textStems: stemTokens(languages, [...summary, ...body]).join(' '),
+    textStems: stemTokens(languages, summary, body).join(' '),
     exactKey: exactKeyOf(document.title, stemLanguageOf(document.locale)),
   };
 }

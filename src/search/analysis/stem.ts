@@ -98,29 +98,35 @@ const REMEMBERED_PER_LANGUAGE = 100_000;
 
 /**
  * A function of a language (or a set of them, as one array) and a term, remembered (it never answers undefined: that
- * marks what is not remembered).
+ * marks what is not remembered), as the function of the term in one language: a caller with many terms of one
+ * language (a page) finds the language's values once.
  */
-function rememberedPerLanguage<L extends object, T extends NonNullable<unknown> | null>(compute: (language: L, term: string) => T): (language: L, term: string) => T {
-  const remembered = new WeakMap<L, Map<string, T>>();
-  return (language, term) => {
-    let values = remembered.get(language);
-    if (values === undefined) {
-      values = new Map();
-      remembered.set(language, values);
+function rememberedPerLanguage<L extends object, T extends NonNullable<unknown> | null>(compute: (language: L, term: string) => T): (language: L) => (term: string) => T {
+  const remembered = new WeakMap<L, (term: string) => T>();
+  return (language) => {
+    let within = remembered.get(language);
+    if (within === undefined) {
+      const values = new Map<string, T>();
+      within = (term) => {
+        const known = values.get(term);
+        if (known !== undefined) return known;
+        const value = compute(language, term);
+        if (values.size >= REMEMBERED_PER_LANGUAGE) values.clear();
+        values.set(term, value);
+        return value;
+      };
+      remembered.set(language, within);
     }
-    const known = values.get(term);
-    if (known !== undefined) return known;
-    const value = compute(language, term);
-    if (values.size >= REMEMBERED_PER_LANGUAGE) values.clear();
-    values.set(term, value);
-    return value;
+    return within;
   };
 }
 
+const stemsIn = rememberedPerLanguage((language: StemLanguage, term) => (term.length < MIN_STEMMED_LENGTH || HAS_DIGIT.test(term) ? term : language.stem(term)));
+
 /** The stem of a folded term in a language; the term itself when it is not stemmed. Remembered. */
-export const stemOf: (language: StemLanguage, term: string) => string = rememberedPerLanguage((language: StemLanguage, term) =>
-  term.length < MIN_STEMMED_LENGTH || HAS_DIGIT.test(term) ? term : language.stem(term),
-);
+export function stemOf(language: StemLanguage, term: string): string {
+  return stemsIn(language)(term);
+}
 
 /**
  * What marks a stem among an index's terms (a noncharacter, never part of a term): stems stand in columns of their
@@ -129,19 +135,22 @@ export const stemOf: (language: StemLanguage, term: string) => string = remember
 export const STEM_MARKER = '\uFDD0';
 
 /**
- * The stem tokens of a text's terms in some languages: the marked stem of each term whose stem differs from it, once
+ * The stem tokens of texts' terms in some languages: the marked stem of each term whose stem differs from it, once
  * each, in order of first appearance. Once: stems are matched word by word, never as phrases, so their positions say
  * nothing, and a page's other forms of a word count as one match of it (its forms as typed are what bm25 weighs by
  * frequency).
  */
-export function stemTokens(languages: readonly StemLanguage[], terms: readonly string[]): string[] {
+export function stemTokens(languages: readonly StemLanguage[], ...texts: (readonly string[])[]): string[] {
+  const tokensOf = stemTokensIn(languages);
   const tokens: string[] = [];
   const seen = new Set<string>();
-  for (const term of terms) {
-    for (const token of stemTokensOfTerm(languages, term)) {
-      if (!seen.has(token)) {
-        seen.add(token);
-        tokens.push(token);
+  for (const terms of texts) {
+    for (const term of terms) {
+      for (const token of tokensOf(term)) {
+        if (!seen.has(token)) {
+          seen.add(token);
+          tokens.push(token);
+        }
       }
     }
   }
@@ -149,17 +158,12 @@ export function stemTokens(languages: readonly StemLanguage[], terms: readonly s
 }
 
 /** The marked stems of a term in some languages, once each (one lookup per term of a page). Remembered per set. */
-const stemTokensOfTerm = rememberedPerLanguage((languages: readonly StemLanguage[], term): readonly string[] => {
+const stemTokensIn = rememberedPerLanguage((languages: readonly StemLanguage[], term): readonly string[] => {
   const tokens: string[] = [];
   for (const language of languages) {
-    const token = stemTokenOf(language, term);
+    const stem = stemOf(language, term);
+    const token = stem === term ? null : STEM_MARKER + stem;
     if (token !== null && !tokens.includes(token)) tokens.push(token);
   }
   return tokens;
-});
-
-/** The marked stem of a term, or null when its stem is the term itself. Remembered, as stemOf. */
-const stemTokenOf = rememberedPerLanguage((language: StemLanguage, term): string | null => {
-  const stem = stemOf(language, term);
-  return stem === term ? null : STEM_MARKER + stem;
 });

@@ -240,6 +240,55 @@ describe('SqliteEngine totals', () => {
   });
 });
 
+describe('SqliteEngine corrections', () => {
+  it('plans a word corrected to a common word as that word typed: not required while a rarer word remains', async () => {
+    await withEngine(join(dir, 'common-correction.sqlite'), async (engine) => {
+      // Enough documents for `grid`, in four of five, to be common (COMMON_WORD_MIN_DOCUMENTS).
+      const documents = Array.from({ length: 1200 }, (_, i) => ({
+        id: `d${i}`,
+        url: `/d${i}`,
+        title: i % 40 === 0 ? `Heron ${i}` : `Egret ${i}`,
+        body: i % 5 === 0 ? 'a pond' : 'a grid of ponds',
+        summary: '',
+        popularity: (i % 10) / 10,
+        locale: 'en-US',
+        slug: `d${i}`,
+      }));
+      await engine.createIndex('corrections');
+      await engine.bulk('corrections', documents);
+      await engine.refresh('corrections');
+      const typed = await engine.search({ index: 'corrections', text: 'grid heron', size: 50 });
+      const misspelt = await engine.search({ index: 'corrections', text: 'gird heron', size: 50 });
+      assert.equal(misspelt.corrected, 'grid heron');
+      assert.equal(misspelt.total.value, 30, 'every heron, with or without the grid');
+      assert.deepEqual(misspelt.documents.map((hit) => hit.id), typed.documents.map((hit) => hit.id));
+    });
+  });
+
+  it('matches a misspelt word of several neighbours by them all, however common one of them is', async () => {
+    await withEngine(join(dir, 'ambiguous-correction.sqlite'), async (engine) => {
+      // `with` stands in four pages of five, `watch` in a few heron titles: `wath` is one edit from both.
+      const documents = Array.from({ length: 1200 }, (_, i) => ({
+        id: `d${i}`,
+        url: `/d${i}`,
+        title: i % 80 === 0 ? `Heron watch ${i}` : i % 40 === 0 ? `Heron ${i}` : `Egret ${i}`,
+        body: i % 5 === 0 ? 'a pond' : 'a grid of ponds with reeds',
+        summary: '',
+        popularity: (i % 10) / 10,
+        locale: 'en-US',
+        slug: `d${i}`,
+      }));
+      await engine.createIndex('ambiguous');
+      await engine.bulk('ambiguous', documents);
+      await engine.refresh('ambiguous');
+      const result = await engine.search({ index: 'ambiguous', text: 'wath heron', size: 50 });
+      assert.equal(result.corrected, 'with heron');
+      assert.equal(result.total.value, 15, 'the heron pages that hold one of the neighbours: a required word, not a dropped common one');
+      assert.ok(result.documents.every((hit) => hit.title.startsWith('Heron watch')));
+    });
+  });
+});
+
 describe('SqliteEngine build transactions', () => {
   const page = (id: string) => ({ id, url: `/${id}`, title: `Heron ${id}`, body: 'grey heron', summary: '', popularity: 0.5, locale: 'en-US', slug: id });
 

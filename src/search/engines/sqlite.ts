@@ -31,16 +31,14 @@ export class SqliteEngine implements SearchEngine {
   readonly #connection: Connection;
   /** How searches rank text. */
   readonly #settings: RankSettings;
-  readonly #prefixIndex: readonly number[];
-  readonly #ftsHashBytes: number;
   readonly #build: BuildTransaction;
   readonly #writer: IndexWriter;
 
   constructor(options: SqliteEngineOptions) {
-    this.#prefixIndex = options.prefixIndex ?? SQLITE_ENGINE_DEFAULTS.prefixIndex;
-    this.#ftsHashBytes = Math.max(1024 * 1024, Math.trunc(options.ftsHashBytes ?? SQLITE_ENGINE_DEFAULTS.ftsHashBytes));
+    const prefixIndex = options.prefixIndex ?? SQLITE_ENGINE_DEFAULTS.prefixIndex;
+    const ftsHashBytes = Math.max(1024 * 1024, Math.trunc(options.ftsHashBytes ?? SQLITE_ENGINE_DEFAULTS.ftsHashBytes));
     const buildTransactionDocuments = Math.max(1, Math.trunc(options.buildTransactionDocuments ?? SQLITE_ENGINE_DEFAULTS.buildTransactionDocuments));
-    if (!this.#prefixIndex.every((length) => Number.isInteger(length) && length >= 1 && length <= 10)) {
+    if (!prefixIndex.every((length) => Number.isInteger(length) && length >= 1 && length <= 10)) {
       throw ERRORS.SEARCH_OPTIONS_INVALID('prefixIndex lengths must be integers from 1 to 10');
     }
     const db = openDatabase(options);
@@ -48,7 +46,7 @@ export class SqliteEngine implements SearchEngine {
     this.#settings = { weights: options.columnWeights ?? SQLITE_ENGINE_DEFAULTS.columnWeights, stemWeight: options.stemWeight ?? SQLITE_ENGINE_DEFAULTS.stemWeight };
     createCatalogue(db);
     this.#build = new BuildTransaction(this.#connection, buildTransactionDocuments);
-    this.#writer = new IndexWriter(this.#connection, this.#build);
+    this.#writer = new IndexWriter(this.#connection, this.#build, { prefixIndex, ftsHashBytes });
   }
 
   /**
@@ -87,7 +85,7 @@ export class SqliteEngine implements SearchEngine {
       if (isIndex(this.#connection, name) || isAlias(this.#connection, name)) {
         throw indexExists(name);
       }
-      createIndexTables(this.#connection.db, name, this.#prefixIndex, this.#ftsHashBytes);
+      createIndexTables(this.#connection.db, name);
     })();
   }
 

@@ -1,14 +1,18 @@
 import type Database from 'better-sqlite3';
 import { analyzeDocument, foldPhrase, termsOf } from '../../analysis/index.js';
 import { withoutControlCharacters } from '../../query-text.js';
-import { localePartition, rankBucket, rowidBlock, titlePrefixes } from '../../static-rank.js';
+import { localePartition, partitionOf, rankBucket, rowidBlock, titlePrefixes } from '../../static-rank.js';
 import type { TermChanges } from './spell-index.js';
-import { tablesOf } from './tables.js';
+import { bodyText, storedBody } from './stored-text.js';
+import { tablesOf, type PartitionTables } from './tables.js';
 import { validateDocument } from '../validation.js';
 import type { BulkItemResult, DeleteItemResult, IndexedDocument } from '../types.js';
 
 /** A statement of one index, prepared once per connection under `name` (the engine's statement cache). */
 export type IndexStatement = (name: string, sql: () => string) => Database.Statement;
+
+/** The full-text tables of a partition of the index written, created when missing. */
+export type FullTextTables = (partition: number) => PartitionTables;
 
 /**
  * The document rows of one index as one write changes them, inside the caller's transaction: the documents table,
@@ -19,12 +23,14 @@ export type IndexStatement = (name: string, sql: () => string) => Database.State
 export class DocumentWriter {
   readonly #statement: IndexStatement;
   readonly #index: string;
+  readonly #fullText: FullTextTables;
   readonly #changes: TermChanges | undefined;
   #added = 0;
 
-  constructor(statement: IndexStatement, index: string, changes: TermChanges | undefined) {
+  constructor(statement: IndexStatement, index: string, fullText: FullTextTables, changes: TermChanges | undefined) {
     this.#statement = statement;
     this.#index = index;
+    this.#fullText = fullText;
     this.#changes = changes;
   }
 
@@ -50,8 +56,14 @@ export class DocumentWriter {
       `INSERT INTO ${tables.docs} (rowid, id, url, title, title_key, locale, locale_key, slug, slug_key, popularity, summary, body, exact_key)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const insertText = this.#statement('text', () => `INSERT INTO ${tables.fts} (rowid, title, summary, body, title_stems, text_stems) VALUES (?, ?, ?, ?, ?, ?)`);
-    const insertTitle = this.#statement('title', () => `INSERT INTO ${tables.titles} (rowid, title, title_stems) VALUES (?, ?, ?)`);
+    const insertText = (partition: number) => {
+      const { fts } = this.#fullText(partition);
+      return this.#statement(`text\u0000${partition}`, () => `INSERT INTO ${fts} (rowid, title, summary, body, title_stems, text_stems) VALUES (?, ?, ?, ?, ?, ?)`);
+    };
+    const insertTitle = (partition: number) => {
+      const { titles } = this.#fullText(partition);
+      return this.#statement(`title\u0000${partition}`, () => `INSERT INTO ${titles} (rowid, title, title_stems) VALUES (?, ?, ?)`);
+    };
     // One statement per document for its (at most FILED_PREFIX_LENGTH) title prefixes.
     const insertPrefixes = (count: number) =>
       this.#statement(`prefixes\u0000${count}`, () =>
@@ -108,9 +120,9 @@ export class DocumentWriter {
         // Control characters separate words as the spaces replacing them do: the analysis of either text is the same.
         const analysis = document.analysis ?? analyzeDocument(document);
         const terms = [analysis.title, analysis.summary, analysis.body] as const;
-        insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity, summary, body, analysis.exactKey);
-        insertText.run(rowid, ...terms, analysis.titleStems, analysis.textStems);
-        insertTitle.run(rowid, terms[0], analysis.titleStems);
+        insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity, summary, storedBody(body), analysis.exactKey);
+        insertText(partition).run(rowid, ...terms, analysis.titleStems, analysis.textStems);
+        insertTitle(partition).run(rowid, terms[0], analysis.titleStems);
         const prefixes = titlePrefixes(titleKey);
         if (prefixes.length > 0) insertPrefixes(prefixes.length).run(prefixes.flatMap((prefix) => [prefix, rowid]));
         this.#changes?.entering(terms);
@@ -140,9 +152,13 @@ export class DocumentWriter {
     const textOf = this.#statement('text-of', () => `SELECT title, summary, body FROM ${tables.docs} WHERE rowid = ?`).raw();
     const deletePrefixes = this.#statement('unprefix', () => `DELETE FROM ${tables.prefixes} WHERE prefix = ? AND doc = ?`);
     const deleteDoc = this.#statement('delete', () => `DELETE FROM ${tables.docs} WHERE rowid = ?`);
-    const deleteText = this.#statement('untext', () => `DELETE FROM ${tables.fts} WHERE rowid = ?`);
-    const deleteTitle = this.#statement('untitle', () => `DELETE FROM ${tables.titles} WHERE rowid = ?`);
-    const text = this.#changes === undefined ? undefined : (textOf.get(rowid) as string[] | undefined)?.map((column) => termsOf(column).join(' '));
+    // A document's full-text rows are in the tables of its rowid's partition, which a document of it created.
+    const partition = partitionOf(Number(rowid));
+    const { fts, titles } = this.#fullText(partition);
+    const deleteText = this.#statement(`untext\u0000${partition}`, () => `DELETE FROM ${fts} WHERE rowid = ?`);
+    const deleteTitle = this.#statement(`untitle\u0000${partition}`, () => `DELETE FROM ${titles} WHERE rowid = ?`);
+    const columns = this.#changes === undefined ? undefined : (textOf.get(rowid) as [string, string, string | Buffer] | undefined);
+    const text = columns?.map((column) => termsOf(bodyText(column)).join(' '));
     for (const prefix of titlePrefixes((titleKeyOf.get(rowid) as string | undefined) ?? '')) deletePrefixes.run(prefix, rowid);
     deleteDoc.run(rowid);
     deleteText.run(rowid);

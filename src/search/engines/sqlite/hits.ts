@@ -1,6 +1,7 @@
 import { beginningOf, fragmentsOf, fragmentsOfBeginning, matchWords, titleOf, type FragmentOptions, type ShownWords, type TermMatcher } from '../../highlight.js';
 import { STEM_MARKER, stemOf } from '../../analysis/index.js';
 import type { TextPlan } from './terms.js';
+import { bodyText } from './stored-text.js';
 import { tablesOf } from './tables.js';
 import type { HighlightOptions, SearchHit } from '../types.js';
 import type { Connection } from './connection.js';
@@ -16,8 +17,11 @@ export const BODY_BEGINNING = 24_576;
 
 /** A documents row as a search reads it: the hit's stored fields, and what highlighting needs. */
 interface SearchRow extends Omit<SearchHit, 'score' | 'highlight'> {
-  /** The first BODY_BEGINNING bytes of the body, decoded (a character cut at the end decodes to U+FFFD). */
-  body?: string | null;
+  /**
+   * The first BODY_BEGINNING bytes of the body as stored (see stored-text.ts): Latin-1 bytes, or UTF-8 decoded (a
+   * character cut at the end decodes to U+FFFD).
+   */
+  body?: string | Buffer | null;
   /** Whether the body is longer than BODY_BEGINNING bytes. */
   long?: number;
 }
@@ -40,16 +44,16 @@ export function readHits(connection: Connection, index: string, ranked: readonly
   const options: FragmentOptions = { fragments: highlight.fragments, length: highlight.fragmentLength };
   // The first pass stops once every word is shown, only where no unfinished word is marked by its prefix.
   const shownTerms = matcher.prefixes === undefined ? shownWordsOf(plan) : undefined;
-  const beginning = `CAST(substr(CAST(d.body AS BLOB), 1, ${BODY_BEGINNING}) AS TEXT) AS body, length(CAST(d.body AS BLOB)) > ${BODY_BEGINNING} AS long`;
+  const beginning = `CASE typeof(d.body) WHEN 'blob' THEN substr(d.body, 1, ${BODY_BEGINNING}) ELSE CAST(substr(CAST(d.body AS BLOB), 1, ${BODY_BEGINNING}) AS TEXT) END AS body,
+    length(CAST(d.body AS BLOB)) > ${BODY_BEGINNING} AS long`;
   const readBody = connection.statement(`${index}\u0000read-body`, () => `SELECT ${columns}, ${beginning} ${where}`);
   const wholeBody = connection.statement(`${index}\u0000body`, () => `SELECT body FROM ${tables.docs} WHERE rowid = ?`).pluck();
   const bodyFragments = (rowid: number, row: SearchRow): string[] => {
-    // SQLite gives NULL for the beginning of an empty body (substr of an empty BLOB).
-    const body = row.body ?? '';
+    const body = bodyText(row.body);
     return row.long !== 1
       ? fragmentsOf(matchWords(body, matcher), options, shownTerms)
       : (fragmentsOfBeginning(matchWords(beginningOf(body, body.length - 1), matcher), options, shownTerms) ??
-          fragmentsOf(matchWords(wholeBody.get(rowid) as string, matcher), options, shownTerms));
+          fragmentsOf(matchWords(bodyText(wholeBody.get(rowid) as string | Buffer), matcher), options, shownTerms));
   };
   return ranked.map((rank) => {
     const row = readBody.get(rank.rowid) as SearchRow;

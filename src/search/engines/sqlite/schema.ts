@@ -1,9 +1,15 @@
 import type Database from 'better-sqlite3';
 import { dropSpellIndex } from './spell-index.js';
-import { quoteIdentifier, tablesOf } from './tables.js';
+import { partitionTablesOf, quoteIdentifier, tablesOf } from './tables.js';
 import type { Connection } from './connection.js';
 
-/** The engine's tables: the catalogue of indices and aliases, each index's tables, and build transactions. */
+/**
+ * The engine's tables: the catalogue of indices and aliases, each index's tables, and build transactions. An index has
+ * one documents table and, for each partition of its rowids (a locale's block, see static-rank.ts) that holds
+ * documents, full-text tables of its own: FTS5's bm25 counts the documents holding each word of a query by reading
+ * the word's whole posting list, so a query of one locale reads its own locale's lists, not every locale's. Scores
+ * are the partition's, as Elasticsearch scores each shard by its own document counts.
+ */
 
 /**
  * How every FTS5 table of an index reads its text: as terms already analysed (see analysis/), joined by spaces. The
@@ -18,7 +24,7 @@ const FTS_TERMS = "tokenize = 'ascii', content = '', contentless_delete = 1";
  * The layout of an index's tables this version writes and reads. An index of another layout (built by another
  * version) is listed as outdated and searched by no one until a full index run replaces it.
  */
-export const INDEX_LAYOUT = 4;
+export const INDEX_LAYOUT = 6;
 
 /** The catalogue of indices and their aliases, shared by every index of the database. */
 export function createCatalogue(db: Database.Database): void {
@@ -48,13 +54,15 @@ export function isAlias(connection: Connection, name: string): boolean {
   return connection.statement('alias-exists', () => 'SELECT 1 FROM search_aliases WHERE alias = ?').get(name) !== undefined;
 }
 
-/**
- * Creates the tables of index `name` and files it in the catalogue, inside the caller's transaction. `prefixIndex`
- * and `ftsHashBytes` are as SqliteEngineOptions take them.
- */
-export function createIndexTables(db: Database.Database, name: string, prefixIndex: readonly number[], ftsHashBytes: number): void {
+/** How the full-text tables of an index's partitions are made (see SqliteEngineOptions). */
+export interface FullTextOptions {
+  prefixIndex: readonly number[];
+  ftsHashBytes: number;
+}
+
+/** Creates the tables of index `name` and files it in the catalogue, inside the caller's transaction. */
+export function createIndexTables(db: Database.Database, name: string): void {
   const tables = tablesOf(name);
-  const prefix = prefixIndex.length === 0 ? '' : `, prefix='${prefixIndex.join(' ')}'`;
   db.exec(`
     CREATE TABLE ${tables.docs} (
       rowid INTEGER PRIMARY KEY,
@@ -70,28 +78,55 @@ export function createIndexTables(db: Database.Database, name: string, prefixInd
       exact_key TEXT NOT NULL,
       summary TEXT NOT NULL,
       -- Last: a column after it would be read through the body's overflow pages by every walk that scores titles.
-      body TEXT NOT NULL
+      -- Latin-1 bytes or UTF-8 text (see stored-text.ts).
+      body ANY NOT NULL
     ) STRICT;
     CREATE INDEX ${quoteIdentifier(`ix_${name}_title_key`)} ON ${tables.docs} (title_key);
     CREATE INDEX ${quoteIdentifier(`ix_${name}_exact_key`)} ON ${tables.docs} (exact_key);
-    CREATE VIRTUAL TABLE ${tables.fts} USING fts5(
-      title, summary, body, title_stems, text_stems, ${FTS_TERMS}${prefix}
-    );
-    CREATE VIRTUAL TABLE ${tables.titles} USING fts5(title, title_stems, ${FTS_TERMS});
     CREATE TABLE ${tables.prefixes} (prefix TEXT NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY (prefix, doc)) STRICT, WITHOUT ROWID;
-    CREATE VIRTUAL TABLE ${tables.vocab} USING fts5vocab(${quoteIdentifier(`ix_${name}_fts`)}, 'row');
+    CREATE TABLE ${tables.partitions} (partition INTEGER PRIMARY KEY) STRICT;
   `);
-  // FTS5 takes configuration values as literals only; ftsHashBytes is an integer.
-  db.exec(`INSERT INTO ${tables.fts} (${tables.fts}, rank) VALUES ('hashsize', ${ftsHashBytes})`);
   db.prepare('INSERT INTO search_indices (name, created_at, layout) VALUES (?, ?, ?)').run(name, new Date().toISOString(), INDEX_LAYOUT);
 }
 
-/** Drops index `name`, its aliases and its tables, inside the caller's transaction. */
+/** The partitions of index `name` that have their full-text tables, in ascending order. */
+export function partitionsOf(db: Database.Database, name: string): number[] {
+  return db.prepare(`SELECT partition FROM ${tablesOf(name).partitions} ORDER BY partition`).pluck().all() as number[];
+}
+
+/**
+ * Creates the full-text tables of one partition of index `name` (see FTS_TERMS), inside the caller's transaction, and
+ * files the partition: the first write of a document of the partition's locale does.
+ */
+export function createPartitionTables(db: Database.Database, name: string, partition: number, options: FullTextOptions): void {
+  const { fts, titles, vocab } = partitionTablesOf(name, partition);
+  const prefix = options.prefixIndex.length === 0 ? '' : `, prefix='${options.prefixIndex.join(' ')}'`;
+  db.exec(`
+    CREATE VIRTUAL TABLE ${fts} USING fts5(
+      title, summary, body, title_stems, text_stems, ${FTS_TERMS}${prefix}
+    );
+    CREATE VIRTUAL TABLE ${titles} USING fts5(title, title_stems, ${FTS_TERMS});
+    CREATE VIRTUAL TABLE ${vocab} USING fts5vocab(${quoteIdentifier(`ix_${name}_fts_${partition}`)}, 'row');
+  `);
+  // FTS5 takes configuration values as literals only; ftsHashBytes is an integer.
+  db.exec(`INSERT INTO ${fts} (${fts}, rank) VALUES ('hashsize', ${options.ftsHashBytes})`);
+  db.prepare(`INSERT INTO ${tablesOf(name).partitions} (partition) VALUES (?)`).run(partition);
+}
+
+/**
+ * Drops index `name`, its aliases and its tables, inside the caller's transaction; an index of an earlier layout too
+ * (one full-text table for every partition, no catalogue of partitions).
+ */
 export function dropIndexTables(db: Database.Database, name: string): void {
   const tables = tablesOf(name);
+  const catalogued = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(`ix_${name}_partitions`) !== undefined;
+  const earlier = { fts: quoteIdentifier(`ix_${name}_fts`), titles: quoteIdentifier(`ix_${name}_titles`), vocab: quoteIdentifier(`ix_${name}_vocab`) };
+  const fullText = [...(catalogued ? partitionsOf(db, name) : []).map((partition) => partitionTablesOf(name, partition)), earlier];
+  // A vocabulary table reads its FTS5 table: it goes first. FTS5 drops its own shadow tables.
+  for (const { fts, titles, vocab } of fullText) db.exec(`DROP TABLE IF EXISTS ${vocab}; DROP TABLE IF EXISTS ${fts}; DROP TABLE IF EXISTS ${titles};`);
   db.prepare('DELETE FROM search_aliases WHERE index_name = ?').run(name);
   db.prepare('DELETE FROM search_indices WHERE name = ?').run(name);
-  db.exec(`DROP TABLE ${tables.vocab}; DROP TABLE ${tables.fts}; DROP TABLE ${tables.titles}; DROP TABLE ${tables.prefixes}; DROP TABLE ${tables.docs};`);
+  db.exec(`DROP TABLE IF EXISTS ${tables.partitions}; DROP TABLE IF EXISTS ${tables.prefixes}; DROP TABLE IF EXISTS ${tables.docs};`);
   dropSpellIndex(db, name);
 }
 
@@ -107,6 +142,16 @@ const FTS5_DEFAULT_MERGING: Merging = { automerge: 4, crisismerge: 16 };
  * segment is merged exactly once, by forceMerge's optimize, instead of several times on the way.
  */
 const BUILD_MERGING: Merging = { automerge: 0, crisismerge: 1999 };
+
+/** Sets FTS5's merging of one partition's full-text tables. */
+function setMerging(db: Database.Database, name: string, partition: number, merging: Merging): void {
+  const { fts, titles } = partitionTablesOf(name, partition);
+  // FTS5 takes configuration values as literals only; these are integers.
+  for (const table of [fts, titles]) {
+    db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('automerge', ${merging.automerge})`);
+    db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('crisismerge', ${merging.crisismerge})`);
+  }
+}
 
 /**
  * The transaction shared by the writes to an index no alias points at (see buildTransactionDocuments in
@@ -147,17 +192,17 @@ export class BuildTransaction {
     if (isIndex(this.#connection, build.index)) this.#setMerging(build.index, FTS5_DEFAULT_MERGING);
   }
 
+  /** Gives the tables of a partition created inside the open build transaction of `index` its merging. */
+  created(index: string, partition: number): void {
+    if (this.#build?.index === index) setMerging(this.#connection.db, index, partition, BUILD_MERGING);
+  }
+
   /** Counts `documents` more written in the open build transaction, if any, and commits it once they reach the cap. */
   written(documents: number): void {
     if (this.#build !== undefined && (this.#build.documents += documents) >= this.#transactionDocuments) this.end();
   }
 
   #setMerging(index: string, merging: Merging): void {
-    const { fts, titles } = tablesOf(index);
-    // FTS5 takes configuration values as literals only; these are integers.
-    for (const table of [fts, titles]) {
-      this.#connection.db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('automerge', ${merging.automerge})`);
-      this.#connection.db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('crisismerge', ${merging.crisismerge})`);
-    }
+    for (const partition of partitionsOf(this.#connection.db, index)) setMerging(this.#connection.db, index, partition, merging);
   }
 }

@@ -13,7 +13,7 @@ import type { IndexedDocument } from '../types.js';
 const dir = mkdtempSync(join(tmpdir(), 'sitestack-sqlite-spell-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const page = (id: string, title: string, body: string): IndexedDocument => ({ id, url: `/${id}`, title, body, summary: '', popularity: 0.5, locale: 'en-US', slug: id });
+const page = (id: string, title: string, body: string, locale = 'en-US'): IndexedDocument => ({ id, url: `/${id}`, title, body, summary: '', popularity: 0.5, locale, slug: id });
 
 /** The spelling tables of `index` as they are, and as a rebuild from the vocabulary would make them. */
 function spellingOf(file: string, index: string): { kept: unknown; rebuilt: unknown } {
@@ -21,8 +21,13 @@ function spellingOf(file: string, index: string): { kept: unknown; rebuilt: unkn
   try {
     const table = (name: string) => `"ix_${index}_${name}"`;
     const terms = db.prepare(`SELECT term, docs FROM ${table('spell_terms')} ORDER BY term`).raw().all() as [string, number][];
-    // Every word of the vocabulary; stems are marked and are not words (see analysis/stem.ts).
-    const vocabulary = (db.prepare(`SELECT term, doc FROM ${table('vocab')} ORDER BY term`).raw().all() as [string, number][]).filter(([term]) => !term.startsWith(STEM_MARKER));
+    // Every word of the vocabulary, its documents summed over the partitions' tables; stems are marked and are not
+    // words (see analysis/stem.ts).
+    const counts = new Map<string, number>();
+    for (const partition of db.prepare(`SELECT partition FROM ${table('partitions')}`).pluck().all() as number[]) {
+      for (const [term, doc] of db.prepare(`SELECT term, doc FROM ${table(`vocab_${partition}`)}`).raw().all() as [string, number][]) counts.set(term, (counts.get(term) ?? 0) + doc);
+    }
+    const vocabulary = [...counts].filter(([term]) => !term.startsWith(STEM_MARKER)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const keys = (db.prepare(`SELECT k.key, t.term FROM ${table('spell_keys')} k JOIN ${table('spell_terms')} t ON t.id = k.term_id`).raw().all() as string[][])
       .map((pair) => pair.join('\u0000'))
       .sort();
@@ -36,7 +41,7 @@ function spellingOf(file: string, index: string): { kept: unknown; rebuilt: unkn
 }
 
 describe('TermChanges', () => {
-  it('keeps the spelling tables of a live index equal to a rebuild when documents are added, replaced and deleted', async () => {
+  it('keeps the spelling tables of a live index equal to a rebuild when documents of two locales are added, replaced and deleted', async () => {
     const file = join(dir, 'live.sqlite');
     const engine = new SqliteEngine({ path: file });
     // Words the tokenizer splits, folds or keeps in ways a JS tokenizer would not all match, and plain words whose
@@ -48,7 +53,7 @@ describe('TermChanges', () => {
     const text = fc.array(word, { maxLength: 6 }).map((words) => words.join(' '));
     const ids = fc.constantFrom('a', 'b', 'c', 'd', 'e');
     const step = fc.oneof(
-      fc.record({ put: fc.array(fc.record({ id: ids, title: text, body: text }), { minLength: 1, maxLength: 3 }) }),
+      fc.record({ put: fc.array(fc.record({ id: ids, title: text, body: text, locale: fc.constantFrom('en-US', 'fr') }), { minLength: 1, maxLength: 3 }) }),
       fc.record({ remove: fc.array(ids, { minLength: 1, maxLength: 3 }) }),
     );
     let run = 0;
@@ -62,7 +67,7 @@ describe('TermChanges', () => {
           await engine.updateAliases([{ add: { index, alias: `site${run}` } }]);
           for (const change of steps) {
             if ('put' in change) {
-              const results = await engine.bulk(index, change.put.map(({ id, title, body }) => page(id, title.trim() === '' ? 'Untitled' : title, body)));
+              const results = await engine.bulk(index, change.put.map(({ id, title, body, locale }) => page(id, title.trim() === '' ? 'Untitled' : title, body, locale)));
               assert.ok(results.every((result) => result.ok));
             } else {
               await engine.deleteDocuments(index, change.remove);

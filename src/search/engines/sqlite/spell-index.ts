@@ -20,10 +20,11 @@ export function spellTables(index: string): { terms: string; keys: string; stats
 }
 
 /**
- * Rebuilds the spelling index of `index` from its vocabulary table, with the number of documents the term counts are
- * out of (`documents`, read per query in O(1)); run inside the writer's transaction.
+ * Rebuilds the spelling index of `index` from its vocabulary (`vocabularyRows`: the SQL of vocabularyRowsSql), with
+ * the number of documents the term counts are out of (`documents`, read per query in O(1)); run inside the writer's
+ * transaction.
  */
-export function rebuildSpellIndex(db: Database.Database, index: string, vocabTable: string, documents: number): void {
+export function rebuildSpellIndex(db: Database.Database, index: string, vocabularyRows: string, documents: number): void {
   const { terms, keys, stats } = spellTables(index);
   db.exec(`
     DROP TABLE IF EXISTS ${keys};
@@ -36,7 +37,7 @@ export function rebuildSpellIndex(db: Database.Database, index: string, vocabTab
   db.prepare(`INSERT INTO ${stats} (documents) VALUES (?)`).run(documents);
   const file = termFiler(db, index);
   // Stems are not words anyone typed: they are marked (see analysis/stem.ts) and left out.
-  const rows = db.prepare(`SELECT term, doc FROM ${vocabTable} WHERE substr(term, 1, 1) <> ?`).all(STEM_MARKER) as { term: string; doc: number }[];
+  const rows = db.prepare(vocabularyRows).all({ marker: STEM_MARKER }) as { term: string; doc: number }[];
   for (const row of rows) file(row.term, row.doc);
 }
 
@@ -83,24 +84,24 @@ export class TermChanges {
 
   /**
    * Brings the spelling tables of `index` up to date with the documents given (`documents`: how many more the index
-   * holds than before), then forgets them. A term in as many leaving as entering documents keeps its
+   * holds than before; `vocabularyCount`: the SQL of vocabularyCountSql), then forgets them. A term in as many leaving as entering documents keeps its
    * count. Another term's count moves by the difference, unless it is new to the tables or would fall to zero: then
    * it is read again from the vocabulary, which also mends a count that has drifted. The vocabulary reads a term's
    * whole position list to count it, too slow for the common words of every document on a large index; the words
    * that appear or vanish are rare, and cheap to read.
    */
-  applyTo(index: string, vocabTable: string, documents: number): void {
+  applyTo(index: string, vocabularyCount: string, documents: number): void {
     const { terms, keys, stats } = spellTables(index);
     const file = termFiler(this.#db, index);
     const known = this.#db.prepare(`SELECT id, docs FROM ${terms} WHERE term = ?`);
-    const counted = this.#db.prepare(`SELECT doc FROM ${vocabTable} WHERE term = ?`).pluck();
+    const counted = this.#db.prepare(vocabularyCount).pluck();
     const update = this.#db.prepare(`UPDATE ${terms} SET docs = ? WHERE id = ?`);
     const dropTerm = this.#db.prepare(`DELETE FROM ${terms} WHERE id = ?`);
     const dropKey = this.#db.prepare(`DELETE FROM ${keys} WHERE key = ? AND term_id = ?`);
     for (const [term, move] of this.#moves) {
       const row = known.get(term) as { id: number; docs: number } | undefined;
       if (row !== undefined && move === 0) continue;
-      const docs = row !== undefined && row.docs + move > 0 ? row.docs + move : ((counted.get(term) as number | undefined) ?? 0);
+      const docs = row !== undefined && row.docs + move > 0 ? row.docs + move : ((counted.get({ term }) as number | undefined) ?? 0);
       if (row === undefined) {
         if (docs > 0) file(term, docs);
       } else if (docs > 0) {
@@ -143,14 +144,18 @@ export class SpellLookup {
     return this.#knownPrefix.get(word, `${word}\u{10FFFF}`) !== undefined;
   }
 
-  /** Vocabulary terms within MAX_EDIT_DISTANCE of `word`, confirmed by their full distance. */
-  candidates(word: string): Candidate[] {
-    const keys = JSON.stringify([...deletionNeighbourhood(word)]);
+  /**
+   * Vocabulary terms within `distance` (at most MAX_EDIT_DISTANCE) of `word`, confirmed by their full distance. Terms
+   * are filed under every deletion of up to MAX_EDIT_DISTANCE characters, so a word looks up the deletions of as many
+   * characters as it may be apart from them: one edit needs a third of the keys of two.
+   */
+  candidates(word: string, distance = MAX_EDIT_DISTANCE): Candidate[] {
+    const keys = JSON.stringify([...deletionNeighbourhood(word, distance)]);
     const rows = this.#neighbours.all(keys) as { term: string; docs: number }[];
     const found: Candidate[] = [];
     for (const row of rows) {
-      const distance = editDistance(word, row.term, MAX_EDIT_DISTANCE);
-      if (distance > 0 && distance <= MAX_EDIT_DISTANCE) found.push({ term: row.term, distance, docs: row.docs });
+      const apart = editDistance(word, row.term, distance);
+      if (apart > 0 && apart <= distance) found.push({ term: row.term, distance: apart, docs: row.docs });
     }
     return found;
   }

@@ -1,7 +1,8 @@
 import { STEM_MARKER, queryWords, stemLanguagesOf, stemOf, type StemLanguage } from '../../analysis/index.js';
 import { spellable } from '../../spelling.js';
-import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, countExpression, planCountExpression, planQuery, requiredWords, withoutWords, type QueryPlan } from '../../search-expression.js';
+import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, MIN_PREFIX_LENGTH, countExpression, planCountExpression, planQuery, requiredWords, withoutWords, type QueryPlan } from '../../search-expression.js';
 import { SpellLookup, spellTables } from './spell-index.js';
+import { indexPartitions, somePartitionMatches, vocabularyCountSql } from './partitions.js';
 import { tablesOf } from './tables.js';
 import type { Connection } from './connection.js';
 import { RARE_WORD_DOCUMENTS, RARE_WORD_RATIO, typoDistance } from '../../typo-rules.js';
@@ -48,10 +49,23 @@ export interface TextPlan extends QueryPlan {
   languages: readonly StemLanguage[];
 }
 
+/** What a query word is matched by besides itself (see planOf). */
+interface WordMatches {
+  /** The alternatives the index holds: an identifier's parts as a phrase, stems, spelling neighbours. */
+  others: string[];
+  /**
+   * The spelling neighbour a word the index holds in no form is corrected to, and how many documents hold it when it is
+   * the only neighbour the word is matched by: the word then stands for it alone and is as common. A word of several
+   * neighbours could mean any of them (`wath`: `with`, `path`, `watch`), and counts as no word of the index.
+   */
+  correction?: { term: string; documents: number | undefined };
+}
+
 /**
  * The words a text is matched by in this index (see planQuery): common words dropped, prefix on an unfinished last
  * word, and each other word's alternatives: an identifier's parts as a phrase, its stems in the query's languages, and,
- * for a word the index does not hold, its nearest spelling neighbours (see typoNeighbours).
+ * for a word the index does not hold, its nearest spelling neighbours (see typoNeighbours). A word corrected to one
+ * neighbour is planned as that neighbour typed would be: corrected to a common word, it is common itself.
  */
 export function planOf(connection: Connection, index: string, text: string, options: PlanOptions = {}): TextPlan {
   const tables = tablesOf(index);
@@ -61,47 +75,57 @@ export function planOf(connection: Connection, index: string, text: string, opti
     (connection.statement(`${index}\u0000documents\u0000${counted}`, () => counted).pluck().get() as number | undefined) ?? 0,
   );
   const typed = queryWords(text);
-  const planned = planQuery(typed.map((word) => word.term), documents, (word) => documentsHolding(connection, index, word));
   const languages = languagesOf(connection, index, options.locales);
-  const plan: TextPlan = { ...planned, ...expansionsOf(connection, index, planned, documents, spelling), languages };
+  const correcting = spelling && options.corrections !== false;
+  const partsOf = new Map(typed.map((word) => [word.term, word.parts]));
+  const found = new Map<string, WordMatches>();
+  const matchesOf = (word: string, unfinished: boolean): WordMatches => {
+    const key = unfinished ? `\u0000${word}` : word;
+    let matches = found.get(key);
+    if (matches === undefined) {
+      matches = wordMatches(connection, index, word, partsOf.get(word) ?? [], languages, correcting && !unfinished);
+      found.set(key, matches);
+    }
+    return matches;
+  };
+  const last = typed[typed.length - 1]?.term;
+  const completions = new Map<string, Completion[]>();
+  const completionsOfLast = (word: string) => {
+    let known = completions.get(word);
+    if (known === undefined) completions.set(word, (known = completionsOf(connection, index, word)));
+    return known;
+  };
+  // How many documents a word stands for when planned: those holding it, or for a word the index does not hold, those
+  // holding the one neighbour it is corrected to (see WordMatches). A last word that terms of the index start with is
+  // unfinished, never corrected.
+  const frequency = (word: string): number | undefined => {
+    const held = documentsHolding(connection, index, word);
+    if (held !== undefined || !correcting) return held;
+    if (word === last && Array.from(word).length >= MIN_PREFIX_LENGTH && completionsOfLast(word).length > 0) return undefined;
+    return matchesOf(word, false).correction?.documents;
+  };
+  const planned = planQuery(typed.map((word) => word.term), documents, frequency);
+  const plan: TextPlan = { ...planned, ...expansionsOf(planned, documents, spelling, completionsOfLast), languages };
   if (plan.prefixLast && plan.expansions?.length === 0) {
     // No term of the index starts with the last word: it is not unfinished but unknown, and is matched as a word.
     plan.prefixLast = false;
     delete plan.expansions;
   }
-  const partsOf = new Map(typed.map((word) => [word.term, word.parts]));
   const corrections = new Map<string, string>();
+  for (const [word, matches] of found) if (matches.correction !== undefined) corrections.set(word, matches.correction.term);
+  // A common word dropped as corrected raises the titles that hold its correction (see withDroppedWords).
+  if (plan.dropped !== undefined) plan.dropped = plan.dropped.map((word) => corrections.get(word) ?? word);
   const alternatives = plan.words.map((word, at) => {
     // An unfinished last word stands for its completions, and for the other forms of the word it may already be.
-    const unfinished = at === plan.words.length - 1 && plan.prefixLast;
-    const parts = partsOf.get(word) ?? [];
-    const others = new Set<string>(parts.length > 0 ? [parts.join(' ')] : []);
-    for (const language of languages) {
-      const stem = stemOf(language, word);
-      others.add(STEM_MARKER + stem);
-      if (stem !== word) others.add(stem);
-    }
-    // An alternative the index does not hold matches nothing and costs every statement a lookup.
-    for (const other of others) if (!holdsAlternative(connection, index, other)) others.delete(other);
-    if (spelling && options.corrections !== false && !unfinished) {
-      const neighbours = typoNeighbours(connection, index, word, others);
-      if (neighbours.replace && neighbours.terms[0] !== undefined) corrections.set(word, neighbours.terms[0]);
-      for (const neighbour of neighbours.terms) {
-        others.add(neighbour);
-        // A corrected word finds the other forms of the word it is corrected to, as that word typed would.
-        for (const language of languages) {
-          const stem = STEM_MARKER + stemOf(language, neighbour);
-          if (neighbours.replace && holdsAlternative(connection, index, stem)) others.add(stem);
-        }
-      }
-    }
-    return [...others];
+    const matches = matchesOf(word, at === plan.words.length - 1 && plan.prefixLast);
+    if (matches.correction !== undefined) corrections.set(word, matches.correction.term);
+    return matches.others;
   });
-  if (alternatives.some((others) => others !== undefined && others.length > 0)) plan.alternatives = alternatives;
+  if (alternatives.some((others) => others.length > 0)) plan.alternatives = alternatives;
   // A word that matches nothing, even corrected, is left out while other words match: the page that holds them is
   // better than no answer (the response says what was searched).
   const dropped = new Set<number>();
-  if (spelling && options.corrections !== false) {
+  if (correcting) {
     plan.words.forEach((word, at) => {
       const unfinished = at === plan.words.length - 1 && plan.prefixLast;
       if (!unfinished && !holdsAlternative(connection, index, word) && (alternatives[at] ?? []).length === 0) dropped.add(at);
@@ -116,15 +140,54 @@ export function planOf(connection: Connection, index: string, text: string, opti
   return searched;
 }
 
-/** The completions an unfinished last word stands for, and whether they make the query common. */
-function expansionsOf(connection: Connection, index: string, plan: QueryPlan, documents: number, spelling: boolean): Partial<QueryPlan> {
-  const last = plan.words[plan.words.length - 1];
-  if (!spelling || !plan.prefixLast || last === undefined) return {};
+/**
+ * What one word is matched by besides itself: an identifier's parts, its stems in `languages`, and when `correcting`,
+ * its spelling neighbours (see typoNeighbours), with the other forms of the word it is corrected to.
+ */
+function wordMatches(connection: Connection, index: string, word: string, parts: readonly string[], languages: readonly StemLanguage[], correcting: boolean): WordMatches {
+  const others = new Set<string>(parts.length > 0 ? [parts.join(' ')] : []);
+  for (const language of languages) {
+    const stem = stemOf(language, word);
+    others.add(STEM_MARKER + stem);
+    if (stem !== word) others.add(stem);
+  }
+  // An alternative the index does not hold matches nothing and costs every statement a lookup.
+  for (const other of others) if (!holdsAlternative(connection, index, other)) others.delete(other);
+  if (!correcting) return { others: [...others] };
+  const neighbours = typoNeighbours(connection, index, word, others);
+  for (const neighbour of neighbours.terms) {
+    others.add(neighbour);
+    // A corrected word finds the other forms of the word it is corrected to, as that word typed would.
+    for (const language of languages) {
+      const stem = STEM_MARKER + stemOf(language, neighbour);
+      if (neighbours.correction !== undefined && holdsAlternative(connection, index, stem)) others.add(stem);
+    }
+  }
+  return { others: [...others], ...(neighbours.correction === undefined ? {} : { correction: neighbours.correction }) };
+}
+
+/** A term of the vocabulary an unfinished word may be completed to, with its documents. */
+interface Completion {
+  term: string;
+  docs: number;
+}
+
+/** The most frequent terms of the vocabulary that start with a word, at most PREFIX_EXPANSIONS. */
+function completionsOf(connection: Connection, index: string, word: string): Completion[] {
+  if (!hasSpelling(connection, index)) return [];
   const completions = connection.statement(`${index}\u0000completions`, () =>
     `SELECT term, docs FROM ${spellTables(index).terms} WHERE term >= ? AND term < ? ORDER BY docs DESC, term LIMIT ${PREFIX_EXPANSIONS}`,
-  ).all(last, `${last}\u{10FFFF}`) as { term: string; docs: number }[];
-  const postings = completions.reduce((sum, completion) => sum + completion.docs, 0);
+  ).all(word, `${word}\u{10FFFF}`) as Completion[];
   for (const completion of completions) connection.termDocuments.set(`${index}\u0000${completion.term}`, { documents: completion.docs });
+  return completions;
+}
+
+/** The completions an unfinished last word stands for, and whether they make the query common. */
+function expansionsOf(plan: QueryPlan, documents: number, spelling: boolean, completionsOf: (word: string) => Completion[]): Partial<QueryPlan> {
+  const last = plan.words[plan.words.length - 1];
+  if (!spelling || !plan.prefixLast || last === undefined) return {};
+  const completions = completionsOf(last);
+  const postings = completions.reduce((sum, completion) => sum + completion.docs, 0);
   const common = plan.common || (documents >= COMMON_WORD_MIN_DOCUMENTS && postings > documents * COMMON_WORD_SHARE);
   return { common, expansions: completions.map((completion) => completion.term) };
 }
@@ -146,11 +209,11 @@ function languagesOf(connection: Connection, index: string, locales: readonly st
 
 /**
  * The spelling neighbours a word is matched by too (see SearchQuery.corrections): when neither the word nor any of
- * its other alternatives is a term of the index, its nearest neighbours replace it (`replace`: the answer is a
- * correction); when the index holds it in far fewer documents than a neighbour, the neighbours join it.
+ * its other alternatives is a term of the index, its nearest neighbours replace it, and the nearest is its
+ * `correction`; when the index holds it in far fewer documents than a neighbour, the neighbours join it.
  */
-function typoNeighbours(connection: Connection, index: string, word: string, others: ReadonlySet<string>): { terms: string[]; replace: boolean } {
-  const none = { terms: [], replace: false };
+function typoNeighbours(connection: Connection, index: string, word: string, others: ReadonlySet<string>): { terms: string[]; correction?: WordMatches['correction'] } {
+  const none = { terms: [] };
   const length = Array.from(word).length;
   if (!spellable(word)) return none;
   const held = documentsHolding(connection, index, word);
@@ -162,12 +225,16 @@ function typoNeighbours(connection: Connection, index: string, word: string, oth
     lookup = new SpellLookup(connection.db, index);
     connection.spellLookups.set(index, lookup);
   }
-  // The rule counts the longer of the two words: `dek` is one edit from `desk`.
+  // The rule counts the longer of the two words: `dek` is one edit from `desk`. A neighbour two edits away is at most
+  // two characters longer, so a word too short for two edits even against it looks up the neighbours one edit away.
   const allowed = (candidate: string) => typoDistance(Math.max(length, Array.from(candidate).length));
-  const candidates = lookup.candidates(word).filter((candidate) => candidate.distance <= allowed(candidate.term) && (replace || candidate.docs >= (held ?? 0) * RARE_WORD_RATIO));
+  const reach = typoDistance(length + 2) >= 2 ? 2 : typoDistance(length + 1);
+  const candidates = lookup.candidates(word, reach).filter((candidate) => candidate.distance <= allowed(candidate.term) && (replace || candidate.docs >= (held ?? 0) * RARE_WORD_RATIO));
   if (!replace && (held === undefined || candidates.length === 0)) return none;
   candidates.sort((a, b) => a.distance - b.distance || b.docs - a.docs || (a.term < b.term ? -1 : 1));
-  return { terms: candidates.slice(0, TYPO_NEIGHBOURS).map((candidate) => candidate.term), replace };
+  const nearest = candidates.slice(0, TYPO_NEIGHBOURS);
+  const best = nearest[0];
+  return { terms: nearest.map((candidate) => candidate.term), ...(replace && best !== undefined ? { correction: { term: best.term, documents: nearest.length === 1 ? best.docs : undefined } } : {}) };
 }
 
 /**
@@ -179,9 +246,8 @@ function vocabularyHolds(connection: Connection, index: string, term: string): b
   const key = `${index}\u0000vocabulary\u0000${term}`;
   const remembered = connection.termDocuments.get(key);
   if (remembered !== undefined) return remembered.documents !== undefined;
-  const { fts } = tablesOf(index);
   const expression = countExpression([term], false);
-  const holds = expression !== undefined && connection.statement(`${index}\u0000term-held`, () => `SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? LIMIT 1`).get(expression) !== undefined;
+  const holds = expression !== undefined && somePartitionMatches(connection, index, expression);
   connection.termDocuments.set(key, { documents: holds ? 1 : undefined });
   return holds;
 }
@@ -201,24 +267,24 @@ export function documentsHolding(connection: Connection, index: string, term: st
   const key = `${index}\u0000${term}`;
   const remembered = connection.termDocuments.get(key);
   if (remembered !== undefined) return remembered.documents;
-  const statistics = hasSpelling(connection, index) ? `SELECT docs FROM ${spellTables(index).terms} WHERE term = ?` : `SELECT doc FROM ${tablesOf(index).vocab} WHERE term = ?`;
-  const documents = connection.statement(`${index}\u0000frequency\u0000${statistics}`, () => statistics).pluck().get(term) as number | undefined;
+  const statistics = hasSpelling(connection, index) ? `SELECT docs FROM ${spellTables(index).terms} WHERE term = @term` : vocabularyCountSql(index, indexPartitions(connection, index));
+  const documents = connection.statement(`${index}\u0000frequency\u0000${statistics}`, () => statistics).pluck().get({ term }) as number | undefined;
   connection.termDocuments.set(key, { documents });
   return documents;
 }
 
 /**
- * The SQL of a search expression's text score on the index's FTS table: its weighted bm25, higher is better. The stem
- * columns weigh stemWeight of the title's and of the body's weight.
+ * The SQL of a search expression's text score on a partition's full-text table (see PartitionTables): its weighted
+ * bm25, higher is better. The stem columns weigh stemWeight of the title's and of the body's weight.
  */
-export function textRankOf(rank: RankSettings, index: string): string {
+export function textRankOf(rank: RankSettings, fts: string): string {
   const [title, , body] = rank.weights;
-  return `-bm25(${tablesOf(index).fts}, ${[...rank.weights, title * rank.stemWeight, body * rank.stemWeight].join(', ')})`;
+  return `-bm25(${fts}, ${[...rank.weights, title * rank.stemWeight, body * rank.stemWeight].join(', ')})`;
 }
 
-/** The SQL of a title expression's score on the index's title table. */
-export function titleRankOf(rank: RankSettings, index: string): string {
-  return `-bm25(${tablesOf(index).titles}, 1, ${rank.stemWeight})`;
+/** The SQL of a title expression's score on a partition's title table. */
+export function titleRankOf(rank: RankSettings, titles: string): string {
+  return `-bm25(${titles}, 1, ${rank.stemWeight})`;
 }
 
 /**
@@ -228,14 +294,12 @@ export function titleRankOf(rank: RankSettings, index: string): string {
  */
 export function cannotMatch(connection: Connection, index: string, plan: QueryPlan): boolean {
   if (!hasSpelling(connection, index)) return false;
-  const { fts } = tablesOf(index);
-  const holds = connection.statement(`${index}\u0000holds`, () => `SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? LIMIT 1`);
   const required = new Set(requiredWords({ ...plan, alternatives: undefined }));
   return plan.words.some((word, at) => {
     if (!required.has(word)) return false;
     const others = plan.alternatives?.[at] ?? [];
     if ([word, ...others].some((term) => documentsHolding(connection, index, term) !== undefined)) return false;
-    return holds.get(countExpression([word], false, undefined, [others])) === undefined;
+    return !somePartitionMatches(connection, index, countExpression([word], false, undefined, [others]) as string);
   });
 }
 

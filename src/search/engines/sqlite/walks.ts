@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import { BOUND_LIMIT } from '../../../sqlite-limit.js';
 import { FILED_PREFIX_LENGTH, PARTITIONED_BASE, localePartition, partitionOf, partitionRange, popularityOf } from '../../static-rank.js';
-import { quoteIdentifier, tablesOf } from './tables.js';
+import { indexPartitions } from './partitions.js';
+import { partitionTablesOf, quoteIdentifier, tablesOf, type PartitionTables } from './tables.js';
 import type { AutocompleteMatch, QueryFilter } from '../types.js';
 import type { Connection } from './connection.js';
 import { mergeWalks, type RankedRow, type RowidRange } from './retrieval-plan.js';
@@ -59,8 +60,9 @@ export function filterSql(table: string, filter: DocFilter): string {
 
 /**
  * The rowid ranges a query walks (see static-rank.ts): the partition of each of its locales, or every partition the
- * index holds when it names none, in rowid order. Every statement of filterSql takes a range; walks of several ranges
- * are merged by static rank (mergeWalks).
+ * index holds when it names none, in rowid order; only partitions that hold documents, as only they have full-text
+ * tables (see rangeTables). Every statement of filterSql takes a range; walks of several ranges are merged by static
+ * rank (mergeWalks).
  */
 export function rowidRanges(connection: Connection, index: string, locales: readonly string[] | undefined): RowidRange[] {
   const key = `${index}\u0000${(locales ?? []).join('\u0000').toLowerCase()}`;
@@ -73,7 +75,8 @@ export function rowidRanges(connection: Connection, index: string, locales: read
 
 function partitionRanges(connection: Connection, index: string, locales: readonly string[] | undefined): RowidRange[] {
   if (locales !== undefined && locales.length > 0) {
-    return [...new Set(locales.map((locale) => localePartition(locale.toLowerCase())))].sort((a, b) => a - b).map(partitionRange);
+    const held = new Set(indexPartitions(connection, index));
+    return [...new Set(locales.map((locale) => localePartition(locale.toLowerCase())))].filter((partition) => held.has(partition)).sort((a, b) => a - b).map(partitionRange);
   }
   const firstFrom = connection.statement(`${index}\u0000first-from`, () => `SELECT rowid FROM ${tablesOf(index).docs} WHERE rowid >= ? ORDER BY rowid LIMIT 1`).pluck();
   return connection.remembered(`${index}\u0000partitions`, () => {
@@ -86,6 +89,11 @@ function partitionRanges(connection: Connection, index: string, locales: readonl
     }
     return ranges;
   });
+}
+
+/** The full-text tables of the partition a rowid range covers (see rowidRanges). */
+export function rangeTables(index: string, range: RowidRange): PartitionTables {
+  return partitionTablesOf(index, partitionOf(range[0]));
 }
 
 /**
@@ -105,21 +113,21 @@ export function rankedRead(connection: Connection, key: string, sql: () => strin
 export function countIn(connection: Connection, index: string, expression: string, query: QueryFilter, cap = Number.MAX_SAFE_INTEGER): number {
   const tables = tablesOf(index);
   const filter = docFilter(query.locales, query.slugPrefixes);
-  const filtered = connection.statement(`${index}\u0000count\u0000${filter.shape}`, () =>
-    `SELECT count(*) FROM (
-       SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${filterSql(tables.fts, filter)} ${BOUND_LIMIT}
-     )`,
-  ).pluck();
-  const unfiltered = connection.statement(`${index}\u0000count-range`, () =>
-    `SELECT count(*) FROM (SELECT 1 FROM ${tables.fts} WHERE ${filterSql(tables.fts, NO_FILTER)} ${BOUND_LIMIT})`,
-  ).pluck();
   let total = 0;
   for (const range of rowidRanges(connection, index, query.locales)) {
     if (total >= cap) break;
     const [low, high] = range;
+    const { fts } = rangeTables(index, range);
+    const partition = partitionOf(low);
     total += (filterNeeded(connection, index, query, range)
-      ? filtered.get(expression, ...filter.parameters, low, high, cap - total)
-      : unfiltered.get(expression, low, high, cap - total)) as number;
+      ? connection.statement(`${index}\u0000count\u0000${filter.shape}\u0000${partition}`, () =>
+          `SELECT count(*) FROM (
+             SELECT 1 FROM ${fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${fts}.rowid WHERE ${filterSql(fts, filter)} ${BOUND_LIMIT}
+           )`,
+        ).pluck().get(expression, ...filter.parameters, low, high, cap - total)
+      : connection.statement(`${index}\u0000count-range\u0000${partition}`, () =>
+          `SELECT count(*) FROM (SELECT 1 FROM ${fts} WHERE ${filterSql(fts, NO_FILTER)} ${BOUND_LIMIT})`,
+        ).pluck().get(expression, low, high, cap - total)) as number;
   }
   return total;
 }
@@ -127,13 +135,16 @@ export function countIn(connection: Connection, index: string, expression: strin
 export function matchesAny(connection: Connection, index: string, expression: string, query: Omit<QueryFilter, 'text'>): boolean {
   const tables = tablesOf(index);
   const filter = docFilter(query.locales, query.slugPrefixes);
-  const filtered = connection.statement(`${index}\u0000exists\u0000${filter.shape}`, () =>
-    `SELECT 1 FROM ${tables.fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${tables.fts}.rowid WHERE ${filterSql(tables.fts, filter)} LIMIT 1`,
-  );
-  const unfiltered = connection.statement(`${index}\u0000exists-range`, () => `SELECT 1 FROM ${tables.fts} WHERE ${filterSql(tables.fts, NO_FILTER)} LIMIT 1`);
-  return rowidRanges(connection, index, query.locales).some((range) =>
-    (filterNeeded(connection, index, query, range) ? filtered.get(expression, ...filter.parameters, ...range) : unfiltered.get(expression, ...range)) !== undefined,
-  );
+  return rowidRanges(connection, index, query.locales).some((range) => {
+    const { fts } = rangeTables(index, range);
+    const partition = partitionOf(range[0]);
+    const found = filterNeeded(connection, index, query, range)
+      ? connection.statement(`${index}\u0000exists\u0000${filter.shape}\u0000${partition}`, () =>
+          `SELECT 1 FROM ${fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${fts}.rowid WHERE ${filterSql(fts, filter)} LIMIT 1`,
+        ).get(expression, ...filter.parameters, ...range)
+      : connection.statement(`${index}\u0000exists-range\u0000${partition}`, () => `SELECT 1 FROM ${fts} WHERE ${filterSql(fts, NO_FILTER)} LIMIT 1`).get(expression, ...range);
+    return found !== undefined;
+  });
 }
 
 /**

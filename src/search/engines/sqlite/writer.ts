@@ -1,22 +1,25 @@
 import { ERRORS } from '../../../error-codes.js';
 import { TermChanges, hasSpellIndex, rebuildSpellIndex } from './spell-index.js';
-import { tablesOf } from './tables.js';
+import { partitionTablesOf, tablesOf } from './tables.js';
 import { DocumentWriter, type IndexStatement } from './documents.js';
+import { vocabularyCountSql, vocabularyRowsSql } from './partitions.js';
 import type { AliasAction } from '../types.js';
 import { indexNotFound, validIndexName } from '../validation.js';
 import type { Connection } from './connection.js';
-import { isCurrentLayout, isIndex, type BuildTransaction } from './schema.js';
+import { createPartitionTables, isCurrentLayout, isIndex, partitionsOf, type BuildTransaction, type FullTextOptions } from './schema.js';
 
 /** The engine's writes: documents in their transactions, the spelling index they leave stale, merges and aliases. */
 export class IndexWriter {
   readonly #connection: Connection;
   readonly #build: BuildTransaction;
+  readonly #fullText: FullTextOptions;
   /** Indices written to while no alias pointed at them since their spelling index was last rebuilt (by refresh or forceMerge). */
   readonly #spellStale = new Set<string>();
 
-  constructor(connection: Connection, build: BuildTransaction) {
+  constructor(connection: Connection, build: BuildTransaction, fullText: FullTextOptions) {
     this.#connection = connection;
     this.#build = build;
+    this.#fullText = fullText;
   }
 
   #aliased(index: string): boolean {
@@ -48,10 +51,20 @@ export class IndexWriter {
       const result = db.transaction(() => {
         rebuilt = live && (this.#spellStale.has(index) || !hasSpellIndex(db, index));
         const changes = live && !rebuilt ? new TermChanges(db) : undefined;
-        const writer = new DocumentWriter(statement, index, changes);
+        const partitions = new Set(partitionsOf(db, index));
+        const fullText = (partition: number) => {
+          if (!partitions.has(partition)) {
+            createPartitionTables(db, index, partition, this.#fullText);
+            this.#build.created(index, partition);
+            partitions.add(partition);
+          }
+          return partitionTablesOf(index, partition);
+        };
+        const writer = new DocumentWriter(statement, index, fullText, changes);
         const result = write(writer);
-        if (rebuilt) rebuildSpellIndex(db, index, tables.vocab, db.prepare(`SELECT count(*) FROM ${tables.docs}`).pluck().get() as number);
-        else changes?.applyTo(index, tables.vocab, writer.added);
+        const written = [...partitions].sort((a, b) => a - b);
+        if (rebuilt) rebuildSpellIndex(db, index, vocabularyRowsSql(index, written), db.prepare(`SELECT count(*) FROM ${tables.docs}`).pluck().get() as number);
+        else changes?.applyTo(index, vocabularyCountSql(index, written), writer.added);
         return result;
       })();
       if (rebuilt) {
@@ -75,10 +88,12 @@ export class IndexWriter {
   forceMerge(name: string): void {
     this.#build.end();
     if (!isIndex(this.#connection, name)) throw indexNotFound(name);
-    const { fts, titles } = tablesOf(name);
     const db = this.#connection.db;
-    db.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`).run();
-    db.prepare(`INSERT INTO ${titles} (${titles}) VALUES ('optimize')`).run();
+    for (const partition of partitionsOf(db, name)) {
+      const { fts, titles } = partitionTablesOf(name, partition);
+      db.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`).run();
+      db.prepare(`INSERT INTO ${titles} (${titles}) VALUES ('optimize')`).run();
+    }
     this.#refreshSpelling(name);
     db.pragma('wal_checkpoint(PASSIVE)');
   }
@@ -88,7 +103,7 @@ export class IndexWriter {
     const db = this.#connection.db;
     if (!this.#spellStale.has(index) && hasSpellIndex(db, index)) return;
     const tables = tablesOf(index);
-    db.transaction(() => rebuildSpellIndex(db, index, tables.vocab, db.prepare(`SELECT count(*) FROM ${tables.docs}`).pluck().get() as number))();
+    db.transaction(() => rebuildSpellIndex(db, index, vocabularyRowsSql(index, partitionsOf(db, index)), db.prepare(`SELECT count(*) FROM ${tables.docs}`).pluck().get() as number))();
     this.#connection.spellLookups.delete(index);
     this.#spellStale.delete(index);
     this.#connection.forget();

@@ -1,0 +1,41 @@
+import type { Connection } from './connection.js';
+import { partitionsOf } from './schema.js';
+import { partitionTablesOf } from './tables.js';
+
+/**
+ * What reads the full-text tables of every partition of an index (see schema.ts): which partitions have them, and
+ * the vocabulary of the whole index as the sum of theirs.
+ */
+
+/** The partitions of an index that have their full-text tables, ascending; remembered until the database changes. */
+export function indexPartitions(connection: Connection, index: string): readonly number[] {
+  return connection.remembered(`${index}\u0000partitions-with-tables`, () => partitionsOf(connection.db, index));
+}
+
+/**
+ * SQL of how many documents of the index hold a term (the parameter `@term`): the sum over the partitions' vocabulary
+ * tables, no row when none holds it.
+ */
+export function vocabularyCountSql(index: string, partitions: readonly number[]): string {
+  const counts = partitions.map((partition) => `SELECT doc FROM ${partitionTablesOf(index, partition).vocab} WHERE term = @term`);
+  if (counts.length <= 1) return counts[0] ?? 'SELECT NULL WHERE @term IS NULL';
+  return `SELECT sum(doc) FROM (${counts.join(' UNION ALL ')}) HAVING count(*) > 0`;
+}
+
+/**
+ * SQL of every term of the index with the documents holding it (`term`, `doc`), summed over the partitions, in term
+ * order; terms starting with the parameter `@marker` are left out.
+ */
+export function vocabularyRowsSql(index: string, partitions: readonly number[]): string {
+  const rows = partitions.map((partition) => `SELECT term, doc FROM ${partitionTablesOf(index, partition).vocab} WHERE substr(term, 1, 1) <> @marker`);
+  if (rows.length <= 1) return rows[0] ?? 'SELECT NULL AS term, NULL AS doc WHERE @marker IS NULL';
+  return `SELECT term, sum(doc) AS doc FROM (${rows.join(' UNION ALL ')}) GROUP BY term ORDER BY term`;
+}
+
+/** Whether a document of any partition of the index matches an FTS5 expression: FTS5 stops at the first. */
+export function somePartitionMatches(connection: Connection, index: string, expression: string): boolean {
+  return indexPartitions(connection, index).some((partition) => {
+    const { fts } = partitionTablesOf(index, partition);
+    return connection.statement(`${index}\u0000holds\u0000${partition}`, () => `SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? LIMIT 1`).get(expression) !== undefined;
+  });
+}
