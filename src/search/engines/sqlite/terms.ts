@@ -70,7 +70,7 @@ export interface TextPlan extends QueryPlan {
 
 /** What a query word is matched by besides itself (see planOf). */
 interface WordMatches {
-  /** The alternatives the index holds: an identifier's parts as a phrase, stems, spelling neighbours. */
+  /** The alternatives the partitions searched hold: an identifier's parts as a phrase, stems, spelling neighbours. */
   others: string[];
   /**
    * The spelling neighbour a word the index holds in no form is corrected to, and how many documents hold it when it is
