@@ -505,6 +505,34 @@ describe('SqliteEngine index layouts', () => {
     });
   });
 
+  it('deletes an index of the layout before full-text tables were per partition, every table of it', async () => {
+    const file = join(dir, 'layout-5.sqlite');
+    await withEngine(file, async (engine) => {
+      await engine.createIndex('current');
+    });
+    const db = new Database(file);
+    // The tables of layout 5: one full-text table, title table and vocabulary for every locale.
+    db.exec(`
+      INSERT INTO search_indices (name, created_at, layout) VALUES ('five', '2026-11-24T00:00:00Z', 5);
+      CREATE TABLE ix_five_docs (rowid INTEGER PRIMARY KEY, id TEXT);
+      CREATE TABLE ix_five_prefixes (prefix TEXT, doc INTEGER);
+      CREATE VIRTUAL TABLE ix_five_fts USING fts5(title, summary, body, title_stems, text_stems, tokenize = 'ascii', content = '', contentless_delete = 1);
+      CREATE VIRTUAL TABLE ix_five_titles USING fts5(title, title_stems, tokenize = 'ascii', content = '', contentless_delete = 1);
+      CREATE VIRTUAL TABLE ix_five_vocab USING fts5vocab(ix_five_fts, 'row');
+    `);
+    db.close();
+    await withEngine(file, async (engine) => {
+      await engine.deleteIndex('five');
+      assert.deepEqual((await engine.listIndices('')).map((info) => info.name), ['current']);
+    });
+    const check = new Database(file, { readonly: true });
+    try {
+      assert.deepEqual(check.prepare("SELECT name FROM sqlite_schema WHERE name LIKE 'ix_five%'").pluck().all(), []);
+    } finally {
+      check.close();
+    }
+  });
+
   it('reads a catalogue written before layouts were recorded, its indices as outdated', async () => {
     const file = join(dir, 'catalogue-v1.sqlite');
     const db = new Database(file);

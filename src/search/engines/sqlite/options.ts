@@ -22,7 +22,8 @@ export interface SqliteEngineOptions {
    */
   prefixIndex?: readonly number[];
   /**
-   * Memory FTS5 collects new index entries in before writing a segment: larger means fewer segments to merge.
+   * Memory FTS5 collects new index entries in before writing a segment, per full-text table (one per locale partition
+   * that holds documents): larger means fewer segments to merge.
    * @default 64 MiB
    */
   ftsHashBytes?: number;

@@ -32,9 +32,9 @@ export function vocabularyRowsSql(index: string, partitions: readonly number[]):
   return `SELECT term, sum(doc) AS doc FROM (${rows.join(' UNION ALL ')}) GROUP BY term ORDER BY term`;
 }
 
-/** Whether a document of any partition of the index matches an FTS5 expression: FTS5 stops at the first. */
-export function somePartitionMatches(connection: Connection, index: string, expression: string): boolean {
-  return indexPartitions(connection, index).some((partition) => {
+/** Whether a document of one of `partitions` matches an FTS5 expression: FTS5 stops at the first. */
+export function somePartitionMatches(connection: Connection, index: string, partitions: readonly number[], expression: string): boolean {
+  return partitions.some((partition) => {
     const { fts } = partitionTablesOf(index, partition);
     return connection.statement(`${index}\u0000holds\u0000${partition}`, () => `SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? LIMIT 1`).get(expression) !== undefined;
   });

@@ -2,7 +2,9 @@ import { STEM_MARKER, queryWords, stemLanguagesOf, stemOf, type StemLanguage } f
 import { spellable } from '../../spelling.js';
 import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, MIN_PREFIX_LENGTH, countExpression, planCountExpression, planQuery, requiredWords, withoutWords, type QueryPlan } from '../../search-expression.js';
 import { SpellLookup, spellTables } from './spell-index.js';
+import { partitionOf } from '../../static-rank.js';
 import { indexPartitions, somePartitionMatches, vocabularyCountSql } from './partitions.js';
+import { rowidRanges } from './walks.js';
 import { tablesOf } from './tables.js';
 import type { Connection } from './connection.js';
 import { RARE_WORD_DOCUMENTS, RARE_WORD_RATIO, typoDistance } from '../../typo-rules.js';
@@ -47,11 +49,16 @@ export interface TextPlan extends QueryPlan {
   corrected?: string;
   /** The languages the words were stemmed in. */
   languages: readonly StemLanguage[];
+  /**
+   * The partitions the query walks (see rowidRanges): an alternative of a word is kept when a document of one of them
+   * holds it, as no other document can match the query.
+   */
+  partitions: readonly number[];
 }
 
 /** What a query word is matched by besides itself (see planOf). */
 interface WordMatches {
-  /** The alternatives the index holds: an identifier's parts as a phrase, stems, spelling neighbours. */
+  /** The alternatives the partitions searched hold: an identifier's parts as a phrase, stems, spelling neighbours. */
   others: string[];
   /**
    * The spelling neighbour a word the index holds in no form is corrected to, and how many documents hold it when it is
@@ -76,6 +83,8 @@ export function planOf(connection: Connection, index: string, text: string, opti
   );
   const typed = queryWords(text);
   const languages = languagesOf(connection, index, options.locales);
+  const partitions = rowidRanges(connection, index, options.locales).map(([low]) => partitionOf(low));
+  const holds = (alternative: string) => holdsAlternative(connection, index, partitions, alternative);
   const correcting = spelling && options.corrections !== false;
   const partsOf = new Map(typed.map((word) => [word.term, word.parts]));
   const found = new Map<string, WordMatches>();
@@ -83,7 +92,7 @@ export function planOf(connection: Connection, index: string, text: string, opti
     const key = unfinished ? `\u0000${word}` : word;
     let matches = found.get(key);
     if (matches === undefined) {
-      matches = wordMatches(connection, index, word, partsOf.get(word) ?? [], languages, correcting && !unfinished);
+      matches = wordMatches(connection, index, word, partsOf.get(word) ?? [], languages, holds, correcting && !unfinished);
       found.set(key, matches);
     }
     return matches;
@@ -105,7 +114,7 @@ export function planOf(connection: Connection, index: string, text: string, opti
     return matchesOf(word, false).correction?.documents;
   };
   const planned = planQuery(typed.map((word) => word.term), documents, frequency);
-  const plan: TextPlan = { ...planned, ...expansionsOf(planned, documents, spelling, completionsOfLast), languages };
+  const plan: TextPlan = { ...planned, ...expansionsOf(planned, documents, spelling, completionsOfLast), languages, partitions };
   if (plan.prefixLast && plan.expansions?.length === 0) {
     // No term of the index starts with the last word: it is not unfinished but unknown, and is matched as a word.
     plan.prefixLast = false;
@@ -128,7 +137,7 @@ export function planOf(connection: Connection, index: string, text: string, opti
   if (correcting) {
     plan.words.forEach((word, at) => {
       const unfinished = at === plan.words.length - 1 && plan.prefixLast;
-      if (!unfinished && !holdsAlternative(connection, index, word) && (alternatives[at] ?? []).length === 0) dropped.add(at);
+      if (!unfinished && !holds(word) && (alternatives[at] ?? []).length === 0) dropped.add(at);
     });
     if (dropped.size === plan.words.length) dropped.clear();
   }
@@ -144,15 +153,15 @@ export function planOf(connection: Connection, index: string, text: string, opti
  * What one word is matched by besides itself: an identifier's parts, its stems in `languages`, and when `correcting`,
  * its spelling neighbours (see typoNeighbours), with the other forms of the word it is corrected to.
  */
-function wordMatches(connection: Connection, index: string, word: string, parts: readonly string[], languages: readonly StemLanguage[], correcting: boolean): WordMatches {
+function wordMatches(connection: Connection, index: string, word: string, parts: readonly string[], languages: readonly StemLanguage[], holds: (alternative: string) => boolean, correcting: boolean): WordMatches {
   const others = new Set<string>(parts.length > 0 ? [parts.join(' ')] : []);
   for (const language of languages) {
     const stem = stemOf(language, word);
     others.add(STEM_MARKER + stem);
     if (stem !== word) others.add(stem);
   }
-  // An alternative the index does not hold matches nothing and costs every statement a lookup.
-  for (const other of others) if (!holdsAlternative(connection, index, other)) others.delete(other);
+  // An alternative the partitions searched do not hold matches nothing and costs every statement a lookup.
+  for (const other of others) if (!holds(other)) others.delete(other);
   if (!correcting) return { others: [...others] };
   const neighbours = typoNeighbours(connection, index, word, others);
   for (const neighbour of neighbours.terms) {
@@ -160,7 +169,7 @@ function wordMatches(connection: Connection, index: string, word: string, parts:
     // A corrected word finds the other forms of the word it is corrected to, as that word typed would.
     for (const language of languages) {
       const stem = STEM_MARKER + stemOf(language, neighbour);
-      if (neighbours.correction !== undefined && holdsAlternative(connection, index, stem)) others.add(stem);
+      if (neighbours.correction !== undefined && holds(stem)) others.add(stem);
     }
   }
   return { others: [...others], ...(neighbours.correction === undefined ? {} : { correction: neighbours.correction }) };
@@ -238,23 +247,26 @@ function typoNeighbours(connection: Connection, index: string, word: string, oth
 }
 
 /**
- * Whether a document of the index holds a term (stems included, which the spelling statistics leave out). FTS5 stops
- * at the first document; the vocabulary table would count them all, reading the term's whole position list.
+ * Whether a document of one of `partitions` holds a term (stems included, which the spelling statistics leave out).
+ * FTS5 stops at the first document; the vocabulary table would count them all, reading the term's whole position list.
  */
-function vocabularyHolds(connection: Connection, index: string, term: string): boolean {
+function vocabularyHolds(connection: Connection, index: string, partitions: readonly number[], term: string): boolean {
   connection.checkVersion();
-  const key = `${index}\u0000vocabulary\u0000${term}`;
+  const key = `${index}\u0000vocabulary\u0000${partitions.join(' ')}\u0000${term}`;
   const remembered = connection.termDocuments.get(key);
   if (remembered !== undefined) return remembered.documents !== undefined;
   const expression = countExpression([term], false);
-  const holds = expression !== undefined && somePartitionMatches(connection, index, expression);
+  const holds = expression !== undefined && somePartitionMatches(connection, index, partitions, expression);
   connection.termDocuments.set(key, { documents: holds ? 1 : undefined });
   return holds;
 }
 
-/** Whether the index holds a term, a marked stem, or each word of a phrase of parts. */
-function holdsAlternative(connection: Connection, index: string, alternative: string): boolean {
-  return alternative.split(' ').every((term) => documentsHolding(connection, index, term) !== undefined || vocabularyHolds(connection, index, term));
+/**
+ * Whether a term, a marked stem, or each word of a phrase of parts may match in `partitions`: the index holds it (its
+ * statistics, for the whole index), or a document of one of them does.
+ */
+function holdsAlternative(connection: Connection, index: string, partitions: readonly number[], alternative: string): boolean {
+  return alternative.split(' ').every((term) => documentsHolding(connection, index, term) !== undefined || vocabularyHolds(connection, index, partitions, term));
 }
 
 /**
@@ -289,17 +301,18 @@ export function titleRankOf(rank: RankSettings, titles: string): string {
 
 /**
  * Whether a plan matches nothing because a word every match must hold is in no document: most misspelt queries.
- * The spelling statistics say which words the index lacks; FTS5 confirms it (an index written to while no alias
- * pointed at it has them rebuilt only by refresh), which costs a tenth of the walks a search would run to find nothing.
+ * The spelling statistics say which words the index lacks; FTS5 confirms it in the partitions searched (an index
+ * written to while no alias pointed at it has them rebuilt only by refresh), which costs a tenth of the walks a search
+ * would run to find nothing.
  */
-export function cannotMatch(connection: Connection, index: string, plan: QueryPlan): boolean {
+export function cannotMatch(connection: Connection, index: string, plan: TextPlan): boolean {
   if (!hasSpelling(connection, index)) return false;
   const required = new Set(requiredWords({ ...plan, alternatives: undefined }));
   return plan.words.some((word, at) => {
     if (!required.has(word)) return false;
     const others = plan.alternatives?.[at] ?? [];
     if ([word, ...others].some((term) => documentsHolding(connection, index, term) !== undefined)) return false;
-    return !somePartitionMatches(connection, index, countExpression([word], false, undefined, [others]) as string);
+    return !somePartitionMatches(connection, index, plan.partitions, countExpression([word], false, undefined, [others]) as string);
   });
 }
 
