@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { pageHead } from './head.js';
 import { App } from './pages.js';
@@ -60,7 +60,9 @@ function applyHead(page: PageData): void {
 function Root() {
   const [page, setPage] = useState<PageData>(bootstrap.page);
 
-  useEffect(() => applyHead(page), [page]);
+  // A layout effect: the title and meta tags change in the same task as the content, so nothing (a reader's tab, a
+  // script, a test) ever sees the new page under the old title.
+  useLayoutEffect(() => applyHead(page), [page]);
 
   useEffect(() => {
     const onClick = (event: MouseEvent) => {
