@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { beginningOf, eachTermAWord, fragmentsOf, fragmentsOfBeginning, isSafeFragment, matchWords, titleOf } from './highlight.js';
-import { stemLanguageOf, stemOf, termsOfWord, type StemLanguage } from './analysis/index.js';
+import { beginningOf, eachTermAWord, foldLatin1, fragmentsOf, fragmentsOfBeginning, isSafeFragment, matchWords, titleOf } from './highlight.js';
+import { fold, stemLanguageOf, stemOf, termsOfWord, type StemLanguage } from './analysis/index.js';
 import { MARK_CLOSE, MARK_OPEN, markedFragments, markedTitle, parseMarked } from './test-support/marked.js';
 
 const mark = (word: string) => `${MARK_OPEN}${word}${MARK_CLOSE}`;
@@ -50,6 +50,34 @@ describe('markedFragments', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('foldLatin1', () => {
+  const latin1 = fc.string({ unit: fc.integer({ min: 0, max: 0xff }).map((code) => String.fromCharCode(code)), maxLength: 700 });
+
+  it('folds Latin-1 text as the analysis module folds it, or gives undefined where that is not one Latin-1 character per character (property)', () => {
+    fc.assert(
+      fc.property(latin1, (text) => {
+        const folded = foldLatin1(text);
+        // fold() decomposes runs; between letters, each character folds alone.
+        const alone = Array.from(text, (character) => (character === '\0' ? '' : fold(`a${character}a`).slice(1, -1)));
+        const byTable = alone.every((character) => character.length === 1 && character.charCodeAt(0) < 0x100);
+        if (folded === undefined) assert.ok(!byTable, `only text the table cannot fold gives undefined: ${JSON.stringify(text)}`);
+        else assert.equal(folded, alone.join(''));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('lower-cases ASCII text of any length and alignment, and gives undefined for a NUL anywhere', () => {
+    const ascii = 'The Quick BROWN fox, 42 [Jumps] @ `Z`~';
+    for (let length = 0; length <= ascii.length; length++) {
+      const text = ascii.slice(0, length);
+      assert.equal(foldLatin1(text), text.toLowerCase());
+      for (let at = 0; at <= length; at++) assert.equal(foldLatin1(`${text.slice(0, at)}\0${text.slice(at)}`), undefined);
+    }
+    assert.equal(foldLatin1('Ä'.repeat(9000)), 'a'.repeat(9000));
   });
 });
 
