@@ -162,7 +162,6 @@ function foldChunk(chunk: string, script: Script): string {
 export function matchWords(text: string, matcher: TermMatcher): MatchSource {
   const found: [number, number][] = [];
   const prefixes = matcher.prefixes ?? [];
-  let scanned = 0;
   const otherForm = matcher.otherForms?.matches;
   const marked = (word: string) =>
     termsOfWord(word).some((term) => matcher.terms.has(term) || prefixes.some((prefix) => term.startsWith(prefix)) || otherForm?.(term) === true);
@@ -213,37 +212,62 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
     }
     return true;
   };
-  /** Reads the next chunk, ending at a space so that no word is cut. */
-  const step = () => {
-    let to = Math.min(text.length, scanned + CHUNK);
-    while (to < text.length && !/\s/.test(text[to] as string)) to++;
+  const scanChunk = (from: number, to: number) => {
     const before = found.length;
-    if (!byFolding(scanned, to)) {
+    if (!byFolding(from, to)) {
       found.length = before;
-      wordByWord(scanned, to);
+      wordByWord(from, to);
     }
-    scanned = to;
   };
+  return new ChunkedMatches(text, found, scanChunk);
+}
+
+/**
+ * The MatchSource of matchWords: reads its text a chunk at a time, as asked. A class rather than an object literal:
+ * V8 makes a literal that has a getter in the old generation, and from there it would keep the text it reads (a
+ * page's body) and everything found in it alive until the next full collection.
+ */
+class ChunkedMatches implements MatchSource {
+  readonly text: string;
+  readonly found: [number, number][];
+  readonly #scanChunk: (from: number, to: number) => void;
+  #scanned = 0;
+
+  constructor(text: string, found: [number, number][], scanChunk: (from: number, to: number) => void) {
+    this.text = text;
+    this.found = found;
+    this.#scanChunk = scanChunk;
+  }
+
+  get exhausted(): boolean {
+    return this.#scanned >= this.text.length;
+  }
+
+  at(i: number, before = this.text.length): readonly [number, number] | undefined {
+    const found = this.found;
+    while (this.#scanned < this.text.length && ((found.length <= i && this.#scanned < before) || (i === found.length - 1 && this.#open()))) this.#step();
+    const range = found[i];
+    return range !== undefined && range[0] < before ? range : undefined;
+  }
+
+  scanTo(position: number): void {
+    while (this.#scanned < this.text.length && (this.#scanned < position || this.#open())) this.#step();
+  }
+
+  /** Reads the next chunk, ending at a space so that no word is cut. */
+  #step(): void {
+    const text = this.text;
+    let to = Math.min(text.length, this.#scanned + CHUNK);
+    while (to < text.length && !SPACE.test(text[to] as string)) to++;
+    this.#scanChunk(this.#scanned, to);
+    this.#scanned = to;
+  }
+
   /** Whether the last range may still grow into the next chunk (only spaces or punctuation after it so far). */
-  const open = () => {
-    const last = found[found.length - 1];
-    return last !== undefined && scanned < text.length && !WORD_CHARACTER.test(text.slice(last[1], scanned));
-  };
-  return {
-    text,
-    found,
-    get exhausted() {
-      return scanned >= text.length;
-    },
-    at(i, before = text.length) {
-      while (scanned < text.length && ((found.length <= i && scanned < before) || (i === found.length - 1 && open()))) step();
-      const range = found[i];
-      return range !== undefined && range[0] < before ? range : undefined;
-    },
-    scanTo(position) {
-      while (scanned < text.length && (scanned < position || open())) step();
-    },
-  };
+  #open(): boolean {
+    const last = this.found[this.found.length - 1];
+    return last !== undefined && this.#scanned < this.text.length && !WORD_CHARACTER.test(this.text.slice(last[1], this.#scanned));
+  }
 }
 
 const SPACE = /\s/;
