@@ -41,6 +41,16 @@ describe('termsOf', () => {
     );
   });
 
+  it('reads plain words as splitting would: the whole of each group, then its parts (property)', () => {
+    const character = fc.constantFrom('a', 'z', 'q', 'A', 'Z', '0', '9', '.', '-', '_', ':', ' ', '(', 'é', 'E\u0301', 'ß', 'İ', 'ﬁ', '⑴', '東', '𝒜', '\ud800');
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: character, maxLength: 80 }), fc.string({ unit: 'binary', maxLength: 80 })), (text) => {
+        assert.deepEqual(termsOf(text), groupsOf(text).flatMap((group) => [group.whole, ...group.parts]));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('holds no ASCII character other than a-z and 0-9, so a tokenizer splitting on ASCII punctuation reads it back (property)', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 100 }), (text) => {

@@ -108,16 +108,28 @@ export function termsOf(text: string): string[] {
   let at = 0;
   while (at < length) {
     let code = text.charCodeAt(at);
-    if (!inGroup(code)) {
+    let kind = code < 0x80 ? (ASCII_KINDS[code] as number) : OTHER;
+    if (kind <= CONNECTOR) {
       at++;
       continue;
     }
     const start = at;
-    let plain = code < 0x80;
-    let previous = code;
+    // A plain word has no capital after its first character: only a word that starts with one is lower-cased.
+    const capital = kind === UPPER;
+    let plain = kind !== OTHER;
+    let previousDigit = kind === DIGIT;
     for (at++; at < length; at++) {
       code = text.charCodeAt(at);
-      if (isConnector(code)) {
+      kind = code < 0x80 ? (ASCII_KINDS[code] as number) : OTHER;
+      // Most characters are lower-case letters inside a word, which only end a run of digits.
+      if (kind === LOWER) {
+        if (previousDigit) {
+          plain = false;
+          previousDigit = false;
+        }
+        continue;
+      }
+      if (kind === CONNECTOR) {
         if (at + 1 < length && inGroup(text.charCodeAt(at + 1))) {
           plain = false;
           continue;
@@ -128,12 +140,12 @@ export function termsOf(text: string): string[] {
         }
         break;
       }
-      if (!inGroup(code)) break;
-      if (code >= 0x80 || (code >= 0x41 && code <= 0x5a) || isDigit(code) !== isDigit(previous)) plain = false;
-      previous = code;
+      if (kind === SEPARATOR) break;
+      if (kind !== DIGIT || !previousDigit) plain = false;
+      previousDigit = kind === DIGIT;
     }
     if (plain) {
-      const word = text.slice(start, at).toLowerCase();
+      const word = capital ? text.slice(start, at).toLowerCase() : text.slice(start, at);
       terms.push(word.length > MAX_TERM_LENGTH ? cut(word) : word);
     } else {
       for (const term of splitTerms(text.slice(start, at))) terms.push(term);
@@ -165,6 +177,23 @@ function splitTerms(run: string): readonly string[] {
   }
   return terms;
 }
+
+/**
+ * What an ASCII character is to termsOf, by its code: one lookup instead of a range test per kind. Every character
+ * from 0x80 on is OTHER. SEPARATOR and CONNECTOR come first: neither starts a group.
+ */
+const SEPARATOR = 0;
+const CONNECTOR = 1;
+const LOWER = 2;
+const UPPER = 3;
+const DIGIT = 4;
+const OTHER = 5;
+const ASCII_KINDS = new Uint8Array(0x80).map((_, code) => {
+  if (code >= 0x61 && code <= 0x7a) return LOWER;
+  if (code >= 0x41 && code <= 0x5a) return UPPER;
+  if (isDigit(code)) return DIGIT;
+  return isConnector(code) ? CONNECTOR : SEPARATOR;
+});
 
 /** Whether a character may stand in a group: an ASCII letter or digit, or any non-ASCII character (forEachGroup decides). */
 function inGroup(code: number): boolean {
