@@ -15,6 +15,7 @@ import { stemmer as spanish } from '@orama/stemmers/spanish';
 import { stemmer as swedish } from '@orama/stemmers/swedish';
 import { stemmer as turkish } from '@orama/stemmers/turkish';
 import { stemmer as english } from 'stemmer';
+import { ownCopy } from './terms.js';
 
 /**
  * Stemming per locale: English (Porter's algorithm, the `stemmer` package) for `en*`, the Snowball stemmer of the
@@ -110,9 +111,11 @@ function rememberedPerLanguage<L extends object, T extends NonNullable<unknown> 
       within = (term) => {
         const known = values.get(term);
         if (known !== undefined) return known;
-        const value = compute(language, term);
+        // What is computed from the term's own copy holds no view of the page the term was read from (see ownCopy).
+        const own = ownCopy(term);
+        const value = compute(language, own);
         if (values.size >= REMEMBERED_PER_LANGUAGE) values.clear();
-        values.set(term, value);
+        values.set(own, value);
         return value;
       };
       remembered.set(language, within);

@@ -165,17 +165,27 @@ const SPLIT_RUNS_KEPT = 50_000;
 function splitTerms(run: string): readonly string[] {
   let terms = splitRuns.get(run);
   if (terms === undefined) {
+    // The key and the terms cut from it are the run's own copy, never views of the text the run was cut from.
+    const key = ownCopy(run);
     const found: string[] = [];
-    forEachGroup(run, pieceTerms, (group) => {
+    forEachGroup(key, pieceTerms, (group) => {
       found.push(group.parts.length === 0 ? group.whole : cut(group.whole));
       for (const part of group.parts) found.push(cut(part));
     });
     terms = found;
     if (splitRuns.size >= SPLIT_RUNS_KEPT) splitRuns.clear();
-    // A copy as the key: a slice of a long run would keep the whole text it was cut from alive.
-    splitRuns.set(` ${run}`.slice(1), terms);
+    splitRuns.set(key, terms);
   }
   return terms;
+}
+
+/**
+ * A string that holds its own characters, for what is remembered. V8 makes a slice of 13 or more characters a view
+ * into the string it was cut from, and a term remembered as such a view would keep the whole page it was read from
+ * alive for as long as it is remembered.
+ */
+export function ownCopy(text: string): string {
+  return text.length < 13 ? text : ` ${text}`.slice(1);
 }
 
 /**
