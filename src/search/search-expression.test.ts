@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { queryTerms } from './analysis/index.js';
-import { countExpression, planQuery, requiredWords, searchExpression, withoutWords, type ExpressionPlan } from './search-expression.js';
+import { countExpression, planQuery, requiredPositions, requiredWords, searchExpression, withoutWords, type ExpressionPlan } from './search-expression.js';
 
 /** A plan of every typed word: the last one a prefix from 3 characters on, all of them one phrase. */
 function typed(words: string[], plan: Partial<ExpressionPlan> = {}): ExpressionPlan {
@@ -87,6 +87,12 @@ describe('requiredWords', () => {
     assert.deepEqual(requiredWords(typed(['service', 'work'], { expansions: ['worker'] })), ['service'], 'or as a completion');
     assert.deepEqual(requiredWords(typed(['service', 'wxyz'], { expansions: [] })), ['service', 'wxyz'], 'no completion: as typed');
     assert.deepEqual(requiredWords(typed([])), []);
+  });
+
+  it('tells a repeated word required at one place from the same word unfinished at the last', () => {
+    assert.deepEqual(requiredPositions(typed(['caf', 'caf'])), [0]);
+    assert.deepEqual(requiredPositions(typed(['caf', 'caf'], { alternatives: [['cafe'], undefined] })), []);
+    assert.deepEqual(requiredPositions(typed(['caf', 'caf'], { prefixLast: false })), [0, 1]);
   });
 });
 

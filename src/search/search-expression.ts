@@ -127,13 +127,20 @@ function lastAlternatives(last: string, expansions: readonly string[]): string[]
 }
 
 /**
- * The words every match of `searchExpression(plan)` holds as they are: all of them, except an unfinished last word,
- * which may match as one of its completions (or, unexpanded, as a prefix) — unless the engine found none to expand it to.
+ * The positions of the words every match of `searchExpression(plan)` holds as they are: all of them, except an
+ * unfinished last word, which may match as one of its completions (or, unexpanded, as a prefix) — unless the engine
+ * found none to expand it to — and words matched by alternatives too. Positions, not words: a query may repeat a word
+ * that is required at one place and unfinished at the last.
  */
-export function requiredWords(plan: ExpressionPlan): string[] {
+export function requiredPositions(plan: ExpressionPlan): number[] {
   const { words, prefixLast, expansions, alternatives } = plan;
-  const asTyped = prefixLast && (expansions === undefined || expansions.length > 0) ? words.slice(0, -1) : [...words];
-  return asTyped.filter((_, at) => (alternatives?.[at]?.length ?? 0) === 0);
+  const asTyped = prefixLast && (expansions === undefined || expansions.length > 0) ? words.length - 1 : words.length;
+  return Array.from({ length: asTyped }, (_, at) => at).filter((at) => (alternatives?.[at]?.length ?? 0) === 0);
+}
+
+/** The words at requiredPositions. */
+export function requiredWords(plan: ExpressionPlan): string[] {
+  return requiredPositions(plan).map((at) => plan.words[at] as string);
 }
 
 /** One phrase of an FTS5 expression: its words, and whether its last word is matched as a prefix too. */

@@ -1,6 +1,6 @@
 import { STEM_MARKER, queryWords, stemLanguagesOf, stemOf, type StemLanguage } from '../../analysis/index.js';
 import { spellable } from '../../spelling.js';
-import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, MIN_PREFIX_LENGTH, countExpression, planCountExpression, planQuery, requiredWords, withoutWords, type QueryPlan } from '../../search-expression.js';
+import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, MIN_PREFIX_LENGTH, countExpression, planCountExpression, planQuery, requiredPositions, withoutWords, type QueryPlan } from '../../search-expression.js';
 import { SpellLookup, spellTables } from './spell-index.js';
 import { partitionOf } from '../../static-rank.js';
 import { indexPartitions, somePartitionMatches, vocabularyCountSql } from './partitions.js';
@@ -307,9 +307,9 @@ export function titleRankOf(rank: RankSettings, titles: string): string {
  */
 export function cannotMatch(connection: Connection, index: string, plan: TextPlan): boolean {
   if (!hasSpelling(connection, index)) return false;
-  const required = new Set(requiredWords({ ...plan, alternatives: undefined }));
+  const required = new Set(requiredPositions({ ...plan, alternatives: undefined }));
   return plan.words.some((word, at) => {
-    if (!required.has(word)) return false;
+    if (!required.has(at)) return false;
     const others = plan.alternatives?.[at] ?? [];
     if ([word, ...others].some((term) => documentsHolding(connection, index, term) !== undefined)) return false;
     return !somePartitionMatches(connection, index, plan.partitions, countExpression([word], false, undefined, [others]) as string);
