@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { queryTerms } from './analysis/index.js';
-import { countExpression, planQuery, requiredPositions, requiredWords, searchExpression, withoutWords, type ExpressionPlan } from './search-expression.js';
+import { countExpression, planQuery, requiredPositions, searchExpression, withoutWords, type ExpressionPlan } from './search-expression.js';
 
 /** A plan of every typed word: the last one a prefix from 3 characters on, all of them one phrase. */
 function typed(words: string[], plan: Partial<ExpressionPlan> = {}): ExpressionPlan {
@@ -80,7 +80,10 @@ describe('searchExpression', () => {
   });
 });
 
-describe('requiredWords', () => {
+/** The words at the required positions. */
+const requiredWords = (plan: ExpressionPlan) => requiredPositions(plan).map((at) => plan.words[at]);
+
+describe('requiredPositions', () => {
   it('holds every word but an unfinished last one, unless that one has no completion to match instead', () => {
     assert.deepEqual(requiredWords(typed(['service', 'work'], { prefixLast: false })), ['service', 'work']);
     assert.deepEqual(requiredWords(typed(['service', 'work'])), ['service'], 'work* may match as a prefix');

@@ -138,10 +138,6 @@ export function requiredPositions(plan: ExpressionPlan): number[] {
   return Array.from({ length: asTyped }, (_, at) => at).filter((at) => (alternatives?.[at]?.length ?? 0) === 0);
 }
 
-/** The words at requiredPositions. */
-export function requiredWords(plan: ExpressionPlan): string[] {
-  return requiredPositions(plan).map((at) => plan.words[at] as string);
-}
 
 /** One phrase of an FTS5 expression: its words, and whether its last word is matched as a prefix too. */
 function prefixable(words: readonly string[]): boolean {
