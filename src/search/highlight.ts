@@ -121,20 +121,19 @@ export function foldLatin1(chunk: string): string | undefined {
       // A NUL byte is a character the table leaves out.
       if (((folded - 0x01010101) & ~folded & 0x80808080) !== 0) return undefined;
       words[i] = folded;
-    } else {
-      for (let at = i * 4; at < i * 4 + 4; at++) {
-        const byte = LATIN1_FOLDS[bytes[at] as number] as number;
-        if (byte === 0) return undefined;
-        bytes[at] = byte;
-      }
-    }
+    } else if (!foldByTable(bytes, i * 4, i * 4 + 4)) return undefined;
   }
-  for (let at = whole * 4; at < length; at++) {
+  return foldByTable(bytes, whole * 4, length) ? bytes.toString('latin1', 0, length) : undefined;
+}
+
+/** Folds bytes [from, to) through LATIN1_FOLDS in place; false at the first one the table leaves out. */
+function foldByTable(bytes: Buffer, from: number, to: number): boolean {
+  for (let at = from; at < to; at++) {
     const byte = LATIN1_FOLDS[bytes[at] as number] as number;
-    if (byte === 0) return undefined;
+    if (byte === 0) return false;
     bytes[at] = byte;
   }
-  return bytes.toString('latin1', 0, length);
+  return true;
 }
 
 /** How a text's chunks are folded: ASCII lower-cased, Latin-1 through its table, anything else as the analysis folds it. */
