@@ -1,9 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { serialize } from 'node:v8';
 import fc from 'fast-check';
 import { MAX_QUERY_TERMS, MAX_TERM_LENGTH, fold, groupsOf, foldPhrase, indexedText, isWordCharacter, queryTerms, queryWords, termsOf, termsOfWord, wordsOf } from './index.js';
 
 const TERM = /^[\p{L}\p{N}\p{Co}]+$/u;
+
+/** Whether V8 holds a string in one byte a character: its serializer tags such a string `"` (after any padding). */
+function isOneByteString(text: string): boolean {
+  const bytes = serialize(text);
+  let at = 2;
+  while (bytes[at] === 0) at++;
+  return bytes[at] === 0x22;
+}
 
 describe('termsOf', () => {
   it('splits on everything but letters, digits and marks, and folds case and diacritics', () => {
@@ -49,6 +58,14 @@ describe('termsOf', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('gives terms of Latin-1 characters as one-byte strings when decomposing dropped their marks', () => {
+    const terms = termsOf('Tréma naïve Straße façade crème-brûlée');
+    assert.deepEqual(terms, ['trema', 'naive', 'straße', 'facade', 'cremebrulee', 'creme', 'brulee']);
+    for (const term of terms) assert.ok(isOneByteString(term), term);
+    assert.ok(isOneByteString(terms.join(' ')), 'joined, they stay one-byte');
+    assert.ok(!isOneByteString(termsOf('café 東京').join(' ')), 'a term outside Latin-1 stays two-byte');
   });
 
   it('holds no ASCII character other than a-z and 0-9, so a tokenizer splitting on ASCII punctuation reads it back (property)', () => {

@@ -85,7 +85,23 @@ function cut(term: string): string {
 
 /** The folded terms of a piece of text (see split.ts): ASCII lower-cased, anything else folded. */
 function pieceTerms(piece: string, ascii: boolean): readonly string[] {
-  return ascii ? [cut(piece.toLowerCase())] : (foldRun(piece.toLowerCase()).match(FOLDED_WORD) ?? []).map(cut);
+  return ascii ? [cut(piece.toLowerCase())] : (foldRun(piece.toLowerCase()).match(FOLDED_WORD) ?? []).map((term) => oneByteWherePossible(cut(term)));
+}
+
+// eslint-disable-next-line no-control-regex -- the class is the whole Latin-1 range
+const LATIN1 = /^[\u0000-\u00ff]*$/;
+
+/**
+ * A term made by folding, as V8's one-byte string when every character is Latin-1. Decomposing makes a two-byte
+ * string even where the marks it split off are then dropped (`tréma` is `trema` in two bytes a character), and one
+ * such term makes the whole of a page's joined terms two-byte: twice the bytes to copy to the writing thread and
+ * slower to convert for SQLite. `String.fromCharCode` builds one-byte strings while it can.
+ */
+function oneByteWherePossible(term: string): string {
+  if (!LATIN1.test(term)) return term;
+  const codes: number[] = [];
+  for (let i = 0; i < term.length; i++) codes.push(term.charCodeAt(i));
+  return String.fromCharCode(...codes);
 }
 
 /** The groups of a text (see split.ts), their terms cut to MAX_TERM_LENGTH; the first `limit` only, when given. */
