@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { STEM_MARKER, analyzeDocument, exactKeyOf, isDocumentAnalysis, stemLanguageOf } from './index.js';
+import fc from 'fast-check';
+import { STEM_MARKER, analyzeDocument, exactKeyOf, isDocumentAnalysis, stemLanguageOf, stemLanguagesOf, stemOf, termsOf } from './index.js';
 
 describe('analyzeDocument', () => {
   it('gives each field its terms, the title and text stems in the page language, and the title key', () => {
@@ -18,6 +19,31 @@ describe('analyzeDocument', () => {
     assert.deepEqual(german.titleStems.split(' '), [`${STEM_MARKER}haus`, `${STEM_MARKER}properti`], 'its own language, then English: once each');
     assert.equal(german.exactKey, 'hausproperti', 'the title key in the page language only');
     assert.ok(isDocumentAnalysis(analysis));
+  });
+
+  it('gives each field the terms termsOf reads, and the stems of its terms once each in the page languages (property)', () => {
+    const word = fc.oneof(fc.constantFrom('Measuring', 'measured', 'pages', 'getElementById', 'Häuser', 'hauses', 'crème-brûlée', 'iperf3', '東京', 'x'), fc.string({ maxLength: 8 }));
+    const text = fc.array(word, { maxLength: 12 }).map((words) => words.join(' '));
+    fc.assert(
+      fc.property(text, text, text, fc.constantFrom('en-US', 'de', 'fr-FR', 'ja'), (title, summary, body, locale) => {
+        const analysis = analyzeDocument({ title, summary, body, locale });
+        const stems = (...texts: string[]) => {
+          const tokens: string[] = [];
+          for (const term of texts.flatMap((field) => termsOf(field))) {
+            for (const language of stemLanguagesOf(locale)) {
+              const stem = stemOf(language, term);
+              if (stem !== term && !tokens.includes(STEM_MARKER + stem)) tokens.push(STEM_MARKER + stem);
+            }
+          }
+          return tokens.join(' ');
+        };
+        assert.deepEqual(
+          [analysis.title, analysis.summary, analysis.body, analysis.titleStems, analysis.textStems],
+          [termsOf(title).join(' '), termsOf(summary).join(' '), termsOf(body).join(' '), stems(title), stems(summary, body)],
+        );
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('keys a title the same up to word forms, splitting and case', () => {

@@ -1,5 +1,6 @@
-import { stemLanguageOf, stemLanguagesOf, stemOf, stemTokens, type StemLanguage } from './stem.js';
-import { groupsOf, termsOf } from './terms.js';
+import { stemLanguageOf, stemLanguagesOf, stemOf, stemTokensOf, type StemLanguage } from './stem.js';
+import { TermTable } from './term-table.js';
+import { groupsOf, scanTerms, type TermSink } from './terms.js';
 
 /**
  * What a page becomes for the full-text engine: each field's terms (joined by spaces), the marked stems of the title
@@ -17,18 +18,47 @@ export interface DocumentAnalysis {
 
 /** The analysis of a page's fields in its locale. */
 export function analyzeDocument(document: { title: string; summary: string; body: string; locale: string }): DocumentAnalysis {
+  PAGE_TERMS.makeRoom();
   const languages = stemLanguagesOf(document.locale);
-  const title = termsOf(document.title);
-  const summary = termsOf(document.summary);
-  const body = termsOf(document.body);
+  const title = fieldTerms(document.title);
+  const summary = fieldTerms(document.summary);
+  const body = fieldTerms(document.body);
   return {
-    title: title.join(' '),
-    summary: summary.join(' '),
-    body: body.join(' '),
-    titleStems: stemTokens(languages, title).join(' '),
-    textStems: stemTokens(languages, summary, body).join(' '),
+    title: title.terms.join(' '),
+    summary: summary.terms.join(' '),
+    body: body.terms.join(' '),
+    titleStems: stemTokensOf(PAGE_TERMS, languages, title.ids).join(' '),
+    textStems: stemTokensOf(PAGE_TERMS, languages, summary.ids, body.ids).join(' '),
     exactKey: exactKeyOf(document.title, stemLanguageOf(document.locale)),
   };
+}
+
+/** The terms of every page analysed on this thread, by id (see term-table.ts). */
+const PAGE_TERMS = new TermTable();
+
+/** A field's terms, and their ids in PAGE_TERMS. */
+class FieldTerms implements TermSink {
+  readonly terms: string[] = [];
+  readonly ids: number[] = [];
+
+  word(text: string, start: number, end: number, capital: boolean, hash: number): void {
+    this.#add(PAGE_TERMS.word(text, start, end, capital, hash));
+  }
+
+  term(term: string): void {
+    this.#add(PAGE_TERMS.intern(term));
+  }
+
+  #add(id: number): void {
+    this.ids.push(id);
+    this.terms.push(PAGE_TERMS.term(id));
+  }
+}
+
+function fieldTerms(text: string): FieldTerms {
+  const field = new FieldTerms();
+  scanTerms(text, field);
+  return field;
 }
 
 /**

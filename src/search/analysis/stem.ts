@@ -15,6 +15,7 @@ import { stemmer as spanish } from '@orama/stemmers/spanish';
 import { stemmer as swedish } from '@orama/stemmers/swedish';
 import { stemmer as turkish } from '@orama/stemmers/turkish';
 import { stemmer as english } from 'stemmer';
+import type { TermTable } from './term-table.js';
 import { ownCopy } from './terms.js';
 
 /**
@@ -97,38 +98,24 @@ const HAS_DIGIT = /\p{N}/u;
 /** Values remembered per language and term, at most; forgotten all at once when full (a vocabulary is Zipfian: most come back). */
 const REMEMBERED_PER_LANGUAGE = 100_000;
 
-/**
- * A function of a language (or a set of them, as one array) and a term, remembered (it never answers undefined: that
- * marks what is not remembered), as the function of the term in one language: a caller with many terms of one
- * language (a page) finds the language's values once.
- */
-function rememberedPerLanguage<L extends object, T extends NonNullable<unknown> | null>(compute: (language: L, term: string) => T): (language: L) => (term: string) => T {
-  const remembered = new WeakMap<L, (term: string) => T>();
-  return (language) => {
-    let within = remembered.get(language);
-    if (within === undefined) {
-      const values = new Map<string, T>();
-      within = (term) => {
-        const known = values.get(term);
-        if (known !== undefined) return known;
-        // What is computed from the term's own copy holds no view of the page the term was read from (see ownCopy).
-        const own = ownCopy(term);
-        const value = compute(language, own);
-        if (values.size >= REMEMBERED_PER_LANGUAGE) values.clear();
-        values.set(own, value);
-        return value;
-      };
-      remembered.set(language, within);
-    }
-    return within;
-  };
-}
-
-const stemsIn = rememberedPerLanguage((language: StemLanguage, term) => (term.length < MIN_STEMMED_LENGTH || HAS_DIGIT.test(term) ? term : language.stem(term)));
+/** The stems found per language, by term. */
+const stemsByLanguage = new WeakMap<StemLanguage, Map<string, string>>();
 
 /** The stem of a folded term in a language; the term itself when it is not stemmed. Remembered. */
 export function stemOf(language: StemLanguage, term: string): string {
-  return stemsIn(language)(term);
+  let stems = stemsByLanguage.get(language);
+  if (stems === undefined) {
+    stems = new Map();
+    stemsByLanguage.set(language, stems);
+  }
+  const known = stems.get(term);
+  if (known !== undefined) return known;
+  // What is computed from the term's own copy holds no view of the page the term was read from (see ownCopy).
+  const own = ownCopy(term);
+  const stem = own.length < MIN_STEMMED_LENGTH || HAS_DIGIT.test(own) ? own : language.stem(own);
+  if (stems.size >= REMEMBERED_PER_LANGUAGE) stems.clear();
+  stems.set(own, stem);
+  return stem;
 }
 
 /**
@@ -138,35 +125,86 @@ export function stemOf(language: StemLanguage, term: string): string {
 export const STEM_MARKER = '\uFDD0';
 
 /**
- * The stem tokens of texts' terms in some languages: the marked stem of each term whose stem differs from it, once
- * each, in order of first appearance. Once: stems are matched word by word, never as phrases, so their positions say
- * nothing, and a page's other forms of a word count as one match of it (its forms as typed are what bm25 weighs by
- * frequency).
+ * The stem tokens of terms (ids of `table`) in some languages: the marked stem of each term whose stem differs from
+ * it, once each, in order of first appearance. Once: stems are matched word by word, never as phrases, so their
+ * positions say nothing, and a page's other forms of a word count as one match of it (its forms as typed are what
+ * bm25 weighs by frequency).
  */
-export function stemTokens(languages: readonly StemLanguage[], ...texts: (readonly string[])[]): string[] {
-  const tokensOf = stemTokensIn(languages);
-  const tokens: string[] = [];
-  const seen = new Set<string>();
-  for (const terms of texts) {
-    for (const term of terms) {
-      for (const token of tokensOf(term)) {
-        if (!seen.has(token)) {
-          seen.add(token);
-          tokens.push(token);
+export function stemTokensOf(table: TermTable, languages: readonly StemLanguage[], ...termLists: (readonly number[])[]): string[] {
+  let stems = stemsByLanguages.get(languages);
+  if (stems === undefined) {
+    stems = new StemsById(languages);
+    stemsByLanguages.set(languages, stems);
+  }
+  return stems.tokensOf(table, termLists);
+}
+
+/** What is remembered per set of languages (one array per set, see stemLanguagesOf). */
+const stemsByLanguages = new WeakMap<readonly StemLanguage[], StemsById>();
+
+/**
+ * The stem tokens of one set of languages, remembered by term id (an array index, not a lookup by the term's text),
+ * for one table and generation of it at a time; each token has an id too, so that a page's are kept once each by
+ * marking them with the number of the list being made.
+ */
+class StemsById {
+  readonly #languages: readonly StemLanguage[];
+  #table: TermTable | undefined;
+  #generation = -1;
+  /** Per term id, the ids of its tokens once looked at. */
+  #tokensOfTerm: (readonly number[] | undefined)[] = [];
+  #tokens: string[] = [];
+  #tokenIds = new Map<string, number>();
+  /** Per token id, the last list it was put in. */
+  #lastList: number[] = [];
+  #list = 0;
+
+  constructor(languages: readonly StemLanguage[]) {
+    this.#languages = languages;
+  }
+
+  tokensOf(table: TermTable, termLists: readonly (readonly number[])[]): string[] {
+    if (table !== this.#table || table.generation !== this.#generation) {
+      this.#table = table;
+      this.#generation = table.generation;
+      this.#tokensOfTerm = [];
+      this.#tokens = [];
+      this.#tokenIds = new Map();
+      this.#lastList = [];
+    }
+    const list = ++this.#list;
+    const found: string[] = [];
+    for (const terms of termLists) {
+      for (const term of terms) {
+        for (const token of this.#tokensOfTerm[term] ?? this.#lookAt(table, term)) {
+          if (this.#lastList[token] === list) continue;
+          this.#lastList[token] = list;
+          found.push(this.#tokens[token] as string);
         }
       }
     }
+    return found;
   }
-  return tokens;
-}
 
-/** The marked stems of a term in some languages, once each (one lookup per term of a page). Remembered per set. */
-const stemTokensIn = rememberedPerLanguage((languages: readonly StemLanguage[], term): readonly string[] => {
-  const tokens: string[] = [];
-  for (const language of languages) {
-    const stem = stemOf(language, term);
-    const token = stem === term ? null : STEM_MARKER + stem;
-    if (token !== null && !tokens.includes(token)) tokens.push(token);
+  #lookAt(table: TermTable, id: number): readonly number[] {
+    // Ids come nearly in order: filled up to this one, the array stays a plain list rather than a sparse one.
+    while (this.#tokensOfTerm.length <= id) this.#tokensOfTerm.push(undefined);
+    const term = table.term(id);
+    const tokens: number[] = [];
+    for (const language of this.#languages) {
+      const stem = stemOf(language, term);
+      if (stem === term) continue;
+      const token = STEM_MARKER + stem;
+      let tokenId = this.#tokenIds.get(token);
+      if (tokenId === undefined) {
+        tokenId = this.#tokens.length;
+        this.#tokens.push(token);
+        this.#lastList.push(0);
+        this.#tokenIds.set(token, tokenId);
+      }
+      if (!tokens.includes(tokenId)) tokens.push(tokenId);
+    }
+    this.#tokensOfTerm[id] = tokens;
+    return tokens;
   }
-  return tokens;
-});
+}

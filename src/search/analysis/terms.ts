@@ -1,4 +1,5 @@
 import { forEachGroup, type Group } from './split.js';
+import { HASH_SEED, hashStep } from './term-table.js';
 
 /**
  * How text becomes terms, for every part of search: indexing, query building, highlighting, spelling and
@@ -113,13 +114,23 @@ export function groupsOf(text: string, limit = Number.POSITIVE_INFINITY): Group[
   return groups;
 }
 
+/** What reads the terms of a text as scanTerms finds them. */
+export interface TermSink {
+  /**
+   * A plain word: `text.slice(start, end)`, its first character lower-cased when `capital`, is the term (at most
+   * MAX_TERM_LENGTH characters); `hash` is its hashOf (see term-table.ts), computed while it was read.
+   */
+  word(text: string, start: number, end: number, capital: boolean, hash: number): void;
+  /** Any other term. */
+  term(term: string): void;
+}
+
 /**
- * The terms of a text, in order, repeats kept (a term's position is its place in this list): each group's whole,
- * then its parts (see split.ts). Most groups are one plain word of ASCII letters with no case change inside: they are
- * read here, and only the others go through forEachGroup.
+ * Reads the terms of a text, in order, repeats kept (a term's position is its place in this order): each group's
+ * whole, then its parts (see split.ts). Most groups are one plain word of ASCII letters with no case change inside:
+ * they are read here, and only the others go through forEachGroup.
  */
-export function termsOf(text: string): string[] {
-  const terms: string[] = [];
+export function scanTerms(text: string, sink: TermSink): void {
   const length = text.length;
   let at = 0;
   while (at < length) {
@@ -134,11 +145,13 @@ export function termsOf(text: string): string[] {
     const capital = kind === UPPER;
     let plain = kind !== OTHER;
     let previousDigit = kind === DIGIT;
+    let hash = hashStep(HASH_SEED, capital ? code | 0x20 : code);
     for (at++; at < length; at++) {
       code = text.charCodeAt(at);
       kind = code < 0x80 ? (ASCII_KINDS[code] as number) : OTHER;
       // Most characters are lower-case letters inside a word, which only end a run of digits.
       if (kind === LOWER) {
+        hash = hashStep(hash, code);
         if (previousDigit) {
           plain = false;
           previousDigit = false;
@@ -159,15 +172,32 @@ export function termsOf(text: string): string[] {
       if (kind === SEPARATOR) break;
       if (kind !== DIGIT || !previousDigit) plain = false;
       previousDigit = kind === DIGIT;
+      hash = hashStep(hash, code);
     }
-    if (plain) {
-      const word = capital ? text.slice(start, at).toLowerCase() : text.slice(start, at);
-      terms.push(word.length > MAX_TERM_LENGTH ? cut(word) : word);
-    } else {
-      for (const term of splitTerms(text.slice(start, at))) terms.push(term);
-    }
+    if (plain && at - start <= MAX_TERM_LENGTH) sink.word(text, start, at, capital, hash);
+    else if (plain) sink.term(cut(text.slice(start, at).toLowerCase()));
+    else for (const term of splitTerms(text.slice(start, at))) sink.term(term);
   }
-  return terms;
+}
+
+/** The terms of a text as a list (see scanTerms). */
+class TermList implements TermSink {
+  readonly terms: string[] = [];
+
+  word(text: string, start: number, end: number, capital: boolean): void {
+    this.terms.push(capital ? text.slice(start, end).toLowerCase() : text.slice(start, end));
+  }
+
+  term(term: string): void {
+    this.terms.push(term);
+  }
+}
+
+/** The terms of a text, in order, repeats kept (see scanTerms). */
+export function termsOf(text: string): string[] {
+  const list = new TermList();
+  scanTerms(text, list);
+  return list.terms;
 }
 
 /**
