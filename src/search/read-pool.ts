@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ERRORS } from '../error-codes.js';
 import { AppError } from '../errors.js';
+import { startThread, threadModule } from './threads.js';
 import { READ_DEFAULTS, readIndexFile, walkIndexFiles, type ReadOptions, type ReadResult } from './reader.js';
 
 /** Options of reading a build with several threads. */
@@ -73,23 +73,10 @@ async function* readInline(root: string, options: ReadPoolOptions): AsyncGenerat
   }
 }
 
-/** The module of a thread: TypeScript under tsx (tests, bench). */
-function threadModule(name: 'read-worker' | 'walk-worker'): URL {
-  return new URL(`./${name}${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-}
-
-function startWalkWorker(workerData: WalkRequest): Worker {
-  const script = threadModule('walk-worker');
-  if (!import.meta.url.endsWith('.ts')) return new Worker(script, { workerData });
-  // Node 20 does not apply the loader tsx registers through execArgv to a worker's entry module, only to what that
-  // module imports: the entry registers tsx and imports the TypeScript module.
-  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(script.href)}); });`, { eval: true, workerData });
-}
-
 /** Batches of walked paths, from a walking thread that is at most WALK_CREDIT batches ahead of the caller. */
 async function* walkInThread(root: string, priorityPrefix: string | undefined, batchSize: number): AsyncGenerator<string[]> {
   const request: WalkRequest = { root, priorityPrefix, batchSize, credit: WALK_CREDIT };
-  const thread = startWalkWorker(request);
+  const thread = startThread(threadModule(import.meta.url, 'walk-worker'), request);
   const queue: WalkMessage[] = [];
   let failure: Error | undefined;
   let wake: (() => void) | undefined;
@@ -143,7 +130,7 @@ export async function* readBuild(root: string, options: ReadPoolOptions = {}): A
   // engine write keeps the pool from dispatching more; with work queued in its port, a thread gains nothing from
   // waiting on Atomics between tasks.
   const pool = new Piscina<ReadBatch, ReadResult[]>({
-    filename: fileURLToPath(threadModule('read-worker')),
+    filename: fileURLToPath(threadModule(import.meta.url, 'read-worker')),
     minThreads: workers,
     maxThreads: workers,
     concurrentTasksPerWorker: Math.ceil(maxBatches / workers),

@@ -46,7 +46,7 @@ export class SqliteEngine implements SearchEngine {
     this.#settings = { weights: options.columnWeights ?? SQLITE_ENGINE_DEFAULTS.columnWeights, stemWeight: options.stemWeight ?? SQLITE_ENGINE_DEFAULTS.stemWeight };
     createCatalogue(db);
     this.#build = new BuildTransaction(this.#connection, buildTransactionDocuments);
-    this.#writer = new IndexWriter(this.#connection, this.#build, { prefixIndex, ftsHashBytes });
+    this.#writer = new IndexWriter(this.#connection, this.#build, { prefixIndex, ftsHashBytes }, db.memory ? undefined : db.name);
   }
 
   /**
@@ -131,7 +131,7 @@ export class SqliteEngine implements SearchEngine {
   }
 
   async forceMerge(name: string): Promise<void> {
-    this.#writer.forceMerge(name);
+    await this.#writer.forceMerge(name);
   }
 
   async search(query: SearchQuery): Promise<SearchResult> {

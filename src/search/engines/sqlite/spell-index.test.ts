@@ -9,6 +9,9 @@ import { STEM_MARKER } from '../../analysis/index.js';
 import { deletionNeighbourhood, spellable } from '../../spelling.js';
 import { SqliteEngine } from '../sqlite.js';
 import type { IndexedDocument } from '../types.js';
+import { vocabularyRowsSql } from './partitions.js';
+import { readVocabulary } from './spell-index.js';
+import { readVocabularyInThread } from './vocabulary-reader.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sitestack-sqlite-spell-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -27,7 +30,8 @@ function spellingOf(file: string, index: string): { kept: unknown; rebuilt: unkn
     for (const partition of db.prepare(`SELECT partition FROM ${table('partitions')}`).pluck().all() as number[]) {
       for (const [term, doc] of db.prepare(`SELECT term, doc FROM ${table(`vocab_${partition}`)}`).raw().all() as [string, number][]) counts.set(term, (counts.get(term) ?? 0) + doc);
     }
-    const vocabulary = [...counts].filter(([term]) => !term.startsWith(STEM_MARKER)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    // In SQLite's order of text, by UTF-8 bytes: a character past U+FFFF comes after U+FFFF, not among surrogates.
+    const vocabulary = [...counts].filter(([term]) => !term.startsWith(STEM_MARKER)).sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
     const keys = (db.prepare(`SELECT k.key, t.term FROM ${table('spell_keys')} k JOIN ${table('spell_terms')} t ON t.id = k.term_id`).raw().all() as string[][])
       .map((pair) => pair.join('\u0000'))
       .sort();
@@ -79,6 +83,57 @@ describe('TermChanges', () => {
         }),
         { numRuns: 40 },
       );
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('forceMerge and the spelling tables', () => {
+  const documents = Array.from({ length: 60 }, (_, i) =>
+    page(`p${i}`, `Heron ${i % 7 === 0 ? 'egrets' : 'ibis'} page ${i}`, `wading bird number${i % 5} over the marsh`, i % 3 === 0 ? 'fr' : 'en-US'),
+  );
+
+  it('reads on a thread of its own the same vocabulary as the writer would', async () => {
+    const file = join(dir, 'thread.sqlite');
+    const engine = new SqliteEngine({ path: file });
+    try {
+      await engine.createIndex('merged');
+      for (let i = 0; i < documents.length; i += 20) await engine.bulk('merged', documents.slice(i, i + 20));
+      await engine.refresh('merged');
+      const db = new Database(file, { readonly: true });
+      const sql = vocabularyRowsSql('merged', db.prepare('SELECT partition FROM "ix_merged_partitions" ORDER BY partition').pluck().all() as number[]);
+      const inline = readVocabulary(db, 'merged', sql);
+      db.close();
+      const threaded = await readVocabularyInThread({ path: file, index: 'merged', vocabularyRows: sql });
+      assert.deepEqual({ ...threaded, docs: [...Array.from(threaded.docs)] }, { ...inline, docs: [...Array.from(inline.docs)] });
+      assert.ok(threaded.terms.includes('heron') && threaded.documents === documents.length);
+      await assert.rejects(readVocabularyInThread({ path: join(dir, 'missing.sqlite'), index: 'merged', vocabularyRows: sql }), /reading the vocabulary of merged/);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('leaves the spelling tables as a rebuild would, and reads the vocabulary again when a write came while the segments merged', async () => {
+    const file = join(dir, 'merge.sqlite');
+    const engine = new SqliteEngine({ path: file });
+    try {
+      await engine.createIndex('merged');
+      for (let i = 0; i < documents.length; i += 20) await engine.bulk('merged', documents.slice(i, i + 20));
+      await engine.forceMerge('merged');
+      let { kept, rebuilt } = spellingOf(file, 'merged');
+      assert.deepEqual(kept, rebuilt);
+
+      await engine.bulk('merged', [page('q1', 'Spoonbill', 'a wader')]);
+      // The merge reads the vocabulary on a thread while it runs; this write, in the build transaction no other
+      // connection sees yet, comes before the merge takes the thread's answer.
+      const merged = engine.forceMerge('merged');
+      await engine.bulk('merged', [page('q2', 'Zygomorphic flamingo', 'pink')]);
+      await merged;
+      await engine.refresh('merged');
+      ({ kept, rebuilt } = spellingOf(file, 'merged'));
+      assert.deepEqual(kept, rebuilt);
+      assert.ok((kept as { terms: [string, number][] }).terms.some(([term]) => term === 'zygomorphic'));
     } finally {
       await engine.close();
     }

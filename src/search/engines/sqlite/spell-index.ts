@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { STEM_MARKER } from '../../analysis/index.js';
 import { MAX_EDIT_DISTANCE, deletionNeighbourhood, editDistance, spellable, type Candidate } from '../../spelling.js';
-import { quoteIdentifier } from './tables.js';
+import { quoteIdentifier, tablesOf } from './tables.js';
 
 /**
  * The embedded engine's term statistics and "did you mean" index: every vocabulary term with its document count
@@ -19,12 +19,30 @@ export function spellTables(index: string): { terms: string; keys: string; stats
   };
 }
 
+/** An index's vocabulary: its terms (stems left out), the documents holding each, and the documents of the index. */
+export interface Vocabulary {
+  terms: readonly string[];
+  docs: ArrayLike<number>;
+  documents: number;
+}
+
 /**
- * Rebuilds the spelling index of `index` from its vocabulary (`vocabularyRows`: the SQL of vocabularyRowsSql), with
- * the number of documents the term counts are out of (`documents`, read per query in O(1)); run inside the writer's
- * transaction.
+ * Reads the vocabulary of `index` (`vocabularyRows`: the SQL of vocabularyRowsSql) and its number of documents; in a
+ * transaction of the caller's, both are of one state of the index. The vocabulary reads every position list of the
+ * index to count the documents of each term.
  */
-export function rebuildSpellIndex(db: Database.Database, index: string, vocabularyRows: string, documents: number): void {
+export function readVocabulary(db: Database.Database, index: string, vocabularyRows: string): Vocabulary {
+  // Stems are not words anyone typed: they are marked (see analysis/stem.ts) and left out.
+  const rows = db.prepare(vocabularyRows).raw().all({ marker: STEM_MARKER }) as [string, number][];
+  const documents = db.prepare(`SELECT count(*) FROM ${tablesOf(index).docs}`).pluck().get() as number;
+  return { terms: rows.map((row) => row[0]), docs: Float64Array.from(rows, (row) => row[1]), documents };
+}
+
+/**
+ * Rebuilds the spelling index of `index` from its vocabulary (see readVocabulary), inside the writer's transaction:
+ * every term with its document count, and the number of documents the counts are out of (read per query in O(1)).
+ */
+export function rebuildSpellIndex(db: Database.Database, index: string, vocabulary: Vocabulary): void {
   const { terms, keys, stats } = spellTables(index);
   db.exec(`
     DROP TABLE IF EXISTS ${keys};
@@ -34,11 +52,9 @@ export function rebuildSpellIndex(db: Database.Database, index: string, vocabula
     CREATE TABLE ${keys} (key TEXT NOT NULL, term_id INTEGER NOT NULL, PRIMARY KEY (key, term_id)) STRICT, WITHOUT ROWID;
     CREATE TABLE ${stats} (documents INTEGER NOT NULL) STRICT;
   `);
-  db.prepare(`INSERT INTO ${stats} (documents) VALUES (?)`).run(documents);
+  db.prepare(`INSERT INTO ${stats} (documents) VALUES (?)`).run(vocabulary.documents);
   const file = termFiler(db, index);
-  // Stems are not words anyone typed: they are marked (see analysis/stem.ts) and left out.
-  const rows = db.prepare(vocabularyRows).all({ marker: STEM_MARKER }) as { term: string; doc: number }[];
-  for (const row of rows) file(row.term, row.doc);
+  vocabulary.terms.forEach((term, i) => file(term, vocabulary.docs[i] as number));
 }
 
 /** Adds a term with its document count to the spelling tables, filed under its deletion neighbourhood when spellable. */

@@ -1,8 +1,9 @@
 import { ERRORS } from '../../../error-codes.js';
-import { TermChanges, hasSpellIndex, rebuildSpellIndex } from './spell-index.js';
-import { partitionTablesOf, tablesOf } from './tables.js';
+import { TermChanges, hasSpellIndex, readVocabulary, rebuildSpellIndex, type Vocabulary } from './spell-index.js';
+import { partitionTablesOf } from './tables.js';
 import { DocumentWriter, type IndexStatement } from './documents.js';
 import { vocabularyCountSql, vocabularyRowsSql } from './partitions.js';
+import { readVocabularyInThread } from './vocabulary-reader.js';
 import type { AliasAction } from '../types.js';
 import { indexNotFound, validIndexName } from '../validation.js';
 import type { Connection } from './connection.js';
@@ -15,11 +16,16 @@ export class IndexWriter {
   readonly #fullText: FullTextOptions;
   /** Indices written to while no alias pointed at them since their spelling index was last rebuilt (by refresh or forceMerge). */
   readonly #spellStale = new Set<string>();
+  /** The database file, when there is one: forceMerge then reads the vocabulary on a thread of its own. */
+  readonly #file: string | undefined;
+  /** Writes made through this writer, to tell whether any came between two moments. */
+  #writes = 0;
 
-  constructor(connection: Connection, build: BuildTransaction, fullText: FullTextOptions) {
+  constructor(connection: Connection, build: BuildTransaction, fullText: FullTextOptions, file: string | undefined) {
     this.#connection = connection;
     this.#build = build;
     this.#fullText = fullText;
+    this.#file = file;
   }
 
   #aliased(index: string): boolean {
@@ -44,8 +50,8 @@ export class IndexWriter {
       this.#build.begin(index);
       this.#spellStale.add(index);
     }
-    const tables = tablesOf(index);
     const statement: IndexStatement = (name, sql) => connection.statement(`${index}\u0000${name}`, sql);
+    this.#writes++;
     let rebuilt = false;
     try {
       const result = db.transaction(() => {
@@ -63,7 +69,7 @@ export class IndexWriter {
         const writer = new DocumentWriter(statement, index, fullText, changes);
         const result = write(writer);
         const written = [...partitions].sort((a, b) => a - b);
-        if (rebuilt) rebuildSpellIndex(db, index, vocabularyRowsSql(index, written), db.prepare(`SELECT count(*) FROM ${tables.docs}`).pluck().get() as number);
+        if (rebuilt) rebuildSpellIndex(db, index, readVocabulary(db, index, vocabularyRowsSql(index, written)));
         else changes?.applyTo(index, vocabularyCountSql(index, written), writer.added);
         return result;
       })();
@@ -85,25 +91,52 @@ export class IndexWriter {
     this.#refreshSpelling(index);
   }
 
-  forceMerge(name: string): void {
+  /**
+   * Merges the segments of every partition of index `name` into one (FTS5's optimize), and rebuilds its spelling
+   * index when writes left it stale. Merging changes no term and no count, so a thread reads the vocabulary the
+   * spelling index is made from meanwhile, on a connection of its own; its answer is used only when no write came in
+   * between, from this connection or another (`data_version`), and the vocabulary is read again here otherwise, or
+   * when the thread fails.
+   */
+  async forceMerge(name: string): Promise<void> {
     this.#build.end();
     if (!isIndex(this.#connection, name)) throw indexNotFound(name);
     const db = this.#connection.db;
-    for (const partition of partitionsOf(db, name)) {
+    const partitions = partitionsOf(db, name);
+    const stale = this.#spellStale.has(name) || !hasSpellIndex(db, name);
+    const before = this.#moment();
+    const vocabulary =
+      stale && this.#file !== undefined
+        ? readVocabularyInThread({ path: this.#file, index: name, vocabularyRows: vocabularyRowsSql(name, partitions) }).catch(() => undefined)
+        : undefined;
+    for (const partition of partitions) {
       const { fts, titles } = partitionTablesOf(name, partition);
       db.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`).run();
       db.prepare(`INSERT INTO ${titles} (${titles}) VALUES ('optimize')`).run();
     }
-    this.#refreshSpelling(name);
-    db.pragma('wal_checkpoint(PASSIVE)');
+    if (stale) {
+      const read = await vocabulary;
+      if (!isIndex(this.#connection, name)) throw indexNotFound(name);
+      this.#rebuildSpelling(name, this.#moment() === before ? read : undefined);
+    }
+    // A write that came meanwhile may have opened a build transaction, inside which SQLite cannot checkpoint.
+    if (!db.inTransaction) db.pragma('wal_checkpoint(PASSIVE)');
+  }
+
+  /** Where the database stands: this writer's writes and the commits of other connections. */
+  #moment(): string {
+    return `${this.#writes}:${String(this.#connection.db.pragma('data_version', { simple: true }))}`;
   }
 
   /** Rebuilds the "did you mean" index from the vocabulary when documents were written since the last rebuild. */
   #refreshSpelling(index: string): void {
+    if (this.#spellStale.has(index) || !hasSpellIndex(this.#connection.db, index)) this.#rebuildSpelling(index, undefined);
+  }
+
+  /** Rebuilds the "did you mean" index from `vocabulary`, read here when not given. */
+  #rebuildSpelling(index: string, vocabulary: Vocabulary | undefined): void {
     const db = this.#connection.db;
-    if (!this.#spellStale.has(index) && hasSpellIndex(db, index)) return;
-    const tables = tablesOf(index);
-    db.transaction(() => rebuildSpellIndex(db, index, vocabularyRowsSql(index, partitionsOf(db, index)), db.prepare(`SELECT count(*) FROM ${tables.docs}`).pluck().get() as number))();
+    db.transaction(() => rebuildSpellIndex(db, index, vocabulary ?? readVocabulary(db, index, vocabularyRowsSql(index, partitionsOf(db, index)))))();
     this.#connection.spellLookups.delete(index);
     this.#spellStale.delete(index);
     this.#connection.forget();
