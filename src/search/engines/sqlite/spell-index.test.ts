@@ -93,13 +93,18 @@ describe('forceMerge and the spelling tables', () => {
   const documents = Array.from({ length: 60 }, (_, i) =>
     page(`p${i}`, `Heron ${i % 7 === 0 ? 'egrets' : 'ibis'} page ${i}`, `wading bird number${i % 5} over the marsh`, i % 3 === 0 ? 'fr' : 'en-US'),
   );
+  /** An engine on a new file whose index `merged` holds the documents, written in three bulk calls (three segments). */
+  const filledEngine = async (name: string) => {
+    const file = join(dir, name);
+    const engine = new SqliteEngine({ path: file });
+    await engine.createIndex('merged');
+    for (let i = 0; i < documents.length; i += 20) await engine.bulk('merged', documents.slice(i, i + 20));
+    return { file, engine };
+  };
 
   it('reads on a thread of its own the same vocabulary as the writer would', async () => {
-    const file = join(dir, 'thread.sqlite');
-    const engine = new SqliteEngine({ path: file });
+    const { file, engine } = await filledEngine('thread.sqlite');
     try {
-      await engine.createIndex('merged');
-      for (let i = 0; i < documents.length; i += 20) await engine.bulk('merged', documents.slice(i, i + 20));
       await engine.refresh('merged');
       const db = new Database(file, { readonly: true });
       const sql = vocabularyRowsSql('merged', db.prepare('SELECT partition FROM "ix_merged_partitions" ORDER BY partition').pluck().all() as number[]);
@@ -115,11 +120,8 @@ describe('forceMerge and the spelling tables', () => {
   });
 
   it('leaves the spelling tables as a rebuild would, and reads the vocabulary again when a write came while the segments merged', async () => {
-    const file = join(dir, 'merge.sqlite');
-    const engine = new SqliteEngine({ path: file });
+    const { file, engine } = await filledEngine('merge.sqlite');
     try {
-      await engine.createIndex('merged');
-      for (let i = 0; i < documents.length; i += 20) await engine.bulk('merged', documents.slice(i, i + 20));
       await engine.forceMerge('merged');
       let { kept, rebuilt } = spellingOf(file, 'merged');
       assert.deepEqual(kept, rebuilt);
