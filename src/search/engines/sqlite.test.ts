@@ -444,6 +444,28 @@ describe('SqliteEngine page size', () => {
   });
 });
 
+describe('SqliteEngine merges', () => {
+  it('merges with the memory map off, so that the pages it reads do not stay in the process, and maps again afterwards', async () => {
+    const engine = new SqliteEngine({ path: join(dir, 'merge-map.sqlite'), mmapMiB: 64 });
+    const pragmas: string[] = [];
+    const pragma = Database.prototype.pragma;
+    try {
+      await engine.createIndex('mapped');
+      const page = (id: string, title: string) => ({ id, url: `/${id}`, title, body: 'wading bird', summary: '', popularity: 0.5, locale: 'en-US', slug: id });
+      await engine.bulk('mapped', [page('a', 'Grey heron'), page('b', 'Great egret')]);
+      Database.prototype.pragma = function (this: Database.Database, source: string, options?: Database.PragmaOptions) {
+        if (source.startsWith('mmap_size')) pragmas.push(source);
+        return pragma.call(this, source, options);
+      };
+      await engine.forceMerge('mapped');
+    } finally {
+      Database.prototype.pragma = pragma;
+      await engine.close();
+    }
+    assert.deepEqual(pragmas, ['mmap_size', 'mmap_size = 0', `mmap_size = ${64 * 1024 * 1024}`]);
+  });
+});
+
 describe('SqliteEngine body candidates', () => {
   it('finds and scores whole-phrase matches past the body cut-off above the scattered matches before it', async () => {
     await withEngine(join(dir, 'phrase.sqlite'), async (engine) => {

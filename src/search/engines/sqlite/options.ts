@@ -39,7 +39,8 @@ export interface SqliteEngineOptions {
   /**
    * MiB of the database file read through a memory map instead of a read() call per page: a search reads pages spread
    * across the file (the bodies of ten results, posting lists, documents rows), and on the bench the read() calls cost
-   * about 45 µs of system time per query. 0 reads every page with read().
+   * about 45 µs of system time per query. 0 reads every page with read(). `forceMerge` reads with read() whatever
+   * the setting: it reads every page once, and mapped pages would all stay resident in the process.
    * @default 1024
    */
   mmapMiB?: number;

@@ -109,10 +109,19 @@ export class IndexWriter {
       stale && this.#file !== undefined
         ? readVocabularyInThread({ path: this.#file, index: name, vocabularyRows: vocabularyRowsSql(name, partitions) }).catch(() => undefined)
         : undefined;
-    for (const partition of partitions) {
-      const { fts, titles } = partitionTablesOf(name, partition);
-      db.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`).run();
-      db.prepare(`INSERT INTO ${titles} (${titles}) VALUES ('optimize')`).run();
+    // The merge reads every page of the index once, in order. Through the memory map (see mmapMiB) each page read
+    // would stay in this process's resident memory, the whole index for a full run, where read() leaves them to the
+    // page cache; searches map what they read again afterwards.
+    const mapped = Number(db.pragma('mmap_size', { simple: true }));
+    if (mapped > 0) db.pragma('mmap_size = 0');
+    try {
+      for (const partition of partitions) {
+        const { fts, titles } = partitionTablesOf(name, partition);
+        db.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`).run();
+        db.prepare(`INSERT INTO ${titles} (${titles}) VALUES ('optimize')`).run();
+      }
+    } finally {
+      if (mapped > 0) db.pragma(`mmap_size = ${mapped}`);
     }
     if (stale) {
       const read = await vocabulary;
