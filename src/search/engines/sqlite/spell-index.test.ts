@@ -119,7 +119,7 @@ describe('forceMerge and the spelling tables', () => {
     }
   });
 
-  it('leaves the spelling tables as a rebuild would, and reads the vocabulary again when a write came while the segments merged', async () => {
+  it('leaves the spelling tables as a rebuild would, and reads the vocabulary again when a write or a new index came while the segments merged', async () => {
     const { file, engine } = await filledEngine('merge.sqlite');
     try {
       await engine.forceMerge('merged');
@@ -136,6 +136,16 @@ describe('forceMerge and the spelling tables', () => {
       ({ kept, rebuilt } = spellingOf(file, 'merged'));
       assert.deepEqual(kept, rebuilt);
       assert.ok((kept as { terms: [string, number][] }).terms.some(([term]) => term === 'zygomorphic'));
+
+      // An index deleted and made again under the same name while the segments merged is not given the old words.
+      await engine.bulk('merged', [page('q3', 'Avocet', 'shore')]);
+      const remade = engine.forceMerge('merged');
+      await engine.deleteIndex('merged');
+      await engine.createIndex('merged');
+      await remade;
+      ({ kept, rebuilt } = spellingOf(file, 'merged'));
+      assert.deepEqual(kept, { terms: [], keys: [], documents: 0 });
+      assert.deepEqual(kept, rebuilt);
     } finally {
       await engine.close();
     }

@@ -18,8 +18,6 @@ export class IndexWriter {
   readonly #spellStale = new Set<string>();
   /** The database file, when there is one: forceMerge then reads the vocabulary on a thread of its own. */
   readonly #file: string | undefined;
-  /** Writes made through this writer, to tell whether any came between two moments. */
-  #writes = 0;
 
   constructor(connection: Connection, build: BuildTransaction, fullText: FullTextOptions, file: string | undefined) {
     this.#connection = connection;
@@ -51,7 +49,6 @@ export class IndexWriter {
       this.#spellStale.add(index);
     }
     const statement: IndexStatement = (name, sql) => connection.statement(`${index}\u0000${name}`, sql);
-    this.#writes++;
     let rebuilt = false;
     try {
       const result = db.transaction(() => {
@@ -95,8 +92,8 @@ export class IndexWriter {
    * Merges the segments of every partition of index `name` into one (FTS5's optimize), and rebuilds its spelling
    * index when writes left it stale. Merging changes no term and no count, so a thread reads the vocabulary the
    * spelling index is made from meanwhile, on a connection of its own; its answer is used only when no write came in
-   * between, from this connection or another (`data_version`), and the vocabulary is read again here otherwise, or
-   * when the thread fails.
+   * between, from this connection (`total_changes()`, an index created or deleted too) or another (`data_version`),
+   * and the vocabulary is read again here otherwise, or when the thread fails.
    */
   async forceMerge(name: string): Promise<void> {
     this.#build.end();
@@ -104,7 +101,7 @@ export class IndexWriter {
     const db = this.#connection.db;
     const partitions = partitionsOf(db, name);
     const stale = this.#spellStale.has(name) || !hasSpellIndex(db, name);
-    const before = this.#moment();
+    const version = this.#dataVersion();
     const vocabulary =
       stale && this.#file !== undefined
         ? readVocabularyInThread({ path: this.#file, index: name, vocabularyRows: vocabularyRowsSql(name, partitions) }).catch(() => undefined)
@@ -123,18 +120,26 @@ export class IndexWriter {
     } finally {
       if (mapped > 0) db.pragma(`mmap_size = ${mapped}`);
     }
+    // The merge is this connection's last change before the answer is awaited: any other since is a write that came.
+    const changes = this.#totalChanges();
     if (stale) {
       const read = await vocabulary;
       if (!isIndex(this.#connection, name)) throw indexNotFound(name);
-      this.#rebuildSpelling(name, this.#moment() === before ? read : undefined);
+      const untouched = this.#dataVersion() === version && this.#totalChanges() === changes;
+      this.#rebuildSpelling(name, untouched ? read : undefined);
     }
     // A write that came meanwhile may have opened a build transaction, inside which SQLite cannot checkpoint.
     if (!db.inTransaction) db.pragma('wal_checkpoint(PASSIVE)');
   }
 
-  /** Where the database stands: this writer's writes and the commits of other connections. */
-  #moment(): string {
-    return `${this.#writes}:${String(this.#connection.db.pragma('data_version', { simple: true }))}`;
+  /** Moves when another connection commits. */
+  #dataVersion(): number {
+    return Number(this.#connection.db.pragma('data_version', { simple: true }));
+  }
+
+  /** Moves with every row this connection inserts, updates or deletes, an index created or deleted too. */
+  #totalChanges(): number {
+    return this.#connection.statement('total-changes', () => 'SELECT total_changes()').pluck().get() as number;
   }
 
   /** Rebuilds the "did you mean" index from the vocabulary when documents were written since the last rebuild. */
