@@ -15,8 +15,7 @@ import { stemmer as spanish } from '@orama/stemmers/spanish';
 import { stemmer as swedish } from '@orama/stemmers/swedish';
 import { stemmer as turkish } from '@orama/stemmers/turkish';
 import { stemmer as english } from 'stemmer';
-import type { TermTable } from './term-table.js';
-import { ownCopy } from './terms.js';
+import { ownCopy, type TermTable } from './term-table.js';
 
 /**
  * Stemming per locale: English (Porter's algorithm, the `stemmer` package) for `en*`, the Snowball stemmer of the

@@ -21,6 +21,15 @@ export function hashOf(term: string): number {
   return hash;
 }
 
+/**
+ * A string that holds its own characters, for what is remembered. V8 makes a slice of 13 or more characters a view
+ * into the string it was cut from, and a term remembered as such a view would keep the whole page it was read from
+ * alive for as long as it is remembered.
+ */
+export function ownCopy(text: string): string {
+  return text.length < 13 ? text : ` ${text}`.slice(1);
+}
+
 /** Options of a TermTable. */
 export interface TermTableOptions {
   /** Terms held before the table forgets them all at the next makeRoom (a vocabulary is Zipfian: most come back). @default 200000 */
@@ -93,9 +102,8 @@ export class TermTable {
       slot = (slot + 1) & mask;
     }
     const id = this.#terms.length;
-    // The table's own copy: a slice of 13 or more characters would be a view keeping the whole page alive.
     const cut = text.slice(start, end);
-    this.#terms.push(capital ? cut.toLowerCase() : ` ${cut}`.slice(1));
+    this.#terms.push(capital ? cut.toLowerCase() : ownCopy(cut));
     this.#hashes[slot] = hash;
     this.#slots[slot] = id + 1;
     if (this.#terms.length * 2 > this.#slots.length) this.#grow();

@@ -1,5 +1,5 @@
 import { forEachGroup, type Group } from './split.js';
-import { HASH_SEED, hashStep } from './term-table.js';
+import { HASH_SEED, hashStep, ownCopy } from './term-table.js';
 
 /**
  * How text becomes terms, for every part of search: indexing, query building, highlighting, spelling and
@@ -223,15 +223,6 @@ function splitTerms(run: string): readonly string[] {
     splitRuns.set(key, terms);
   }
   return terms;
-}
-
-/**
- * A string that holds its own characters, for what is remembered. V8 makes a slice of 13 or more characters a view
- * into the string it was cut from, and a term remembered as such a view would keep the whole page it was read from
- * alive for as long as it is remembered.
- */
-export function ownCopy(text: string): string {
-  return text.length < 13 ? text : ` ${text}`.slice(1);
 }
 
 /**

@@ -22,7 +22,7 @@ export function spellTables(index: string): { terms: string; keys: string; stats
 /** An index's vocabulary: its terms (stems left out), the documents holding each, and the documents of the index. */
 export interface Vocabulary {
   terms: readonly string[];
-  docs: ArrayLike<number>;
+  docs: Float64Array;
   documents: number;
 }
 

@@ -14,9 +14,8 @@ try {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
     const vocabulary = db.transaction(() => readVocabulary(db, index, vocabularyRows))();
-    const docs = Float64Array.from(vocabulary.docs);
-    transfer.push(docs.buffer);
-    answer = { terms: vocabulary.terms.join(' '), docs, documents: vocabulary.documents };
+    transfer.push(vocabulary.docs.buffer as ArrayBuffer);
+    answer = { terms: vocabulary.terms.join(' '), docs: vocabulary.docs, documents: vocabulary.documents };
   } finally {
     db.close();
   }
