@@ -60,6 +60,16 @@ describe('termsOf', () => {
     );
   });
 
+  it('splits a run it has split before the same way after its memory of runs filled up and was emptied', () => {
+    // More distinct runs that are not plain words (accented, digits after letters) than the memory of split runs holds.
+    const runs = Array.from({ length: 60_000 }, (_, i) => `Ré${i.toString(36)}Sumé`);
+    const model = (text: string) => groupsOf(text).flatMap((group) => [group.whole, ...group.parts]);
+    const text = runs.join(' ');
+    assert.deepEqual(termsOf(text), model(text));
+    const again = runs.slice(0, 50).join(', ');
+    assert.deepEqual(termsOf(again), model(again));
+  });
+
   it('gives terms of Latin-1 characters as one-byte strings when decomposing dropped their marks', () => {
     const terms = termsOf('Tréma naïve Straße façade crème-brûlée');
     assert.deepEqual(terms, ['trema', 'naive', 'straße', 'facade', 'cremebrulee', 'creme', 'brulee']);

@@ -1,5 +1,5 @@
 import { forEachGroup, type Group } from './split.js';
-import { HASH_SEED, hashStep, ownCopy } from './term-table.js';
+import { HASH_SEED, TermTable, hashStep } from './term-table.js';
 
 /**
  * How text becomes terms, for every part of search: indexing, query building, highlighting, spelling and
@@ -176,7 +176,7 @@ export function scanTerms(text: string, sink: TermSink): void {
     }
     if (plain && at - start <= MAX_TERM_LENGTH) sink.word(text, start, at, capital, hash);
     else if (plain) sink.term(cut(text.slice(start, at).toLowerCase()));
-    else for (const term of splitTerms(text.slice(start, at))) sink.term(term);
+    else for (const term of splitTerms(text, start, at, hash)) sink.term(term);
   }
 }
 
@@ -201,26 +201,35 @@ export function termsOf(text: string): string[] {
 }
 
 /**
- * The terms of a run of text that is not one plain word (see termsOf), remembered: the same identifiers and accented
- * words come back in every document, and splitting and folding one costs a hundred times more than reading a plain
- * word. Forgotten all at once when full.
+ * The runs of text that are not one plain word (see termsOf) split once: the same identifiers and accented words come
+ * back in every document, and splitting and folding one costs a hundred times more than reading a plain word. A run
+ * is found in a term table by its characters where it stands, with the hash scanTerms computed while reading it (any
+ * function of the characters serves), without cutting it out of the text first. Forgotten all at once when full.
  */
-const splitRuns = new Map<string, readonly string[]>();
-const SPLIT_RUNS_KEPT = 50_000;
+const RUNS = new TermTable({ maxTerms: 50_000 });
+/** The terms of each run of RUNS, by id, for its generation `runsGeneration`. */
+let runTerms: (readonly string[] | undefined)[] = [];
+let runsGeneration = RUNS.generation;
 
-function splitTerms(run: string): readonly string[] {
-  let terms = splitRuns.get(run);
+function splitTerms(text: string, start: number, end: number, hash: number): readonly string[] {
+  RUNS.makeRoom();
+  if (RUNS.generation !== runsGeneration) {
+    runTerms = [];
+    runsGeneration = RUNS.generation;
+  }
+  const id = RUNS.word(text, start, end, false, hash);
+  let terms = runTerms[id];
   if (terms === undefined) {
-    // The key and the terms cut from it are the run's own copy, never views of the text the run was cut from.
-    const key = ownCopy(run);
+    // Ids come in order: filled up to this one, the array stays a plain list rather than a sparse one.
+    while (runTerms.length < id) runTerms.push(undefined);
+    // The table holds the run's own copy, never a view of the text it was read from.
     const found: string[] = [];
-    forEachGroup(key, pieceTerms, (group) => {
+    forEachGroup(RUNS.term(id), pieceTerms, (group) => {
       found.push(group.parts.length === 0 ? group.whole : cut(group.whole));
       for (const part of group.parts) found.push(cut(part));
     });
     terms = found;
-    if (splitRuns.size >= SPLIT_RUNS_KEPT) splitRuns.clear();
-    splitRuns.set(key, terms);
+    runTerms[id] = terms;
   }
   return terms;
 }
