@@ -1,6 +1,39 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { stripHtml } from './strip-html.js';
+import fc from 'fast-check';
+import { Parser } from 'htmlparser2';
+import { isDroppedElement, stripHtml } from './strip-html.js';
+
+/**
+ * What stripHtml gives, written plainly as a model: a space for every block boundary, every text chunk as it is,
+ * entities decoded by the parser, then whitespace collapsed.
+ */
+function plainStrip(html: string): string {
+  let text = '';
+  let depth = 0;
+  let droppedAt = -1;
+  const blocks = new Set(['p', 'div', 'li', 'ul', 'br', 'pre', 'td', 'tr', 'table', 'h2']);
+  new Parser(
+    {
+      onopentag(name, attributes) {
+        depth++;
+        if (droppedAt !== -1) return;
+        if (isDroppedElement(name, attributes)) droppedAt = depth;
+        else if (blocks.has(name)) text += ' ';
+      },
+      onclosetag(name) {
+        if (droppedAt === depth) droppedAt = -1;
+        else if (droppedAt === -1 && blocks.has(name)) text += ' ';
+        depth--;
+      },
+      ontext(chunk) {
+        if (droppedAt === -1) text += chunk;
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  ).end(html);
+  return text.replace(/\s+/g, ' ').trim();
+}
 
 describe('stripHtml', () => {
   it('drops hidden blocks when marked by attribute, class or inline display:none', () => {
@@ -43,6 +76,18 @@ describe('stripHtml', () => {
     assert.equal(stripHtml('<div><p>open <b>bold</div></i></p> tail'), 'open bold tail');
     assert.equal(stripHtml(''), '');
     assert.equal(stripHtml('<<<>>>&&&'), '<<<>>>&&&');
+  });
+
+  it('gives the text of a plain model of it, with whitespace collapsed the same, for any mix of blocks, inline elements, lines and entities (property)', () => {
+    const piece = fc.constantFrom('<p>', '</p>', '<div>', '</div>', '<li>', '</li>', '<ul>', '</ul>', '<br>', '<pre>', '</pre>', '<td>', '<b>', '</b>', '<code>', '</code>',
+      '<div hidden>', '<script>', '</script>', '\n', ' ', '  ', '\t', '\n\n', 'word', 'Wörd', 'x', '&amp;', '&nbsp;', '&#32;', '&lt;', ' &gt; ', '\u00a0', '<!-- c -->');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const html = pieces.join('');
+        assert.equal(stripHtml(html), plainStrip(html));
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('drops everything after an unclosed script', () => {

@@ -59,21 +59,34 @@ export function stripHtml(html: string): string {
   let text = '';
   let depth = 0;
   let droppedAt = -1;
+  // Whitespace is collapsed at the end; a space that would follow another is left out here already, so that the
+  // boundaries of blocks, each closed and opened with a line between, do not leave runs for the collapse to replace.
+  let spaced = true;
+  const separate = () => {
+    if (!spaced) text += ' ';
+    spaced = true;
+  };
   const parser = new Parser(
     {
       onopentag(name, attributes) {
         depth++;
         if (droppedAt !== -1) return;
         if (isDroppedElement(name, attributes)) droppedAt = depth;
-        else if (BLOCK_TAGS.has(name)) text += ' ';
+        else if (BLOCK_TAGS.has(name)) separate();
       },
       onclosetag(name) {
         if (droppedAt === depth) droppedAt = -1;
-        else if (droppedAt === -1 && BLOCK_TAGS.has(name)) text += ' ';
+        else if (droppedAt === -1 && BLOCK_TAGS.has(name)) separate();
         depth--;
       },
       ontext(chunk) {
-        if (droppedAt === -1) text += decodeEntities(chunk);
+        if (droppedAt !== -1) return;
+        if (chunk === '\n') separate();
+        else {
+          const decoded = decodeEntities(chunk);
+          text += decoded;
+          spaced = decoded.charCodeAt(decoded.length - 1) === 0x20;
+        }
       },
     },
     { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true },
