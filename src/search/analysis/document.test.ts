@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { STEM_MARKER, analyzeDocument, exactKeyOf, isDocumentAnalysis, stemLanguageOf, stemLanguagesOf, stemOf, termsOf } from './index.js';
+import { isOneByteString } from '../test-support/strings.js';
 
 describe('analyzeDocument', () => {
   it('gives each field its terms, the title and text stems in the page language, and the title key', () => {
@@ -44,6 +45,15 @@ describe('analyzeDocument', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('writes a field of any length whole, as a one-byte string when its terms are Latin-1 and joined from them otherwise', () => {
+    const long = Array.from({ length: 30_000 }, (_, i) => `Word${i % 7} café ${i.toString(36)}`).join(' ');
+    const analysis = analyzeDocument({ title: 'Crème brûlée', summary: 'Café 東京 ok', body: long, locale: 'fr' });
+    assert.equal(analysis.body, termsOf(long).join(' '));
+    assert.ok(analysis.body.length > 1 << 16, 'longer than the bytes it starts with');
+    assert.ok(isOneByteString(analysis.body) && isOneByteString(analysis.title));
+    assert.equal(analysis.summary, 'cafe 東京 ok');
   });
 
   it('keys a title the same up to word forms, splitting and case', () => {

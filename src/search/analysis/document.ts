@@ -24,9 +24,9 @@ export function analyzeDocument(document: { title: string; summary: string; body
   const summary = fieldTerms(document.summary);
   const body = fieldTerms(document.body);
   return {
-    title: title.terms.join(' '),
-    summary: summary.terms.join(' '),
-    body: body.terms.join(' '),
+    title: title.text,
+    summary: summary.text,
+    body: body.text,
     titleStems: stemTokensOf(PAGE_TERMS, languages, title.ids).join(' '),
     textStems: stemTokensOf(PAGE_TERMS, languages, summary.ids, body.ids).join(' '),
     exactKey: exactKeyOf(document.title, stemLanguageOf(document.locale)),
@@ -36,29 +36,71 @@ export function analyzeDocument(document: { title: string; summary: string; body
 /** The terms of every page analysed on this thread, by id (see term-table.ts). */
 const PAGE_TERMS = new TermTable();
 
-/** A field's terms, and their ids in PAGE_TERMS. */
+/**
+ * Where the field being read has its terms written, joined by spaces, as Latin-1 bytes: copying each term's
+ * characters as it is read costs a fraction of joining an array of the terms, and the text made from the bytes is a
+ * one-byte string. Grown when a field needs more; one field at a time, each made a string before the next is read.
+ */
+let joinedBytes = Buffer.allocUnsafeSlow(1 << 16);
+
+/** A field's terms: their ids in PAGE_TERMS, and the terms joined by spaces. */
 class FieldTerms implements TermSink {
-  readonly terms: string[] = [];
   readonly ids: number[] = [];
+  #length = 0;
+  /** A term held a character beyond Latin-1: the text is joined from the terms instead of written as bytes. */
+  #wide = false;
 
   word(text: string, start: number, end: number, capital: boolean, hash: number): void {
-    this.#add(PAGE_TERMS.word(text, start, end, capital, hash));
+    this.ids.push(PAGE_TERMS.word(text, start, end, capital, hash));
+    if (this.#wide) return;
+    // A plain word is ASCII: its term is its characters, the first lower-cased when a capital.
+    const bytes = this.#room(end - start + 1);
+    let at = this.#length;
+    if (at > 0) bytes[at++] = 0x20;
+    bytes[at++] = capital ? text.charCodeAt(start) | 0x20 : text.charCodeAt(start);
+    for (let i = start + 1; i < end; i++) bytes[at++] = text.charCodeAt(i);
+    this.#length = at;
   }
 
   term(term: string): void {
-    this.#add(PAGE_TERMS.intern(term));
+    this.ids.push(PAGE_TERMS.intern(term));
+    if (this.#wide) return;
+    const bytes = this.#room(term.length + 1);
+    let at = this.#length;
+    if (at > 0) bytes[at++] = 0x20;
+    for (let i = 0; i < term.length; i++) {
+      const code = term.charCodeAt(i);
+      if (code > 0xff) {
+        this.#wide = true;
+        return;
+      }
+      bytes[at++] = code;
+    }
+    this.#length = at;
   }
 
-  #add(id: number): void {
-    this.ids.push(id);
-    this.terms.push(PAGE_TERMS.term(id));
+  /** The terms joined by spaces. */
+  text(): string {
+    return this.#wide ? this.ids.map((id) => PAGE_TERMS.term(id)).join(' ') : joinedBytes.toString('latin1', 0, this.#length);
+  }
+
+  /** The shared bytes, with room for `more` after what this field wrote. */
+  #room(more: number): Buffer {
+    const needed = this.#length + more;
+    if (needed > joinedBytes.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(needed, joinedBytes.length * 2));
+      joinedBytes.copy(grown, 0, 0, this.#length);
+      joinedBytes = grown;
+    }
+    return joinedBytes;
   }
 }
 
-function fieldTerms(text: string): FieldTerms {
+/** A field's term ids and text (see FieldTerms). */
+function fieldTerms(text: string): { ids: number[]; text: string } {
   const field = new FieldTerms();
   scanTerms(text, field);
-  return field;
+  return { ids: field.ids, text: field.text() };
 }
 
 /**

@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { serialize } from 'node:v8';
 import fc from 'fast-check';
 import { MAX_QUERY_TERMS, MAX_TERM_LENGTH, fold, groupsOf, foldPhrase, indexedText, isWordCharacter, queryTerms, queryWords, termsOf, termsOfWord, wordsOf } from './index.js';
+import { isOneByteString } from '../test-support/strings.js';
 
 const TERM = /^[\p{L}\p{N}\p{Co}]+$/u;
 
-/** Whether V8 holds a string in one byte a character: its serializer tags such a string `"` (after any padding). */
-function isOneByteString(text: string): boolean {
-  const bytes = serialize(text);
-  let at = 2;
-  while (bytes[at] === 0) at++;
-  return bytes[at] === 0x22;
-}
 
 describe('termsOf', () => {
   it('splits on everything but letters, digits and marks, and folds case and diacritics', () => {
