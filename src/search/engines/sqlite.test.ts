@@ -445,24 +445,31 @@ describe('SqliteEngine page size', () => {
 });
 
 describe('SqliteEngine merges', () => {
-  it('merges with the memory map off, so that the pages it reads do not stay in the process, and maps again afterwards', async () => {
+  it('builds and merges with the memory map off, so that the pages they read do not stay in the process, and maps again afterwards', async () => {
     const engine = new SqliteEngine({ path: join(dir, 'merge-map.sqlite'), mmapMiB: 64 });
     const pragmas: string[] = [];
     const pragma = Database.prototype.pragma;
+    const mapped = `mmap_size = ${64 * 1024 * 1024}`;
     try {
       await engine.createIndex('mapped');
       const page = (id: string, title: string) => ({ id, url: `/${id}`, title, body: 'wading bird', summary: '', popularity: 0.5, locale: 'en-US', slug: id });
-      await engine.bulk('mapped', [page('a', 'Grey heron'), page('b', 'Great egret')]);
       Database.prototype.pragma = function (this: Database.Database, source: string, options?: Database.PragmaOptions) {
         if (source.startsWith('mmap_size')) pragmas.push(source);
         return pragma.call(this, source, options);
       };
+      await engine.bulk('mapped', [page('a', 'Grey heron')]);
+      await engine.bulk('mapped', [page('b', 'Great egret')]);
+      assert.deepEqual(pragmas, ['mmap_size', 'mmap_size = 0'], 'off from the first write of the build transaction, for all of it');
       await engine.forceMerge('mapped');
+      assert.deepEqual(pragmas.slice(2), [mapped, 'mmap_size', 'mmap_size = 0', mapped], 'on at its commit, off for the merge, on after');
+      await engine.bulk('mapped', [page('c', 'Little egret')]);
+      await engine.updateAliases([{ add: { index: 'mapped', alias: 'birds' } }]);
+      await engine.bulk('mapped', [page('d', 'Night heron')]);
+      assert.deepEqual(pragmas.slice(6), ['mmap_size', 'mmap_size = 0', mapped], 'a live index commits every write, mapped');
     } finally {
       Database.prototype.pragma = pragma;
       await engine.close();
     }
-    assert.deepEqual(pragmas, ['mmap_size', 'mmap_size = 0', `mmap_size = ${64 * 1024 * 1024}`]);
   });
 });
 

@@ -122,3 +122,17 @@ export function openDatabase(options: SqliteEngineOptions): Database.Database {
   db.pragma(`mmap_size = ${Number.isFinite(mmapBytes) && mmapBytes > 0 ? mmapBytes : 0}`);
   return db;
 }
+
+/**
+ * Turns the memory map of `db` (see mmapMiB) off until the function returned is called. A build transaction and a
+ * merge read pages of the whole index being written, once each: through the map every such page would stay in the
+ * process's resident memory, where read() leaves it to the page cache. Searches map what they read again afterwards.
+ */
+export function withoutMemoryMap(db: Database.Database): () => void {
+  const mapped = Number(db.pragma('mmap_size', { simple: true }));
+  if (mapped <= 0) return () => undefined;
+  db.pragma('mmap_size = 0');
+  return () => {
+    if (db.open) db.pragma(`mmap_size = ${mapped}`);
+  };
+}

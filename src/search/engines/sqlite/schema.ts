@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { dropSpellIndex } from './spell-index.js';
 import { partitionTablesOf, quoteIdentifier, tablesOf } from './tables.js';
-import type { Connection } from './connection.js';
+import { withoutMemoryMap, type Connection } from './connection.js';
 
 /**
  * The engine's tables: the catalogue of indices and aliases, each index's tables, and build transactions. An index has
@@ -160,8 +160,8 @@ function setMerging(db: Database.Database, name: string, partition: number, merg
 export class BuildTransaction {
   readonly #connection: Connection;
   readonly #transactionDocuments: number;
-  /** The index whose writes share the open build transaction, and its documents so far. */
-  #build: { index: string; documents: number } | undefined;
+  /** The index whose writes share the open build transaction, its documents so far, and what turns the memory map on again. */
+  #build: { index: string; documents: number; remap: () => void } | undefined;
 
   constructor(connection: Connection, transactionDocuments: number) {
     this.#connection = connection;
@@ -175,8 +175,15 @@ export class BuildTransaction {
   begin(index: string): void {
     if (this.#build?.index === index) return;
     this.end();
-    this.#connection.db.exec('BEGIN IMMEDIATE');
-    this.#build = { index, documents: 0 };
+    // A build writes and reads pages of the whole new index: with the memory map, all would stay resident.
+    const remap = withoutMemoryMap(this.#connection.db);
+    try {
+      this.#connection.db.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      remap();
+      throw error;
+    }
+    this.#build = { index, documents: 0, remap };
     this.#setMerging(index, BUILD_MERGING);
   }
 
@@ -186,10 +193,14 @@ export class BuildTransaction {
     if (build === undefined) return;
     this.#build = undefined;
     const db = this.#connection.db;
-    if (!db.inTransaction) return;
-    db.exec('COMMIT');
-    // After the commit: FTS5 writes pending entries as a segment at commit time and would merge it with automerge on.
-    if (isIndex(this.#connection, build.index)) this.#setMerging(build.index, FTS5_DEFAULT_MERGING);
+    try {
+      if (!db.inTransaction) return;
+      db.exec('COMMIT');
+      // After the commit: FTS5 writes pending entries as a segment at commit time and would merge it with automerge on.
+      if (isIndex(this.#connection, build.index)) this.#setMerging(build.index, FTS5_DEFAULT_MERGING);
+    } finally {
+      build.remap();
+    }
   }
 
   /** Gives the tables of a partition created inside the open build transaction of `index` its merging. */

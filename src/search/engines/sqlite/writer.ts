@@ -6,7 +6,7 @@ import { vocabularyCountSql, vocabularyRowsSql } from './partitions.js';
 import { readVocabularyInThread } from './vocabulary-reader.js';
 import type { AliasAction } from '../types.js';
 import { indexNotFound, validIndexName } from '../validation.js';
-import type { Connection } from './connection.js';
+import { withoutMemoryMap, type Connection } from './connection.js';
 import { createPartitionTables, isCurrentLayout, isIndex, partitionsOf, type BuildTransaction, type FullTextOptions } from './schema.js';
 
 /** The engine's writes: documents in their transactions, the spelling index they leave stale, merges and aliases. */
@@ -106,11 +106,8 @@ export class IndexWriter {
       stale && this.#file !== undefined
         ? readVocabularyInThread({ path: this.#file, index: name, vocabularyRows: vocabularyRowsSql(name, partitions) }).catch(() => undefined)
         : undefined;
-    // The merge reads every page of the index once, in order. Through the memory map (see mmapMiB) each page read
-    // would stay in this process's resident memory, the whole index for a full run, where read() leaves them to the
-    // page cache; searches map what they read again afterwards.
-    const mapped = Number(db.pragma('mmap_size', { simple: true }));
-    if (mapped > 0) db.pragma('mmap_size = 0');
+    // The merge reads every page of the index once, in order.
+    const remap = withoutMemoryMap(db);
     try {
       for (const partition of partitions) {
         const { fts, titles } = partitionTablesOf(name, partition);
@@ -118,7 +115,7 @@ export class IndexWriter {
         db.prepare(`INSERT INTO ${titles} (${titles}) VALUES ('optimize')`).run();
       }
     } finally {
-      if (mapped > 0) db.pragma(`mmap_size = ${mapped}`);
+      remap();
     }
     // The merge is this connection's last change before the answer is awaited: any other since is a write that came.
     const changes = this.#totalChanges();
