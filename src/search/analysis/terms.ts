@@ -146,18 +146,23 @@ export function scanTerms(text: string, sink: TermSink): void {
     let plain = kind !== OTHER;
     let previousDigit = kind === DIGIT;
     let hash = hashStep(HASH_SEED, capital ? code | 0x20 : code);
-    for (at++; at < length; at++) {
-      code = text.charCodeAt(at);
-      kind = code < 0x80 ? (ASCII_KINDS[code] as number) : OTHER;
-      // Most characters are lower-case letters inside a word, which only end a run of digits.
-      if (kind === LOWER) {
+    for (at++; ; at++) {
+      // Most characters are lower-case letters inside a word: a loop of their own, with one range test each.
+      const letters = at;
+      while (at < length) {
+        code = text.charCodeAt(at);
+        if (code - 0x61 >>> 0 > 25) break;
         hash = hashStep(hash, code);
-        if (previousDigit) {
-          plain = false;
-          previousDigit = false;
-        }
-        continue;
+        at++;
       }
+      // Letters end a run of digits.
+      if (at > letters && previousDigit) {
+        plain = false;
+        previousDigit = false;
+      }
+      if (at >= length) break;
+      kind = code < 0x80 ? (ASCII_KINDS[code] as number) : OTHER;
+      if (kind === SEPARATOR) break;
       if (kind === CONNECTOR) {
         if (at + 1 < length && inGroup(text.charCodeAt(at + 1))) {
           plain = false;
@@ -169,7 +174,6 @@ export function scanTerms(text: string, sink: TermSink): void {
         }
         break;
       }
-      if (kind === SEPARATOR) break;
       if (kind !== DIGIT || !previousDigit) plain = false;
       previousDigit = kind === DIGIT;
       hash = hashStep(hash, code);
