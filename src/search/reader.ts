@@ -4,7 +4,7 @@ import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { join } from 'node:path';
 import { ERRORS } from '../error-codes.js';
 import type { IndexedDocument } from './engines/types.js';
-import { stripHtml } from './strip-html.js';
+import { stripHtml, stripHtmlParts } from './strip-html.js';
 
 /** Options of reading a content build. */
 export interface ReadOptions {
@@ -71,7 +71,7 @@ function optionalString(doc: Record<string, unknown>, field: string): string | u
 function bodyText(body: unknown): string {
   if (body === undefined || body === null) return '';
   if (!Array.isArray(body)) throw new Problem('doc.body is not an array');
-  const parts: string[] = [];
+  const fragments: string[] = [];
   body.forEach((block: unknown, i) => {
     if (!isObject(block)) throw new Problem(`doc.body[${i}] is not an object`);
     if (block.type !== 'prose') return;
@@ -82,10 +82,10 @@ function bodyText(body: unknown): string {
     if (content !== undefined && content !== null && typeof content !== 'string') {
       throw new Problem(`doc.body[${i}].value.content is not a string`);
     }
-    if (typeof title === 'string' && title !== '') parts.push(stripHtml(title));
-    if (typeof content === 'string') parts.push(stripHtml(content));
+    if (typeof title === 'string') fragments.push(title);
+    if (typeof content === 'string') fragments.push(content);
   });
-  return parts.filter((part) => part !== '').join(' ');
+  return stripHtmlParts(fragments);
 }
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Parser } from 'htmlparser2';
-import { isDroppedElement, stripHtml } from './strip-html.js';
+import { isDroppedElement, stripHtml, stripHtmlParts } from './strip-html.js';
 
 /**
  * What stripHtml gives, written plainly as a model: a space for every block boundary, every text chunk as it is,
@@ -87,6 +87,18 @@ describe('stripHtml', () => {
         assert.equal(stripHtml(html), plainStrip(html));
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it('gives several fragments as their texts, the non-empty ones joined by a space (property)', () => {
+    const piece = fc.constantFrom('<p>', '</p>', '<li>', '<script>', '\n', ' ', 'word', 'x', '&amp;', '&nbsp;', '<b>', '</b>', '<div hidden>');
+    const fragment = fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join(''));
+    fc.assert(
+      fc.property(fc.array(fragment, { maxLength: 8 }), (fragments) => {
+        const texts = fragments.map(stripHtml).filter((text) => text !== '');
+        assert.equal(stripHtmlParts(fragments), texts.join(' '));
+      }),
+      { numRuns: 500 },
     );
   });
 

@@ -55,7 +55,20 @@ export function isDroppedElement(name: string, attributes: Record<string, string
  * One streaming pass with htmlparser2; nothing builds a DOM. Text without `<` or `&` skips the parser.
  */
 export function stripHtml(html: string): string {
-  if (!html.includes('<') && !html.includes('&')) return collapseWhitespace(html);
+  return collapseWhitespace(htmlText(html));
+}
+
+/**
+ * The text of several HTML fragments as stripHtml gives each, non-empty ones joined by a space: one collapse of the
+ * whole, which gives the same, instead of one for each fragment.
+ */
+export function stripHtmlParts(fragments: readonly string[]): string {
+  return collapseWhitespace(fragments.map(htmlText).join(' '));
+}
+
+/** The text of an HTML fragment as stripHtml reads it, its whitespace not yet collapsed. */
+function htmlText(html: string): string {
+  if (!html.includes('<') && !html.includes('&')) return html;
   let text = '';
   let depth = 0;
   let droppedAt = -1;
@@ -92,7 +105,7 @@ export function stripHtml(html: string): string {
     { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
   parser.end(html);
-  return collapseWhitespace(text);
+  return text;
 }
 
 /** Single spaces for whitespace runs; the pattern only matches what changes, so plain single spaces cost nothing. */
