@@ -52,7 +52,7 @@ export class IndexWriter {
     let rebuilt = false;
     try {
       const result = db.transaction(() => {
-        rebuilt = live && (this.#spellStale.has(index) || !hasSpellIndex(db, index));
+        rebuilt = live && this.#spellingStale(index);
         const changes = live && !rebuilt ? new TermChanges(db) : undefined;
         const partitions = new Set(partitionsOf(db, index));
         const fullText = (partition: number) => {
@@ -100,7 +100,7 @@ export class IndexWriter {
     if (!isIndex(this.#connection, name)) throw indexNotFound(name);
     const db = this.#connection.db;
     const partitions = partitionsOf(db, name);
-    const stale = this.#spellStale.has(name) || !hasSpellIndex(db, name);
+    const stale = this.#spellingStale(name);
     const version = this.#dataVersion();
     const vocabulary =
       stale && this.#file !== undefined
@@ -139,9 +139,14 @@ export class IndexWriter {
     return this.#connection.statement('total-changes', () => 'SELECT total_changes()').pluck().get() as number;
   }
 
+  /** Whether the "did you mean" index of `index` is missing, or left stale by this connection's writes. */
+  #spellingStale(index: string): boolean {
+    return this.#spellStale.has(index) || !hasSpellIndex(this.#connection.db, index);
+  }
+
   /** Rebuilds the "did you mean" index from the vocabulary when documents were written since the last rebuild. */
   #refreshSpelling(index: string): void {
-    if (this.#spellStale.has(index) || !hasSpellIndex(this.#connection.db, index)) this.#rebuildSpelling(index, undefined);
+    if (this.#spellingStale(index)) this.#rebuildSpelling(index, undefined);
   }
 
   /** Rebuilds the "did you mean" index from `vocabulary`, read here when not given. */
