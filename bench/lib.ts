@@ -120,6 +120,15 @@ export function processCpuSeconds(pid: number): number {
   }
 }
 
+/**
+ * Writes what earlier steps of a suite left in the kernel's page cache to disk (`sync`), so that the step measured
+ * next does not share its cores and disk with the writeback of files it never wrote. Does nothing where `sync` is
+ * missing.
+ */
+export function settleDisk(): void {
+  spawnSync('sync', { stdio: 'ignore' });
+}
+
 /** The processes `pid` started that still run (a cluster primary's workers), from /proc; empty where it is not available. */
 export function childPids(pid: number): number[] {
   try {

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeSyntheticBuild } from '../../src/search/synthetic.js';
-import { benchScript, type BenchResult, type BenchSuite } from '../lib.js';
+import { benchScript, settleDisk, type BenchResult, type BenchSuite } from '../lib.js';
 
 
 interface ChildResult {
@@ -16,9 +16,15 @@ interface ChildResult {
   cpuMicrosPerDocument?: number;
   /** CPU time of the main thread (the engine writer) per document, in µs; NaN where /proc is missing. */
   mainThreadCpuMicrosPerDocument?: number;
+  /** Reading the HTML of a page's body with htmlparser2 alone and with the scan, and stripping it whole, in µs. */
+  parserMicros?: number;
+  scanMicros?: number;
+  stripMicros?: number;
 }
 
+/** One measurement in a child process, after the writes of the steps before it reached the disk. */
 async function measure(mode: string, root: string, database: string, extra: string[] = []): Promise<ChildResult> {
+  settleDisk();
   const process_ = spawn(process.execPath, [...benchScript('workers/search-index-child.ts'), mode, root, database, ...extra], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, NODE_ENV: 'production' },
@@ -46,12 +52,16 @@ export const searchIndexSuite: BenchSuite = {
       const build = await writeSyntheticBuild(root, { documents });
       console.error(`  synthetic build: ${build.documents} documents, ${(build.bytes / 1e6).toFixed(0)} MB, ${((performance.now() - started) / 1000).toFixed(1)} s`);
       const ceiling = await measure('ceiling', root, join(dir, 'ceiling.sqlite'), [String(Math.min(documents, 20_000))]);
+      // Deleted before the next step: the kernel drops its pages instead of writing them back while that step runs.
+      for (const suffix of ['', '-wal', '-shm']) rmSync(join(dir, `ceiling.sqlite${suffix}`), { force: true });
       const read = await measure('read', root, join(dir, 'unused.sqlite'));
+      const strip = await measure('strip', root, join(dir, 'unused.sqlite'));
       const full = await measure('full', root, join(dir, 'full.sqlite'));
       if (full.documents !== build.documents) throw new Error(`full run indexed ${full.documents} of ${build.documents} documents`);
       // The database after the run's optimize and the alias swap: documents, FTS5 terms and stems, spelling tables.
       const indexBytes = ['full.sqlite', 'full.sqlite-wal'].reduce((sum, name) => sum + (existsSync(join(dir, name)) ? statSync(join(dir, name)).size : 0), 0);
       const micros = (value: number | undefined) => `${Math.round(value ?? Number.NaN)} µs CPU/doc`;
+      const micros1 = (value: number | undefined) => `${(value ?? Number.NaN).toFixed(1)} µs`;
       return [
         {
           name: 'engine insert (ceiling)',
@@ -73,6 +83,20 @@ export const searchIndexSuite: BenchSuite = {
           baseline: 'engine insert (ceiling)',
           target: { min: 10_000 },
           note: `${full.documents} documents in ${(full.elapsedMs / 1000).toFixed(1)} s (spec reference: 234/s)`,
+        },
+        {
+          name: 'body HTML read, htmlparser2',
+          value: 1_000_000 / (strip.parserMicros ?? Number.NaN),
+          unit: 'pages/s',
+          note: `${strip.documents} pages of the build in process, their text before whitespace is collapsed; ${micros1(strip.parserMicros)} a page`,
+        },
+        {
+          name: 'body HTML read, scan',
+          value: 1_000_000 / (strip.scanMicros ?? Number.NaN),
+          unit: 'pages/s',
+          baseline: 'body HTML read, htmlparser2',
+          target: { minRatio: 1.5 },
+          note: `html-scan.ts, htmlparser2 where it stops; ${micros1(strip.scanMicros)} a page, ${micros1(strip.stripMicros)} for the whole stripHtml`,
         },
         { name: 'full run peak RSS', value: full.peakRssMb ?? Number.NaN, unit: 'MB', target: { max: 500 }, note: 'child process maxRSS' },
         { name: 'index size', value: indexBytes / 1e6, unit: 'MB', note: `the database file after the full run, ${Math.round(indexBytes / full.documents)} bytes per document` },

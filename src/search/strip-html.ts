@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { scanHtml, type HtmlEvents } from './html-scan.js';
 
 /** Elements whose whole content is never indexed. */
 const DROPPED_TAGS = new Set(['script', 'style', 'template', 'noscript', 'iframe', 'object', 'svg', 'math']);
@@ -52,7 +53,8 @@ export function isDroppedElement(name: string, attributes: Record<string, string
 /**
  * The text of an HTML fragment as a reader sees it: entities decoded, hidden blocks, warning notes, scripts and styles
  * left out, block elements separating words, whitespace collapsed. Code, lists and tables keep their text.
- * One streaming pass with htmlparser2; nothing builds a DOM. Text without `<` or `&` skips the parser.
+ * One streaming pass, nothing builds a DOM: the scan of html-scan.ts, or htmlparser2 for what the scan leaves to it.
+ * Text without `<` or `&` skips both.
  */
 export function stripHtml(html: string): string {
   return collapseWhitespace(htmlText(html));
@@ -69,43 +71,61 @@ export function stripHtmlParts(fragments: readonly string[]): string {
 /** The text of an HTML fragment as stripHtml reads it, its whitespace not yet collapsed. */
 function htmlText(html: string): string {
   if (!html.includes('<') && !html.includes('&')) return html;
-  let text = '';
-  let depth = 0;
-  let droppedAt = -1;
-  // Whitespace is collapsed at the end; a space that would follow another is left out here already, so that the
-  // boundaries of blocks, each closed and opened with a line between, do not leave runs for the collapse to replace.
-  let spaced = true;
-  const separate = () => {
-    if (!spaced) text += ' ';
-    spaced = true;
-  };
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        depth++;
-        if (droppedAt !== -1) return;
-        if (isDroppedElement(name, attributes)) droppedAt = depth;
-        else if (BLOCK_TAGS.has(name)) separate();
-      },
-      onclosetag(name) {
-        if (droppedAt === depth) droppedAt = -1;
-        else if (droppedAt === -1 && BLOCK_TAGS.has(name)) separate();
-        depth--;
-      },
-      ontext(chunk) {
-        if (droppedAt !== -1) return;
-        if (chunk === '\n') separate();
-        else {
-          const decoded = decodeEntities(chunk);
-          text += decoded;
-          spaced = decoded.charCodeAt(decoded.length - 1) === 0x20;
-        }
-      },
-    },
-    { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(html);
-  return text;
+  const scanned = new TextCollector();
+  return scanHtml(html, scanned) ? scanned.text : htmlTextByParser(html);
+}
+
+/** htmlText read by htmlparser2 alone, the reference of the scan (see html-scan.ts) and its fallback. */
+export function htmlTextByParser(html: string): string {
+  const collector = new TextCollector();
+  new Parser(collector, { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true }).end(html);
+  return collector.text;
+}
+
+/** htmlText read by the scan alone; undefined for a fragment it leaves to htmlparser2. For tests and the bench. */
+export function htmlTextByScan(html: string): string | undefined {
+  const collector = new TextCollector();
+  return scanHtml(html, collector) ? collector.text : undefined;
+}
+
+/** The text of one fragment, made from its parsing events (htmlparser2's or the scan's). */
+class TextCollector implements HtmlEvents {
+  text = '';
+  #depth = 0;
+  #droppedAt = -1;
+  /**
+   * Whitespace is collapsed at the end; a space that would follow another is left out here already, so that the
+   * boundaries of blocks, each closed and opened with a line between, do not leave runs for the collapse to replace.
+   */
+  #spaced = true;
+
+  onopentag(name: string, attributes: Record<string, string>): void {
+    this.#depth++;
+    if (this.#droppedAt !== -1) return;
+    if (isDroppedElement(name, attributes)) this.#droppedAt = this.#depth;
+    else if (BLOCK_TAGS.has(name)) this.#separate();
+  }
+
+  onclosetag(name: string): void {
+    if (this.#droppedAt === this.#depth) this.#droppedAt = -1;
+    else if (this.#droppedAt === -1 && BLOCK_TAGS.has(name)) this.#separate();
+    this.#depth--;
+  }
+
+  ontext(chunk: string): void {
+    if (this.#droppedAt !== -1) return;
+    if (chunk === '\n') this.#separate();
+    else {
+      const decoded = decodeEntities(chunk);
+      this.text += decoded;
+      this.#spaced = decoded.charCodeAt(decoded.length - 1) === 0x20;
+    }
+  }
+
+  #separate(): void {
+    if (!this.#spaced) this.text += ' ';
+    this.#spaced = true;
+  }
 }
 
 /** Single spaces for whitespace runs; the pattern only matches what changes, so plain single spaces cost nothing. */
