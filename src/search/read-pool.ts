@@ -23,13 +23,26 @@ export interface ReadPoolOptions extends ReadOptions {
    * @default 2048
    */
   maxInFlight?: number;
+  /**
+   * How much lower the reading threads' scheduling priority is than the caller's (steps of niceness, Linux). The
+   * thread that writes to the engine is the one stage the others wait for: when it is ready to run it gets its core,
+   * and the readers, which always hold work queued ahead, take what is left. 0 leaves them level.
+   * @default 10
+   */
+  readerNiceness?: number;
 }
 
 export const READ_POOL_DEFAULTS = {
   workers: Math.max(1, Math.min(4, availableParallelism())),
   batchSize: 64,
   maxInFlight: 2048,
+  readerNiceness: 10,
 } as const;
+
+/** What each reading thread is started with (Piscina's workerData). */
+export interface ReadThreadData {
+  niceness: number;
+}
 
 /** A reading thread's task. */
 export interface ReadBatch {
@@ -135,6 +148,7 @@ export async function* readBuild(root: string, options: ReadPoolOptions = {}): A
     maxThreads: workers,
     concurrentTasksPerWorker: Math.ceil(maxBatches / workers),
     atomics: 'disabled',
+    workerData: { niceness: options.readerNiceness ?? READ_POOL_DEFAULTS.readerNiceness } satisfies ReadThreadData,
   });
   const batches = walkInThread(root, options.priorityPrefix, batchSize);
   // Answers in walk order; a failure is kept as a value until its turn, so that no rejection goes unhandled.

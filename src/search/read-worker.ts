@@ -1,6 +1,10 @@
+import { Piscina } from 'piscina';
 import { analyzeDocument } from './analysis/index.js';
 import { readIndexFileSync, type ReadResult } from './reader.js';
-import type { ReadBatch } from './read-pool.js';
+import type { ReadBatch, ReadThreadData } from './read-pool.js';
+import { lowerThreadPriority } from './threads.js';
+
+lowerThreadPriority((Piscina.workerData as ReadThreadData).niceness);
 
 /**
  * A reading thread's task: reads, parses and strips the files of one batch, and analyses each document (see

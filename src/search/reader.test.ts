@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -121,6 +121,22 @@ describe('readContentBuild', () => {
         for await (const _result of readBuild(join(root, 'missing'), { workers })) assert.fail('nothing to read');
       };
       await assert.rejects(readMissing(), (error) => isAppError(error) && error.code === 'BUILD_UNREADABLE' && /missing': ENOENT/.test(error.message), `workers ${workers}`);
+    }
+  });
+
+  it('runs its reading threads below the caller in scheduling priority when threads have one (Linux)', { skip: process.platform !== 'linux' && 'threads have a priority of their own on Linux only' }, async () => {
+    /** The niceness of each thread of this process (field 19 of its stat line). */
+    const niceness = () =>
+      readdirSync('/proc/self/task').map((task) => {
+        const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      });
+    const own = Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]?.split(' ')[16]);
+    const lowered = Math.min(19, own + 3);
+    for (const readerNiceness of [3, 0]) {
+      let seen: number[] = [];
+      for await (const _result of readBuild(root, { workers: 2, batchSize: 1, readerNiceness })) if (seen.length === 0) seen = niceness();
+      assert.equal(seen.filter((value) => value === lowered).length, readerNiceness === 0 ? 0 : 2, `niceness ${readerNiceness}: ${seen.join(' ')}`);
     }
   });
 
