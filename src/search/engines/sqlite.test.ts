@@ -473,57 +473,6 @@ describe('SqliteEngine merges', () => {
   });
 });
 
-describe('SqliteEngine merges while a build goes on', () => {
-  /** The segments of the full-text table of each locale's partition of index `name`, read by a connection of its own. */
-  const segments = (path: string, name: string, locales: string[]) => {
-    const db = new Database(path, { readonly: true });
-    try {
-      return locales.map((locale) => db.prepare(`SELECT count(DISTINCT segid) AS n FROM "ix_${name}_fts_${localePartition(locale)}_idx"`).pluck().get() as number);
-    } finally {
-      db.close();
-    }
-  };
-  const page = (id: string, locale: string, popularity: number) => ({ id, url: `/${id}`, title: `Heron ${id}`, body: `wading bird ${id}`, summary: '', popularity, locale, slug: id });
-  /** Three writes to `de` whose rowids go down (more popular pages each time): FTS5 starts a segment at each. */
-  const writeGerman = async (engine: SqliteEngine, index: string) => {
-    for (const [call, popularity] of [0.1, 0.5, 0.9].entries()) await engine.bulk(index, [page(`de-${call}`, 'de', popularity)]);
-  };
-
-  it('merges a locale the writes have left into one segment when the next write leaves it out, and none before forceMerge when told 0', async () => {
-    for (const [buildMergePages, merged] of [[500, 1], [0, 3]] as const) {
-      const path = join(dir, `merge-left-${buildMergePages}.sqlite`);
-      const engine = new SqliteEngine({ path, buildMergePages });
-      try {
-        await engine.createIndex('build');
-        await writeGerman(engine, 'build');
-        await engine.bulk('build', [page('fr-0', 'fr', 0.5)]);
-        await engine.refresh('build');
-        assert.deepEqual(segments(path, 'build', ['de', 'fr']), [merged, 1], `buildMergePages ${buildMergePages}`);
-        await engine.forceMerge('build');
-        assert.deepEqual(segments(path, 'build', ['de', 'fr']), [1, 1]);
-        const found = await engine.search({ index: 'build', text: 'wading', locales: ['de', 'fr'], size: 10 });
-        assert.deepEqual(found.documents.map((hit) => hit.id).sort(), ['de-0', 'de-1', 'de-2', 'fr-0']);
-      } finally {
-        await engine.close();
-      }
-    }
-  });
-
-  it('leaves the segments of a live index to FTS5 when a write leaves a locale out', async () => {
-    const path = join(dir, 'merge-left-live.sqlite');
-    const engine = new SqliteEngine({ path });
-    try {
-      await engine.createIndex('live');
-      await engine.updateAliases([{ add: { index: 'live', alias: 'site' } }]);
-      await writeGerman(engine, 'live');
-      await engine.bulk('live', [page('fr-0', 'fr', 0.5)]);
-      assert.deepEqual(segments(path, 'live', ['de', 'fr']), [3, 1]);
-    } finally {
-      await engine.close();
-    }
-  });
-});
-
 describe('SqliteEngine body candidates', () => {
   it('finds and scores whole-phrase matches past the body cut-off above the scattered matches before it', async () => {
     await withEngine(join(dir, 'phrase.sqlite'), async (engine) => {

@@ -45,8 +45,7 @@ export class SqliteEngine implements SearchEngine {
     this.#connection = new Connection(db);
     this.#settings = { weights: options.columnWeights ?? SQLITE_ENGINE_DEFAULTS.columnWeights, stemWeight: options.stemWeight ?? SQLITE_ENGINE_DEFAULTS.stemWeight };
     createCatalogue(db);
-    const buildMergePages = Math.max(0, Math.trunc(options.buildMergePages ?? SQLITE_ENGINE_DEFAULTS.buildMergePages));
-    this.#build = new BuildTransaction(this.#connection, buildTransactionDocuments, Number.isFinite(buildMergePages) ? buildMergePages : SQLITE_ENGINE_DEFAULTS.buildMergePages);
+    this.#build = new BuildTransaction(this.#connection, buildTransactionDocuments);
     this.#writer = new IndexWriter(this.#connection, this.#build, { prefixIndex, ftsHashBytes }, db.memory ? undefined : db.name);
   }
 

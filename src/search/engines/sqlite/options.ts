@@ -62,14 +62,6 @@ export interface SqliteEngineOptions {
    * @default 10000
    */
   buildTransactionDocuments?: number;
-  /**
-   * Inside a build transaction, after each write: pages of FTS5 segments merged for each partition (locale) the write
-   * left out, until the partition holds one segment. Its pages being read in walk order, locale by locale, a build
-   * then merges each finished locale while it reads the next, and forceMerge is left with the last. 0 merges nothing
-   * before forceMerge.
-   * @default 500
-   */
-  buildMergePages?: number;
 }
 
 export const SQLITE_ENGINE_DEFAULTS = {
@@ -82,7 +74,6 @@ export const SQLITE_ENGINE_DEFAULTS = {
   mmapMiB: 1024,
   pageBytes: 16_384,
   buildTransactionDocuments: 10_000,
-  buildMergePages: 500,
 } satisfies Omit<Required<SqliteEngineOptions>, 'path'>;
 
 /** `sqlite:<file>` (also `sqlite://<file>`) → the file path. */

@@ -163,13 +163,9 @@ export class BuildTransaction {
   /** The index whose writes share the open build transaction, its documents so far, and what turns the memory map on again. */
   #build: { index: string; documents: number; remap: () => void } | undefined;
 
-  /** Pages each step of merging a partition a write left out writes (see mergeLeftOut); 0: none. */
-  readonly #mergePages: number;
-
-  constructor(connection: Connection, transactionDocuments: number, mergePages: number) {
+  constructor(connection: Connection, transactionDocuments: number) {
     this.#connection = connection;
     this.#transactionDocuments = transactionDocuments;
-    this.#mergePages = mergePages;
   }
 
   /**
@@ -215,24 +211,6 @@ export class BuildTransaction {
   /** Counts `documents` more written in the open build transaction, if any, and commits it once they reach the cap. */
   written(documents: number): void {
     if (this.#build !== undefined && (this.#build.documents += documents) >= this.#transactionDocuments) this.end();
-  }
-
-  /**
-   * After a write to `index` inside its build transaction: a step of merging for each of its `partitions` the write
-   * left out. A build is read in walk order, where the pages of a locale come together, so a partition no longer
-   * written to holds its last segments: merged now, while the reading threads go on with the pages that follow, the
-   * work no longer waits for forceMerge's optimize, which runs alone on one core at the end. A step writes about
-   * `mergePages` pages (FTS5's `merge` with a negative count, which merges segments of every level into one), so that
-   * a write waits a bounded time; a partition written to again later has its merged segment merged once more.
-   */
-  mergeLeftOut(index: string, partitions: Iterable<number>, written: ReadonlySet<number>): void {
-    if (this.#mergePages <= 0 || this.#build?.index !== index) return;
-    for (const partition of partitions) {
-      if (written.has(partition)) continue;
-      const { fts, titles } = partitionTablesOf(index, partition);
-      // FTS5 takes configuration values as literals only; mergePages is an integer.
-      for (const table of [fts, titles]) this.#connection.db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('merge', ${-this.#mergePages})`);
-    }
   }
 
   #setMerging(index: string, merging: Merging): void {

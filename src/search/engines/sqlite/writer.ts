@@ -55,9 +55,7 @@ export class IndexWriter {
         rebuilt = live && this.#spellingStale(index);
         const changes = live && !rebuilt ? new TermChanges(db) : undefined;
         const partitions = new Set(partitionsOf(db, index));
-        const written = new Set<number>();
         const fullText = (partition: number) => {
-          written.add(partition);
           if (!partitions.has(partition)) {
             createPartitionTables(db, index, partition, this.#fullText);
             this.#build.created(index, partition);
@@ -67,10 +65,9 @@ export class IndexWriter {
         };
         const writer = new DocumentWriter(statement, index, fullText, changes);
         const result = write(writer);
-        if (!live) this.#build.mergeLeftOut(index, partitions, written);
-        const withTables = [...partitions].sort((a, b) => a - b);
-        if (rebuilt) rebuildSpellIndex(db, index, readVocabulary(db, index, vocabularyRowsSql(index, withTables)));
-        else changes?.applyTo(index, vocabularyCountSql(index, withTables), writer.added);
+        const written = [...partitions].sort((a, b) => a - b);
+        if (rebuilt) rebuildSpellIndex(db, index, readVocabulary(db, index, vocabularyRowsSql(index, written)));
+        else changes?.applyTo(index, vocabularyCountSql(index, written), writer.added);
         return result;
       })();
       if (rebuilt) {
