@@ -445,7 +445,7 @@ describe('SqliteEngine page size', () => {
 });
 
 describe('SqliteEngine merges', () => {
-  it('builds and merges with the memory map off, so that the pages they read do not stay in the process, and maps again afterwards', async () => {
+  it('builds, merges and deletes with the memory map off, so that the pages they read do not stay in the process, and maps again afterwards', async () => {
     const engine = new SqliteEngine({ path: join(dir, 'merge-map.sqlite'), mmapMiB: 64 });
     const pragmas: string[] = [];
     const pragma = Database.prototype.pragma;
@@ -466,6 +466,8 @@ describe('SqliteEngine merges', () => {
       await engine.updateAliases([{ add: { index: 'mapped', alias: 'birds' } }]);
       await engine.bulk('mapped', [page('d', 'Night heron')]);
       assert.deepEqual(pragmas.slice(6), ['mmap_size', 'mmap_size = 0', mapped], 'a live index commits every write, mapped');
+      await engine.deleteIndex('mapped');
+      assert.deepEqual(pragmas.slice(9), ['mmap_size', 'mmap_size = 0', mapped], 'off while the tables are dropped, on after');
     } finally {
       Database.prototype.pragma = pragma;
       await engine.close();

@@ -40,9 +40,9 @@ export interface SqliteEngineOptions {
    * MiB of the database file read through a memory map instead of a read() call per page: a search reads pages spread
    * across the file (the bodies of ten results, posting lists, documents rows), and on the bench the read() calls cost
    * about 45 µs of system time per query. 0 reads every page with read(). A build transaction (see
-   * buildTransactionDocuments) and `forceMerge` read with read() whatever the setting: they read pages of the whole
-   * index once each, and mapped pages would all stay resident in the process; a search on the same connection while a
-   * build transaction is open reads with read() too.
+   * buildTransactionDocuments), `forceMerge` and `deleteIndex` read with read() whatever the setting: they read pages
+   * of the whole index once each, and mapped pages would all stay resident in the process; a search on the same
+   * connection while a build transaction is open reads with read() too.
    * @default 1024
    */
   mmapMiB?: number;
