@@ -61,7 +61,7 @@ export const searchIndexSuite: BenchSuite = {
       // The database after the run's optimize and the alias swap: documents, FTS5 terms and stems, spelling tables.
       const indexBytes = ['full.sqlite', 'full.sqlite-wal'].reduce((sum, name) => sum + (existsSync(join(dir, name)) ? statSync(join(dir, name)).size : 0), 0);
       const micros = (value: number | undefined) => `${Math.round(value ?? Number.NaN)} µs CPU/doc`;
-      const micros1 = (value: number | undefined) => `${(value ?? Number.NaN).toFixed(1)} µs`;
+      const microseconds = (value: number | undefined) => `${(value ?? Number.NaN).toFixed(1)} µs`;
       return [
         {
           name: 'engine insert (ceiling)',
@@ -88,7 +88,7 @@ export const searchIndexSuite: BenchSuite = {
           name: 'body HTML read, htmlparser2',
           value: 1_000_000 / (strip.parserMicros ?? Number.NaN),
           unit: 'pages/s',
-          note: `${strip.documents} pages of the build in process, their text before whitespace is collapsed; ${micros1(strip.parserMicros)} a page`,
+          note: `${strip.documents} pages of the build in process, their text before whitespace is collapsed; ${microseconds(strip.parserMicros)} a page`,
         },
         {
           name: 'body HTML read, scan',
@@ -96,7 +96,7 @@ export const searchIndexSuite: BenchSuite = {
           unit: 'pages/s',
           baseline: 'body HTML read, htmlparser2',
           target: { minRatio: 1.5 },
-          note: `html-scan.ts, htmlparser2 where it stops; ${micros1(strip.scanMicros)} a page, ${micros1(strip.stripMicros)} for the whole stripHtml`,
+          note: `html-scan.ts, htmlparser2 where it stops; ${microseconds(strip.scanMicros)} a page, ${microseconds(strip.stripMicros)} for the whole stripHtml`,
         },
         { name: 'full run peak RSS', value: full.peakRssMb ?? Number.NaN, unit: 'MB', target: { max: 500 }, note: 'child process maxRSS' },
         { name: 'index size', value: indexBytes / 1e6, unit: 'MB', note: `the database file after the full run, ${Math.round(indexBytes / full.documents)} bytes per document` },

@@ -9,7 +9,7 @@ import { walkIndexFiles } from '../../src/search/reader.js';
 import { htmlTextByParser, htmlTextByScan, stripHtml } from '../../src/search/strip-html.js';
 
 const [mode, root, database, limitText] = process.argv.slice(2);
-if (root === undefined || database === undefined) throw new Error('usage: search-index-child.ts <ceiling|read|full> <root> <database> [documents]');
+if (root === undefined || database === undefined) throw new Error('usage: search-index-child.ts <ceiling|read|full|strip> <root> <database> [documents]');
 const peakRssMb = () => process.resourceUsage().maxRSS / 1024;
 /** CPU milliseconds of this process, all threads. */
 const cpuMs = () => {

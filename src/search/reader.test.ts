@@ -125,14 +125,13 @@ describe('readContentBuild', () => {
   });
 
   it('runs its reading threads below the caller in scheduling priority when threads have one (Linux)', { skip: process.platform !== 'linux' && 'threads have a priority of their own on Linux only' }, async () => {
-    /** The niceness of each thread of this process (field 19 of its stat line). */
-    const niceness = () =>
-      readdirSync('/proc/self/task').map((task) => {
-        const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-      });
-    const own = Number(readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1]?.split(' ')[16]);
-    const lowered = Math.min(19, own + 3);
+    /** The niceness in a thread's stat file: field 19, after the command name, which may hold spaces. */
+    const nicenessIn = (path: string) => {
+      const stat = readFileSync(path, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const niceness = () => readdirSync('/proc/self/task').map((task) => nicenessIn(`/proc/self/task/${task}/stat`));
+    const lowered = Math.min(19, nicenessIn('/proc/thread-self/stat') + 3);
     for (const readerNiceness of [3, 0]) {
       let seen: number[] = [];
       for await (const _result of readBuild(root, { workers: 2, batchSize: 1, readerNiceness })) if (seen.length === 0) seen = niceness();

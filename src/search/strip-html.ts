@@ -71,8 +71,7 @@ export function stripHtmlParts(fragments: readonly string[]): string {
 /** The text of an HTML fragment as stripHtml reads it, its whitespace not yet collapsed. */
 function htmlText(html: string): string {
   if (!html.includes('<') && !html.includes('&')) return html;
-  const scanned = new TextCollector();
-  return scanHtml(html, scanned) ? scanned.text : htmlTextByParser(html);
+  return htmlTextByScan(html) ?? htmlTextByParser(html);
 }
 
 /** htmlText read by htmlparser2 alone, the reference of the scan (see html-scan.ts) and its fallback. */
@@ -82,7 +81,7 @@ export function htmlTextByParser(html: string): string {
   return collector.text;
 }
 
-/** htmlText read by the scan alone; undefined for a fragment it leaves to htmlparser2. For tests and the bench. */
+/** htmlText read by the scan alone; undefined for a fragment it leaves to htmlparser2. */
 export function htmlTextByScan(html: string): string | undefined {
   const collector = new TextCollector();
   return scanHtml(html, collector) ? collector.text : undefined;
