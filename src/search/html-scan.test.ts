@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Parser } from 'htmlparser2';
 import { scanHtml, type HtmlEvents } from './html-scan.js';
-import { htmlTextByParser, htmlTextByScan, stripHtml } from './strip-html.js';
+import { STRIP_PARSER_OPTIONS, htmlTextByParser, htmlTextByScan, stripHtml } from './strip-html.js';
 
 type HtmlEvent = ['open', string, Record<string, string>] | ['close', string] | ['text', string];
 
@@ -21,7 +21,7 @@ function recorder(): HtmlEvents & { events: HtmlEvent[] } {
 /** The events of htmlparser2's Parser read as the stripping reads it (the reference). */
 function parserEvents(html: string): HtmlEvent[] {
   const record = recorder();
-  new Parser(record, { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true }).end(html);
+  new Parser(record, STRIP_PARSER_OPTIONS).end(html);
   return record.events;
 }
 

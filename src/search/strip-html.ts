@@ -74,10 +74,13 @@ function htmlText(html: string): string {
   return htmlTextByScan(html) ?? htmlTextByParser(html);
 }
 
+/** How stripping has htmlparser2 read HTML: the events the scan of html-scan.ts gives too. */
+export const STRIP_PARSER_OPTIONS = { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true } as const;
+
 /** htmlText read by htmlparser2 alone, the reference of the scan (see html-scan.ts) and its fallback. */
 export function htmlTextByParser(html: string): string {
   const collector = new TextCollector();
-  new Parser(collector, { decodeEntities: false, lowerCaseTags: true, lowerCaseAttributeNames: true }).end(html);
+  new Parser(collector, STRIP_PARSER_OPTIONS).end(html);
   return collector.text;
 }
 

@@ -2,7 +2,7 @@ import { ERRORS } from '../../error-codes.js';
 import { foldPhrase } from '../analysis/index.js';
 import { planCountExpression } from '../search-expression.js';
 import { tablesOf } from './sqlite/tables.js';
-import { Connection, openDatabase, withoutMemoryMap } from './sqlite/connection.js';
+import { Connection, openDatabase, unmapped } from './sqlite/connection.js';
 import { SQLITE_ENGINE_DEFAULTS, type SqliteEngineOptions } from './sqlite/options.js';
 import { BuildTransaction, INDEX_LAYOUT, createCatalogue, createIndexTables, dropIndexTables, isAlias, isCurrentLayout, isIndex } from './sqlite/schema.js';
 import { searchIndex } from './sqlite/search.js';
@@ -124,15 +124,12 @@ export class SqliteEngine implements SearchEngine {
     this.#build.end();
     this.#connection.forget();
     // Dropping tables reads every page of the index once, to free it: through the memory map all would stay resident.
-    const remap = withoutMemoryMap(this.#connection.db);
-    try {
+    unmapped(this.#connection.db, () =>
       this.#connection.db.transaction(() => {
         if (!isIndex(this.#connection, name)) throw indexNotFound(name);
         dropIndexTables(this.#connection.db, name);
-      })();
-    } finally {
-      remap();
-    }
+      })(),
+    );
     this.#connection.forgetStatements(name);
   }
 

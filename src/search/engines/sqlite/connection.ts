@@ -136,3 +136,13 @@ export function withoutMemoryMap(db: Database.Database): () => void {
     if (db.open) db.pragma(`mmap_size = ${mapped}`);
   };
 }
+
+/** Runs `run` with the memory map of `db` off (see withoutMemoryMap), and maps again after it, however it ends. */
+export function unmapped<T>(db: Database.Database, run: () => T): T {
+  const remap = withoutMemoryMap(db);
+  try {
+    return run();
+  } finally {
+    remap();
+  }
+}

@@ -6,7 +6,7 @@ import { vocabularyCountSql, vocabularyRowsSql } from './partitions.js';
 import { readVocabularyInThread } from './vocabulary-reader.js';
 import type { AliasAction } from '../types.js';
 import { indexNotFound, validIndexName } from '../validation.js';
-import { withoutMemoryMap, type Connection } from './connection.js';
+import { unmapped, type Connection } from './connection.js';
 import { createPartitionTables, isCurrentLayout, isIndex, partitionsOf, type BuildTransaction, type FullTextOptions } from './schema.js';
 
 /** The engine's writes: documents in their transactions, the spelling index they leave stale, merges and aliases. */
@@ -107,16 +107,13 @@ export class IndexWriter {
         ? readVocabularyInThread({ path: this.#file, index: name, vocabularyRows: vocabularyRowsSql(name, partitions) }).catch(() => undefined)
         : undefined;
     // The merge reads every page of the index once, in order.
-    const remap = withoutMemoryMap(db);
-    try {
+    unmapped(db, () => {
       for (const partition of partitions) {
         const { fts, titles } = partitionTablesOf(name, partition);
         db.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`).run();
         db.prepare(`INSERT INTO ${titles} (${titles}) VALUES ('optimize')`).run();
       }
-    } finally {
-      remap();
-    }
+    });
     // The merge is this connection's last change before the answer is awaited: any other since is a write that came.
     const changes = this.#totalChanges();
     if (stale) {
