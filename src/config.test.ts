@@ -215,3 +215,32 @@ describe('loadConfig for the edge', () => {
     }
   });
 });
+
+describe('EDGE_REFRESH_SECRET and PUBLIC_URL', () => {
+  it('leaves both unset when the environment has neither', () => {
+    const config = loadConfig({});
+    assert.equal(config.edgeRefreshSecret, undefined);
+    assert.equal(config.publicUrl, undefined);
+  });
+
+  it('reads a URL-safe secret and a public origin when they are set', () => {
+    const config = loadConfig({ EDGE_REFRESH_SECRET: 'abcdefghijklmnop-_.~+/=', PUBLIC_URL: 'https://Example.com/' });
+    assert.equal(config.edgeRefreshSecret, 'abcdefghijklmnop-_.~+/=');
+    assert.equal(config.publicUrl, 'https://example.com');
+  });
+
+  it('names EDGE_REFRESH_SECRET without echoing it when it is short or holds characters nginx cannot take', () => {
+    for (const bad of ['short', 'sixteen chars ok?', 'abcdefghijklmnop"', 'abcdefghijklmnop$x']) {
+      assert.throws(
+        () => loadConfig({ EDGE_REFRESH_SECRET: bad }),
+        (error: unknown) => error instanceof ConfigError && error.message.includes('EDGE_REFRESH_SECRET') && !error.message.includes(bad),
+      );
+    }
+  });
+
+  it('names PUBLIC_URL when it has a path, a query or another scheme', () => {
+    for (const bad of ['example.com', 'ftp://example.com', 'https://example.com/blog', 'https://example.com/?a=1', 'https://u:p@example.com']) {
+      assert.throws(() => loadConfig({ PUBLIC_URL: bad }), /PUBLIC_URL/, bad);
+    }
+  });
+});

@@ -19,6 +19,16 @@ export interface Config {
   apiBase: string;
   originAdminToken: string | undefined;
   purgeSecret: string | undefined;
+  /**
+   * The value `secret-header` must carry for the edge to refresh a URL (`EDGE_REFRESH_SECRET`); the origin's purge
+   * client sends it. Unset: shared through `DATA_DIR` like the purge secret (see docs/public.md).
+   */
+  edgeRefreshSecret: string | undefined;
+  /**
+   * The site's public base URL (`PUBLIC_URL`, `https://example.com`): absolute URLs in pages, the feed, the sitemap and
+   * robots use it whatever the request says. Unset: the public base URL rule (`ALLOWED_HOSTS`, `X-Forwarded-*`).
+   */
+  publicUrl: string | undefined;
   purgeUrls: string[];
   cdnBaseUrl: string | undefined;
   allowedHosts: string[];
@@ -96,6 +106,11 @@ function read(env: Env, name: string): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
+function optional<T>(env: Env, name: string, parse: (name: string, value: string) => T): T | undefined {
+  const value = read(env, name);
+  return value === undefined ? undefined : parse(name, value);
+}
+
 export function parsePort(name: string, value: string): number {
   const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -131,6 +146,24 @@ export function parseHttpUrl(name: string, value: string): string {
     throw new ConfigError(`expected ${name} to be an http(s) URL, got '${value}'`);
   }
   return value.replace(/\/+$/, '');
+}
+
+/** A secret that can stand in a header value and an nginx string as it is: 16 to 256 URL-safe characters. */
+export function parseSecret(name: string, value: string): string {
+  if (!/^[A-Za-z0-9._~+/=-]{16,256}$/.test(value)) {
+    throw new ConfigError(`expected ${name} to be 16 to 256 characters of letters, digits and ._~+/=-, got a value of ${value.length} characters`);
+  }
+  return value;
+}
+
+/** An http(s) origin, optionally with a path prefix, without query or fragment: how readers reach the site. */
+export function parsePublicUrl(name: string, value: string): string {
+  const url = parseHttpUrl(name, value);
+  const parsed = new URL(url);
+  if (parsed.search !== '' || parsed.hash !== '' || parsed.username !== '' || parsed.password !== '' || (parsed.pathname !== '/' && parsed.pathname !== '')) {
+    throw new ConfigError(`expected ${name} to be a scheme and host such as https://example.com, got '${value}'`);
+  }
+  return parsed.origin;
 }
 
 /** An http URL with nothing after the port: where a proxy forwards to. */
@@ -276,6 +309,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     apiBase: parseHttpUrl('API_BASE', read(env, 'API_BASE') ?? `http://127.0.0.1:${originPort}`),
     originAdminToken: read(env, 'ORIGIN_ADMIN_TOKEN'),
     purgeSecret: read(env, 'PURGE_SECRET'),
+    edgeRefreshSecret: optional(env, 'EDGE_REFRESH_SECRET', parseSecret),
+    publicUrl: optional(env, 'PUBLIC_URL', parsePublicUrl),
     purgeUrls:
       purgeUrlsValue === undefined
         ? [`http://127.0.0.1:${port}/__purge__`]
