@@ -16,7 +16,8 @@ export function isCategoryName(value: unknown): value is string {
   return (
     typeof value === 'string' &&
     value.length >= 1 &&
-    value.length <= CATEGORY_NAME_MAX_LENGTH &&
+    // Characters as every text limit counts them: code points (`[...value]`), not UTF-16 units.
+    [...value].length <= CATEGORY_NAME_MAX_LENGTH &&
     CATEGORY_NAME_PATTERN.test(value) &&
     value === value.trim() &&
     value === value.normalize('NFC')

@@ -72,6 +72,7 @@ export const ERRORS = catalogue({
   INVALID_SONG_ID: [told, 400],
   INVALID_LIMIT: [told, 400],
   INVALID_CURSOR: [told, 400],
+  INVALID_UTF8: [told, 400],
   READ_ONLY_FIELD: [told, 409],
   UNSUPPORTED_MEDIA_TYPE: [told, 415],
   UNAUTHORIZED: [told, 401],
@@ -91,6 +92,10 @@ export const ERRORS = catalogue({
   ORIGIN_FAILED: [told, 502],
   ORIGIN_BAD_RESPONSE: [told, 502],
   ORIGIN_UNAVAILABLE: [told, 502],
+
+  // Any upstream's answer (origin, fronts, edge, search cluster) past its documented bound or not UTF-8.
+  UPSTREAM_ANSWER_TOO_LARGE: [told, 502],
+  UPSTREAM_ANSWER_NOT_UTF8: [told, 502],
 
   // Search indices, their engines and builds.
   SEARCH_NOT_READY: [(name: string) => `search index '${name}' does not exist yet`, 503],

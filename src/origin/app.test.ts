@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { silentLogger } from '../log.js';
 import { adminAuthorized, createOriginApp } from './app.js';
 import { openOriginDatabase, type OriginDatabase } from './database.js';
+import { BODY_LIMITS } from './validation.js';
 
 const TOKEN = 'admin-token-for-tests';
 let db: OriginDatabase;
@@ -202,7 +203,7 @@ describe('origin refuses bad input and writes nothing', () => {
       { method: 'PUT', path: '/api/v1/plog/ok-oid', raw: '{"title":', status: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' },
       { method: 'PUT', path: '/api/v1/plog/ok-oid', raw: '', status: 400 },
       { method: 'PUT', path: '/api/v1/plog/ok-oid', raw: 'title=x', contentType: 'application/x-www-form-urlencoded', status: 415 },
-      { method: 'PUT', path: '/api/v1/plog/ok-oid', raw: JSON.stringify({ ...validPost, body: 'x'.repeat(1_100_000) }), status: 413 },
+      { method: 'PUT', path: '/api/v1/plog/ok-oid', raw: JSON.stringify({ ...validPost, body: 'x'.repeat(BODY_LIMITS.post) }), status: 413 },
       { method: 'PUT', path: '/api/v1/plog/ok-oid', raw: '{"__proto__":{"admin":true},"title":"x"}', status: 400 },
       { method: 'PUT', path: '/api/v1/plog/ok-oid', body: [validPost], status: 400, code: 'INVALID_INPUT' },
       { method: 'PUT', path: '/api/v1/plog/ok-oid', body: { ...validPost, title: '\u0000' }, status: 400, code: 'INVALID_INPUT' },

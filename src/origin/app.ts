@@ -1,17 +1,18 @@
 import rateLimit from '@fastify/rate-limit';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBodyParser, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ERRORS } from '../error-codes.js';
 import type { Logger } from '../log.js';
 import { RateLimitLog } from '../log-bounds.js';
 import { trustedProxyCheck } from '../search/index.js';
 import { secretMatches } from '../secret-compare.js';
+import { jsonUtf8Problem } from '../utf8-input.js';
 import { installErrorMapper } from '../server/error-mapper.js';
 import type { OriginDatabase } from './database.js';
 import { ContentStore } from './store.js';
 import { encodeCursor, parsePendingQuery } from './pending-page.js';
 import { parsePostPatch, parsePostRepresentation } from './post-representation.js';
-import { parseCommentId, parseCommentInput, parseListQuery, parseOid } from './validation.js';
+import { BODY_LIMITS, parseCommentId, parseCommentInput, parseListQuery, parseOid } from './validation.js';
 
 export interface OriginAppOptions {
   db: OriginDatabase;
@@ -29,8 +30,6 @@ export interface OriginAppOptions {
   trustedProxies?: readonly string[];
   /** Called after every committed change that enqueued a purge (wakes the outbox worker). */
   onChange?: () => void;
-  /** Largest request body accepted. @default 1048576 */
-  bodyLimit?: number;
   /** @default () => new Date() */
   now?: () => Date;
   /**
@@ -43,7 +42,6 @@ export interface OriginAppOptions {
 const DEFAULTS = {
   commentRateLimit: { max: 5, windowMs: 60_000 },
   trustedProxies: ['loopback'],
-  bodyLimit: 1024 * 1024,
 } as const;
 
 /**
@@ -62,12 +60,22 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   const limit = options.commentRateLimit ?? DEFAULTS.commentRateLimit;
   const app = Fastify({
     logger: false,
-    bodyLimit: options.bodyLimit ?? DEFAULTS.bodyLimit,
+    // Routes without a body of their own read no more than a comment's; PUT, PATCH and comments set theirs.
+    bodyLimit: BODY_LIMITS.comment,
     routerOptions: { maxParamLength: 200 },
     // The same trust rule as the search's rate limit, so a reader behind the front or the edge is one reader here too.
     trustProxy: trustedProxyCheck(options.trustedProxies ?? DEFAULTS.trustedProxies),
   });
   installErrorMapper(app, options.logger);
+  // JSON bodies are decoded strictly: bad bytes are refused naming their field rather than stored as U+FFFD.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  const strictJson: FastifyBodyParser<Buffer> = (request, body, done) => {
+    const problem = jsonUtf8Problem(body);
+    if (problem === undefined) defaultJson(request, body.toString('utf8'), done);
+    else done(ERRORS.INVALID_UTF8(problem));
+  };
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, strictJson);
   await app.register(rateLimit, { global: false });
   const refusedComments = new RateLimitLog({ logger: options.logger, message: 'comment rate limit exceeded', windowMs: limit.windowMs });
   app.addHook('onClose', async () => refusedComments.flush());
@@ -103,7 +111,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     return page;
   });
 
-  app.put<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin }, async (request, reply) => {
+  app.put<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin, bodyLimit: BODY_LIMITS.post }, async (request, reply) => {
     const oid = parseOid(request.params.oid);
     const input = parsePostRepresentation(request.body, { oid });
     const { created } = store.putPost(oid, input);
@@ -113,7 +121,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
 
   // A scope of its own, so the merge patch media type is taken by PATCH alone: a PUT sent as a patch is refused (415).
   await app.register(async (scope) => {
-    scope.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'));
+    scope.addContentTypeParser('application/merge-patch+json', { parseAs: 'buffer' }, strictJson);
     // After the admin check (onRequest), before the body is read: fastify would otherwise take text/plain as a string.
     scope.addHook('preParsing', async (request) => {
       const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
@@ -123,7 +131,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
         );
       }
     });
-    scope.patch<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin }, async (request) => {
+    scope.patch<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin, bodyLimit: BODY_LIMITS.post }, async (request) => {
       const oid = parseOid(request.params.oid);
       if (!store.patchPost(oid, (current) => parsePostPatch(current, request.body))) {
         throw ERRORS.POST_NOT_FOUND(`no post '${oid}' to patch: create it with PUT`);
@@ -163,6 +171,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   app.post<{ Params: { oid: string } }>(
     '/api/v1/plog/:oid/comments',
     {
+      bodyLimit: BODY_LIMITS.comment,
       config: {
         rateLimit: {
           keyGenerator: (request) => request.ip,

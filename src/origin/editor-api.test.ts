@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { silentLogger } from '../log.js';
 import { createOriginApp } from './app.js';
 import { openOriginDatabase, type OriginDatabase } from './database.js';
+import { BODY_LIMITS } from './validation.js';
 import { encodeCursor } from './pending-page.js';
 import type { PendingComment, Post, PostPage } from './store.js';
 
@@ -126,7 +127,7 @@ describe('origin PUT /api/v1/plog/<oid> with what GET answers', () => {
       { body: { ...post, body_html: { $ne: '' } }, status: 400, code: 'INVALID_INPUT', message: /body_html must be a string/ },
       { body: { ...post, title: 'a\u202eb' }, status: 400, code: 'INVALID_INPUT', message: /control characters/ },
       { body: { ...post, oid: 'ÉDITABLE' }, status: 409, code: 'READ_ONLY_FIELD' },
-      { raw: `{"post":${JSON.stringify({ ...post, body_html: 'x'.repeat(1_100_000) })}}`, status: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' },
+      { raw: `{"post":${JSON.stringify({ ...post, body_html: 'x'.repeat(BODY_LIMITS.post) })}}`, status: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' },
       { raw: '{"post":{"__proto__":{"admin":true}}}', status: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' },
       { raw: `${'{"post":'.repeat(3000)}1${'}'.repeat(3000)}`, status: 400, code: 'INVALID_INPUT' },
     ];
@@ -212,7 +213,7 @@ describe('origin PATCH /api/v1/plog/<oid>', () => {
       { raw: '', status: 400, code: 'FST_ERR_CTP_EMPTY_JSON_BODY' },
       { raw: '{"__proto__":{"title":"x"}}', status: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' },
       { raw: `{"title":${'{"a":'.repeat(50_000)}1${'}'.repeat(50_001)}`, status: 400, code: 'INVALID_INPUT', message: /levels deep/ },
-      { raw: JSON.stringify({ body: 'x'.repeat(1_100_000) }), status: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' },
+      { raw: JSON.stringify({ body: 'x'.repeat(BODY_LIMITS.post) }), status: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' },
       { body: { title: 'x' }, type: 'text/plain', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: /merge-patch\+json/ },
       { body: { title: 'x' }, type: 'application/x-www-form-urlencoded', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
       { body: { title: 'x' }, type: 'application/json-patch+json', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },

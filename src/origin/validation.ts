@@ -1,6 +1,7 @@
 import { ERRORS, type ErrorFactory } from '../error-codes.js';
 import type { AppError } from '../errors.js';
 import { CATEGORY_NAME_MAX_LENGTH, isCategoryName } from '../categories.js';
+import { characterCount } from '../utf8-input.js';
 
 /** A post identifier: a lower-case slug, so it is safe in a URL path and in a cache key as it stands. */
 export const OID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -14,6 +15,21 @@ export const LIMITS = {
   categoryLength: CATEGORY_NAME_MAX_LENGTH,
   nameLength: 80,
   commentLength: 5_000,
+} as const;
+
+/** Bytes of JSON's longest spelling of one character: two `\\uXXXX` escapes (a surrogate pair), as ASCII-only encoders write. */
+const MAX_JSON_BYTES_PER_CHARACTER = 12;
+/** Field names, punctuation, dates and whitespace around the text fields. */
+const JSON_FRAME_BYTES = 4096;
+
+/**
+ * Request body limits in bytes, derived from the character limits above: every text field at its limit fits, however
+ * its characters are spelled in JSON (raw UTF-8 of up to 4 bytes, or escapes). So a client meets a character limit
+ * (400 naming the field) before it meets a byte limit (413), whatever characters it writes.
+ */
+export const BODY_LIMITS = {
+  post: (LIMITS.titleLength + LIMITS.summaryLength + LIMITS.bodyLength + LIMITS.categories * LIMITS.categoryLength) * MAX_JSON_BYTES_PER_CHARACTER + JSON_FRAME_BYTES,
+  comment: (LIMITS.nameLength + LIMITS.commentLength) * MAX_JSON_BYTES_PER_CHARACTER + JSON_FRAME_BYTES,
 } as const;
 
 export interface PostInput {
@@ -73,7 +89,7 @@ function text(
   if (typeof raw !== 'string') throw invalid(`${field} must be a string`);
   const value = raw.normalize('NFC').trim();
   if (value.length < options.min) throw invalid(`${field} must not be empty`);
-  if (value.length > options.max) throw invalid(`${field} must be at most ${options.max} characters`);
+  if (characterCount(value) > options.max) throw invalid(`${field} must be at most ${options.max} characters`);
   if ((options.multiline ? CONTROL_IN_TEXT : CONTROL_IN_LINE).test(value)) {
     throw invalid(`${field} must not contain control characters`);
   }

@@ -29,8 +29,14 @@ export interface RendererOptions {
   logger?: Logger;
   /** Locales with a search page; the other pages are in the first one. @default ['en-US'] */
   locales?: string[];
-  /** Per origin request. @default 10000 */
+  /** Per origin request, for its headers and its whole body. @default 10000 */
   timeoutMs?: number;
+  /**
+   * Largest answer read from the origin, in bytes: a Content-Length above it, or a body growing past it, fails the page
+   * with the 502 page, never cached, and the rest is not read. Room for the largest post the origin accepts (500,000
+   * characters of 4 bytes each) with its comments. @default 4194304 (4 MiB)
+   */
+  maxOriginAnswerBytes?: number;
   /** Posts listed on the home page. @default 10 */
   latestPosts?: number;
   /** `Cache-Control` of pages, data routes, the feed, the sitemap and robots.txt. @default 'public,max-age=86400' */
@@ -47,6 +53,7 @@ export interface RendererOptions {
 const DEFAULTS = {
   locales: [DEFAULT_LOCALE],
   timeoutMs: 10_000,
+  maxOriginAnswerBytes: 4 * 1024 * 1024,
   latestPosts: 10,
   cacheControl: 'public,max-age=86400',
   staticCacheControl: 'public, max-age=31536000, immutable',
@@ -89,6 +96,7 @@ export function createRenderer(options: RendererOptions): RendererHandler {
     apiBase: options.apiBase.replace(/\/+$/, ''),
     fetch: options.fetch ?? globalThis.fetch,
     timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    maxAnswerBytes: options.maxOriginAnswerBytes ?? DEFAULTS.maxOriginAnswerBytes,
     latestPosts: options.latestPosts ?? DEFAULTS.latestPosts,
     siteName: site.name,
   };

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
-import { AppError } from '../errors.js';
+import { AppError, isAppError } from '../errors.js';
 import { ERRORS } from '../error-codes.js';
+import { discardBody, readBoundedText } from '../upstream-body.js';
 import { describeProblem, listAnswerSchema, postAnswerSchema, type PostAnswer } from './origin-schema.js';
 import type { PageRoute } from './routes.js';
 import type { PageData, PostListing } from './types.js';
@@ -19,7 +20,10 @@ export class OriginError extends AppError {
 export interface OriginClientOptions {
   apiBase: string;
   fetch: typeof fetch;
+  /** For the headers and the whole body of each answer. */
   timeoutMs: number;
+  /** Largest answer read; a longer one (or a longer Content-Length) fails as a 502 at the first byte past it. */
+  maxAnswerBytes: number;
   /** Posts on the home page. */
   latestPosts: number;
   /** Ends every page title. */
@@ -29,23 +33,33 @@ export interface OriginClientOptions {
 /** The answer at `path`, validated against `schema`; undefined for a 404 when `notFoundIsEmpty`. */
 async function getAnswer<T>(options: OriginClientOptions, path: string, schema: z.ZodType<T>, notFoundIsEmpty: boolean): Promise<T | undefined> {
   const url = `${options.apiBase}${path}`;
+  // One signal for the headers and the whole body: an origin trickling its answer ends at the timeout all the same.
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  const timedOut = (error: unknown) => (error instanceof Error && error.name === 'TimeoutError') || signal.aborted;
   let response: Response;
   try {
-    response = await options.fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(options.timeoutMs) });
+    response = await options.fetch(url, { headers: { accept: 'application/json' }, signal });
   } catch (error) {
-    throw new OriginError(`${error instanceof Error && error.name === 'TimeoutError' ? 504 : 502} ${url}`, error);
+    throw new OriginError(`${timedOut(error) ? 504 : 502} ${url}`, error);
   }
   if (response.status === 404 && notFoundIsEmpty) {
-    await response.arrayBuffer();
+    await discardBody(response);
     return undefined;
   }
   if (!response.ok) {
-    await response.arrayBuffer();
+    await discardBody(response);
     throw new OriginError(`${response.status} ${url}`);
+  }
+  let text: string;
+  try {
+    text = await readBoundedText(response, options.maxAnswerBytes, url);
+  } catch (error) {
+    if (isAppError(error)) throw new OriginError(`502 ${error.message}`, error);
+    throw new OriginError(`${timedOut(error) ? 504 : 502} ${url} (the answer broke off)`, error);
   }
   let body: unknown;
   try {
-    body = await response.json();
+    body = JSON.parse(text);
   } catch (error) {
     throw new OriginError(`${response.status} ${url} (body is not JSON)`, error);
   }

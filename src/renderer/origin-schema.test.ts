@@ -17,6 +17,7 @@ function originAnswering(body: string, status = 200): OriginClientOptions {
     apiBase: API,
     fetch: (async () => new Response(body, { status, headers: { 'content-type': 'application/json' } })) as typeof fetch,
     timeoutMs: 1000,
+    maxAnswerBytes: 1024 * 1024,
     latestPosts: 10, siteName: 'sitestack plog',
   };
 }
