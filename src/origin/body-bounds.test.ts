@@ -17,7 +17,7 @@ const validPost = { title: 'Bounded', body: '<p>Text</p>', summary: 'Short', cat
 async function send(method: string, path: string, body: string | Buffer, options: { type?: string; token?: boolean } = {}) {
   const headers: Record<string, string> = { 'content-type': options.type ?? 'application/json' };
   if (options.token !== false) headers.authorization = `Bearer ${TOKEN}`;
-  const response = await fetch(`${base}${path}`, { method, headers, body });
+  const response = await fetch(`${base}${path}`, { method, headers, body: typeof body === 'string' ? body : new Uint8Array(body) });
   const text = await response.text();
   return { status: response.status, json: () => JSON.parse(text) as { error: string; code: string } };
 }

@@ -4,6 +4,7 @@ import { sendJson, sendText } from './http-answers.js';
 import type { PurgeRequest } from './options.js';
 import { validatePurgeBody, type PathnameLimits } from './pathnames.js';
 import type { KeyLimits } from './surrogate-keys.js';
+import { jsonUtf8Problem } from '../utf8-input.js';
 
 export interface PurgeRouteOptions extends PathnameLimits, KeyLimits {
   maxPurgeBodyBytes: number;
@@ -11,7 +12,7 @@ export interface PurgeRouteOptions extends PathnameLimits, KeyLimits {
   purge(request: PurgeRequest): string[] | Promise<string[]>;
 }
 
-type BodyResult = { ok: true; text: string } | { ok: false; tooLarge: boolean };
+type BodyResult = { ok: true; bytes: Buffer } | { ok: false; tooLarge: boolean };
 
 /** Reads the request body up to `limit` bytes; stops reading as soon as it would exceed it. */
 function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
@@ -35,7 +36,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<BodyResult> {
       chunks.push(chunk);
     };
     req.on('data', onData);
-    req.once('end', () => settle({ ok: true, text: Buffer.concat(chunks, length).toString('utf8') }));
+    req.once('end', () => settle({ ok: true, bytes: Buffer.concat(chunks, length) }));
     req.once('error', () => settle({ ok: false, tooLarge: false }));
     req.once('close', () => settle({ ok: false, tooLarge: false }));
   });
@@ -46,7 +47,8 @@ function tooLarge(res: ServerResponse, limit: number): void {
 }
 
 /**
- * Answers the purge route (spec §4, DESIGN §3): POST only (405 otherwise); body over the limit → 413; not JSON → 400;
+ * Answers the purge route (spec §4, DESIGN §3): POST only (405 otherwise); body over the limit → 413; not UTF-8 → 400
+ * naming the field; not JSON → 400;
  * invalid `pathnames` or `keys` → 400 with the validation message; then bearer auth (no bearer credentials → 401, wrong token or
  * no secret configured → 403); then the purge → 200 `{ purged }`.
  */
@@ -71,8 +73,14 @@ export async function answerPurge(req: IncomingMessage, res: ServerResponse, opt
       if (body.tooLarge) tooLarge(res, options.maxPurgeBodyBytes);
       return;
     }
+    // Bad bytes would be purged as U+FFFD, a pathname no page has: refused, naming the field, like the origin's bodies.
+    const problem = jsonUtf8Problem(body.bytes);
+    if (problem !== undefined) {
+      sendText(res, 400, problem);
+      return;
+    }
     try {
-      parsed = JSON.parse(body.text);
+      parsed = JSON.parse(body.bytes.toString('utf8'));
     } catch {
       sendText(res, 400, 'request body is not valid JSON');
       return;

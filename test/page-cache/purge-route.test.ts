@@ -54,6 +54,22 @@ describe('purge route', () => {
     }
   });
 
+  it('answers 400 naming the field, and purges nothing, when the body holds bytes that are not UTF-8', async () => {
+    await fill(h, ['/utf8-a']);
+    const bad = (prefix: string, suffix: string) => Buffer.concat([Buffer.from(prefix), Buffer.from([0xff, 0xfe]), Buffer.from(suffix)]);
+    const cases: Array<[Buffer, string]> = [
+      [bad('{"pathnames":["/utf8-a","/utf8-a', '"]}'), 'pathnames[1] is not valid UTF-8 (byte 32 of the body)'],
+      [bad('{"keys":["post:', '"]}'), 'keys[0] is not valid UTF-8 (byte 15 of the body)'],
+      [bad('{"pathnames":["/utf8-a"]', '}'), 'the body is not valid UTF-8 (byte 24 of the body)'],
+    ];
+    for (const [body, message] of cases) {
+      const reply = await post(h, body);
+      assert.equal(reply.status, 400, message);
+      assert.equal(reply.body, message);
+    }
+    assert.equal((await request(h.url, '/utf8-a')).headers['x-middleware-cache'], 'hit');
+  });
+
   it('answers 400 rather than crashing when the JSON is deeply nested', async () => {
     const depth = 200_000;
     const reply = await post(h, `{"pathnames":${'['.repeat(depth)}${']'.repeat(depth)}}`);
