@@ -13,6 +13,8 @@ describe('loadConfig', () => {
     assert.equal(config.edgePort, 8080);
     assert.equal(config.dataDir, '/srv/site/data');
     assert.equal(config.apiBase, 'http://127.0.0.1:4000');
+    assert.equal(config.originTimeoutMs, 10_000);
+    assert.equal(config.originMaxAnswerBytes, 4 * 1024 * 1024);
     assert.deepEqual(config.purgeUrls, ['http://127.0.0.1:3000/__purge__']);
     assert.deepEqual(config.allowedHosts, ['localhost', '127.0.0.1']);
     assert.equal(config.cacheKey, 'url');

@@ -17,6 +17,10 @@ export interface Config {
   nginxBin: string;
   dataDir: string;
   apiBase: string;
+  /** How long the front waits for each origin answer, headers and whole body (`ORIGIN_TIMEOUT_MS`). @default 10000 */
+  originTimeoutMs: number;
+  /** Largest origin answer the front reads for a page, in bytes (`ORIGIN_MAX_ANSWER_BYTES`). @default 4194304 */
+  originMaxAnswerBytes: number;
   originAdminToken: string | undefined;
   purgeSecret: string | undefined;
   /**
@@ -307,6 +311,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     nginxBin: read(env, 'NGINX_BIN') ?? 'nginx',
     dataDir,
     apiBase: parseHttpUrl('API_BASE', read(env, 'API_BASE') ?? `http://127.0.0.1:${originPort}`),
+    originTimeoutMs: parsePositiveInt('ORIGIN_TIMEOUT_MS', read(env, 'ORIGIN_TIMEOUT_MS') ?? '10000'),
+    originMaxAnswerBytes: parsePositiveInt('ORIGIN_MAX_ANSWER_BYTES', read(env, 'ORIGIN_MAX_ANSWER_BYTES') ?? String(4 * 1024 * 1024)),
     originAdminToken: read(env, 'ORIGIN_ADMIN_TOKEN'),
     purgeSecret: read(env, 'PURGE_SECRET'),
     edgeRefreshSecret: optional(env, 'EDGE_REFRESH_SECRET', parseSecret),

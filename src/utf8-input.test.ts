@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { firstInvalidUtf8, jsonPathAt, jsonUtf8Problem } from './utf8-input.js';
+import { firstInvalidUtf8, formUtf8Problem, jsonPathAt, jsonUtf8Problem } from './utf8-input.js';
 
 const decodes = (bytes: Uint8Array): boolean => {
   try {
@@ -93,5 +93,26 @@ describe('jsonUtf8Problem', () => {
     assert.equal(jsonUtf8Problem(Buffer.from('{"title":"héllo 😀"}')), undefined);
     const body = Buffer.concat([Buffer.from('{"title":"A'), Buffer.from([0xff, 0xfe]), Buffer.from('B","body":"x"}')]);
     assert.equal(jsonUtf8Problem(body), 'title is not valid UTF-8 (byte 11 of the body)');
+  });
+});
+
+describe('formUtf8Problem', () => {
+  it('names the field whose value is bad, raw or percent-encoded, and accepts what URLSearchParams decodes losslessly', () => {
+    assert.equal(formUtf8Problem(Buffer.from('name=Ann&comment=caf%C3%A9+%F0%9F%98%80&website=')), undefined);
+    assert.equal(formUtf8Problem(Buffer.from('name=Ann&comment=A%FF%FEB')), 'comment is not valid UTF-8');
+    assert.equal(formUtf8Problem(Buffer.concat([Buffer.from('name=A'), Buffer.from([0xff]), Buffer.from('&comment=x')])), 'name is not valid UTF-8');
+    assert.equal(formUtf8Problem(Buffer.from('na%E9me=x')), 'a field name in the form is not valid UTF-8');
+    assert.equal(formUtf8Problem(Buffer.from('comment=100%+sure%2')), undefined);
+  });
+
+  it('finds a problem exactly when a percent-encoded value is not UTF-8 by the WHATWG decoder', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom('name', 'comment'), fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 6 }))), (pairs) => {
+        const body = pairs.map(([name, bytes]) => `${name}=${bytes.map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('')}`).join('&');
+        const bad = pairs.find(([, bytes]) => !decodes(Uint8Array.from(bytes)));
+        assert.equal(formUtf8Problem(Buffer.from(body)), bad === undefined ? undefined : `${bad[0]} is not valid UTF-8`);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -3,6 +3,8 @@ import { ERRORS } from '../error-codes.js';
 import { isAppError } from '../errors.js';
 import { logUrl } from '../log-bounds.js';
 import { silentLogger, type Logger } from '../log.js';
+import { discardBody, readBoundedText } from '../upstream-body.js';
+import { formUtf8Problem } from '../utf8-input.js';
 import { clientAddress, trustedProxyCheck } from '../search/api/client-address.js';
 import { HONEYPOT_FIELD } from './comment-form.js';
 import type { RendererHandler } from './handler.js';
@@ -17,15 +19,24 @@ export interface CommentRouteOptions {
   trustedProxies?: readonly string[];
   /** @default globalThis.fetch */
   fetch?: typeof fetch;
-  /** Per origin request. @default 10000 */
+  /** Per origin request, for its headers and its whole body. @default 10000 */
   timeoutMs?: number;
-  /** Largest form body read; a longer one is refused with 413. @default 65536 */
+  /**
+   * Largest form body read, in bytes; a longer one is refused with 413. The default holds a name and a comment at the
+   * origin's character limits (80 and 5,000) even with every character percent-encoded at 12 bytes (4-byte UTF-8).
+   * @default 65536
+   */
   maxBodyBytes?: number;
+  /**
+   * Largest answer read from the origin, in bytes (it is a short JSON message); a longer one, or a longer
+   * Content-Length, is answered as the origin failing (502), never shown. @default 65536
+   */
+  maxOriginAnswerBytes?: number;
   /** @default a silent logger */
   logger?: Logger;
 }
 
-export const COMMENT_ROUTE_DEFAULTS = { trustedProxies: ['loopback'], timeoutMs: 10_000, maxBodyBytes: 64 * 1024 } as const;
+export const COMMENT_ROUTE_DEFAULTS = { trustedProxies: ['loopback'], timeoutMs: 10_000, maxBodyBytes: 64 * 1024, maxOriginAnswerBytes: 64 * 1024 } as const;
 
 const POST_PATH = /^\/plog\/([a-z0-9]+(?:-[a-z0-9]+)*)\/comments(\/sent)?$/;
 
@@ -37,7 +48,10 @@ export function matchCommentPath(pathname: string): { oid: string; sent: boolean
 
 type Reply = { status: number; json: Record<string, unknown>; messages: string[]; retryAfter?: string | null };
 
-function readForm(req: IncomingMessage, limit: number): Promise<URLSearchParams> {
+const originFailed: Reply = { status: 502, json: { error: 'The comment could not be sent. Please try again later.', code: ERRORS.ORIGIN_FAILED.code }, messages: [] };
+
+/** The form's bytes, up to `limit`: URLSearchParams is given them only once formUtf8Problem finds them whole. */
+function readForm(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -50,7 +64,7 @@ function readForm(req: IncomingMessage, limit: number): Promise<URLSearchParams>
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -70,6 +84,7 @@ export function createCommentRoute(options: CommentRouteOptions): (req: Incoming
   const fetchFn = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? COMMENT_ROUTE_DEFAULTS.timeoutMs;
   const maxBodyBytes = options.maxBodyBytes ?? COMMENT_ROUTE_DEFAULTS.maxBodyBytes;
+  const maxOriginAnswerBytes = options.maxOriginAnswerBytes ?? COMMENT_ROUTE_DEFAULTS.maxOriginAnswerBytes;
   const logger = options.logger ?? silentLogger();
   const apiBase = options.apiBase.replace(/\/+$/, '');
   const { renderer } = options;
@@ -89,15 +104,27 @@ export function createCommentRoute(options: CommentRouteOptions): (req: Incoming
       logger.error({ err: error, url: logUrl(req.url) }, 'comment: the origin did not answer');
       return { status: 502, json: { error: 'The comment could not be sent: the site is not answering. Please try again later.', code: ERRORS.ORIGIN_FAILED.code }, messages: [] };
     }
-    const body = (await response.json().catch(() => ({}))) as { error?: unknown; code?: unknown };
-    if (response.ok) return { status: 201, json: { message: 'awaiting moderation' }, messages: [] };
+    if (response.ok) {
+      await discardBody(response);
+      return { status: 201, json: { message: 'awaiting moderation' }, messages: [] };
+    }
     if (response.status === 400 || response.status === 404 || response.status === 429) {
+      let text: string;
+      try {
+        text = await readBoundedText(response, maxOriginAnswerBytes, url);
+      } catch (error) {
+        // Too long, not UTF-8 or cut off by the timeout: the origin misbehaved, and none of it reaches the reader.
+        logger.error({ err: error, url: logUrl(req.url), status: response.status }, 'comment: the origin answered badly');
+        return originFailed;
+      }
+      const body = parseJsonObject(text);
       const message = typeof body.error === 'string' ? body.error : `the comment was refused (${response.status})`;
       const code = typeof body.code === 'string' ? body.code : ERRORS.INVALID_INPUT.code;
       return { status: response.status, json: { error: message, code }, messages: [message], retryAfter: response.headers.get('retry-after') };
     }
+    await discardBody(response);
     logger.error({ url: logUrl(req.url), status: response.status }, 'comment: the origin refused');
-    return { status: 502, json: { error: 'The comment could not be sent. Please try again later.', code: ERRORS.ORIGIN_FAILED.code }, messages: [] };
+    return originFailed;
   };
 
   const answer = (req: IncomingMessage, res: ServerResponse, oid: string, values: CommentValues, reply: Reply) => {
@@ -127,7 +154,13 @@ export function createCommentRoute(options: CommentRouteOptions): (req: Incoming
       return;
     }
     readForm(req, maxBodyBytes)
-      .then(async (form) => {
+      .then(async (bytes) => {
+        const problem = formUtf8Problem(bytes);
+        if (problem !== undefined) {
+          answer(req, res, oid, { name: '', comment: '' }, { status: 400, json: { error: problem, code: ERRORS.INVALID_UTF8.code }, messages: [problem] });
+          return;
+        }
+        const form = new URLSearchParams(bytes.toString('utf8'));
         const values = { name: form.get('name') ?? '', comment: form.get('comment') ?? '' };
         // A filled honeypot is a bot: it is told the comment is pending, so it learns nothing, and nothing is stored.
         const reply = (form.get(HONEYPOT_FIELD) ?? '') !== '' ? { status: 201, json: { message: 'awaiting moderation' }, messages: [] } : await forward(req, oid, values);
@@ -141,6 +174,16 @@ export function createCommentRoute(options: CommentRouteOptions): (req: Incoming
         else res.destroy();
       });
   };
+}
+
+/** The origin's error body, or nothing to show when it is not a JSON object (a proxy's page, say). */
+function parseJsonObject(text: string): { error?: unknown; code?: unknown } {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null ? parsed : {};
+  } catch {
+    return {};
+  }
 }
 
 function methodNotAllowed(res: ServerResponse, allow: string): void {

@@ -9,6 +9,7 @@ import type { Logger } from '../log.js';
 import { publicBaseUrl } from '../edge/public-base-url.js';
 import { createPageCache, createStatsHandler, type CacheKeyFunction, type PageCache, type PageCacheOptions } from '../page-cache/index.js';
 import { computeKey } from '../page-cache/key.js';
+import { discardBody } from '../upstream-body.js';
 import { buildClient, createCommentRoute, createRenderer, DATA_PREFIX, STATIC_PREFIX, type BuildClientOptions } from '../renderer/index.js';
 import { createEngine, searchRoutes } from '../search/index.js';
 import { openSongs, songRoutes } from '../songs/index.js';
@@ -150,7 +151,7 @@ function frontChecks(apiBase: string, searchHealth: () => Promise<string>): Read
       critical: false,
       async run(signal) {
         const response = await fetch(`${apiBase}/healthz`, { signal });
-        await response.arrayBuffer();
+        await discardBody(response);
         if (!response.ok) throw new Error(`${response.status} from ${apiBase}/healthz`);
         return 'reachable';
       },
@@ -176,7 +177,15 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
   const purgeSecret = options.purgeSecret ?? config.purgeSecret;
   const buildDir = options.buildDir ?? join(config.dataDir, 'client');
   const manifest = await buildClient({ ...options.clientBuild, outDir: buildDir });
-  const renderer = createRenderer({ apiBase: config.apiBase, buildDir, logger, site: config.site, allowedHosts: config.allowedHosts });
+  const renderer = createRenderer({
+    apiBase: config.apiBase,
+    buildDir,
+    logger,
+    site: config.site,
+    allowedHosts: config.allowedHosts,
+    timeoutMs: config.originTimeoutMs,
+    maxOriginAnswerBytes: config.originMaxAnswerBytes,
+  });
   // Known once the server listens (the port may be 0); until then no request reaches the cache.
   const own: { base?: string } = {};
   const pageCache = createPageCache({
@@ -204,7 +213,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     logger,
   });
   const api = await createApiApp({ logger, plugins: [songRoutes(songs), search, ...(options.apiPlugins ?? [])] });
-  const comments = createCommentRoute({ apiBase: config.apiBase, renderer, trustedProxies: config.trustedProxies, logger });
+  const comments = createCommentRoute({ apiBase: config.apiBase, renderer, trustedProxies: config.trustedProxies, timeoutMs: config.originTimeoutMs, logger });
   const metricsToken = config.metricsToken ?? purgeSecret;
   if (metricsToken === undefined) logger.warn('METRICS_TOKEN and PURGE_SECRET are unset: the front refuses every /metrics request');
   const metrics = new FrontMetrics(() => pageCache.stats());
