@@ -1,3 +1,6 @@
+import { ERRORS } from '../../error-codes.js';
+import { isAppError } from '../../errors.js';
+import { readBoundedText } from '../../upstream-body.js';
 import { ProviderError } from './provider.js';
 
 export interface JsonAnswer {
@@ -17,32 +20,13 @@ export async function requestJson(provider: string, url: string, init: RequestIn
   } catch (error) {
     throw failure(provider, init.signal, error, 'could not be reached');
   }
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new ProviderError(provider, `answer of ${declared} bytes is larger than the ${maxBytes} bytes allowed`, { code: 'PROVIDER_ANSWER_TOO_LARGE' });
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    const reader = response.body?.getReader();
-    for (let next = await reader?.read(); next !== undefined && !next.done; next = await reader?.read()) {
-      size += next.value.byteLength;
-      if (size > maxBytes) {
-        await reader?.cancel().catch(() => undefined);
-        throw new ProviderError(provider, `answer is larger than the ${maxBytes} bytes allowed`, { code: 'PROVIDER_ANSWER_TOO_LARGE' });
-      }
-      chunks.push(next.value);
-    }
-  } catch (error) {
-    if (error instanceof ProviderError) throw error;
-    throw failure(provider, init.signal, error, 'broke off its answer');
-  }
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    text = await readBoundedText(response, maxBytes, `answered ${response.status}`);
   } catch (error) {
-    throw new ProviderError(provider, `answered ${response.status} with a body that is not UTF-8`, { code: 'PROVIDER_GARBAGE', cause: error });
+    if (!isAppError(error)) throw failure(provider, init.signal, error, 'broke off its answer');
+    const code = error.code === ERRORS.UPSTREAM_ANSWER_TOO_LARGE.code ? 'PROVIDER_ANSWER_TOO_LARGE' : 'PROVIDER_GARBAGE';
+    throw new ProviderError(provider, error.message, { code, cause: error });
   }
   try {
     return { status: response.status, body: JSON.parse(text) as unknown };
