@@ -98,6 +98,15 @@ describe('runContentBuild', () => {
     assert.deepEqual(readdirSync(dir).sort(), ['build']);
   });
 
+  it('fails with UPSTREAM_ANSWER_TOO_LARGE, keeping the previous build, when an answer is past maxAnswerBytes', async () => {
+    const out = join(dir, 'build');
+    await runContentBuild({ apiBase: origin.url, out });
+    origin.posts.push({ oid: 'long', title: 'Long', body_html: `<p>${'漢'.repeat(2000)}</p>` });
+    await assert.rejects(runContentBuild({ apiBase: origin.url, out, maxAnswerBytes: 4000 }), (error) => isAppError(error) && error.code === 'UPSTREAM_ANSWER_TOO_LARGE' && error.status === 502);
+    assert.equal(read(out, 'second').doc.title, 'Second');
+    assert.deepEqual(readdirSync(dir).sort(), ['build']);
+  });
+
   it('refuses to replace a folder that is not a content build', async () => {
     const out = join(dir, 'precious');
     mkdirSync(out);

@@ -4,8 +4,9 @@ import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Parser } from 'htmlparser2';
 import { ERRORS } from '../error-codes.js';
-import type { AppError } from '../errors.js';
+import { isAppError, type AppError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { discardBody, readBoundedText } from '../upstream-body.js';
 import { popularityKey } from './popularity.js';
 
 /** A `prose` block of a built document. */
@@ -116,13 +117,15 @@ export interface ContentBuildOptions {
   locale?: string;
   /** Post details fetched at once. @default 8 */
   concurrency?: number;
-  /** Per-request timeout. @default 10000 */
+  /** Per-request timeout, for the headers and the whole body. @default 10000 */
   timeoutMs?: number;
+  /** Largest origin answer read, in bytes; a longer one fails the build (UPSTREAM_ANSWER_TOO_LARGE). @default 4194304 */
+  maxAnswerBytes?: number;
   fetch?: typeof fetch;
   logger?: Logger;
 }
 
-export const CONTENT_BUILD_DEFAULTS = { locale: 'en-US', concurrency: 8, timeoutMs: 10_000 } as const;
+export const CONTENT_BUILD_DEFAULTS = { locale: 'en-US', concurrency: 8, timeoutMs: 10_000, maxAnswerBytes: 4 * 1024 * 1024 } as const;
 
 /** Marks a folder as the content build's own output, so a rebuild may replace it. */
 export const BUILD_MARKER = '.sitestack-build';
@@ -138,23 +141,32 @@ function badResponse(url: string, problem: string): AppError {
   return ERRORS.ORIGIN_BAD_RESPONSE(`the origin answered ${url} with ${problem}`);
 }
 
-async function getJson(fetchImpl: typeof fetch, url: string, timeoutMs: number): Promise<unknown> {
+type Reader = { fetch: typeof fetch; timeoutMs: number; maxAnswerBytes: number };
+
+async function getJson(reader: Reader, url: string): Promise<unknown> {
   let response: Response;
   try {
-    response = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
+    response = await reader.fetch(url, { signal: AbortSignal.timeout(reader.timeoutMs), headers: { accept: 'application/json' } });
   } catch (error) {
     throw ERRORS.ORIGIN_UNAVAILABLE.with({ cause: error }, `cannot reach the origin at ${url}: ${(error as Error).message}`);
   }
   if (response.status === 404) {
-    await response.body?.cancel();
+    await discardBody(response);
     return undefined;
   }
   if (!response.ok) {
-    await response.body?.cancel();
+    await discardBody(response);
     throw ERRORS.ORIGIN_UNAVAILABLE(`the origin answered ${url} with ${response.status}`);
   }
+  let text: string;
   try {
-    return await response.json();
+    text = await readBoundedText(response, reader.maxAnswerBytes, url);
+  } catch (error) {
+    if (isAppError(error)) throw error;
+    throw ERRORS.ORIGIN_UNAVAILABLE.with({ cause: error }, `the origin broke off its answer to ${url}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
   } catch {
     throw badResponse(url, 'a body that is not JSON');
   }
@@ -230,14 +242,17 @@ async function replaceOutput(staging: string, out: string): Promise<void> {
  * build is written beside `out` and swapped in only when complete, so a failed build leaves the previous one whole.
  */
 export async function runContentBuild(options: ContentBuildOptions): Promise<ContentBuildReport> {
-  const fetchImpl = options.fetch ?? fetch;
+  const reader: Reader = {
+    fetch: options.fetch ?? fetch,
+    timeoutMs: options.timeoutMs ?? CONTENT_BUILD_DEFAULTS.timeoutMs,
+    maxAnswerBytes: options.maxAnswerBytes ?? CONTENT_BUILD_DEFAULTS.maxAnswerBytes,
+  };
   const locale = options.locale ?? CONTENT_BUILD_DEFAULTS.locale;
-  const timeoutMs = options.timeoutMs ?? CONTENT_BUILD_DEFAULTS.timeoutMs;
   const popularity = options.popularity ?? new Map<string, number>();
   const out = resolve(options.out);
   const base = options.apiBase.replace(/\/+$/, '');
   const listUrl = `${base}/api/v1/plog/`;
-  const list = await getJson(fetchImpl, listUrl, timeoutMs);
+  const list = await getJson(reader, listUrl);
   if (list === undefined) throw ERRORS.ORIGIN_UNAVAILABLE(`the origin answered ${listUrl} with 404`);
   const posts = listedPosts(listUrl, list);
   const unsafe = posts.filter((post) => !safeSegment(post.oid));
@@ -256,7 +271,7 @@ export async function runContentBuild(options: ContentBuildOptions): Promise<Con
       while (!stopped && next < posts.length) {
         const { oid } = posts[next++] as ListedPost;
         const url = `${listUrl}${encodeURIComponent(oid)}`;
-        const body = await getJson(fetchImpl, url, timeoutMs);
+        const body = await getJson(reader, url);
         if (body === undefined) {
           skipped.push(oid);
           options.logger?.warn({ oid }, 'a listed post is gone; skipped');

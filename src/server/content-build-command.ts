@@ -18,6 +18,7 @@ export const contentBuildCommand: Command = {
     const started = performance.now();
     const report = await runContentBuild({
       apiBase: config.apiBase,
+      maxAnswerBytes: config.originMaxAnswerBytes,
       out: resolve(values.out ?? 'build'),
       popularity: loadPopularity(config.dataDir),
       logger,
