@@ -45,3 +45,19 @@ export async function readBoundedText(response: Response, maxBytes: number, what
 export async function discardBody(response: Response): Promise<void> {
   await response.body?.cancel().catch(() => undefined);
 }
+
+/**
+ * Largest answer read from a front's purge route (by the origin's outbox and `sitestack purge`): its `{ purged }` list
+ * of cache keys, room for 10,000 keys of 1.6 KB. A longer answer fails the delivery, which is retried.
+ */
+export const PURGE_ANSWER_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads a body to its end without keeping it, for requests whose success means the whole answer came through (the
+ * edge's refreshes): memory stays at one chunk whatever the size, and the caller's signal bounds the time.
+ */
+export async function drainBody(response: Response): Promise<void> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return;
+  for (let next = await reader.read(); !next.done; next = await reader.read());
+}

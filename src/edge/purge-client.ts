@@ -1,6 +1,7 @@
 import { ERRORS } from '../error-codes.js';
 import { AppError } from '../errors.js';
 import { positiveInteger } from '../positive-integer.js';
+import { drainBody } from '../upstream-body.js';
 import { EDGE_CACHE_SETTINGS } from './nginx-config.js';
 
 /** Options of `purgeCdn`. */
@@ -122,7 +123,7 @@ async function refresh(url: string, fetchImpl: typeof fetch, timeoutMs: number):
       signal,
     });
     // Read to the end: success means the whole refreshed answer came through, and the connection can be reused.
-    await response.arrayBuffer();
+    await drainBody(response);
     const refreshed = (response.status >= 200 && response.status <= 299) || GONE_STATUSES.has(response.status);
     if (!refreshed) throw new Error(`answered ${response.status}`);
     if (response.headers.get(EDGE_CACHE_SETTINGS.frontCacheHeader) === EDGE_CACHE_SETTINGS.frontStaleStatus) throw new StaleAnswer(STALE_REASON);

@@ -3,6 +3,7 @@ import type { OriginDatabase } from './database.js';
 import { retryDelayMs, type BackoffPolicy } from '../backoff.js';
 import { BOUND_LIMIT } from '../sqlite-limit.js';
 import { edgeUrlOfCacheKey } from './policy.js';
+import { discardBody, PURGE_ANSWER_MAX_BYTES, readBoundedText } from '../upstream-body.js';
 import { endsWithin, MAX_TIMER_MS, WorkerLoop, type GraceOptions } from './worker-loop.js';
 
 /** A URL the edge could not purge, exactly as it was handed to `CdnPurge`, and why. */
@@ -312,7 +313,7 @@ export class PurgeOutbox {
           body: JSON.stringify(keys.length === 0 ? { pathnames } : { pathnames, keys }),
           signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs)]),
         });
-        answer = await response.text();
+        answer = response.ok ? await readBoundedText(response, PURGE_ANSWER_MAX_BYTES, route) : await discardBody(response).then(() => '');
       } finally {
         // The front has purged (or failed to): the refreshes that overlapped it can run again, with its purge done.
         if (--this.sending === 0) this.statements.unpark.run();

@@ -1,5 +1,6 @@
 import { ERRORS } from '../error-codes.js';
 import { DEFAULTS, validateKeys, validatePathnames, type PurgeRequest } from '../page-cache/index.js';
+import { PURGE_ANSWER_MAX_BYTES, readBoundedText } from '../upstream-body.js';
 import type { Command } from './command.js';
 
 const TIMEOUT_MS = 10_000;
@@ -14,7 +15,7 @@ async function purgeRoute(url: string, secret: string, request: PurgeRequest): P
       body: JSON.stringify(request),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
-    const text = await response.text();
+    const text = await readBoundedText(response, PURGE_ANSWER_MAX_BYTES, url);
     if (!response.ok) return { url, ok: false, reason: `${response.status} ${text.trim().slice(0, 200)}`.trim() };
     const body = JSON.parse(text) as { purged?: unknown };
     if (!Array.isArray(body.purged)) return { url, ok: false, reason: 'answer has no purged list' };

@@ -27,6 +27,12 @@ export interface ElasticsearchEngineOptions {
   /** @default 10000 */
   maxBackoffMs?: number;
   /**
+   * Largest answer read from the cluster, in bytes, compressed or not (the client's `maxResponseSize` and
+   * `maxCompressedResponseSize`): a Content-Length above it, or a body growing past it, ends the request, which fails
+   * as SEARCH_ENGINE_ERROR (502). Search answers are a few KB; bulk answers of a full batch a few MB. @default 33554432
+   */
+  maxResponseBytes?: number;
+  /**
    * Locales whose languages' stemmed fields a search without a locale filter matches, besides English (a site's
    * other locales); a search with a locale filter stems in its locales' languages. @default ['en']
    */
@@ -44,6 +50,7 @@ export const ELASTICSEARCH_ENGINE_DEFAULTS = {
   writeRetries: 5,
   backoffMs: 200,
   maxBackoffMs: 10_000,
+  maxResponseBytes: 32 * 1024 * 1024,
 } as const satisfies Partial<ElasticsearchEngineOptions>;
 
 /** `http(s)://USER:PASSWORD@HOST:PORT` → the node address and the credentials apart, so neither log nor error shows them. */

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, type estypes } from '@elastic/elasticsearch';
+import { Client, errors, type estypes } from '@elastic/elasticsearch';
 import { retryDelayMs } from '../../backoff.js';
 import { ERRORS } from '../../error-codes.js';
 import { isAppError, type AppError } from '../../errors.js';
@@ -28,6 +28,9 @@ import type { AliasAction, AutocompleteMatch, AutocompleteQuery, BulkItemResult,
 
 // The options live apart (elasticsearch-options.ts); callers take them from the engine's module.
 export { ELASTICSEARCH_ENGINE_DEFAULTS, elasticsearchOptionsFromUrl, type ElasticsearchEngineOptions } from './elasticsearch-options.js';
+
+/** Per-request options of every cluster call: the client's timeout, and a signal that ends the whole exchange. */
+type RequestBound = { requestTimeout: number; signal: AbortSignal };
 
 /** Search totals are exact up to this many by default (see SearchQuery.totalUpTo), then `gte`. */
 const TOTAL_HITS_LIMIT = 1000;
@@ -65,6 +68,7 @@ export class ElasticsearchEngine implements SearchEngine {
       writeRetries: options.writeRetries ?? ELASTICSEARCH_ENGINE_DEFAULTS.writeRetries,
       backoffMs: options.backoffMs ?? ELASTICSEARCH_ENGINE_DEFAULTS.backoffMs,
       maxBackoffMs: options.maxBackoffMs ?? ELASTICSEARCH_ENGINE_DEFAULTS.maxBackoffMs,
+      maxResponseBytes: options.maxResponseBytes ?? ELASTICSEARCH_ENGINE_DEFAULTS.maxResponseBytes,
     };
     this.#shape = options.index ?? {};
     this.#stemLocales = options.stemLocales ?? DEFAULT_STEM_LOCALES;
@@ -75,6 +79,8 @@ export class ElasticsearchEngine implements SearchEngine {
       ...(options.Connection === undefined ? {} : { Connection: options.Connection }),
       maxRetries: 0,
       requestTimeout: this.#settings.writeTimeoutMs,
+      maxResponseSize: this.#settings.maxResponseBytes,
+      maxCompressedResponseSize: this.#settings.maxResponseBytes,
     });
   }
 
@@ -83,14 +89,17 @@ export class ElasticsearchEngine implements SearchEngine {
   }
 
   /** Runs `request` with the operation's timeout, retrying transient failures; they end as SEARCH_UNAVAILABLE. */
-  async #call<T>(operation: Operation, name: string, request: (options: { requestTimeout: number }) => Promise<T>): Promise<T> {
+  async #call<T>(operation: Operation, name: string, request: (options: RequestBound) => Promise<T>): Promise<T> {
     const retries = operation === 'read' ? this.#settings.readRetries : this.#settings.writeRetries;
     const requestTimeout =
       operation === 'read' ? this.#settings.readTimeoutMs : operation === 'merge' ? this.#settings.mergeTimeoutMs : this.#settings.writeTimeoutMs;
     for (let attempt = 0; ; attempt++) {
+      // The client's own timeout ends when the headers arrive; this one also ends a body that trickles in.
+      const signal = AbortSignal.timeout(requestTimeout);
       try {
-        return await request({ requestTimeout });
-      } catch (error) {
+        return await request({ requestTimeout, signal });
+      } catch (thrown) {
+        const error = signal.aborted ? new errors.TimeoutError('Request timed out while its answer was read') : thrown;
         if (!isTransient(error)) throw isUnavailable(error) ? unavailable(error) : error;
         if (attempt >= retries) throw unavailable(error);
         const delay = this.#backoff(attempt + 1);
@@ -300,7 +309,7 @@ export class ElasticsearchEngine implements SearchEngine {
     );
   }
 
-  async #indexCall(operation: Operation, label: string, index: string, request: (options: { requestTimeout: number }) => Promise<unknown>): Promise<void> {
+  async #indexCall(operation: Operation, label: string, index: string, request: (options: RequestBound) => Promise<unknown>): Promise<void> {
     if (!validIndexName(index)) throw indexNotFound(index);
     try {
       await this.#call(operation, label, request);
@@ -311,7 +320,7 @@ export class ElasticsearchEngine implements SearchEngine {
   }
 
   /** A read of an index or alias: a missing one is SEARCH_NOT_READY, like the embedded engine. */
-  async #read<T>(label: string, index: string, request: (options: { requestTimeout: number }) => Promise<T>): Promise<T> {
+  async #read<T>(label: string, index: string, request: (options: RequestBound) => Promise<T>): Promise<T> {
     if (!validIndexName(index)) throw ERRORS.SEARCH_NOT_READY(index);
     try {
       return await this.#call('read', label, request);
