@@ -10,6 +10,7 @@ import { PurgeOutbox, type CdnPurge, type PurgeOutboxOptions } from './outbox.js
 import { ContentStore } from './store.js';
 import { waitFor } from '../test-support/wait-for.js';
 import { tempOriginDatabase } from './test-support/temp-database.js';
+import { PURGE_ANSWER_MAX_BYTES } from '../upstream-body.js';
 
 interface Receiver {
   url: string;
@@ -115,6 +116,40 @@ describe('PurgeOutbox', () => {
     failing.status = 200;
     await waitFor('condition', () => worker.pendingJobs() === 0);
     assert.deepEqual(failing.received.map((r) => r.pathnames), [['/plog/hello', '/', '/plog', '/feed.xml', '/sitemap.xml']]);
+  });
+
+  it('fails and retries a delivery whose answer runs past PURGE_ANSWER_MAX_BYTES, without reading the rest', async () => {
+    const { db } = database();
+    const sent: number[] = [];
+    const chunk = Buffer.from(`"/${'a'.repeat(1020)}",`);
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"purged":[');
+      let written = 0;
+      const pour = () => {
+        while (written < 4 * PURGE_ANSWER_MAX_BYTES && !res.destroyed) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pour);
+        }
+        sent.push(written);
+        res.end('"/"]}');
+      };
+      res.once('close', () => sent.push(written));
+      pour();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const route = `http://127.0.0.1:${(server.address() as AddressInfo).port}/__purge__`;
+    const worker = outbox({ db, routes: [route] });
+    worker.start();
+    new ContentStore(db).putPost('hello', post);
+    worker.notify();
+    await waitFor('condition', () => typeof db.prepare(`SELECT last_error FROM purge_deliveries WHERE route = ?`).pluck().get(route) === 'string');
+    assert.match(String(db.prepare(`SELECT last_error FROM purge_deliveries WHERE route = ?`).pluck().get(route)), new RegExp(`${PURGE_ANSWER_MAX_BYTES}`));
+    assert.equal(worker.pendingJobs(), 1);
+    await waitFor('condition', () => sent.length > 0);
+    assert.ok((sent[0] ?? Infinity) < 2 * PURGE_ANSWER_MAX_BYTES, `the front got ${sent[0]} bytes out`);
   });
 
   it('delivers after a restart what an earlier run could not', async () => {
