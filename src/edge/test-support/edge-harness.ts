@@ -126,6 +126,9 @@ export async function startFakeFront(): Promise<FakeFront> {
     } else if (path === '/api/shared-short') {
       // Shaped like a search answer: browsers may keep it longer than shared caches may.
       json(200, { version: front.version }, { 'cache-control': 'public, max-age=3600, s-maxage=1' });
+    } else if (path === '/api/limited') {
+      // Shaped like a rate-limited search answer that tells each client its own remaining count.
+      json(200, { version: front.version }, { 'cache-control': 'public, max-age=10, s-maxage=50', 'ratelimit-remaining': String(100 - front.callsTo(url)) });
     } else if (path === '/api/cached') {
       json(200, { version: front.version }, { 'cache-control': 'public, max-age=3600' });
     } else if (path === '/api/private') {
