@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ERRORS } from '../error-codes.js';
 import type { Logger } from '../log.js';
 import { RateLimitLog } from '../log-bounds.js';
+import { REQUEST_BOUNDS, urlTooLong } from '../request-bounds.js';
 import { trustedProxyCheck } from '../search/index.js';
 import { secretMatches } from '../secret-compare.js';
 import { installErrorMapper } from '../server/error-mapper.js';
@@ -66,8 +67,13 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     routerOptions: { maxParamLength: 200 },
     // The same trust rule as the search's rate limit, so a reader behind the front or the edge is one reader here too.
     trustProxy: trustedProxyCheck(options.trustedProxies ?? DEFAULTS.trustedProxies),
+    // Beyond it fastify's own client error handler answers 431, logging nothing (its logger is off).
+    http: { maxHeaderSize: REQUEST_BOUNDS.maxHeaderBytes },
   });
   installErrorMapper(app, options.logger);
+  app.addHook('onRequest', async (request) => {
+    if (urlTooLong(request.raw.url)) throw ERRORS.URI_TOO_LONG(`the request target is longer than ${REQUEST_BOUNDS.maxUrlBytes} bytes`);
+  });
   await app.register(rateLimit, { global: false });
   const refusedComments = new RateLimitLog({ logger: options.logger, message: 'comment rate limit exceeded', windowMs: limit.windowMs });
   app.addHook('onClose', async () => refusedComments.flush());
