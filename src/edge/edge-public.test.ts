@@ -10,6 +10,7 @@ import {
   TEST_REFRESH_SECRET,
   get,
   nginxForTests,
+  routedSpellings,
   startEdge,
   startEdgeStack,
   stopEdgeStack,
@@ -19,26 +20,6 @@ import {
 } from './test-support/edge-harness.js';
 
 const { nginx, skip } = nginxForTests();
-
-/** Spellings of `path` that nginx routes to it: case, trailing slash, escapes, dot segments, doubled slashes, a query. */
-function spellings(path: string): string[] {
-  const name = path.slice(1);
-  const escaped = [...name].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
-  return [
-    path,
-    `${path}/`,
-    path.toUpperCase(),
-    `/${escaped}`,
-    `/${escaped.toUpperCase()}`,
-    `//${name}`,
-    `/x/../${name}`,
-    `/./${name}`,
-    `/x/%2e%2e/${name}`,
-    `${path}?token=x`,
-    `${path}#`,
-    `${path}/stats`,
-  ];
-}
 
 /** `count` GETs of `url`, `connections` at a time; their statuses. */
 async function flood(url: string, count: number, connections: number): Promise<number[]> {
@@ -67,7 +48,7 @@ describe('the edge facing the public, against the real nginx', { skip }, () => {
   it('answers 404 itself to every operator route in every spelling, whatever token is sent, when asked by anyone', async () => {
     const answers: string[] = [];
     for (const path of OPERATOR_PATHS) {
-      for (const spelling of spellings(path)) {
+      for (const spelling of routedSpellings(path)) {
         const tokens: Record<string, string>[] = [{}, { authorization: 'Bearer s3cret' }, { 'secret-header': TEST_REFRESH_SECRET, authorization: 'Bearer s3cret' }];
         for (const headers of tokens) {
           const answer = await get(`${edge.url}${spelling}`, headers);

@@ -209,6 +209,26 @@ export async function startEdge(
   throw lastError;
 }
 
+/** Spellings of `path` that nginx routes to it: case, trailing slash, escapes, dot segments, doubled slashes, a query. */
+export function routedSpellings(path: string): string[] {
+  const name = path.slice(1);
+  const escaped = [...name].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+  return [
+    path,
+    `${path}/`,
+    path.toUpperCase(),
+    `/${escaped}`,
+    `/${escaped.toUpperCase()}`,
+    `//${name}`,
+    `/x/../${name}`,
+    `/./${name}`,
+    `/x/%2e%2e/${name}`,
+    `${path}?token=x`,
+    `${path}#`,
+    `${path}/stats`,
+  ];
+}
+
 export interface Answer {
   status: number;
   headers: IncomingHttpHeaders;
