@@ -83,8 +83,9 @@ export interface EdgeConfigOptions {
    */
   accessLog?: boolean;
   /**
-   * Seconds a 404 or 410 fetched by a refresh (a request with the refresh secret in `secret-header`) is kept in place of the page it
-   * replaces. Short, so a page that comes back at the same URL reappears within this time even without a refresh.
+   * Seconds a 404 or 410 fetched by a refresh (a request with the refresh secret in `secret-header`) is kept in place
+   * of the page it replaces. Short, so a page that comes back at the same URL reappears within this time even without a
+   * refresh.
    * @default 60
    */
   goneValidSeconds?: number;
