@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { REQUEST_BOUNDS } from '../request-bounds.js';
@@ -57,6 +58,32 @@ describe('the edge facing the public, against the real nginx', { skip }, () => {
       }
     }
     assert.deepEqual(answers, [], 'every one 404');
+    assert.deepEqual([...front.calls.keys()], [], 'none reached the front');
+  });
+
+  it('answers 404 to any spelling of an operator path a generator forms from case, escapes, dot segments and slashes', async () => {
+    const char = (c: string) =>
+      fc.oneof(
+        fc.constant(c),
+        fc.constant(c.toUpperCase()),
+        fc.boolean().map((upper) => {
+          const hex = c.charCodeAt(0).toString(16);
+          return `%${upper ? hex.toUpperCase() : hex}`;
+        }),
+      );
+    const spelling = fc
+      .tuple(
+        fc.constantFrom(...OPERATOR_PATHS),
+        fc.constantFrom('/', '//', '/./', '/x/../', '/x/%2e%2E/', '/%2e/'),
+        fc.constantFrom('', '/', '/stats', '?a=1', '?', '#x'),
+      )
+      .chain(([path, lead, tail]) => fc.tuple(...[...path.slice(1)].map(char)).map((chars) => `${lead}${chars.join('')}${tail}`));
+    await fc.assert(
+      fc.asyncProperty(spelling, async (path) => {
+        assert.equal((await get(`${edge.url}${path}`, { authorization: 'Bearer s3cret' })).status, 404, path);
+      }),
+      { numRuns: 150 },
+    );
     assert.deepEqual([...front.calls.keys()], [], 'none reached the front');
   });
 
