@@ -87,6 +87,8 @@ export const ERRORS = catalogue({
   METHOD_NOT_ALLOWED: [told, 405],
   METRICS_TOKEN_UNSET: [told, 403],
   METRICS_UNAVAILABLE: [told, 503],
+  URI_TOO_LONG: [told, 414],
+  HEADERS_TOO_LARGE: [told, 431],
 
   // The origin as the renderer and the content build reach it.
   ORIGIN_FAILED: [told, 502],

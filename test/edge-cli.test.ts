@@ -2,7 +2,7 @@ import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -122,6 +122,20 @@ describe('sitestack edge', () => {
     assert.deepEqual(cli.stdout, [`nginx config OK: ${configFile}`]);
     assert.match(readFileSync(configFile, 'utf8'), new RegExp(`listen 127\\.0\\.0\\.1:${port} default_server;`));
     await assert.rejects(get(`http://127.0.0.1:${port}/`), { code: 'ECONNREFUSED' }, 'nothing was started');
+  });
+
+  it('writes EDGE_REFRESH_SECRET into an owner-only nginx.conf, and warns that every refresh is refused without it', { skip }, async () => {
+    const withSecret = dataDir();
+    const secret = 'edge-cli-refresh-secret';
+    const cli = track(runCli(['edge', '--check'], { DATA_DIR: withSecret, EDGE_PORT: String(await freePort()), EDGE_REFRESH_SECRET: secret, LOG_LEVEL: 'warn' }));
+    assert.equal(await cli.exit, 0, cli.stderr());
+    const configFile = join(withSecret, 'edge', 'nginx.conf');
+    assert.ok(readFileSync(configFile, 'utf8').includes(`"${secret}" 1;`));
+    assert.equal(statSync(configFile).mode & 0o777, 0o600);
+    assert.doesNotMatch(cli.stderr(), /EDGE_REFRESH_SECRET/);
+    const without = track(runCli(['edge', '--check'], { DATA_DIR: dataDir(), EDGE_PORT: String(await freePort()), LOG_LEVEL: 'warn' }));
+    assert.equal(await without.exit, 0, without.stderr());
+    assert.match(without.stderr(), /EDGE_REFRESH_SECRET is unset: the edge refuses every refresh/);
   });
 
   it('runs nginx in the foreground in front of the front, logs cache statuses and exits 0 with it when sent SIGTERM', { skip }, async () => {

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Config } from '../src/config.js';
 import { silentLogger } from '../src/log.js';
-import { get, nginxForTests, type RunningEdge } from '../src/edge/test-support/edge-harness.js';
+import { TEST_REFRESH_SECRET, get, nginxForTests, type RunningEdge } from '../src/edge/test-support/edge-harness.js';
 import { startFront, type RunningFront } from '../src/server/front-command.js';
 import type { RunningOrigin } from '../src/server/origin-command.js';
 import { adminAt, eventually, startEdgeAndOrigin, type EdgeAndOrigin } from './support/stack.js';
@@ -103,7 +103,7 @@ describe('edge → front → origin', { skip }, () => {
     front = undefined;
     try {
       assert.equal((await get(`${edge.url}/plog`)).headers['x-cache'], 'HIT');
-      assert.equal((await get(`${edge.url}/plog`, { 'secret-header': 'true' })).status, 502);
+      assert.equal((await get(`${edge.url}/plog`, { 'secret-header': TEST_REFRESH_SECRET })).status, 502);
     } finally {
       front = await startFront({ config, logger });
     }

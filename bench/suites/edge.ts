@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { edgePaths, spawnNginx, waitUntilListening, workerUser, writeEdgeConfig } from '../../src/edge/index.js';
-import { freePort, get } from '../../src/edge/test-support/edge-harness.js';
+import { freePort, get, TEST_REFRESH_SECRET as EDGE_REFRESH_SECRET } from '../../src/edge/test-support/edge-harness.js';
 import { bestOf, load, spawnServer, type BenchResult, type BenchSuite, type LoadResult } from '../lib.js';
 import { requireNginx } from '../nginx.js';
 
@@ -61,6 +61,7 @@ export const edgeSuite: BenchSuite = {
       listen: { host: '127.0.0.1', port },
       upstreams: [{ host: '127.0.0.1', port: Number(new URL(front.url).port) }],
       user: workerUser(process.getuid?.(), userInfo().username),
+      refreshSecret: EDGE_REFRESH_SECRET,
     });
     const edge = spawnNginx(nginx, edgeDir, configFile, { ownProcessGroup: true });
     const results: Record<'frontHits' | 'edgeHits' | 'bypass', LoadResult | undefined> = { frontHits: undefined, edgeHits: undefined, bypass: undefined };
@@ -77,7 +78,7 @@ export const edgeSuite: BenchSuite = {
         results.frontHits = bestOf(results.frontHits, await load(`${front.url}${PAGE}`, { connections: 32, ...frontCpu }), 'front hits');
         results.edgeHits = bestOf(results.edgeHits, await loadGroup(edgeUrl, edge.child.pid!), 'edge hits');
       }
-      results.bypass = bestOf(undefined, await load(edgeUrl, { connections: 32, headers: { 'secret-header': 'true' } }), 'edge bypass');
+      results.bypass = bestOf(undefined, await load(edgeUrl, { connections: 32, headers: { 'secret-header': EDGE_REFRESH_SECRET } }), 'edge bypass');
     } finally {
       await edge.stop();
       await front.stop();

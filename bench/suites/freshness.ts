@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { edgePaths, spawnNginx, waitUntilListening, workerUser, writeEdgeConfig } from '../../src/edge/index.js';
-import { freePort } from '../../src/edge/test-support/edge-harness.js';
+import { freePort, TEST_REFRESH_SECRET as EDGE_REFRESH_SECRET } from '../../src/edge/test-support/edge-harness.js';
 import { createLiveUpdater, runIndexer, SqliteEngine } from '../../src/search/index.js';
 import { writeSyntheticBuild } from '../../src/search/synthetic.js';
 import { staleSurfaces, type Layers, type PostState } from '../../test/support/surfaces.js';
@@ -130,6 +130,7 @@ export const freshnessSuite: BenchSuite = {
       ORIGIN_ADMIN_TOKEN: ADMIN_TOKEN,
       PURGE_SECRET: 'bench-purge-secret',
       CDN_BASE_URL: edgeUrl,
+      EDGE_REFRESH_SECRET,
       SEARCH_RATE_LIMIT: '1000000/minute',
       LOG_LEVEL: 'warn',
     });
@@ -137,7 +138,13 @@ export const freshnessSuite: BenchSuite = {
     const edge = spawnNginx(
       nginx,
       edgeDir,
-      writeEdgeConfig({ edgeDir, listen: { host: '127.0.0.1', port: edgePort }, upstreams: [{ host: '127.0.0.1', port: frontPort }], user: workerUser(process.getuid?.(), userInfo().username) }),
+      writeEdgeConfig({
+        edgeDir,
+        listen: { host: '127.0.0.1', port: edgePort },
+        upstreams: [{ host: '127.0.0.1', port: frontPort }],
+        user: workerUser(process.getuid?.(), userInfo().username),
+        refreshSecret: EDGE_REFRESH_SECRET,
+      }),
     );
     const timings: ChangeTiming[] = [];
     let reading = { requests: 0, failures: 0, seconds: 1 };

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { purgeCdn } from './purge-client.js';
-import { get, nginxForTests, startEdgeStack, stopEdgeStack, type Answer, type EdgeStack, type FakeFront, type RunningEdge } from './test-support/edge-harness.js';
+import { TEST_REFRESH_SECRET, get, nginxForTests, startEdgeStack, stopEdgeStack, type Answer, type EdgeStack, type FakeFront, type RunningEdge } from './test-support/edge-harness.js';
 
 const { nginx, skip } = nginxForTests();
 
@@ -63,7 +63,7 @@ describe('edge data routes against the real nginx', { skip }, () => {
     assert.equal(answer.status, 404);
     assert.ok(elapsedMs < BOUND_MS, `404 after ${Math.round(elapsedMs)} ms`);
 
-    const refreshed = await get(`${edge.url}${path}`, { 'secret-header': 'true' });
+    const refreshed = await get(`${edge.url}${path}`, { 'secret-header': TEST_REFRESH_SECRET });
     assert.equal(refreshed.status, 404);
     const calls = front.callsTo(path);
     for (let i = 1; i <= 2; i++) {
@@ -85,7 +85,7 @@ describe('edge data routes against the real nginx', { skip }, () => {
     assert.match(page.body, /v1/, 'a page waits for its refresh');
     assert.equal(JSON.parse((await get(`${edge.url}${path}`)).body).version, 2, 'its data route does not');
 
-    await purgeCdn(['/plog/hello'], { baseUrl: edge.url });
+    await purgeCdn(['/plog/hello'], { baseUrl: edge.url, secret: TEST_REFRESH_SECRET });
     const refreshed = await get(`${edge.url}/plog/hello`);
     assert.equal(refreshed.headers['x-cache'], 'HIT');
     assert.match(refreshed.body, /v2/);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { checkNginxConfig, writeEdgeConfig } from './nginx-process.js';
 import { CdnPurgeError, purgeCdn } from './purge-client.js';
-import { get, nginxForTests, startEdge, startEdgeStack, stopEdgeStack, tempDir, type EdgeStack, type FakeFront, type RunningEdge } from './test-support/edge-harness.js';
+import { TEST_REFRESH_SECRET, get, nginxForTests, startEdge, startEdgeStack, stopEdgeStack, tempDir, type EdgeStack, type FakeFront, type RunningEdge } from './test-support/edge-harness.js';
 import { waitFor } from '../test-support/wait-for.js';
 
 const { nginx, skip } = nginxForTests();
@@ -58,7 +58,7 @@ describe('edge cache against the real nginx', { skip }, () => {
     await get(`${edge.url}/plog/hello`);
     await get(`${edge.url}/plog/hello`);
     front.version = 2;
-    const bypass = await get(`${edge.url}/plog/hello`, { 'secret-header': 'true' });
+    const bypass = await get(`${edge.url}/plog/hello`, { 'secret-header': TEST_REFRESH_SECRET });
     assert.equal(bypass.status, 200);
     assert.equal(bypass.headers['x-cache'], 'BYPASS');
     assert.match(bypass.body, /v2/);
@@ -68,7 +68,7 @@ describe('edge cache against the real nginx', { skip }, () => {
   it('answers 502 to a request with secret-header when the upstream is down, even for a cached page', async () => {
     await get(`${edge.url}/plog/hello`);
     await front.stop();
-    const bypass = await get(`${edge.url}/plog/hello`, { 'secret-header': 'true' });
+    const bypass = await get(`${edge.url}/plog/hello`, { 'secret-header': TEST_REFRESH_SECRET });
     assert.equal(bypass.status, 502);
     assert.equal(bypass.headers['x-cache'], 'BYPASS');
     const plain = await get(`${edge.url}/plog/hello`);
@@ -81,7 +81,7 @@ describe('edge cache against the real nginx', { skip }, () => {
     front.version = 2;
     assert.match((await get(`${edge.url}/plog/hello`)).body, /v1/, 'still the cached page before the purge');
 
-    const refreshed = await purgeCdn(['/plog/hello', '/'], { baseUrl: edge.url });
+    const refreshed = await purgeCdn(['/plog/hello', '/'], { baseUrl: edge.url, secret: TEST_REFRESH_SECRET });
     assert.deepEqual(refreshed, [`${edge.url}/plog/hello`, `${edge.url}/`]);
 
     for (const path of ['/plog/hello', '/']) {
@@ -98,7 +98,7 @@ describe('edge cache against the real nginx', { skip }, () => {
     front.gone.set('/plog/deleted', 404);
     assert.equal((await get(`${edge.url}/plog/deleted`)).status, 200, 'still the cached page before the purge');
 
-    assert.deepEqual(await purgeCdn(['/plog/deleted'], { baseUrl: edge.url }), [`${edge.url}/plog/deleted`]);
+    assert.deepEqual(await purgeCdn(['/plog/deleted'], { baseUrl: edge.url, secret: TEST_REFRESH_SECRET }), [`${edge.url}/plog/deleted`]);
     for (let i = 0; i < 2; i++) {
       const after = await get(`${edge.url}/plog/deleted`);
       assert.equal(after.status, 404);
@@ -109,7 +109,7 @@ describe('edge cache against the real nginx', { skip }, () => {
 
     front.gone.delete('/plog/deleted');
     front.version = 2;
-    await purgeCdn(['/plog/deleted'], { baseUrl: edge.url });
+    await purgeCdn(['/plog/deleted'], { baseUrl: edge.url, secret: TEST_REFRESH_SECRET });
     const recreated = await get(`${edge.url}/plog/deleted`);
     assert.equal(recreated.status, 200);
     assert.equal(recreated.headers['x-cache'], 'HIT');
@@ -120,7 +120,7 @@ describe('edge cache against the real nginx', { skip }, () => {
   it('replaces a cached page with a 410 when the refresh gets one', async () => {
     await get(`${edge.url}/plog/withdrawn`);
     front.gone.set('/plog/withdrawn', 410);
-    await purgeCdn(['/plog/withdrawn'], { baseUrl: edge.url });
+    await purgeCdn(['/plog/withdrawn'], { baseUrl: edge.url, secret: TEST_REFRESH_SECRET });
     const after = await get(`${edge.url}/plog/withdrawn`);
     assert.equal(after.status, 410);
     assert.equal(after.headers['x-cache'], 'HIT');
@@ -139,7 +139,7 @@ describe('edge cache against the real nginx', { skip }, () => {
   });
 
   it('never stores a 404 marked private, not even for a refresh', async () => {
-    for (let i = 0; i < 2; i++) await get(`${edge.url}/private-missing`, { 'secret-header': 'true' });
+    for (let i = 0; i < 2; i++) await get(`${edge.url}/private-missing`, { 'secret-header': TEST_REFRESH_SECRET });
     assert.equal((await get(`${edge.url}/private-missing`)).headers['x-cache'], 'MISS');
     assert.equal(front.callsTo('/private-missing'), 3);
   });
@@ -147,7 +147,7 @@ describe('edge cache against the real nginx', { skip }, () => {
   it('keeps the cached page when a refresh gets another error status', async () => {
     await get(`${edge.url}/plog/hello`);
     front.failing.add('/plog/hello');
-    await assert.rejects(purgeCdn(['/plog/hello'], { baseUrl: edge.url }), {
+    await assert.rejects(purgeCdn(['/plog/hello'], { baseUrl: edge.url, secret: TEST_REFRESH_SECRET }), {
       code: 'CDN_PURGE_FAILED',
       message: new RegExp(`${edge.url}/plog/hello \\(answered 500\\)`),
     });
@@ -161,7 +161,7 @@ describe('edge cache against the real nginx', { skip }, () => {
     try {
       await get(`${shortEdge.url}/plog/deleted`);
       front.gone.set('/plog/deleted', 404);
-      await purgeCdn(['/plog/deleted'], { baseUrl: shortEdge.url });
+      await purgeCdn(['/plog/deleted'], { baseUrl: shortEdge.url, secret: TEST_REFRESH_SECRET });
       assert.equal((await get(`${shortEdge.url}/plog/deleted`)).headers['x-cache'], 'HIT');
       await sleep(2100);
       for (let i = 0; i < 2; i++) {
@@ -189,11 +189,11 @@ describe('edge cache against the real nginx', { skip }, () => {
     try {
       await get(`${shortEdge.url}/plog/back`);
       front.gone.set('/plog/back', 404);
-      await purgeCdn(['/plog/back'], { baseUrl: shortEdge.url });
+      await purgeCdn(['/plog/back'], { baseUrl: shortEdge.url, secret: TEST_REFRESH_SECRET });
       await sleep(2100);
       front.gone.delete('/plog/back');
       front.version = 2;
-      const refresh = await get(`${shortEdge.url}/plog/back`, { 'secret-header': 'true' });
+      const refresh = await get(`${shortEdge.url}/plog/back`, { 'secret-header': TEST_REFRESH_SECRET });
       assert.equal(refresh.status, 200);
       assert.equal(refresh.headers['x-cache'], 'BYPASS');
       assert.match(refresh.body, /v2/);
@@ -206,14 +206,14 @@ describe('edge cache against the real nginx', { skip }, () => {
   });
 
   it('keeps the Surrogate-Key header from readers on a miss, a hit and a refresh', async () => {
-    const answers = [await get(`${edge.url}/plog/keyed`), await get(`${edge.url}/plog/keyed`), await get(`${edge.url}/plog/keyed`, { 'secret-header': 'true' })];
+    const answers = [await get(`${edge.url}/plog/keyed`), await get(`${edge.url}/plog/keyed`), await get(`${edge.url}/plog/keyed`, { 'secret-header': TEST_REFRESH_SECRET })];
     assert.deepEqual(answers.map((answer) => answer.headers['x-cache']), ['MISS', 'HIT', 'BYPASS']);
     for (const answer of answers) assert.equal(answer.headers['surrogate-key'], undefined);
   });
 
   it('fails purgeCdn naming the URL when the upstream is down', async () => {
     await front.stop();
-    await assert.rejects(purgeCdn(['/plog/hello'], { baseUrl: edge.url }), (error: unknown) => {
+    await assert.rejects(purgeCdn(['/plog/hello'], { baseUrl: edge.url, secret: TEST_REFRESH_SECRET }), (error: unknown) => {
       assert.ok(error instanceof CdnPurgeError);
       assert.deepEqual(error.failures, [{ url: `${edge.url}/plog/hello`, requested: '/plog/hello', reason: 'answered 502' }]);
       return true;
@@ -282,7 +282,7 @@ describe('edge cache against the real nginx', { skip }, () => {
     assert.equal(stale.status, 200);
     assert.equal(stale.headers['x-cache'], 'STALE');
     assert.match(stale.body, /short v1/);
-    const bypass = await get(`${edge.url}/api/short`, { 'secret-header': 'true' });
+    const bypass = await get(`${edge.url}/api/short`, { 'secret-header': TEST_REFRESH_SECRET });
     assert.equal(bypass.status, 502, 'a bypass is never answered with a stale copy');
   });
 
@@ -299,12 +299,12 @@ describe('edge cache against the real nginx', { skip }, () => {
 
   it('neither stores nor serves from the cache a request that carries credentials', async () => {
     await get(`${edge.url}/plog/hello`);
-    const authorized = await get(`${edge.url}/__cache__/stats`, { authorization: 'Bearer s3cret' });
+    const authorized = await get(`${edge.url}/account`, { authorization: 'Bearer s3cret' });
     assert.equal(authorized.status, 200);
     assert.equal(authorized.headers['x-cache'], 'BYPASS');
-    const anonymous = await get(`${edge.url}/__cache__/stats`);
-    assert.equal(anonymous.status, 401, 'the admin answer was not kept for others');
-    assert.equal(front.callsTo('/__cache__/stats'), 2);
+    const anonymous = await get(`${edge.url}/account`);
+    assert.equal(anonymous.status, 401, "the caller's answer was not kept for others");
+    assert.equal(front.callsTo('/account'), 2);
     assert.equal((await get(`${edge.url}/plog/hello`, { authorization: 'Bearer x' })).headers['x-cache'], 'BYPASS');
   });
 

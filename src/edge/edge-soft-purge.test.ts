@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { join } from 'node:path';
 import { createPageCache, type PageCache } from '../page-cache/index.js';
 import { CdnPurgeError, purgeCdn } from './purge-client.js';
-import { closeServer, get, listen, nginxForTests, startEdge, tempDir, type RunningEdge } from './test-support/edge-harness.js';
+import { TEST_REFRESH_SECRET, closeServer, get, listen, nginxForTests, startEdge, tempDir, type RunningEdge } from './test-support/edge-harness.js';
 
 const { nginx, skip } = nginxForTests();
 
@@ -109,7 +109,7 @@ describe('edge in front of a front that purges softly, against the real nginx', 
     front.hold();
     front.cache.purge({ keys: ['post:1'] });
 
-    await assert.rejects(purgeCdn(['/plog/b'], { baseUrl: edge.url }), (error: unknown) => {
+    await assert.rejects(purgeCdn(['/plog/b'], { baseUrl: edge.url, secret: TEST_REFRESH_SECRET }), (error: unknown) => {
       assert.ok(error instanceof CdnPurgeError);
       assert.deepEqual(error.failures.map(({ requested, stale }) => ({ requested, stale })), [{ requested: '/plog/b', stale: true }]);
       assert.match(error.failures[0]?.reason ?? '', /stale copy/);
@@ -121,7 +121,7 @@ describe('edge in front of a front that purges softly, against the real nginx', 
 
     front.release();
     await untilFrontFresh('/plog/b');
-    assert.deepEqual(await purgeCdn(['/plog/b'], { baseUrl: edge.url }), [`${edge.url}/plog/b`]);
+    assert.deepEqual(await purgeCdn(['/plog/b'], { baseUrl: edge.url, secret: TEST_REFRESH_SECRET }), [`${edge.url}/plog/b`]);
     for (const coding of ['br', 'gzip', 'identity']) {
       const after = await get(`${edge.url}/plog/b`, { 'accept-encoding': coding });
       assert.equal(after.headers['x-cache'], 'HIT', coding);

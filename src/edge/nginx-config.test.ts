@@ -33,7 +33,7 @@ describe('renderNginxConfig', () => {
       /proxy_cache_path "\/srv\/site\/data\/edge\/cache" levels=1:2 keys_zone=sitestack_edge:10m max_size=1g inactive=24h use_temp_path=off;/,
     );
     assert.match(text, /proxy_cache sitestack_edge;/);
-    assert.match(text, /proxy_cache_bypass \$http_secret_header \$http_authorization;/);
+    assert.match(text, /proxy_cache_bypass \$sitestack_edge_refresh \$http_authorization;/);
     assert.match(text, /add_header X-Cache \$upstream_cache_status always;/);
     assert.match(text, /proxy_set_header x-forwarded-host \$http_host;/);
     assert.match(text, /proxy_set_header Host 127\.0\.0\.1:3000;/);
@@ -95,7 +95,6 @@ describe('renderNginxConfig', () => {
 
   it('lets only a refresh store a 404 or 410, and any request store a 200', () => {
     const text = directiveLines(renderNginxConfig(base)).join(' ');
-    assert.match(text, /map \$http_secret_header \$sitestack_edge_refresh \{ default 1; "" 0; "0" 0; \}/);
     assert.match(
       text,
       /map "\$sitestack_edge_refresh:\$upstream_status" \$sitestack_edge_refreshed_gone \{ default 0; "~\^1:\(\.\*\[ ,\]\)\?\(404\|410\)\$" 1; \}/,
@@ -104,14 +103,17 @@ describe('renderNginxConfig', () => {
       text,
       /map "\$sitestack_edge_refreshed_gone:\$upstream_status" \$sitestack_edge_not_storable \{ default 1; "~\[:, \]200\$" 0; "~\^1:" 0; \}/,
     );
-    assert.match(text, /proxy_no_cache \$http_authorization \$sitestack_edge_no_store \$sitestack_edge_not_storable \$sitestack_edge_front_stale;/);
+    assert.match(
+      text,
+      /proxy_no_cache \$http_authorization \$sitestack_edge_no_store \$sitestack_edge_not_storable \$sitestack_edge_front_stale \$sitestack_edge_per_client;/,
+    );
   });
 
   it("never stores a front's answer from its soft-purged copy, on any location", () => {
     const config = renderNginxConfig(base);
     const text = directiveLines(config).join(' ');
     assert.match(text, /map \$upstream_http_x_middleware_cache \$sitestack_edge_front_stale \{ default 0; "stale" 1; \}/);
-    assert.match(text, /proxy_no_cache [^;]*\$sitestack_edge_front_stale;/);
+    assert.match(text, /proxy_no_cache [^;]*\$sitestack_edge_front_stale[ ;]/);
     assert.equal(directiveLines(config).filter((line) => line.startsWith('proxy_no_cache')).length, 1, 'set once for the server, overridden by no location');
   });
 

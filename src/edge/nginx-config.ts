@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { ERRORS } from '../error-codes.js';
 import type { AppError } from '../errors.js';
 import { CACHE_HEADER } from '../page-cache/entry.js';
+import { publicHttpLines, publicLocationLines, publicServerLines } from './nginx-public.js';
 import { positiveInteger } from '../positive-integer.js';
 
 /** An address nginx listens on or proxies to. `host` is a name, an IPv4 address or an IPv6 address (with or without brackets). */
@@ -31,7 +32,11 @@ export const EDGE_CACHE_SETTINGS = {
    * the edge keeps only `dataRouteValidSeconds`, not the pages' hour.
    */
   dataRoutePrefix: '/_render/data/',
-  /** Any non-empty value other than `0` in this request header makes nginx skip the cache and refresh it. */
+  /**
+   * This request header carrying the refresh secret (`refreshSecret`, `EDGE_REFRESH_SECRET`) makes nginx skip the cache
+   * and refresh it; any other value is ignored. The spec lets any value do it, which hands every stranger a lever on
+   * the cache and the fronts' load.
+   */
   bypassHeader: 'secret-header',
   /**
    * Not in the spec: the content codings the edge keeps apart, best first. The fronts store and send pages in these;
@@ -66,13 +71,21 @@ export interface EdgeConfigOptions {
    */
   user?: string;
   /**
+   * The value `secret-header` must carry for a request to refresh the cache (`EDGE_REFRESH_SECRET`): 16 to 256 letters,
+   * digits and `._~+/=-`. It is written into nginx.conf. Unset, every request is an ordinary one and nothing can
+   * refresh the edge.
+   * @default undefined
+   */
+  refreshSecret?: string;
+  /**
    * Write an access log with the cache status of every request to `<edgeDir>/access.log`.
    * @default false
    */
   accessLog?: boolean;
   /**
-   * Seconds a 404 or 410 fetched by a refresh (a request with `secret-header`) is kept in place of the page it
-   * replaces. Short, so a page that comes back at the same URL reappears within this time even without a refresh.
+   * Seconds a 404 or 410 fetched by a refresh (a request with the refresh secret in `secret-header`) is kept in place
+   * of the page it replaces. Short, so a page that comes back at the same URL reappears within this time even without a
+   * refresh.
    * @default 60
    */
   goneValidSeconds?: number;
@@ -182,7 +195,6 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
   if (options.user !== undefined && !/^[a-z_][a-z0-9_.-]*\$?$/i.test(options.user)) {
     throw invalid(`expected a user name, got '${options.user}'`);
   }
-  const bypass = `$http_${settings.bypassHeader.replace(/-/g, '_')}`;
   const frontStatus = `$upstream_http_${settings.frontCacheHeader.replace(/-/g, '_')}`;
 
   const lines = [
@@ -240,13 +252,8 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     '  # Status 200 is stored; and, for a refresh only, a 404 or 410. This departs from the spec\'s "200 only" on',
     '  # purpose: purging is done by refreshing, and nginx replaces an entry only by storing the new answer, so a refresh',
     '  # that could not store the 404 of a deleted page would leave the old page cached, and public, for its hour.',
-    '  # Ordinary requests still store 200 only. A refresh is what proxy_cache_bypass counts as one: a value of the',
-    '  # header that is neither empty nor "0".',
-    `  map ${bypass} $sitestack_edge_refresh {`,
-    '    default 1;',
-    '    "" 0;',
-    '    "0" 0;',
-    '  }',
+    '  # Ordinary requests still store 200 only. A refresh is a request carrying the refresh secret (below).',
+    ...publicHttpLines(settings.bypassHeader, options.refreshSecret),
     '  # $upstream_status lists every attempt ("502, 404" after a retry): the last one is the answer.',
     '  map "$sitestack_edge_refresh:$upstream_status" $sitestack_edge_refreshed_gone {',
     '    default 0;',
@@ -284,6 +291,7 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     '  server {',
     `    listen ${formatHostPort(options.listen)} default_server;`,
     '    server_name _;',
+    ...publicServerLines(settings.bypassHeader),
     '',
     `    add_header ${settings.cacheStatusHeader} $upstream_cache_status always;`,
     '',
@@ -299,10 +307,10 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     '    proxy_connect_timeout 5s;',
     '',
     `    proxy_cache ${settings.zone};`,
-    '    # A request with credentials (such as the front\'s bearer-protected /__cache__/stats) is neither answered from',
-    '    # the cache nor stored: its answer is for that caller only.',
-    `    proxy_cache_bypass ${bypass} $http_authorization;`,
-    '    proxy_no_cache $http_authorization $sitestack_edge_no_store $sitestack_edge_not_storable $sitestack_edge_front_stale;',
+    '    # A request with credentials is neither answered from the cache nor stored: its answer is for that caller only.',
+    '    proxy_cache_bypass $sitestack_edge_refresh $http_authorization;',
+    '    proxy_no_cache $http_authorization $sitestack_edge_no_store $sitestack_edge_not_storable $sitestack_edge_front_stale',
+    '                   $sitestack_edge_per_client;',
     '    # Concurrent misses of one key make one upstream request; the others wait for it.',
     '    proxy_cache_lock on;',
     '    proxy_cache_revalidate on;',
@@ -346,6 +354,8 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     '      proxy_cache_use_stale error timeout http_500 http_502 http_503 http_504;',
     '      proxy_pass http://sitestack_front;',
     '    }',
+    '',
+    ...publicLocationLines(),
     '',
     '    location /api/ {',
     '      # No proxy_cache_valid: an API answer is kept only for as long as its own Cache-Control (or Expires) allows,',

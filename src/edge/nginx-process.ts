@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { accessSync, constants, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ERRORS } from '../error-codes.js';
@@ -48,13 +48,15 @@ export function workerUser(uid: number | undefined, username: string): string | 
   return uid === 0 ? username : undefined;
 }
 
-/** Creates the edge directory and writes its nginx.conf (atomically); returns the config file's path. */
+/** Creates the edge directory and writes its nginx.conf (atomically, readable by its owner only); returns the config file's path. */
 export function writeEdgeConfig(options: EdgeConfigOptions): string {
   const paths = edgePaths(options.edgeDir);
   const text = renderNginxConfig(options);
   for (const dir of [paths.cache, ...TEMP_KINDS.map((kind) => join(paths.temp, kind))]) mkdirSync(dir, { recursive: true });
   const partial = `${paths.config}.${process.pid}.tmp`;
-  writeFileSync(partial, text);
+  // Owner only: the file holds the refresh secret.
+  writeFileSync(partial, text, { mode: 0o600 });
+  chmodSync(partial, 0o600);
   renameSync(partial, paths.config);
   return paths.config;
 }

@@ -5,6 +5,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { CdnPurgeError, purgeCdn, resolvePurgeUrl } from './purge-client.js';
 import { closeServer, listen } from './test-support/edge-harness.js';
 
+const SECRET = 'purge-client-test-secret';
+
 interface Seen {
   url: string;
   headers: IncomingHttpHeaders;
@@ -35,6 +37,8 @@ describe('purgeCdn', () => {
               : 200;
     setTimeout(() => {
       if (url.startsWith('/stale')) res.setHeader('x-middleware-cache', 'stale');
+      // How our edge answers: BYPASS to a refresh, HIT or MISS to an ordinary request (a secret it does not take).
+      res.setHeader('x-cache', url.startsWith('/ignored') ? 'HIT' : 'BYPASS');
       res.writeHead(status, status === 301 ? { location: '/elsewhere' } : {});
       res.end('x'.repeat(50_000));
     }, 10);
@@ -52,24 +56,24 @@ describe('purgeCdn', () => {
 
   it('refreshes every URL with a GET carrying secret-header when they all succeed', async () => {
     reset();
-    const refreshed = await purgeCdn(['/plog/a', '/', '/plog?page=2'], { baseUrl });
+    const refreshed = await purgeCdn(['/plog/a', '/', '/plog?page=2'], { secret: SECRET, baseUrl });
     assert.deepEqual(refreshed, [`${baseUrl}/plog/a`, `${baseUrl}/`, `${baseUrl}/plog?page=2`]);
     assert.deepEqual(seen.map((s) => s.url).sort(), ['/', '/', '/', '/plog/a', '/plog/a', '/plog/a', '/plog?page=2', '/plog?page=2', '/plog?page=2']);
-    for (const { headers } of seen) assert.equal(headers['secret-header'], 'true');
+    for (const { headers } of seen) assert.equal(headers['secret-header'], SECRET);
     const codings = seen.filter((s) => s.url === '/plog/a').map((s) => s.headers['accept-encoding']);
     assert.deepEqual(codings, ['br', 'gzip', 'identity'], 'one refresh per copy the edge keeps');
   });
 
   it('counts a 404 or 410 as refreshed, since the edge then holds the gone answer in place of the page', async () => {
     reset();
-    const refreshed = await purgeCdn(['/gone', '/withdrawn', '/ok'], { baseUrl });
+    const refreshed = await purgeCdn(['/gone', '/withdrawn', '/ok'], { secret: SECRET, baseUrl });
     assert.deepEqual(refreshed, [`${baseUrl}/gone`, `${baseUrl}/withdrawn`, `${baseUrl}/ok`]);
   });
 
   it('tries every URL and names each failed one, as refreshed and as given, when some fail', async () => {
     reset();
     const urls = ['/ok-1', 'fail-1', '/ok-2', '/gone', '/forbidden', '/moved', '/ok-3'];
-    await assert.rejects(purgeCdn(urls, { baseUrl }), (error: unknown) => {
+    await assert.rejects(purgeCdn(urls, { secret: SECRET, baseUrl }), (error: unknown) => {
       assert.ok(error instanceof CdnPurgeError);
       assert.equal(error.code, 'CDN_PURGE_FAILED');
       assert.deepEqual(error.failures, [
@@ -90,7 +94,7 @@ describe('purgeCdn', () => {
 
   it("fails a URL as stale, naming the front's stale copy, when the front answers from its soft-purged copy", async () => {
     reset();
-    await assert.rejects(purgeCdn(['/stale', '/ok'], { baseUrl }), (error: unknown) => {
+    await assert.rejects(purgeCdn(['/stale', '/ok'], { secret: SECRET, baseUrl }), (error: unknown) => {
       assert.ok(error instanceof CdnPurgeError);
       assert.equal(error.failures.length, 1);
       const [failure] = error.failures;
@@ -102,9 +106,19 @@ describe('purgeCdn', () => {
     assert.equal(seen.filter((s) => s.url === '/ok').length, 3, 'the other URL is refreshed in every coding');
   });
 
+  it('fails a URL the edge answered as an ordinary request, naming EDGE_REFRESH_SECRET, when its X-Cache is not BYPASS', async () => {
+    reset();
+    await assert.rejects(purgeCdn(['/ignored', '/ok'], { secret: SECRET, baseUrl }), (error: unknown) => {
+      assert.ok(error instanceof CdnPurgeError);
+      assert.deepEqual(error.failures.map((f) => f.requested), ['/ignored']);
+      assert.match(error.failures[0]?.reason ?? '', /X-Cache: HIT.*EDGE_REFRESH_SECRET/);
+      return true;
+    });
+  });
+
   it('reports a URL as timed out when the edge does not answer in time, and still tries the others', async () => {
     reset();
-    await assert.rejects(purgeCdn(['/hang', '/ok'], { baseUrl, timeoutMs: 200 }), (error: unknown) => {
+    await assert.rejects(purgeCdn(['/hang', '/ok'], { secret: SECRET, baseUrl, timeoutMs: 200 }), (error: unknown) => {
       assert.ok(error instanceof CdnPurgeError);
       assert.deepEqual(error.failures, [{ url: `${baseUrl}/hang`, requested: '/hang', reason: 'timed out' }]);
       return true;
@@ -116,7 +130,7 @@ describe('purgeCdn', () => {
     const closed = createServer();
     const port = await listen(closed);
     await closeServer(closed);
-    await assert.rejects(purgeCdn(['/a'], { baseUrl: `http://127.0.0.1:${port}` }), (error: unknown) => {
+    await assert.rejects(purgeCdn(['/a'], { secret: SECRET, baseUrl: `http://127.0.0.1:${port}` }), (error: unknown) => {
       assert.ok(error instanceof CdnPurgeError);
       assert.equal(error.failures[0]?.url, `http://127.0.0.1:${port}/a`);
       assert.match(error.failures[0]?.reason ?? '', /ECONNREFUSED/);
@@ -127,14 +141,14 @@ describe('purgeCdn', () => {
   it('keeps at most `concurrency` requests in flight when given many URLs', async () => {
     reset();
     const urls = Array.from({ length: 20 }, (_, i) => `/page-${i}`);
-    await purgeCdn(urls, { baseUrl, concurrency: 3 });
+    await purgeCdn(urls, { secret: SECRET, baseUrl, concurrency: 3 });
     assert.equal(seen.length, 60, 'three codings per URL');
     assert.ok(maxInFlight <= 3 && maxInFlight >= 2, `max in flight ${maxInFlight}`);
   });
 
   it('refuses an absolute URL on another origin without sending it anything', async () => {
     reset();
-    await assert.rejects(purgeCdn(['http://evil.example/x', '//evil.example/y', '/ok'], { baseUrl }), (error: unknown) => {
+    await assert.rejects(purgeCdn(['http://evil.example/x', '//evil.example/y', '/ok'], { secret: SECRET, baseUrl }), (error: unknown) => {
       assert.ok(error instanceof CdnPurgeError);
       assert.deepEqual(
         error.failures.map((f) => [f.url, f.requested]),
@@ -151,7 +165,7 @@ describe('purgeCdn', () => {
 
   it('resolves nothing and sends nothing when the list is empty', async () => {
     reset();
-    assert.deepEqual(await purgeCdn([], { baseUrl }), []);
+    assert.deepEqual(await purgeCdn([], { secret: SECRET, baseUrl }), []);
     assert.equal(seen.length, 0);
   });
 
@@ -161,21 +175,21 @@ describe('purgeCdn', () => {
       calls.push(String(input));
       return new Response(null, { status: 204 });
     };
-    await purgeCdn(['/a'], { baseUrl: 'http://cdn.example', fetch: fetchImpl });
+    await purgeCdn(['/a'], { secret: SECRET, baseUrl: 'http://cdn.example', fetch: fetchImpl });
     assert.deepEqual(calls, ['http://cdn.example/a', 'http://cdn.example/a', 'http://cdn.example/a']);
   });
 
   it('throws a clear error before sending anything when concurrency or timeout is not a positive integer', async () => {
     reset();
     for (const options of [{ concurrency: 0 }, { concurrency: Number.NaN }, { timeoutMs: -5 }, { timeoutMs: 1.5 }]) {
-      await assert.rejects(purgeCdn(['/a'], { baseUrl, ...options }), { code: 'CDN_PURGE_OPTIONS_INVALID' }, JSON.stringify(options));
+      await assert.rejects(purgeCdn(['/a'], { secret: SECRET, baseUrl, ...options }), { code: 'CDN_PURGE_OPTIONS_INVALID' }, JSON.stringify(options));
     }
     assert.equal(seen.length, 0);
   });
 
   it('throws a clear error when the base URL is not an http(s) URL', async () => {
     for (const bad of ['', 'cdn.example', 'ftp://cdn.example', 'http://cdn.example/?q=1']) {
-      await assert.rejects(purgeCdn(['/a'], { baseUrl: bad }), { code: 'CDN_BASE_URL_INVALID' }, bad);
+      await assert.rejects(purgeCdn(['/a'], { secret: SECRET, baseUrl: bad }), { code: 'CDN_BASE_URL_INVALID' }, bad);
     }
   });
 });

@@ -12,6 +12,11 @@ export interface PurgeCdnOptions {
    */
   baseUrl: string;
   /**
+   * The edge's refresh secret (`EDGE_REFRESH_SECRET`), sent as `secret-header`: the edge takes any other value as an
+   * ordinary request.
+   */
+  secret: string;
+  /**
    * The fetch implementation.
    * @default globalThis.fetch
    */
@@ -113,12 +118,18 @@ const STALE_REASON =
 /** A refresh that got the front's soft-purged copy: the edge kept what it had, so the URL is not refreshed yet. */
 class StaleAnswer extends Error {}
 
-async function refresh(url: string, fetchImpl: typeof fetch, timeoutMs: number): Promise<void> {
+/**
+ * A refresh the edge took is a cache bypass. Anything else (a HIT, a MISS) was served as an ordinary request: the edge
+ * did not take the secret, and nothing was refreshed.
+ */
+const REFRESHED_CACHE_STATUS = 'BYPASS';
+
+async function refresh(url: string, secret: string, fetchImpl: typeof fetch, timeoutMs: number): Promise<void> {
   const signal = AbortSignal.timeout(timeoutMs);
   for (const coding of REFRESHED_CODINGS) {
     const response = await fetchImpl(url, {
       method: 'GET',
-      headers: { [EDGE_CACHE_SETTINGS.bypassHeader]: 'true', 'accept-encoding': coding },
+      headers: { [EDGE_CACHE_SETTINGS.bypassHeader]: secret, 'accept-encoding': coding },
       redirect: 'manual',
       signal,
     });
@@ -126,6 +137,13 @@ async function refresh(url: string, fetchImpl: typeof fetch, timeoutMs: number):
     await drainBody(response);
     const refreshed = (response.status >= 200 && response.status <= 299) || GONE_STATUSES.has(response.status);
     if (!refreshed) throw new Error(`answered ${response.status}`);
+    const cacheStatus = response.headers.get(EDGE_CACHE_SETTINGS.cacheStatusHeader);
+    if (cacheStatus !== null && cacheStatus !== REFRESHED_CACHE_STATUS) {
+      throw new Error(
+        `the edge answered as to an ordinary request (${EDGE_CACHE_SETTINGS.cacheStatusHeader}: ${cacheStatus}), not as to a refresh: ` +
+          'its EDGE_REFRESH_SECRET differs from the one sent',
+      );
+    }
     if (response.headers.get(EDGE_CACHE_SETTINGS.frontCacheHeader) === EDGE_CACHE_SETTINGS.frontStaleStatus) throw new StaleAnswer(STALE_REASON);
   }
 }
@@ -144,12 +162,13 @@ function reasonOf(error: unknown): string {
 }
 
 /**
- * Purges the edge by refreshing each URL: a GET with `secret-header: true` makes nginx fetch it from the front and
- * store the new answer; one GET per coding the edge keeps apart (br, gzip, identity), each naming it in
+ * Purges the edge by refreshing each URL: a GET with the refresh secret in `secret-header` makes nginx fetch it from the
+ * front and store the new answer; one GET per coding the edge keeps apart (br, gzip, identity), each naming it in
  * `Accept-Encoding`, since each is a copy of its own. A 2xx, or a 404/410 for a page that is gone (which the edge stores in place of the old page),
- * counts as refreshed, unless the front answered from its soft-purged copy, which the edge does not store. Every URL is
- * tried; then one CdnPurgeError names each that failed (another status, a stale answer, a network error, a timeout, or
- * a URL off the base's origin). Resolves with the absolute URLs refreshed.
+ * counts as refreshed, unless the front answered from its soft-purged copy, which the edge does not store, or the edge
+ * answered as to an ordinary request (its `X-Cache` other than `BYPASS`: a secret it does not know). Every URL is
+ * tried; then one CdnPurgeError names each that failed (another status, a stale answer, an ignored secret, a network
+ * error, a timeout, or a URL off the base's origin). Resolves with the absolute URLs refreshed.
  */
 export async function purgeCdn(urls: readonly string[], options: PurgeCdnOptions): Promise<string[]> {
   const base = parseBaseUrl(options.baseUrl);
@@ -166,7 +185,7 @@ export async function purgeCdn(urls: readonly string[], options: PurgeCdnOptions
       try {
         const absolute = resolvePurgeUrl(url, base);
         outcomes[index] = { url: absolute, requested: url };
-        await refresh(absolute, fetchImpl, timeoutMs);
+        await refresh(absolute, options.secret, fetchImpl, timeoutMs);
       } catch (error) {
         outcomes[index] = { url: outcomes[index]?.url ?? url, requested: url, reason: reasonOf(error), ...(error instanceof StaleAnswer ? { stale: true } : {}) };
       }

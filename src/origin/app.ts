@@ -4,6 +4,7 @@ import Fastify, { type FastifyBodyParser, type FastifyInstance, type FastifyRequ
 import { ERRORS } from '../error-codes.js';
 import type { Logger } from '../log.js';
 import { RateLimitLog } from '../log-bounds.js';
+import { REQUEST_BOUNDS, urlTooLong } from '../request-bounds.js';
 import { trustedProxyCheck } from '../search/index.js';
 import { secretMatches } from '../secret-compare.js';
 import { jsonUtf8Problem } from '../utf8-input.js';
@@ -65,6 +66,8 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     routerOptions: { maxParamLength: 200 },
     // The same trust rule as the search's rate limit, so a reader behind the front or the edge is one reader here too.
     trustProxy: trustedProxyCheck(options.trustedProxies ?? DEFAULTS.trustedProxies),
+    // Beyond it fastify's own client error handler answers 431, logging nothing (its logger is off).
+    http: { maxHeaderSize: REQUEST_BOUNDS.maxHeaderBytes },
   });
   installErrorMapper(app, options.logger);
   // JSON bodies are decoded strictly: bad bytes are refused naming their field rather than stored as U+FFFD.
@@ -76,6 +79,9 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   };
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, strictJson);
+  app.addHook('onRequest', async (request) => {
+    if (urlTooLong(request.raw.url)) throw ERRORS.URI_TOO_LONG(`the request target is longer than ${REQUEST_BOUNDS.maxUrlBytes} bytes`);
+  });
   await app.register(rateLimit, { global: false });
   const refusedComments = new RateLimitLog({ logger: options.logger, message: 'comment rate limit exceeded', windowMs: limit.windowMs });
   app.addHook('onClose', async () => refusedComments.flush());

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { isStorable, unstorableHead } from './cacheability.js';
+import { isStorable, PER_CLIENT_HEADERS, unstorableHead } from './cacheability.js';
 
 const safe = { storeSetCookie: false, storePrivate: false };
 const literal = { storeSetCookie: true, storePrivate: true };
@@ -31,5 +31,14 @@ describe('isStorable', () => {
     for (const value of ['public,max-age=60', 'x-private-thing', 'no-storey']) {
       assert.equal(isStorable(200, { 'cache-control': value }, 1, safe), true, value);
     }
+  });
+
+  it('refuses an answer carrying a header that describes one client, whatever the store policy', () => {
+    for (const name of PER_CLIENT_HEADERS) {
+      for (const policy of [safe, literal]) {
+        assert.equal(isStorable(200, { 'cache-control': 'public,max-age=60', [name]: '7' }, 1, policy), false, name);
+      }
+    }
+    assert.match(unstorableHead(200, { 'ratelimit-remaining': 3 }, literal) ?? '', /ratelimit-remaining/);
   });
 });

@@ -1,5 +1,21 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 
+/**
+ * Response headers that describe one client (rate-limit state, when to retry), in lower case: an answer carrying any of
+ * them is that client's, so no shared cache keeps it (this page cache, and the edge: see src/edge/nginx-public.ts).
+ */
+export const PER_CLIENT_HEADERS = [
+  'ratelimit',
+  'ratelimit-policy',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'retry-after',
+] as const;
+
 export interface StorePolicy {
   storeSetCookie: boolean;
   storePrivate: boolean;
@@ -9,6 +25,8 @@ export interface StorePolicy {
 export function unstorableHead(status: number, headers: OutgoingHttpHeaders, policy: StorePolicy): string | undefined {
   if (status !== 200) return `status ${status}`;
   if (!policy.storeSetCookie && headers['set-cookie'] !== undefined) return 'Set-Cookie';
+  const perClient = PER_CLIENT_HEADERS.find((name) => headers[name] !== undefined);
+  if (perClient !== undefined) return `${perClient}, which describes one client`;
   if (!policy.storePrivate) {
     const cacheControl = headers['cache-control'];
     const value = Array.isArray(cacheControl) ? cacheControl.join(',') : String(cacheControl ?? '');

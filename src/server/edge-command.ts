@@ -26,6 +26,7 @@ function edgeOptions({ config }: CommandContext, accessLog: boolean): EdgeConfig
     }),
     user: workerUser(process.getuid?.(), userInfo().username),
     accessLog,
+    ...(config.edgeRefreshSecret === undefined ? {} : { refreshSecret: config.edgeRefreshSecret }),
   };
 }
 
@@ -40,7 +41,8 @@ export const edgeCommand: Command = {
     '  --access-log  also log every request with its cache status to DATA_DIR/edge/access.log',
     '',
     'Environment: HOST, EDGE_PORT (listen address), EDGE_UPSTREAM (the fronts, default http://HOST:PORT),',
-    'DATA_DIR (nginx files go to DATA_DIR/edge), NGINX_BIN (default nginx, also looked for in /usr/sbin).',
+    'DATA_DIR (nginx files go to DATA_DIR/edge), NGINX_BIN (default nginx, also looked for in /usr/sbin),',
+    'EDGE_REFRESH_SECRET (the secret-header value that refreshes a URL; written into nginx.conf, mode 0600).',
     'nginx runs in the foreground. SIGINT or SIGTERM stops it gracefully (SIGQUIT: requests in flight are answered),',
     'at once after SHUTDOWN_TIMEOUT_MS or on a second signal (SIGTERM); sitestack exits with its status.',
   ].join('\n'),
@@ -50,6 +52,9 @@ export const edgeCommand: Command = {
     if (unknown.length > 0) throw ERRORS.USAGE(`sitestack edge: unknown option '${unknown[0]}' (see sitestack edge --help)`);
 
     const options = edgeOptions(context, args.includes('--access-log'));
+    if (options.refreshSecret === undefined) {
+      logger.warn('EDGE_REFRESH_SECRET is unset: the edge refuses every refresh, so a change reaches it only when its copy expires (pages: 1 h)');
+    }
     const configFile = writeEdgeConfig(options);
     const nginx = requireNginx(config.nginxBin, process.env.PATH);
     await checkNginxConfig(nginx, options.edgeDir, configFile);

@@ -1,12 +1,14 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Server } from 'node:http';
+import { request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { silentLogger } from '../log.js';
+import { REQUEST_BOUNDS } from '../request-bounds.js';
+import { capturedLogger } from '../test-support/captured-logger.js';
 import { createOriginApp, openOriginDatabase, type OriginDatabase } from '../origin/index.js';
 import { createPageCache, createStatsHandler } from '../page-cache/index.js';
 import { buildClient, createCommentRoute, createRenderer } from '../renderer/index.js';
@@ -19,6 +21,9 @@ let origin: FastifyInstance;
 let api: FastifyInstance;
 let server: Server;
 let base: string;
+let originBase: string;
+const frontLog = capturedLogger('debug');
+const originLog = capturedLogger('debug');
 
 const echo: FastifyPluginAsync = async (app) => {
   app.get('/api/v1/echo', async (request) => ({ url: request.url }));
@@ -28,8 +33,9 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sitestack-front-'));
   await buildClient({ outDir: dir });
   db = openOriginDatabase(':memory:');
-  origin = await createOriginApp({ db, logger: silentLogger() });
+  origin = await createOriginApp({ db, logger: originLog.logger });
   const apiBase = await origin.listen({ host: '127.0.0.1', port: 0 });
+  originBase = apiBase;
   const pageCache = createPageCache({ purgeSecret: 'front-secret', logger: silentLogger() });
   api = await createApiApp({ logger: silentLogger(), plugins: [echo] });
   const renderer = createRenderer({ apiBase, buildDir: dir });
@@ -39,7 +45,7 @@ before(async () => {
     stats: createStatsHandler(pageCache, { secret: 'front-secret' }),
     renderer,
     comments: createCommentRoute({ apiBase, renderer }),
-    logger: silentLogger(),
+    logger: frontLog.logger,
     operations: (_req, res, path) => res.writeHead(200, { 'cache-control': 'no-store' }).end(`operations ${path}`),
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -97,3 +103,31 @@ describe('front routing', () => {
     assert.equal((await fetch(`${base}/plog`)).headers.get('x-middleware-cache'), 'miss');
   });
 });
+
+/** The status of a GET with these headers, on its own connection. */
+function statusOf(url: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers, agent: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('request bounds', () => {
+  it('answers 414 past the URL bound and 431 past the header bound at the front and the origin, logging nothing', async () => {
+    for (const server of [base, originBase]) {
+      const within = `/plog/x?q=${'a'.repeat(REQUEST_BOUNDS.maxUrlBytes - '/plog/x?q='.length)}`;
+      assert.notEqual(await statusOf(`${server}${within}`), 414, `${server}: a URL of exactly the bound`);
+      for (let i = 0; i < 20; i++) assert.equal(await statusOf(`${server}${within}a`), 414, server);
+      assert.equal(await statusOf(`${server}/plog/x`, { 'x-big': 'b'.repeat(REQUEST_BOUNDS.maxHeaderBytes) }), 431, server);
+    }
+    const tooLong = await fetch(`${base}/plog?q=${'a'.repeat(REQUEST_BOUNDS.maxUrlBytes)}`);
+    assert.equal(tooLong.headers.get('cache-control'), 'no-store');
+    assert.equal(((await (await fetch(`${originBase}/api/v1/plog/?q=${'a'.repeat(REQUEST_BOUNDS.maxUrlBytes)}`)).json()) as { code: string }).code, 'URI_TOO_LONG');
+    assert.deepEqual([...frontLog.lines, ...originLog.lines].map((line) => line.msg), []);
+  });
+});
+

@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../log.js';
 import { logUrl } from '../log-bounds.js';
 import { pathOf, type PageCache } from '../page-cache/index.js';
+import { REQUEST_BOUNDS, urlTooLong } from '../request-bounds.js';
+import { ERRORS } from '../error-codes.js';
 import { matchCommentPath, type RendererHandler } from '../renderer/index.js';
 import { isOperationsPath } from './operations.js';
 
@@ -53,6 +55,11 @@ export function createFrontHandler(parts: FrontParts): (req: IncomingMessage, re
   };
   return (req, res) => {
     const url = req.url ?? '/';
+    // Before anything reads or logs it: a client chooses its URLs, and the longest the edge forwards is within this.
+    if (urlTooLong(url)) {
+      sendError(res, ERRORS.URI_TOO_LONG.status, 'URI Too Long');
+      return;
+    }
     const path = pathOf(url);
     try {
       if (isOperationsPath(path)) operations(req, res, path);
@@ -70,11 +77,15 @@ export function createFrontHandler(parts: FrontParts): (req: IncomingMessage, re
   };
 }
 
-/** A node:http server around the front handler that answers malformed requests with 400 instead of dropping them. */
+/**
+ * A node:http server around the front handler that answers malformed requests with 400 (headers beyond
+ * `REQUEST_BOUNDS.maxHeaderBytes`: 431) instead of dropping them, and logs none of them.
+ */
 export function createFrontServer(parts: FrontParts): Server {
-  const server = createServer(createFrontHandler(parts));
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+  const server = createServer({ maxHeaderSize: REQUEST_BOUNDS.maxHeaderBytes }, createFrontHandler(parts));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? `${ERRORS.HEADERS_TOO_LARGE.status} Request Header Fields Too Large` : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
     else socket.destroy();
   });
   return server;

@@ -5,12 +5,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../config.js';
+import { ConfigError } from '../errors.js';
 import { silentLogger } from '../log.js';
 import { closeServer, listen } from '../edge/test-support/edge-harness.js';
 import { startOrigin, type RunningOrigin } from './origin-command.js';
 import { waitFor } from '../test-support/wait-for.js';
 
 const ADMIN_TOKEN = 'origin-command-admin';
+const EDGE_REFRESH_SECRET = 'origin-command-edge-refresh';
 
 /**
  * A stand-in edge: counts the refreshes per path and answers each request with the status its test sets. A refresh
@@ -21,7 +23,7 @@ async function standInEdge(): Promise<{ url: string; refreshes: Map<string, numb
   const status = new Map<string, number[]>();
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
-    if (req.headers['secret-header'] === 'true' && req.headers['accept-encoding'] === 'br') refreshes.set(path, (refreshes.get(path) ?? 0) + 1);
+    if (req.headers['secret-header'] === EDGE_REFRESH_SECRET && req.headers['accept-encoding'] === 'br') refreshes.set(path, (refreshes.get(path) ?? 0) + 1);
     res.writeHead(status.get(path)?.shift() ?? 200).end();
   });
   const port = await listen(server);
@@ -48,6 +50,7 @@ describe('startOrigin with CDN_BASE_URL', () => {
       PURGE_SECRET: 'origin-command-purge',
       PURGE_URLS: `http://127.0.0.1:${frontPort}/__purge__`,
       CDN_BASE_URL: edge.url,
+      EDGE_REFRESH_SECRET,
       LOG_LEVEL: 'silent',
     });
     const running = await startOrigin({ config, logger: silentLogger(), port: 0, backoff: { baseMs: 20, maxMs: 60 } });
@@ -82,6 +85,17 @@ describe('startOrigin with CDN_BASE_URL', () => {
     await waitFor('the edge purge of the deletion done', () => (edge.refreshes.get('/plog/doomed') ?? 0) === 2 && running.outbox?.pendingCdnUrls() === 0);
     await new Promise((resolve) => setTimeout(resolve, 150));
     assert.equal(edge.refreshes.get('/plog/doomed'), 2, 'no retry of a page the edge now holds as gone');
+  });
+
+  it('refuses to start when CDN_BASE_URL is set without EDGE_REFRESH_SECRET, naming both', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sitestack-origin-command-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const config = loadConfig({ DATA_DIR: dir, CDN_BASE_URL: 'http://127.0.0.1:9', LOG_LEVEL: 'silent' });
+    await assert.rejects(startOrigin({ config, logger: silentLogger(), port: 0 }), (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.match(error.message, /CDN_BASE_URL is set but EDGE_REFRESH_SECRET is not/);
+      return true;
+    });
   });
 });
 

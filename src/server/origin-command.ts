@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Config } from '../config.js';
+import { ConfigError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { ContentStore, createOriginApp, openOriginDatabase, PurgeOutbox, SearchOutbox, type BackoffPolicy, type CdnPurge } from '../origin/index.js';
 import { CdnPurgeError, purgeCdn } from '../edge/index.js';
@@ -31,6 +32,8 @@ export interface StartOriginOptions {
   logger: Logger;
   /** Overrides `config.purgeSecret` (`sitestack start` shares a per-run secret with its front). */
   purgeSecret?: string | undefined;
+  /** Overrides `config.edgeRefreshSecret`, the `secret-header` value of the edge refreshes. */
+  edgeRefreshSecret?: string | undefined;
   /** Overrides `config.originPort`; 0 picks a free port. */
   port?: number;
   /** The edge purge step of the outbox. @default purgeCdn on `config.cdnBaseUrl` when it is set, else no CDN purge */
@@ -47,16 +50,21 @@ export interface StartOriginOptions {
  */
 export async function startOrigin(options: StartOriginOptions): Promise<RunningOrigin> {
   const { config, logger } = options;
-  const db = openOriginDatabase(join(config.dataDir, 'origin.sqlite'));
   const secret = options.purgeSecret ?? config.purgeSecret;
   const cdnBaseUrl = config.cdnBaseUrl;
+  const edgeRefreshSecret = options.edgeRefreshSecret ?? config.edgeRefreshSecret;
+  if (options.cdnPurge === undefined && cdnBaseUrl !== undefined && edgeRefreshSecret === undefined) {
+    // The edge takes a refresh without its secret as an ordinary request, answered from the copy it meant to replace.
+    throw new ConfigError('CDN_BASE_URL is set but EDGE_REFRESH_SECRET is not: set the same EDGE_REFRESH_SECRET for the origin and `sitestack edge`');
+  }
+  const db = openOriginDatabase(join(config.dataDir, 'origin.sqlite'));
   const cdnPurge: CdnPurge | undefined =
     options.cdnPurge ??
-    (cdnBaseUrl === undefined
+    (cdnBaseUrl === undefined || edgeRefreshSecret === undefined
       ? undefined
       : async (urls) => {
           try {
-            await purgeCdn(urls, { baseUrl: cdnBaseUrl });
+            await purgeCdn(urls, { baseUrl: cdnBaseUrl, secret: edgeRefreshSecret });
             return [];
           } catch (error) {
             if (!(error instanceof CdnPurgeError)) throw error;

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
-import { startEdge, tempDir, type RunningEdge } from '../../src/edge/test-support/edge-harness.js';
+import { startEdge, tempDir, TEST_REFRESH_SECRET, type RunningEdge } from '../../src/edge/test-support/edge-harness.js';
 import { silentLogger } from '../../src/log.js';
 import { startFront, type RunningFront, type StartFrontOptions } from '../../src/server/front-command.js';
 import { startOrigin, type RunningOrigin } from '../../src/server/origin-command.js';
@@ -119,6 +119,7 @@ export async function startEdgeAndOrigin(nginx: string, env: Record<string, stri
     PURGE_SECRET,
     PORT: String(frontPort),
     CDN_BASE_URL: edge.url,
+    EDGE_REFRESH_SECRET: TEST_REFRESH_SECRET,
     LOG_LEVEL: 'silent',
     ...env,
   });

@@ -52,8 +52,8 @@ export async function closeServer(server: Server): Promise<void> {
 
 /**
  * A stand-in for the front, as the edge sees it: a cacheable page and data route whose content has a version, a 404,
- * `/api/` answers with and without a public Cache-Control, private and cookie-setting pages, and a count of calls per
- * path.
+ * `/api/` answers with and without a public Cache-Control, private and cookie-setting pages, a bearer-protected
+ * `/account`, and a count of calls per path.
  */
 export interface FakeFront {
   port: number;
@@ -111,7 +111,7 @@ export async function startFakeFront(): Promise<FakeFront> {
     } else if (path === '/short' || path === '/api/short') {
       res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'public, max-age=1' });
       res.end(`<p>short v${front.version}</p>`);
-    } else if (path === '/__cache__/stats') {
+    } else if (path === '/account') {
       if (req.headers.authorization === 'Bearer s3cret') json(200, { entries: 1, caller: 'admin' });
       else json(401, { error: 'Unauthorized' });
     } else if (path === '/missing' || path === '/api/missing') {
@@ -126,6 +126,9 @@ export async function startFakeFront(): Promise<FakeFront> {
     } else if (path === '/api/shared-short') {
       // Shaped like a search answer: browsers may keep it longer than shared caches may.
       json(200, { version: front.version }, { 'cache-control': 'public, max-age=3600, s-maxage=1' });
+    } else if (path === '/api/limited') {
+      // Shaped like a rate-limited search answer that tells each client its own remaining count.
+      json(200, { version: front.version }, { 'cache-control': 'public, max-age=10, s-maxage=50', 'ratelimit-remaining': String(100 - front.callsTo(url)) });
     } else if (path === '/api/cached') {
       json(200, { version: front.version }, { 'cache-control': 'public, max-age=3600' });
     } else if (path === '/api/private') {
@@ -146,6 +149,9 @@ export async function startFakeFront(): Promise<FakeFront> {
   return front;
 }
 
+/** The refresh secret of every test edge (`refreshSecret`), as the purge client and refreshing tests send it. */
+export const TEST_REFRESH_SECRET = 'test-edge-refresh-secret';
+
 export interface RunningEdge {
   url: string;
   port: number;
@@ -155,12 +161,18 @@ export interface RunningEdge {
   stop(): Promise<void>;
 }
 
+/** The test secret unless `settings` names one, or names none with `refreshSecret: undefined`. */
+function refreshSecret(settings: { refreshSecret?: string | undefined }): { refreshSecret?: string } {
+  const secret = 'refreshSecret' in settings ? settings.refreshSecret : TEST_REFRESH_SECRET;
+  return secret === undefined ? {} : { refreshSecret: secret };
+}
+
 /** Starts the real nginx with the generated config in `edgeDir`, in front of 127.0.0.1:`upstreamPort`. */
 export async function startEdge(
   nginx: string,
   edgeDir: string,
   upstreamPort: number,
-  settings: Pick<EdgeConfigOptions, 'goneValidSeconds' | 'dataRouteValidSeconds'> = {},
+  settings: Pick<EdgeConfigOptions, 'goneValidSeconds' | 'dataRouteValidSeconds'> & { refreshSecret?: string | undefined } = {},
 ): Promise<RunningEdge> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -172,6 +184,7 @@ export async function startEdge(
       user: workerUser(process.getuid?.(), userInfo().username),
       workerProcesses: 1,
       ...settings,
+      ...refreshSecret(settings),
     });
     const running = spawnNginx(nginx, edgeDir, configFile, { stdio: 'pipe', ownProcessGroup: true });
     let output = '';
@@ -194,6 +207,26 @@ export async function startEdge(
     }
   }
   throw lastError;
+}
+
+/** Spellings of `path` that nginx routes to it: case, trailing slash, escapes, dot segments, doubled slashes, a query. */
+export function routedSpellings(path: string): string[] {
+  const name = path.slice(1);
+  const escaped = [...name].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+  return [
+    path,
+    `${path}/`,
+    path.toUpperCase(),
+    `/${escaped}`,
+    `/${escaped.toUpperCase()}`,
+    `//${name}`,
+    `/x/../${name}`,
+    `/./${name}`,
+    `/x/%2e%2e/${name}`,
+    `${path}?token=x`,
+    `${path}#`,
+    `${path}/stats`,
+  ];
 }
 
 export interface Answer {

@@ -99,6 +99,9 @@ export function searchRoutes(options: SearchRoutesOptions): FastifyPluginAsync {
     await app.register(rateLimit, {
       global: false,
       enableDraftSpec: true,
+      // A search answer is shared (the edge keeps it 50 s), so it must not tell one client's count to the next: the
+      // rate-limit headers go only on the 429 (never stored), with its Retry-After.
+      addHeadersOnExceeding: { 'ratelimit-limit': false, 'ratelimit-remaining': false, 'ratelimit-reset': false },
       keyGenerator: (request) => clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], trusted),
       errorResponseBuilder: (_request, context) =>
         ERRORS.RATE_LIMITED(`too many searches: at most ${context.max} per ${Math.round(limit.windowMs / 1000)} s; retry in ${context.after}`),

@@ -1,0 +1,111 @@
+import { ERRORS } from '../error-codes.js';
+import { PER_CLIENT_HEADERS } from '../page-cache/cacheability.js';
+import { DEFAULTS as PAGE_CACHE_DEFAULTS } from '../page-cache/options.js';
+import { REQUEST_BOUNDS } from '../request-bounds.js';
+import { HEALTH_PATH, METRICS_PATH, READY_PATH } from '../server/operations-policy.js';
+
+/**
+ * The parts of the edge's nginx.conf that face the public (issue 32): the operator's routes refused, refreshes only with
+ * `EDGE_REFRESH_SECRET`, answers describing one client never stored, and bounded request lines and headers. Pure, like
+ * `renderNginxConfig`, which places these lines.
+ */
+
+/**
+ * Paths (and everything below them) the edge answers 404 itself, whatever the request carries: the fronts' operator
+ * routes, and their probes, which describe one front and name its internals. Operators and load balancers reach them
+ * on each front directly.
+ */
+export const OPERATOR_PATHS = [PAGE_CACHE_DEFAULTS.purgePath, '/__cache__', METRICS_PATH, HEALTH_PATH, READY_PATH] as const;
+
+/** What nginx can take inside a quoted string and a regular expression (`EDGE_REFRESH_SECRET`'s own rule). */
+const SECRET = /^[A-Za-z0-9._~+/=-]{16,256}$/;
+
+/** The largest `Host` the edge takes: a DNS name (253) with a port and IPv6 brackets, rounded up. */
+export const MAX_HOST_BYTES = 300;
+
+/**
+ * The upstream buffer, which must hold the cache key (a request line of at most `REQUEST_BOUNDS.maxUrlBytes`, the host,
+ * the coding), nginx's cache header (about 600 bytes) and then the front's answer headers. Too small for the key, nginx
+ * skips the cache and logs the whole request at `error` for every such request.
+ */
+export const PROXY_BUFFER_BYTES = 16 * 1024;
+
+function variable(header: string): string {
+  return header.toLowerCase().replace(/-/g, '_');
+}
+
+function regexEscape(text: string): string {
+  return text.replace(/[^A-Za-z0-9]/g, (c) => `[${c}]`);
+}
+
+/** The `http` block's lines: the maps the server block and `renderNginxConfig` read, and the bounds. */
+export function publicHttpLines(bypassHeader: string, refreshSecret: string | undefined): string[] {
+  if (refreshSecret !== undefined && !SECRET.test(refreshSecret)) {
+    throw ERRORS.EDGE_CONFIG_INVALID(
+      `expected the edge refresh secret to be 16 to 256 characters of letters, digits and ._~+/=-, got a value of ${refreshSecret.length} characters`,
+    );
+  }
+  const header = `$http_${variable(bypassHeader)}`;
+  const operatorPaths = OPERATOR_PATHS.map((path) => regexEscape(path.slice(1))).join('|');
+  const perClient = PER_CLIENT_HEADERS.map((name) => `$upstream_http_${variable(name)}`).join('');
+  return [
+    `  # Bounds: a request line over ${REQUEST_BOUNDS.maxUrlBytes / 1024} KiB is answered 414, a header line over that or headers over`,
+    '  # four times that 431 (see the server block). nginx logs both at `info`, below this error_log\'s `warn`: a flood of',
+    '  # them writes nothing.',
+    `  large_client_header_buffers 4 ${REQUEST_BOUNDS.maxUrlBytes / 1024}k;`,
+    `  proxy_buffer_size ${PROXY_BUFFER_BYTES / 1024}k;`,
+    '  # Its default is twice the buffer above, more than the (default) proxy_buffers hold, which nginx refuses.',
+    `  proxy_busy_buffers_size ${PROXY_BUFFER_BYTES / 1024}k;`,
+    '  map $http_host $sitestack_edge_host_too_long {',
+    '    default 0;',
+    `    "~^.{${MAX_HOST_BYTES + 1},}" 1;`,
+    '  }',
+    '',
+    '  # The fronts\' operator routes and probes, in every spelling nginx routes there: $uri is decoded, its dot',
+    '  # segments resolved and its slashes merged; case is ignored.',
+    '  map $uri $sitestack_edge_operator_route {',
+    '    default 0;',
+    `    "~*^/(${operatorPaths})(/|$)" 1;`,
+    '  }',
+    '',
+    `  # A refresh is a request whose ${bypassHeader} is EDGE_REFRESH_SECRET exactly; any other value is an ordinary`,
+    '  # request. The first map is a hash lookup (case-insensitive, and its time does not depend on how much of the',
+    '  # value matches); only a value equal to the secret but for case reaches the exact comparison of the second.',
+    `  map ${header} $sitestack_edge_refresh_candidate {`,
+    '    default 0;',
+    ...(refreshSecret === undefined ? [] : [`    "${refreshSecret.startsWith('~') ? '\\' : ''}${refreshSecret}" 1;`]),
+    '  }',
+    `  map "$sitestack_edge_refresh_candidate:${header}" $sitestack_edge_refresh {`,
+    '    default 0;',
+    ...(refreshSecret === undefined ? [] : [`    "~^1:${regexEscape(refreshSecret)}$" 1;`]),
+    '  }',
+    '',
+    '  # An answer describing one client (rate-limit state, when to retry) is passed to that client and never stored.',
+    `  map "${perClient}" $sitestack_edge_per_client {`,
+    '    default 1;',
+    '    "" 0;',
+    '  }',
+  ];
+}
+
+/** The server block's lines, before any location: the operator routes and oversized requests refused. */
+export function publicServerLines(bypassHeader: string): string[] {
+  return [
+    '    # Server level, so no location (nor a redirect of a non-canonical spelling) is ever reached first.',
+    '    if ($sitestack_edge_operator_route) {',
+    '      return 404;',
+    '    }',
+    '    # nginx answers a header line over the bound with its own 400 (internally 494): 431 says what it is.',
+    '    error_page 494 =431 @sitestack_edge_too_large;',
+    '    if ($sitestack_edge_host_too_long) {',
+    '      return 431;',
+    '    }',
+    `    # The secret is for the edge; the front has no use for it.`,
+    `    proxy_set_header ${bypassHeader} "";`,
+  ];
+}
+
+/** The named location `publicServerLines` sends oversized requests to. */
+export function publicLocationLines(): string[] {
+  return ['    location @sitestack_edge_too_large {', '      return 431;', '    }'];
+}
