@@ -73,7 +73,7 @@ describe('origin GET /api/v1/plog/?category=', () => {
     const cases: [string, RegExp][] = [
       ['?category=Web&category=Databases', /category must be given once/],
       [`?category=${'a'.repeat(41)}`, /category must be 1-40 letters/],
-      [`?category=${'a'.repeat(10_000)}`, /category must be 1-40 letters/],
+      [`?category=${'a'.repeat(7_000)}`, /category must be 1-40 letters/],
       ['?category=%00', /category must be 1-40/],
       ['?category=a%0Ab', /category must be 1-40/],
       ['?category=..%2F..%2Fetc', /category must be 1-40/],
