@@ -36,6 +36,10 @@ describe('canonicalPath', () => {
     assert.equal(canonicalPath('/\u6570'), '/%E6%95%B0');
   });
 
+  it('leaves a path of plain segments as it is when it has no escape, dot segment or empty segment', () => {
+    for (const path of ['/plog/a-b', '/a.b/..c/c..', "/x~!$&'()*+,;=:@"]) assert.equal(canonicalPath(path), path);
+  });
+
   it('never gives a path that starts with two slashes, whatever the input', () => {
     fc.assert(fc.property(anyTarget, (target) => !canonicalPath(target.split('?')[0]!).startsWith('//')));
   });

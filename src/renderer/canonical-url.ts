@@ -1,6 +1,6 @@
 import { originForm } from '../page-cache/key.js';
 import { CRAWLER_PATHS } from './feeds.js';
-import { DATA_PREFIX, matchPage, pagePathOf, STATIC_PREFIX } from './routes.js';
+import { DATA_PREFIX, matchPage, pagePathOf, STATIC_PREFIX, type PageRoute } from './routes.js';
 
 /**
  * The one URL of each resource the renderer serves, and the part of it a cache keys on. Pure: the front redirects every
@@ -65,15 +65,22 @@ export function canonicalPath(path: string): string {
   return `/${segments.join('/')}`;
 }
 
+/** The feed, sitemap, robots.txt and icon: no query changes them. */
+const CRAWLER_FILES: ReadonlySet<string> = new Set(Object.values(CRAWLER_PATHS));
+
+/**
+ * A path that {@link canonicalPath} leaves as it is: segments of characters a path may hold raw, none empty, `.` or
+ * `..`, and no escape. Most requests are such paths, and this one test answers them.
+ */
+const PLAIN_PATH = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9\-._~!$&'()*+,;=:@]+)+$/;
+
 /** What a canonical path is, as far as its query is concerned. */
 type QueryRule = 'none' | 'kept' | 'shell';
 
-function queryRule(path: string, locales: readonly string[]): QueryRule {
-  if (path.startsWith(DATA_PREFIX) || path.startsWith(STATIC_PREFIX)) return 'none';
-  if ((Object.values(CRAWLER_PATHS) as string[]).includes(path)) return 'none';
-  const route = matchPage(path, locales);
-  if (route === undefined) return 'kept';
-  return route.kind === 'search' ? 'shell' : 'none';
+function queryRule(path: string, route: PageRoute | undefined): QueryRule {
+  if (route !== undefined) return route.kind === 'search' ? 'shell' : 'none';
+  if (path.startsWith(DATA_PREFIX) || path.startsWith(STATIC_PREFIX) || CRAWLER_FILES.has(path)) return 'none';
+  return 'kept';
 }
 
 /**
@@ -95,11 +102,12 @@ export function canonicalUrl(url: string, locales: readonly string[]): Canonical
   const fragment = origin.indexOf('#');
   const target = fragment === -1 ? origin : origin.slice(0, fragment);
   const queryAt = target.indexOf('?');
-  let path = canonicalPath(queryAt === -1 ? target : target.slice(0, queryAt));
+  const sent = queryAt === -1 ? target : target.slice(0, queryAt);
+  let path = PLAIN_PATH.test(sent) ? sent : canonicalPath(sent);
   const route = matchPage(path, locales);
   if (route !== undefined) path = pagePathOf(route);
   const query = queryAt === -1 ? '' : target.slice(queryAt + 1).replace(QUERY_ESCAPES, escapeCharacter);
-  const rule = queryRule(path, locales);
+  const rule = queryRule(path, route);
   const canonical = rule === 'none' || query === '' ? path : `${path}?${query}`;
   return { target: canonical, cacheTarget: rule === 'shell' ? path : canonical };
 }
