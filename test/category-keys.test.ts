@@ -25,12 +25,11 @@ describe('category pages fresh by key, front and edge', { skip }, () => {
 
   const admin = (method: string, path: string, body?: unknown) => adminAt(origin.url, method, path, body);
   const cafe = '/plog/category/Caf%C3%A9%20au%20lait';
-  // A query string the front keys apart and no pathname names: only its surrogate key reaches it.
-  const cafeFromFeed = `${cafe}?ref=feed`;
+  // No pathname names a data route: only its surrogate key reaches it.
   const dataRoute = () => `/_render/data/${front.buildId}/en-US${cafe}.json`;
 
   /** Every copy of the category page a reader can meet, at the front and at the edge. */
-  const copies = () => [front.url, edge.url].flatMap((base) => [`${base}${cafe}`, `${base}${cafeFromFeed}`, `${base}${dataRoute()}`]);
+  const copies = () => [front.url, edge.url].flatMap((base) => [`${base}${cafe}`, `${base}${dataRoute()}`]);
 
   /**
    * Waits until the outbox has purged every front and refreshed the edge. Readers who fill the caches during a purge
@@ -75,7 +74,11 @@ describe('category pages fresh by key, front and edge', { skip }, () => {
     assert.equal((await admin('PUT', '/api/v1/plog/keyed-edit', post('Ptarmigan ledger', ['Café au lait']))).status, 201);
     await eventually('the new post on every copy', async () => (await Promise.all(copies().map((url) => get(url)))).every((copy) => copy.body.includes('Ptarmigan ledger')), FRESH_WITHIN_MS);
     await warm();
-    assert.equal((await get(`${edge.url}${cafeFromFeed}`)).headers['x-cache'], 'HIT');
+    assert.equal((await get(`${edge.url}${cafe}`)).headers['x-cache'], 'HIT');
+    for (const base of [front.url, edge.url]) {
+      const variant = await get(`${base}${cafe}?ref=feed`);
+      assert.deepEqual([variant.status, variant.headers.location, variant.headers['x-cache']], [301, cafe, base === edge.url ? 'MISS' : undefined], 'a query string is sent to the one URL, never kept');
+    }
 
     const started = Date.now();
     assert.equal((await admin('PUT', '/api/v1/plog/keyed-edit', post('Wallaby ledger', ['Café au lait']))).status, 200);
@@ -85,31 +88,31 @@ describe('category pages fresh by key, front and edge', { skip }, () => {
       FRESH_WITHIN_MS,
     );
     assert.ok(Date.now() - started < FRESH_WITHIN_MS);
-    const refreshed = await get(`${edge.url}${cafeFromFeed}`);
-    assert.equal(refreshed.headers['x-cache'], 'HIT', 'the edge was refreshed for the URL the front reported, not merely expired');
+    const refreshed = await get(`${edge.url}${cafe}`);
+    assert.equal(refreshed.headers['x-cache'], 'HIT', 'the edge was refreshed, not merely expired');
   });
 
   it('moves a post between category pages at both layers when its categories change', async () => {
     const search = '/plog/category/Search';
     assert.equal((await admin('PUT', '/api/v1/plog/keyed-move', post('Quoll almanac', ['Café au lait', 'Search']))).status, 201);
     await warm();
-    for (const base of [front.url, edge.url]) assert.match((await get(`${base}${search}?ref=feed`)).body, /Quoll almanac/, base);
-    assert.equal((await get(`${edge.url}${search}?ref=feed`)).headers['x-cache'], 'HIT');
+    for (const base of [front.url, edge.url]) assert.match((await get(`${base}${search}`)).body, /Quoll almanac/, base);
+    assert.equal((await get(`${edge.url}${search}`)).headers['x-cache'], 'HIT');
     assert.equal((await admin('PUT', '/api/v1/plog/keyed-move', post('Quoll almanac', ['Search']))).status, 200);
     await eventually('gone from the page it left', async () => (await Promise.all(copies().map((url) => get(url)))).every((copy) => copy.status === 200 && !copy.body.includes('Quoll almanac')), FRESH_WITHIN_MS);
-    for (const base of [front.url, edge.url]) assert.match((await get(`${base}${search}?ref=feed`)).body, /Quoll almanac/, base);
+    for (const base of [front.url, edge.url]) assert.match((await get(`${base}${search}`)).body, /Quoll almanac/, base);
   });
 
   it('answers 404 at both layers for a category whose last post was deleted', async () => {
     const lonely = '/plog/category/Lonely';
     assert.equal((await admin('PUT', '/api/v1/plog/keyed-lonely', post('Solitary tern', ['Lonely']))).status, 201);
     await settled();
-    assert.equal((await get(`${edge.url}${lonely}?ref=feed`)).status, 200);
-    assert.equal((await get(`${edge.url}${lonely}?ref=feed`)).headers['x-cache'], 'HIT');
+    assert.equal((await get(`${edge.url}${lonely}`)).status, 200);
+    assert.equal((await get(`${edge.url}${lonely}`)).headers['x-cache'], 'HIT');
     assert.equal((await admin('DELETE', '/api/v1/plog/keyed-lonely')).status, 204);
     await eventually(
       'the page gone from every copy',
-      async () => (await Promise.all([front.url, edge.url].flatMap((base) => [get(`${base}${lonely}`), get(`${base}${lonely}?ref=feed`)]))).every((copy) => copy.status === 404),
+      async () => (await Promise.all([front.url, edge.url].map((base) => get(`${base}${lonely}`)))).every((copy) => copy.status === 404),
       FRESH_WITHIN_MS,
     );
   });

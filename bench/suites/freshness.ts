@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, request } from 'node:http';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { edgePaths, spawnNginx, waitUntilListening, workerUser, writeEdgeConfig } from '../../src/edge/index.js';
@@ -15,6 +16,12 @@ const POSTS = 10;
 const ADMIN_TOKEN = 'bench-admin-token';
 const FRESH_BOUND_MS = 3_000;
 const LIVE_JOBS = 50;
+/** Query-string variants a stranger requests through the edge before the second round of edits (issue 32). */
+const VARIANTS = 10_000;
+/** The origin's edge refreshes of one edit are over once none has been made for this long. */
+const QUIET_MS = 300;
+/** Issue 32: an edit costs "at most a few dozen edge requests", whatever variants strangers requested. */
+const EDGE_REQUESTS_BOUND = 60;
 
 function percentile(samples: readonly number[], q: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -83,6 +90,93 @@ function startReaders(base: string, paths: readonly string[], connections: numbe
   };
 }
 
+/**
+ * A pass-through proxy in front of the edge that counts what goes through it: the origin's `CDN_BASE_URL`, so that it
+ * counts the edge requests (refreshes) edits cause. It sends the edge's own host, which the edge keys its cache on.
+ */
+async function startEdgeCounter(edgePort: number): Promise<{ url: string; count(): number; quiet(): Promise<void>; close(): Promise<void> }> {
+  let count = 0;
+  let lastAt = performance.now();
+  const server = createServer((req, res) => {
+    count++;
+    lastAt = performance.now();
+    const upstream = request({ host: '127.0.0.1', port: edgePort, method: req.method, path: req.url, headers: { ...req.headers, host: `127.0.0.1:${edgePort}` } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    count: () => count,
+    async quiet() {
+      while (performance.now() - lastAt < QUIET_MS) await new Promise((resolve) => setTimeout(resolve, 50));
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Requests `VARIANTS` query-string variants of the pages through the edge, 16 at a time; resolves with their statuses. */
+async function requestVariants(edgeUrl: string, pages: readonly string[]): Promise<string> {
+  let next = 0;
+  const statuses = new Map<number, number>();
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < VARIANTS) {
+        const n = next++;
+        const response = await fetch(`${edgeUrl}${pages[n % pages.length] ?? '/'}?j=${n}`, { redirect: 'manual' });
+        await response.arrayBuffer();
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      }
+    }),
+  );
+  return [...statuses].map(([status, count]) => `${count}× ${status}`).join(', ');
+}
+
+interface Round {
+  timings: ChangeTiming[];
+  /** Edge requests each edit caused, counted until the origin made none for `QUIET_MS`. */
+  edgeRequests: number[];
+}
+
+async function editRound(layers: Layers, originUrl: string, oids: readonly string[], counter: Awaited<ReturnType<typeof startEdgeCounter>>, first: number): Promise<Round> {
+  const round: Round = { timings: [], edgeRequests: [] };
+  await counter.quiet();
+  for (let n = first; n < first + CHANGES; n++) {
+    const before = counter.count();
+    round.timings.push(await timeChange(layers, originUrl, oids[n % oids.length] as string, n));
+    await counter.quiet();
+    round.edgeRequests.push(counter.count() - before);
+  }
+  return round;
+}
+
+/** The rows of one round of edits; `label` tells the rounds apart. */
+function roundResults(round: Round, label: string, note: string): BenchResult[] {
+  const every = round.timings.map((timing) => timing.everySurface);
+  const front = round.timings.map((timing) => timing.frontPage);
+  const lastCounts = new Map<string, number>();
+  for (const timing of round.timings) for (const name of timing.last) lastCounts.set(name, (lastCounts.get(name) ?? 0) + 1);
+  const lastMost = [...lastCounts].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([name, count]) => `${name} (${count})`).join(', ');
+  const frontName = `${label}front page fresh, p50`;
+  const requests = round.edgeRequests;
+  return [
+    { name: frontName, value: percentile(front, 0.5), unit: 'ms', note: `p99 ${percentile(front, 0.99).toFixed(0)} ms: the purge alone` },
+    { name: `${label}every surface fresh, p50`, value: percentile(every, 0.5), unit: 'ms', baseline: frontName, target: { max: FRESH_BOUND_MS } },
+    { name: `${label}every surface fresh, p99`, value: percentile(every, 0.99), unit: 'ms', target: { max: FRESH_BOUND_MS }, note: `${CHANGES} edits under reader load; last fresh most often: ${lastMost}; ${note}` },
+    {
+      name: `${label}edge requests per edit, p50`,
+      value: percentile(requests, 0.5),
+      unit: 'requests',
+      target: { max: EDGE_REQUESTS_BOUND },
+      note: `max ${Math.max(...requests)}, ${requests.reduce((a, b) => a + b, 0)} in all: the origin's refreshes (3 codings per URL)`,
+    },
+  ];
+}
+
 /** What one live search job costs on a large index: the write, the spelling upkeep and the refresh. */
 async function measureLiveJobs(dir: string): Promise<{ jobs: number[]; fullRunMs: number; documents: number }> {
   const documents = Number(process.env.SEARCH_BENCH_DOCUMENTS ?? 50_000);
@@ -113,23 +207,25 @@ async function measureLiveJobs(dir: string): Promise<{ jobs: number[]; fullRunMs
 /**
  * Issue 18's freshness figures: origin and front (`bench/servers/stack.ts`) behind the real nginx edge, with readers
  * loading every surface of the edited posts, and 50 edits timed from the write's answer until the last surface shows
- * them; then the cost of one live search job on a synthetic index, beside the full index run it replaces.
+ * them; then (issue 32) 10,000 query-string variants requested through the edge and 50 more edits, each counted in
+ * edge requests; then the cost of one live search job on a synthetic index, beside the full index run it replaces.
  */
 export const freshnessSuite: BenchSuite = {
   name: 'freshness',
-  description: 'time from a committed change until every surface shows it, under reader load; one live search job',
+  description: 'time from a committed change until every surface shows it, under reader load, before and after 10,000 URL variants; one live search job',
   async run(): Promise<BenchResult[]> {
     const nginx = requireNginx('freshness');
     const dir = mkdtempSync(join(tmpdir(), 'sitestack-bench-freshness-'));
     const [frontPort, originPort, edgePort] = [await freePort(), await freePort(), await freePort()];
     const edgeUrl = `http://127.0.0.1:${edgePort}`;
+    const counter = await startEdgeCounter(edgePort);
     const stack = await spawnServer('servers/stack.ts', [], {
       DATA_DIR: join(dir, 'data'),
       PORT: String(frontPort),
       ORIGIN_PORT: String(originPort),
       ORIGIN_ADMIN_TOKEN: ADMIN_TOKEN,
       PURGE_SECRET: 'bench-purge-secret',
-      CDN_BASE_URL: edgeUrl,
+      CDN_BASE_URL: counter.url,
       EDGE_REFRESH_SECRET,
       SEARCH_RATE_LIMIT: '1000000/minute',
       LOG_LEVEL: 'warn',
@@ -146,7 +242,8 @@ export const freshnessSuite: BenchSuite = {
         refreshSecret: EDGE_REFRESH_SECRET,
       }),
     );
-    const timings: ChangeTiming[] = [];
+    const rounds: Round[] = [];
+    let flooded = '';
     let reading = { requests: 0, failures: 0, seconds: 1 };
     let live: Awaited<ReturnType<typeof measureLiveJobs>>;
     try {
@@ -162,30 +259,27 @@ export const freshnessSuite: BenchSuite = {
       // Readers at the edge (pages, data routes, search, autocomplete) for the whole time the changes are made.
       const readers = startReaders(edgeUrl, readerPaths, 8);
       try {
-        for (let n = 0; n < CHANGES; n++) timings.push(await timeChange(layers, originUrl, oids[n % oids.length] as string, n));
+        rounds.push(await editRound(layers, originUrl, oids, counter, 0));
+        flooded = await requestVariants(edgeUrl, ['/', '/plog', ...oids.map((oid) => `/plog/${oid}`)]);
+        rounds.push(await editRound(layers, originUrl, oids, counter, CHANGES));
       } finally {
         reading = await readers.stop();
       }
     } finally {
       await edge.stop();
       await stack.stop();
+      await counter.close();
     }
     try {
       live = await measureLiveJobs(dir);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    const every = timings.map((timing) => timing.everySurface);
-    const front = timings.map((timing) => timing.frontPage);
-    const lastCounts = new Map<string, number>();
-    for (const timing of timings) for (const name of timing.last) lastCounts.set(name, (lastCounts.get(name) ?? 0) + 1);
-    const lastMost = [...lastCounts].sort((a, b) => b[1] - a[1]).slice(0, 2).map(([name, count]) => `${name} (${count})`).join(', ');
-    const FRONT = 'front page fresh, p50';
     const FULL = `full index run, ${live.documents.toLocaleString('en-US')} documents`;
+    const readers = `readers ${Math.round(reading.requests / reading.seconds)} req/s, ${reading.failures} failed`;
     return [
-      { name: FRONT, value: percentile(front, 0.5), unit: 'ms', note: `p99 ${percentile(front, 0.99).toFixed(0)} ms: the purge alone` },
-      { name: 'every surface fresh, p50', value: percentile(every, 0.5), unit: 'ms', baseline: FRONT, target: { max: FRESH_BOUND_MS } },
-      { name: 'every surface fresh, p99', value: percentile(every, 0.99), unit: 'ms', target: { max: FRESH_BOUND_MS }, note: `${CHANGES} edits under reader load; last fresh most often: ${lastMost}; readers ${Math.round(reading.requests / reading.seconds)} req/s, ${reading.failures} failed` },
+      ...roundResults(rounds[0]!, '', readers),
+      ...roundResults(rounds[1]!, `after ${VARIANTS.toLocaleString('en-US')} variants: `, `the variants got ${flooded}`),
       { name: FULL, value: live.fullRunMs, unit: 'ms', note: 'what search needed before for a change to show' },
       { name: 'one live search job, p50', value: percentile(live.jobs, 0.5), unit: 'ms', baseline: FULL, note: `p99 ${percentile(live.jobs, 0.99).toFixed(1)} ms: write, spelling upkeep, refresh` },
     ];

@@ -212,7 +212,8 @@ describe('acceptsCoding', () => {
 
   it('is the map the config keys the cache and the upstream request on', () => {
     const config = renderNginxConfig(base);
-    assert.match(config, /proxy_cache_key "\$scheme:\/\/\$http_host\$request_uri \$sitestack_edge_encoding";/);
+    assert.match(config, /proxy_cache_key "\$scheme:\/\/\$http_host\$sitestack_edge_target \$sitestack_edge_encoding";/);
+    assert.ok(config.includes('  map $request_uri $sitestack_edge_target {\n    default $request_uri;\n    "~^(/[a-z]{2,3}(?:-[A-Z]{2})?/search)(\\?.*)?$" $1;'));
     assert.match(config, /proxy_set_header Accept-Encoding \$sitestack_edge_upstream_encoding;/);
     assert.match(config, /map \$uri \$sitestack_edge_upstream_encoding \{\n {4}default \$sitestack_edge_encoding;\n {4}"~\^\/_render\/data\/" gzip;/);
     for (const coding of EDGE_CACHE_SETTINGS.codings) assert.ok(config.includes(`" ${coding};`), coding);

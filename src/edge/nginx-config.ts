@@ -33,6 +33,11 @@ export const EDGE_CACHE_SETTINGS = {
    */
   dataRoutePrefix: '/_render/data/',
   /**
+   * Not in the spec: the path of the search page shell, `/<locale>/search` (the renderer's locale shape), kept as one
+   * copy whatever its query.
+   */
+  searchShellPath: '/[a-z]{2,3}(?:-[A-Z]{2})?/search',
+  /**
    * This request header carrying the refresh secret (`refreshSecret`, `EDGE_REFRESH_SECRET`) makes nginx skip the cache
    * and refresh it; any other value is ignored. The spec lets any value do it, which hands every stranger a lever on
    * the cache and the fronts' load.
@@ -231,7 +236,17 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     '',
     '  # The front renders absolute URLs from x-forwarded-host, so the requested host is part of the key: otherwise one',
     '  # host name (or a forged Host header) would fill the cache for every other.',
-    '  proxy_cache_key "$scheme://$http_host$request_uri $sitestack_edge_encoding";',
+    '  proxy_cache_key "$scheme://$http_host$sitestack_edge_target $sitestack_edge_encoding";',
+    '',
+    '  # What the key names of a request: its target as sent ($request_uri, which nginx passes on to the front as it is),',
+    '  # except that the search page shell is one copy whatever its query: the browser reads the query, the front serves',
+    '  # the same shell for every one and keys it without. Every other spelling of any path, dot segments and escapes',
+    '  # included, has a key of its own, and the front answers it with a 301 to the canonical URL, which is never stored',
+    '  # (200 only); so only canonical URLs are stored, and refreshing those reaches every copy.',
+    '  map $request_uri $sitestack_edge_target {',
+    '    default $request_uri;',
+    `    "~^(${settings.searchShellPath})(\\?.*)?$" $1;`,
+    '  }',
     '',
     '  # The coding a request gets: the first of br and gzip its Accept-Encoding names with a weight above 0, else',
     '  # identity. The edge asks the front for exactly that coding and keeps one copy per coding (it is part of the key',

@@ -215,6 +215,13 @@ describe('resolvePurgeUrl', () => {
     assert.equal(resolvePurgeUrl('/café song', base), 'http://cdn.example:8080/caf%C3%A9%20song');
   });
 
+  it('refuses a URL that fetch would send as another one, rather than refresh that one', () => {
+    for (const url of ['/plog/x/../y', '/plog/./y', '/plog/%2E%2e/y', '/plog/.%2E', '/plog\\y', '/plog/y#frag', '/plog/\ty', 'http://cdn.example:8080/a/../b', '//cdn.example:8080/a/./b']) {
+      assert.throws(() => resolvePurgeUrl(url, base), /not refreshed as written/, url);
+    }
+    assert.equal(resolvePurgeUrl('/plog/..x?a=/../b', base), 'http://cdn.example:8080/plog/..x?a=/../b', 'dots in a query or inside a segment stay');
+  });
+
   it('accepts an absolute URL on the base origin and refuses one elsewhere', () => {
     assert.equal(resolvePurgeUrl('http://CDN.example:8080/a', base), 'http://cdn.example:8080/a');
     for (const foreign of ['http://cdn.example:8081/a', 'https://cdn.example:8080/a', 'http://other/a', 'javascript:alert(1)', 'http://cdn.example:8080@evil/a', '//plog/a']) {
@@ -222,13 +229,25 @@ describe('resolvePurgeUrl', () => {
     }
   });
 
-  it('never leaves the base origin for a relative URL, whatever its characters (property)', () => {
+  it('never leaves the base origin nor changes the path it is given for a relative URL, whatever its characters (property)', () => {
     const bases = ['http://cdn.example:8080', 'http://cdn.example/site/', 'https://[::1]:8443/a/b'];
-    const relative = fc.string({ unit: 'binary' }).filter((url) => !/^[a-z][a-z0-9+.-]*:/i.test(url) && !url.startsWith('//'));
+    const relative = fc
+      .array(fc.oneof(fc.string({ unit: 'binary', maxLength: 3 }), fc.constantFrom('/', '.', '..', '%2e', '?', '#', '\\')), { maxLength: 8 })
+      .map((parts) => parts.join(''))
+      .filter((url) => !/^[a-z][a-z0-9+.-]*:/i.test(url) && !url.startsWith('//'));
     fc.assert(
       fc.property(fc.constantFrom(...bases), relative, (baseText, url) => {
         const base = new URL(baseText);
-        assert.equal(new URL(resolvePurgeUrl(url, base)).origin, base.origin);
+        let resolved: URL;
+        try {
+          resolved = new URL(resolvePurgeUrl(url, base));
+        } catch (error) {
+          assert.match((error as Error).message, /not refreshed as written/);
+          return;
+        }
+        assert.equal(resolved.origin, base.origin);
+        const path = url.replace(/^\/+/, '').split('?')[0]!;
+        assert.equal(resolved.pathname.split('/').length, `${base.pathname.replace(/\/+$/, '')}/${path}`.split('/').length, 'no segment removed');
       }),
       { numRuns: 1000 },
     );
@@ -244,7 +263,7 @@ describe('resolvePurgeUrl', () => {
         } catch {
           resolved = undefined;
         }
-        assert.equal(resolved !== undefined, new URL(url).origin === base.origin, url);
+        if (new URL(url).origin !== base.origin) assert.equal(resolved, undefined, url);
       }),
     );
   });

@@ -83,9 +83,25 @@ function parseBaseUrl(baseUrl: string): URL {
 }
 
 /**
+ * Why WHATWG URL parsing (fetch's) would request another resource than `pathAndQuery` names, or undefined when it
+ * would only escape characters that cannot be sent raw. It resolves dot segments (`.`, `..`, and `%2e` spellings),
+ * reads `\` as `/` in a path, drops tabs and line breaks, and never sends a fragment: a refresh of such a URL would
+ * replace another URL's copy and leave this one's as it is.
+ */
+export function changedByParsing(pathAndQuery: string): string | undefined {
+  const query = pathAndQuery.indexOf('?');
+  const path = query === -1 ? pathAndQuery : pathAndQuery.slice(0, query);
+  if (/[#\t\n\r]/.test(pathAndQuery)) return 'it holds a fragment, a tab or a line break, which URL parsing drops';
+  if (path.includes('\\')) return "its path holds '\\', which URL parsing reads as '/'";
+  if (path.split('/').some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment))) return 'its path has dot segments, which URL parsing resolves';
+  return undefined;
+}
+
+/**
  * The absolute URL to refresh for `url`: a relative URL is appended to the base (one slash between them, so a base
  * with a path prefix keeps it); an absolute one must be on the base's origin, since the bypass header is sent with it
- * and purging someone else's host is a mistake at best.
+ * and purging someone else's host is a mistake at best. A URL that fetch would send as another one (changedByParsing)
+ * is refused, never refreshed as that other one.
  */
 export function resolvePurgeUrl(url: string, base: URL): string {
   if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//')) {
@@ -96,10 +112,15 @@ export function resolvePurgeUrl(url: string, base: URL): string {
       throw new Error('not a valid URL');
     }
     if (absolute.origin !== base.origin) throw new Error(`not on the CDN base URL's origin ${base.origin}`);
+    const changed = changedByParsing(/^(?:[^:/?#]*:)?\/\/[^/?#]*(.*)$/s.exec(url)?.[1] ?? '');
+    if (changed !== undefined) throw new Error(`not refreshed as written: ${changed}`);
     return absolute.href;
   }
+  const relative = url.replace(/^\/+/, '');
+  const changed = changedByParsing(`/${relative}`);
+  if (changed !== undefined) throw new Error(`not refreshed as written: ${changed}`);
   const prefix = base.href.replace(/\/+$/, '');
-  return new URL(`${prefix}/${url.replace(/^\/+/, '')}`).href;
+  return new URL(`${prefix}/${relative}`).href;
 }
 
 /**

@@ -60,7 +60,7 @@ describe('edgeUrlOfCacheKey', () => {
   });
 
   it('answers undefined for a key that names no URL of this site when it is hostile or malformed', () => {
-    for (const key of ['', 'plog', '//evil.example/x', 'http://evil.example/', '/café', '/a\u0000b', '/a\tb', ` /plog`, `/${'a'.repeat(2_048)}`]) {
+    for (const key of ['', 'plog', '//evil.example/x', 'http://evil.example/', '/café', '/a\u0000b', '/a\tb', ` /plog`, `/${'a'.repeat(2_048)}`, '/x/../plog', '/plog/%2E']) {
       assert.equal(edgeUrlOfCacheKey(key), undefined, JSON.stringify(key.slice(0, 20)));
     }
   });

@@ -1,4 +1,5 @@
 import { categoryPath } from '../categories.js';
+import { changedByParsing } from '../edge/purge-client.js';
 import { categoryKey, LISTING_KEYS, postKey } from '../surrogate-keys.js';
 
 /** A post as the list endpoint shows it. */
@@ -73,11 +74,14 @@ const EDGE_URL_MAX_LENGTH = 2_048;
  * The relative URL to refresh at the edge for a cache key a front reports purging, or undefined for a key that names
  * no URL. A key is the request's path and query (the `url`, `path` and `search-query` policies) or that followed by a
  * space and a variant (`path+variant`): the part before any space. It must be a path of visible ASCII, as every
- * request target the front accepted is; `//` would name another host.
+ * request target the front accepted is; `//` would name another host. A key that fetch would send as another URL (dot
+ * segments: the front redirects those, but a page cache in front of another app may keep them) names nothing the edge
+ * step can refresh.
  */
 export function edgeUrlOfCacheKey(key: string): string | undefined {
   const space = key.indexOf(' ');
   const url = space === -1 ? key : key.slice(0, space);
   if (!url.startsWith('/') || url.startsWith('//') || url.length > EDGE_URL_MAX_LENGTH || !/^[\x21-\x7e]+$/.test(url)) return undefined;
+  if (changedByParsing(url) !== undefined) return undefined;
   return url;
 }

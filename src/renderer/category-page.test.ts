@@ -138,7 +138,7 @@ describe('the category page', () => {
     ];
     for (const [path, location] of cases) {
       const response = await fetch(`${url}${path}`, { redirect: 'manual' });
-      assert.equal(response.status, 308, path);
+      assert.equal(response.status, 301, path);
       assert.equal(response.headers.get('location'), location, path);
       assert.equal(response.headers.get('cache-control'), 'no-store');
     }

@@ -130,7 +130,7 @@ describe('renderer pages', () => {
   it('redirects a trailing slash to the canonical page path', async () => {
     const { url } = await rendererAt(originUrl);
     const response = await fetch(`${url}/plog/`, { redirect: 'manual' });
-    assert.equal(response.status, 308);
+    assert.equal(response.status, 301);
     assert.equal(response.headers.get('location'), '/plog');
   });
 

@@ -4,6 +4,7 @@ import { isAppError } from '../errors.js';
 import { logUrl } from '../log-bounds.js';
 import { silentLogger, type Logger } from '../log.js';
 import { publicBaseUrl } from '../edge/public-base-url.js';
+import { pathOf } from '../page-cache/key.js';
 import { SURROGATE_KEY_HEADER } from '../page-cache/surrogate-keys.js';
 import { surrogateKeyHeader } from '../surrogate-keys.js';
 import { loadClientBuild, type ClientBuild } from './build.js';
@@ -13,7 +14,8 @@ import { loadLatestPosts, loadPageData, loadPostList } from './origin-client.js'
 import { feedKeys, pageKeys, sitemapKeys } from './page-keys.js';
 import { App } from './pages.js';
 import { SITE_DEFAULTS, type SiteIdentity } from './site.js';
-import { DATA_PREFIX, DEFAULT_LOCALE, matchPage, pagePathOf, parseDataUrl, STATIC_PREFIX } from './routes.js';
+import { canonicalUrl, type CanonicalUrl } from './canonical-url.js';
+import { DATA_PREFIX, DEFAULT_LOCALE, matchPage, parseDataUrl, STATIC_PREFIX } from './routes.js';
 import type { PageData } from './types.js';
 
 export interface RendererOptions {
@@ -69,6 +71,11 @@ export type RendererHandler = ((req: IncomingMessage, res: ServerResponse, next?
   readonly sendUncachedPage: (req: IncomingMessage, res: ServerResponse, status: number, page: PageData) => void;
   /** The identity the pages show, for page titles made outside the renderer. */
   readonly site: SiteIdentity;
+  /**
+   * The one URL of what a request target names, with this renderer's locales (canonicalUrl): the front sends every
+   * other spelling there before its page cache, and keys the cache on its `cacheTarget`.
+   */
+  readonly canonicalUrl: (url: string) => CanonicalUrl | undefined;
 };
 
 /** The `Surrogate-Key` header of a cacheable answer showing what `keys` name; none when they name nothing. */
@@ -168,13 +175,17 @@ export function createRenderer(options: RendererOptions): RendererHandler {
       send(req, res, 405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8', 'cache-control': DEFAULTS.uncached }, 'Method Not Allowed');
       return;
     }
-    let pathname: string;
-    try {
-      pathname = new URL(req.url ?? '/', 'http://renderer.invalid').pathname;
-    } catch {
+    // One URL per resource: nothing is rendered under a spelling of its own, so no cache can keep one.
+    const canonical = canonicalUrl(req.url ?? '/', locales);
+    if (canonical === undefined) {
       send(req, res, 400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': DEFAULTS.uncached }, 'Bad Request');
       return;
     }
+    if (canonical.target !== req.url) {
+      send(req, res, 301, { location: canonical.target, 'cache-control': DEFAULTS.uncached }, '');
+      return;
+    }
+    const pathname = pathOf(canonical.target);
 
     if (pathname.startsWith(STATIC_PREFIX)) {
       const file = pathname === `${STATIC_PREFIX}${build.buildId}/${build.script}` ? build.files.get(build.script) : undefined;
@@ -199,18 +210,7 @@ export function createRenderer(options: RendererOptions): RendererHandler {
 
     const route = matchPage(pathname, locales);
     if (route === undefined) {
-      const canonical = pathname.length > 1 && pathname.endsWith('/') ? pathname.replace(/\/+$/, '') : undefined;
-      if (canonical !== undefined && canonical !== '' && matchPage(canonical, locales) !== undefined) {
-        send(req, res, 308, { location: canonical, 'cache-control': DEFAULTS.uncached }, '');
-      } else {
-        sendPage(req, res, 404, notFoundPage(pathname));
-      }
-      return;
-    }
-    // One address per page: another spelling of a category's name is sent to the one its links use.
-    const canonical = pagePathOf(route);
-    if (canonical !== pathname) {
-      send(req, res, 308, { location: canonical, 'cache-control': DEFAULTS.uncached }, '');
+      sendPage(req, res, 404, notFoundPage(pathname));
       return;
     }
     loadPageData(route, origin)
@@ -221,5 +221,6 @@ export function createRenderer(options: RendererOptions): RendererHandler {
     buildId: build.buildId,
     sendUncachedPage: (req: IncomingMessage, res: ServerResponse, status: number, page: PageData) => sendPage(req, res, status, page, false),
     site,
+    canonicalUrl: (url: string) => canonicalUrl(url, locales),
   });
 }

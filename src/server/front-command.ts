@@ -10,7 +10,7 @@ import { publicBaseUrl } from '../edge/public-base-url.js';
 import { createPageCache, createStatsHandler, type CacheKeyFunction, type PageCache, type PageCacheOptions } from '../page-cache/index.js';
 import { computeKey } from '../page-cache/key.js';
 import { discardBody } from '../upstream-body.js';
-import { buildClient, createCommentRoute, createRenderer, DATA_PREFIX, STATIC_PREFIX, type BuildClientOptions } from '../renderer/index.js';
+import { buildClient, createCommentRoute, createRenderer, DATA_PREFIX, STATIC_PREFIX, type BuildClientOptions, type RendererHandler } from '../renderer/index.js';
 import { createEngine, searchRoutes } from '../search/index.js';
 import { openSongs, songRoutes } from '../songs/index.js';
 import { createApiApp } from './api.js';
@@ -122,7 +122,8 @@ export interface StartFrontOptions {
 }
 
 /**
- * The configured key policy, plus the request's public base URL after the key of a page made for any other base than
+ * The configured key policy applied to the canonical URL's cache target (the search page shell without its query),
+ * plus the request's public base URL after the key of a page made for any other base than
  * `ownBase()` (the front's own address, once it listens): pages name that base in their canonical link, Open Graph
  * URL and feed links, so a page made for one public host (an allowed `X-Forwarded-Host`, or any `Host` header a
  * client sends) is never served for another. Requests to the front's own address keep the plain key, as the purge
@@ -130,10 +131,12 @@ export interface StartFrontOptions {
  * with `path+variant`), so a purge of a path removes every host's copy. Data routes and static files hold no absolute
  * URL and are shared.
  */
-function keyWithPublicBase(config: Config, ownBase: () => string | undefined): CacheKeyFunction {
+function keyWithPublicBase(config: Config, renderer: RendererHandler, ownBase: () => string | undefined): CacheKeyFunction {
   const options = { variantCookie: config.cacheVariantCookie, variantHeader: config.cacheVariantHeader };
   return (req) => {
-    const key = computeKey(config.cacheKey, { url: req.url ?? '/', headers: req.headers }, options) ?? req.url ?? '/';
+    // The front has sent every other spelling to the canonical URL: what is left to key is its cache target.
+    const url = renderer.canonicalUrl(req.url ?? '/')?.cacheTarget ?? req.url ?? '/';
+    const key = computeKey(config.cacheKey, { url, headers: req.headers }, options) ?? url;
     if (key.startsWith(DATA_PREFIX) || key.startsWith(STATIC_PREFIX)) return key;
     const base = publicBaseUrl(req, config.allowedHosts);
     return base === ownBase() ? key : `${key} ${base}`;
@@ -196,7 +199,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     purgeMode: config.purgeMode,
     staleMaxMs: config.staleMaxMs,
     revalidate: renderer,
-    key: keyWithPublicBase(config, () => own.base),
+    key: keyWithPublicBase(config, renderer, () => own.base),
     variantCookie: config.cacheVariantCookie,
     variantHeader: config.cacheVariantHeader,
     purgeSecret,

@@ -36,8 +36,22 @@ function sendError(res: ServerResponse, status: number, text: string): void {
 }
 
 /**
+ * Answers a `GET` or `HEAD` of any other spelling than its canonical URL with a 301 there (path-relative: never built
+ * from `Host`), and says whether it did. Done before the page cache, so that no spelling is stored under a key of its
+ * own here, nor at the edge (which stores 200s only), and purges and refreshes of canonical URLs reach every copy.
+ */
+function redirectedToCanonical(req: IncomingMessage, res: ServerResponse, renderer: RendererHandler, url: string): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const canonical = renderer.canonicalUrl(url);
+  if (canonical === undefined || canonical.target === url) return false;
+  res.writeHead(301, { location: canonical.target, 'cache-control': 'no-store', 'content-length': 0 });
+  res.end();
+  return true;
+}
+
+/**
  * The front's request handler, in the order of DESIGN §1 after the operations endpoints: `/api/*` → the API app; `/__cache__/stats`; the comment
- * route (`/plog/<oid>/comments`, posted forms are never cached); everything else → the page cache (which answers `/__purge__` itself) → on a miss, the renderer.
+ * route (`/plog/<oid>/comments`, posted forms are never cached); a non-canonical spelling → 301; everything else → the page cache (which answers `/__purge__` itself) → on a miss, the renderer.
  */
 export function createFrontHandler(parts: FrontParts): (req: IncomingMessage, res: ServerResponse) => void {
   const { api, pageCache, stats, renderer, comments, logger, operations, onRender } = parts;
@@ -68,7 +82,7 @@ export function createFrontHandler(parts: FrontParts): (req: IncomingMessage, re
       else {
         const comment = matchCommentPath(path);
         if (comment !== undefined) comments(req, res, comment.oid, comment.sent);
-        else pageCache.handle(req, res, renderMiss(req, res));
+        else if (!redirectedToCanonical(req, res, renderer, url)) pageCache.handle(req, res, renderMiss(req, res));
       }
     } catch (error) {
       logger.error({ err: error, url: logUrl(url) }, 'front handler failed');

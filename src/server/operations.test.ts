@@ -160,13 +160,13 @@ describe('operations endpoints of the front and the origin', () => {
 
   it('writes one log line per request with method, bounded path, status, duration, cache status and route when LOG_REQUESTS is all', async () => {
     lines.length = 0;
-    await get(`${front.url}/plog?q=${'x'.repeat(3_000)}&page=2`);
+    await get(`${front.url}/en-US/search?q=${'x'.repeat(3_000)}&page=2`);
     await waitFor('the request line', () => lines.some((line) => line.msg === 'request'));
     const line = lines.find((entry) => entry.msg === 'request');
     assert.ok(line !== undefined);
     assert.deepEqual(
       { method: line.method, path: line.path, route: line.route, status: line.status, cache: line.cache, server: line.server },
-      { method: 'GET', path: `/plog?q=${'x'.repeat(40)}…[2960]&page=2`, route: 'page', status: 200, cache: 'miss', server: 'front' },
+      { method: 'GET', path: `/en-US/search?q=${'x'.repeat(40)}…[2960]&page=2`, route: 'page', status: 200, cache: 'miss', server: 'front' },
     );
     assert.equal(typeof line.durationMs, 'number');
     assert.ok(JSON.stringify(line).length < 600);

@@ -1,0 +1,117 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { canonicalPath, canonicalUrl } from './canonical-url.js';
+import { spellingOf, spellingParts } from './test-support/url-spellings.js';
+
+const LOCALES = ['en-US', 'de'];
+const canonical = (url: string) => canonicalUrl(url, LOCALES)?.target;
+
+/** Request targets of every shape: ASCII and not, escapes valid and not, dots, slashes, queries and fragments. */
+const anyTarget = fc
+  .array(fc.oneof(fc.constantFrom('/', '.', '..', '%', '%2e', '%2F', '%7e', '%c3%a9', '?', '#', '&', '=', '//', '\\', '"'), fc.string({ maxLength: 4 }), fc.string({ unit: 'grapheme', maxLength: 2 })), { maxLength: 12 })
+  .map((parts) => `/${parts.join('')}`);
+
+describe('canonicalPath', () => {
+  it('removes dot segments, duplicate and trailing slashes when the path has them', () => {
+    assert.equal(canonicalPath('/plog/./x'), '/plog/x');
+    assert.equal(canonicalPath('/x/../plog/x'), '/plog/x');
+    assert.equal(canonicalPath('//plog/../plog/x'), '/plog/x');
+    assert.equal(canonicalPath('/a//../b'), '/b');
+    assert.equal(canonicalPath('/../../plog/x/'), '/plog/x');
+    assert.equal(canonicalPath('/'), '/');
+    assert.equal(canonicalPath('/./..//'), '/');
+  });
+
+  it('decodes escapes of unreserved characters and upper-cases the others when the path has escapes', () => {
+    assert.equal(canonicalPath('/plog/%61%2D%7e'), '/plog/a-~');
+    assert.equal(canonicalPath('/plog/%2E%2e/x'), '/x');
+    assert.equal(canonicalPath('/plog/a%2fb%c3%a9'), '/plog/a%2Fb%C3%A9');
+  });
+
+  it('escapes characters a path may not hold, and leaves a stray percent sign, when they are sent raw', () => {
+    assert.equal(canonicalPath('/a%zz%'), '/a%zz%');
+    assert.equal(canonicalPath('/a"b\\c'), '/a%22b%5Cc');
+    assert.equal(canonicalPath('/caf\u00c3\u00a9'), '/caf%C3%A9', 'node hands raw bytes over as latin1');
+    assert.equal(canonicalPath('/\u6570'), '/%E6%95%B0');
+  });
+
+  it('leaves a path of plain segments as it is when it has no escape, dot segment or empty segment', () => {
+    for (const path of ['/plog/a-b', '/a.b/..c/c..', "/x~!$&'()*+,;=:@"]) assert.equal(canonicalPath(path), path);
+  });
+
+  it('never gives a path that starts with two slashes, whatever the input', () => {
+    fc.assert(fc.property(anyTarget, (target) => !canonicalPath(target.split('?')[0]!).startsWith('//')));
+  });
+});
+
+describe('canonicalUrl', () => {
+  it('sends every spelling of the issue to the page when a post is asked for', () => {
+    for (const spelling of ['/plog/a-b?', '/plog/./a-b', '/plog/x/../a-b', '/plog/%61-b', '/plog/%2E/a-b', '//plog/../plog/a-b', '/plog/a-b?#', '/plog/a-b#frag', '/plog/a-b/', '/plog/a-b?j=1', '/plog/a-b?&&', 'http://evil.example/plog/a-b']) {
+      assert.equal(canonical(spelling), '/plog/a-b', spelling);
+    }
+  });
+
+  it('drops every query of a page that takes none, and of data routes, static files and crawler files', () => {
+    for (const path of ['/', '/plog', '/plog/category/Web', '/feed.xml', '/sitemap.xml', '/robots.txt', '/favicon.ico', '/_render/data/b1/en-US/index.json', '/_render/static/b1/client.js']) {
+      assert.equal(canonical(`${path}?j=1&x=`), path, path);
+    }
+  });
+
+  it('keeps the query of the search page but keys its cache entry without it', () => {
+    assert.deepEqual(canonicalUrl('/en-US/./search?q=caf%C3%A9&sort=new', LOCALES), { target: '/en-US/search?q=caf%C3%A9&sort=new', cacheTarget: '/en-US/search' });
+    assert.deepEqual(canonicalUrl('/de/search?', LOCALES), { target: '/de/search', cacheTarget: '/de/search' });
+  });
+
+  it('keeps the query of a path that is no page, escaping what a query may not hold', () => {
+    assert.equal(canonical('/no/./such?a=1&&b'), '/no/such?a=1&&b');
+    assert.equal(canonical('/no?a b"\u00e9'), '/no?a%20b%22%E9');
+  });
+
+  it('sends a data route reached through dot segments to what the segments resolve to when it is spelled so', () => {
+    assert.equal(canonical('/_render/data/../../plog/a-b?p=1'), '/plog/a-b');
+    assert.equal(canonical('/plog/../_render/data/b1/en-US/plog/a-b.json?p=1'), '/_render/data/b1/en-US/plog/a-b.json');
+  });
+
+  it('gives a category the spelling its links use when its name is escaped otherwise', () => {
+    assert.equal(canonical('/plog/category/%57eb/'), '/plog/category/Web');
+    assert.equal(canonical('/plog/category/Cafe%cc%81'), '/plog/category/Caf%C3%A9');
+  });
+
+  it('has no canonical URL when the target has no origin form', () => {
+    assert.equal(canonicalUrl('*', LOCALES), undefined);
+    assert.equal(canonicalUrl('ftp://x/y', LOCALES), undefined);
+  });
+
+  it('is idempotent and never changed by WHATWG URL parsing when given any target', () => {
+    fc.assert(
+      fc.property(anyTarget, (target) => {
+        const once = canonicalUrl(target, LOCALES)!;
+        assert.deepEqual(canonicalUrl(once.target, LOCALES), once);
+        const parsed = new URL(once.target, 'http://edge.invalid');
+        assert.equal(`${parsed.pathname}${parsed.search}`, once.target);
+        assert.ok(!once.target.startsWith('//'));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('maps every spelling of a page to that page when the spelling is generated', () => {
+    const pages = fc.constantFrom('/', '/plog', '/plog/a-post-1', '/plog/category/Web', '/feed.xml', '/_render/data/b1/en-US/plog/a-post-1.json');
+    fc.assert(
+      fc.property(pages, spellingParts, (page, parts) => {
+        assert.equal(canonical(page), page);
+        assert.equal(canonical(spellingOf(page, parts)), page);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('maps every spelling of the search page to its one cache entry when the spelling is generated', () => {
+    fc.assert(
+      fc.property(spellingParts, (parts) => {
+        assert.equal(canonicalUrl(spellingOf('/en-US/search', parts), LOCALES)?.cacheTarget, '/en-US/search');
+      }),
+    );
+  });
+});
