@@ -25,6 +25,10 @@ import { frontRouteClass } from './operations-policy.js';
 import { Readiness, type ReadinessCheck } from './readiness.js';
 import { observeRequests } from './request-observer.js';
 import { WorkerPurgeFanout } from './purge-fanout.js';
+import { ensureDataDir } from './data-dir.js';
+import { probeListen } from './listen-probe.js';
+import { searchReadinessCheck } from './search-readiness.js';
+import { withSharedSecrets } from './secrets.js';
 import { waitForShutdown } from './shutdown.js';
 
 const FRONT_USAGE = 'sitestack front [--workers N]';
@@ -143,7 +147,7 @@ function keyWithPublicBase(config: Config, ownBase: () => string | undefined): C
  * The front's readiness checks. Both only report: the page cache answers what it holds while the origin or search is
  * down, and every front failing readiness together would turn a partial outage into a whole one.
  */
-function frontChecks(apiBase: string, searchHealth: () => Promise<string>): ReadinessCheck[] {
+function frontChecks(apiBase: string, search: ReadinessCheck): ReadinessCheck[] {
   return [
     {
       name: 'origin',
@@ -155,15 +159,7 @@ function frontChecks(apiBase: string, searchHealth: () => Promise<string>): Read
         return 'reachable';
       },
     },
-    {
-      name: 'search',
-      critical: false,
-      async run() {
-        const health = await searchHealth();
-        if (health !== 'green' && health !== 'yellow') throw new Error(`search engine health is '${health}'`);
-        return health;
-      },
-    },
+    search,
   ];
 }
 
@@ -209,7 +205,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
   if (metricsToken === undefined) logger.warn('METRICS_TOKEN and PURGE_SECRET are unset: the front refuses every /metrics request');
   const metrics = new FrontMetrics(() => pageCache.stats());
   const fleet = options.fleetMetrics === true && cluster.isWorker ? new WorkerMetrics(metrics.registry) : undefined;
-  const readiness = new Readiness({ checks: frontChecks(config.apiBase, () => engine.health()) });
+  const readiness = new Readiness({ checks: frontChecks(config.apiBase, searchReadinessCheck(engine, config.searchPrefix)) });
   const observe = options.observeRequests ?? true;
   const server = createFrontServer({
     api,
@@ -279,14 +275,22 @@ export const frontCommand: Command = {
   name: 'front',
   summary: 'run the front: /api/*, the page cache with its purge route, and the React renderer (PORT); --workers N for N processes',
   usage: FRONT_USAGE,
-  async run({ args, config, logger, out }) {
+  async run({ args, config: given, logger, out }) {
     const workers = parseWorkers(args, FRONT_USAGE);
+    ensureDataDir(given.dataDir);
+    // A port in use or a HOST that does not resolve is told before the client build and anything logged (once, in
+    // the primary of a --workers front).
+    if (cluster.isPrimary) await probeListen(given.host, given.port, 'PORT');
+    const config = withSharedSecrets(given, logger);
     // Listening from the start: a stop requested while the front still builds and opens its stores waits for that.
     const stopRequested = waitForShutdown(logger);
     if (cluster.isPrimary && workers > 1) {
       await prepareWorkers(config, logger);
       const fleet = runFrontWorkers({ workers, logger, shutdownTimeoutMs: config.shutdownTimeoutMs, drainDelayMs: config.drainDelayMs });
-      const address = await listeningAddress(fleet);
+      const address = await listeningAddress(fleet).catch(async (error: unknown) => {
+        await fleet.stop();
+        throw error;
+      });
       out.write(`front listening on http://${address} with ${workers} worker processes\n`);
       await fleet.stop(await stopRequested);
       return 0;

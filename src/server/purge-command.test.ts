@@ -1,6 +1,9 @@
 import { describe, it, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
@@ -114,7 +117,7 @@ describe('sitestack purge', () => {
 
   it('exits with status 2 and the message from the CLI when PURGE_SECRET is unset', () => {
     const cli = fileURLToPath(new URL('../cli.ts', import.meta.url));
-    const env = { ...process.env, PURGE_SECRET: '', LOG_LEVEL: 'silent' };
+    const env = { ...process.env, PURGE_SECRET: '', LOG_LEVEL: 'silent', DATA_DIR: mkdtempSync(join(tmpdir(), 'sitestack-purge-cli-')) };
     const result = spawnSync(process.execPath, ['--import', 'tsx', cli, 'purge', '/caf\u00e9'], { env, encoding: 'utf8' });
     assert.equal(result.status, 2);
     assert.match(result.stderr, /sitestack: purge: PURGE_SECRET is not set/);
