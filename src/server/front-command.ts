@@ -6,7 +6,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.js';
 import { ERRORS } from '../error-codes.js';
 import type { Logger } from '../log.js';
-import { publicBaseUrl } from '../edge/public-base-url.js';
+import { publicBaseUrl, type PublicBaseOptions } from '../edge/public-base-url.js';
+import { trustedProxyCheck } from '../search/api/client-address.js';
 import { createPageCache, createStatsHandler, type CacheKeyFunction, type PageCache, type PageCacheOptions } from '../page-cache/index.js';
 import { computeKey } from '../page-cache/key.js';
 import { buildClient, createCommentRoute, createRenderer, DATA_PREFIX, STATIC_PREFIX, type BuildClientOptions } from '../renderer/index.js';
@@ -127,18 +128,18 @@ export interface StartFrontOptions {
 /**
  * The configured key policy, plus the request's public base URL after the key of a page made for any other base than
  * `ownBase()` (the front's own address, once it listens): pages name that base in their canonical link, Open Graph
- * URL and feed links, so a page made for one public host (an allowed `X-Forwarded-Host`, or any `Host` header a
- * client sends) is never served for another. Requests to the front's own address keep the plain key, as the purge
+ * URL and feed links, so a page made for one public base (`PUBLIC_URL`, an allowed host, a trusted proxy's scheme)
+ * is never served for another; no client can add a base of its own, as a host that is not allowed gets the listener's. Requests to the front's own address keep the plain key, as the purge
  * route's answers list it. The base goes after a space, which the purge rules read as the end of the page path (as
  * with `path+variant`), so a purge of a path removes every host's copy. Data routes and static files hold no absolute
  * URL and are shared.
  */
-function keyWithPublicBase(config: Config, ownBase: () => string | undefined): CacheKeyFunction {
+function keyWithPublicBase(config: Config, publicBase: PublicBaseOptions, ownBase: () => string | undefined): CacheKeyFunction {
   const options = { variantCookie: config.cacheVariantCookie, variantHeader: config.cacheVariantHeader };
   return (req) => {
     const key = computeKey(config.cacheKey, { url: req.url ?? '/', headers: req.headers }, options) ?? req.url ?? '/';
     if (key.startsWith(DATA_PREFIX) || key.startsWith(STATIC_PREFIX)) return key;
-    const base = publicBaseUrl(req, config.allowedHosts);
+    const base = publicBaseUrl(req, config.allowedHosts, publicBase);
     return base === ownBase() ? key : `${key} ${base}`;
   };
 }
@@ -172,7 +173,8 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
   const purgeSecret = options.purgeSecret ?? config.purgeSecret;
   const buildDir = options.buildDir ?? join(config.dataDir, 'client');
   const manifest = await buildClient({ ...options.clientBuild, outDir: buildDir });
-  const renderer = createRenderer({ apiBase: config.apiBase, buildDir, logger, site: config.site, allowedHosts: config.allowedHosts });
+  const publicBase: PublicBaseOptions = { publicUrl: config.publicUrl, trustedProxy: trustedProxyCheck(config.trustedProxies) };
+  const renderer = createRenderer({ apiBase: config.apiBase, buildDir, logger, site: config.site, allowedHosts: config.allowedHosts, publicBase });
   // Known once the server listens (the port may be 0); until then no request reaches the cache.
   const own: { base?: string } = {};
   const pageCache = createPageCache({
@@ -183,7 +185,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     purgeMode: config.purgeMode,
     staleMaxMs: config.staleMaxMs,
     revalidate: renderer,
-    key: keyWithPublicBase(config, () => own.base),
+    key: keyWithPublicBase(config, publicBase, () => own.base),
     variantCookie: config.cacheVariantCookie,
     variantHeader: config.cacheVariantHeader,
     purgeSecret,
