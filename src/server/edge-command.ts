@@ -52,12 +52,12 @@ export const edgeCommand: Command = {
     const unknown = args.filter((arg) => arg !== '--check' && arg !== '--access-log');
     if (unknown.length > 0) throw ERRORS.USAGE(`sitestack edge: unknown option '${unknown[0]}' (see sitestack edge --help)`);
     ensureDataDir(context.config.dataDir);
+    // nginx's own failure on a port in use or a HOST that does not resolve is several lines, and retries: one from here.
+    if (!args.includes('--check')) await probeListen(context.config.host, context.config.edgePort, 'EDGE_PORT');
     // EDGE_REFRESH_SECRET, when unset, is the one the origin's edge purges send: DATA_DIR/secrets.json.
     const config = withSharedSecrets(context.config, logger);
 
     const options = edgeOptions({ ...context, config }, args.includes('--access-log'));
-    // nginx's own failure on a port in use or a HOST that does not resolve is several lines, and retries: one from here.
-    if (!args.includes('--check')) await probeListen(config.host, config.edgePort, 'EDGE_PORT');
     const configFile = writeEdgeConfig(options);
     const nginx = requireNginx(config.nginxBin, process.env.PATH);
     await checkNginxConfig(nginx, options.edgeDir, configFile);

@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import { ContentStore, createOriginApp, openOriginDatabase, PurgeOutbox, SearchOutbox, type BackoffPolicy, type CdnPurge } from '../origin/index.js';
 import { CdnPurgeError, purgeCdn } from '../edge/index.js';
 import { createEngine, createLiveUpdater, ensureSearchIndex, PopularityStore, type SearchEngine } from '../search/index.js';
+import { ERRORS } from '../error-codes.js';
 import { parseCommandArgs } from './cli-args.js';
 import type { Command } from './command.js';
 import { drainServer, type StopOptions } from './drain.js';
@@ -46,13 +47,27 @@ export interface StartOriginOptions {
   searchEngine?: SearchEngine;
 }
 
+/** SQLite's own error names no file: this one does, and says what to do. */
+function openDatabase(file: string): ReturnType<typeof openOriginDatabase> {
+  try {
+    return openOriginDatabase(file);
+  } catch (error) {
+    const { name, code, message } = error as { name?: unknown; code?: unknown; message?: unknown };
+    if (name !== 'SqliteError') throw error;
+    throw ERRORS.DATA_DIR_UNUSABLE.with(
+      { cause: error },
+      `cannot open ${file} (${String(code)}: ${String(message)}): it must be an origin database this user can read and write; move it away to start afresh`,
+    );
+  }
+}
+
 /**
  * Opens `<dataDir>/origin.sqlite` (migrating and seeding it when new), serves the origin API and runs the purge
  * outbox. Without a purge secret the outbox keeps every job for a later run and delivers nothing.
  */
 export async function startOrigin(options: StartOriginOptions): Promise<RunningOrigin> {
   const { config, logger } = options;
-  const db = openOriginDatabase(join(config.dataDir, 'origin.sqlite'));
+  const db = openDatabase(join(config.dataDir, 'origin.sqlite'));
   const secret = options.purgeSecret ?? config.purgeSecret;
   const cdnBaseUrl = config.cdnBaseUrl;
   const cdnPurge: CdnPurge | undefined =

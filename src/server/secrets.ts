@@ -77,7 +77,8 @@ export function resolveSecrets(config: SecretsConfig, logger: Logger): SharedSec
   const shared = readSecretsFile(file);
   if ((statSync(file).mode & 0o077) !== 0) logger.warn({ file }, `${SECRETS_FILE} can be read by other users: chmod 600 it`);
   const unset = [purgeSecret === undefined ? 'PURGE_SECRET' : undefined, edgeRefreshSecret === undefined ? 'EDGE_REFRESH_SECRET' : undefined].filter(Boolean);
-  logger.info({ file, created }, `${unset.join(' and ')} unset: using the shared secrets of ${file}`);
+  // Said once per DATA_DIR at info; every later start reads the same file without a word.
+  logger[created ? 'info' : 'debug']({ file }, `${unset.join(' and ')} unset: ${created ? 'made' : 'using'} the shared secrets of ${file}`);
   return { purgeSecret: purgeSecret ?? shared.purgeSecret, edgeRefreshSecret: edgeRefreshSecret ?? shared.edgeRefreshSecret };
 }
 
