@@ -72,7 +72,7 @@ function olderThanMs(args: string[]): number {
     } else if (arg.startsWith('--older-than=')) {
       value = arg.slice('--older-than='.length);
     } else {
-      throw usageError(`unknown argument '${arg}'`);
+      throw usageError(`unknown ${arg.startsWith('-') ? 'option' : 'argument'} '${arg}'`);
     }
   }
   const ms = parseDuration(value);
