@@ -102,8 +102,6 @@ export interface RunningFront {
 export interface StartFrontOptions {
   config: Config;
   logger: Logger;
-  /** Overrides `config.purgeSecret` (`sitestack start` shares a per-run secret with its origin). */
-  purgeSecret?: string | undefined;
   /** Overrides `config.port`; 0 picks a free port. */
   port?: number;
   /** Where the client bundle is built. @default `<dataDir>/client` */
@@ -170,7 +168,7 @@ function frontChecks(apiBase: string, search: ReadinessCheck): ReadinessCheck[] 
  */
 export async function startFront(options: StartFrontOptions): Promise<RunningFront> {
   const { config, logger } = options;
-  const purgeSecret = options.purgeSecret ?? config.purgeSecret;
+  const purgeSecret = config.purgeSecret;
   const buildDir = options.buildDir ?? join(config.dataDir, 'client');
   const manifest = await buildClient({ ...options.clientBuild, outDir: buildDir });
   const publicBase: PublicBaseOptions = { publicUrl: config.publicUrl, trustedProxy: trustedProxyCheck(config.trustedProxies) };

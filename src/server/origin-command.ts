@@ -35,8 +35,6 @@ export interface RunningOrigin {
 export interface StartOriginOptions {
   config: Config;
   logger: Logger;
-  /** Overrides `config.purgeSecret` (`sitestack start` shares a per-run secret with its front). */
-  purgeSecret?: string | undefined;
   /** Overrides `config.originPort`; 0 picks a free port. */
   port?: number;
   /** The edge purge step of the outbox. @default purgeCdn on `config.cdnBaseUrl` when it is set, else no CDN purge */
@@ -68,7 +66,7 @@ function openDatabase(file: string): ReturnType<typeof openOriginDatabase> {
 export async function startOrigin(options: StartOriginOptions): Promise<RunningOrigin> {
   const { config, logger } = options;
   const db = openDatabase(join(config.dataDir, 'origin.sqlite'));
-  const secret = options.purgeSecret ?? config.purgeSecret;
+  const secret = config.purgeSecret;
   const cdnBaseUrl = config.cdnBaseUrl;
   const cdnPurge: CdnPurge | undefined =
     options.cdnPurge ??

@@ -28,7 +28,7 @@ export const startCommand: Command = {
     const config = withSharedSecrets(given, logger);
     const { purgeSecret } = config;
     if (cluster.isWorker) {
-      // A front worker of `start --workers N`: the primary runs the origin and passed the purge secret on. Listening
+      // A front worker of `start --workers N`: the primary runs the origin; the purge secret comes as theirs does. Listening
       // from the start, so the primary's stop reaches a worker that still starts.
       const stopRequested = waitForShutdown(logger);
       const front = await startFrontProcess({ config, logger });
