@@ -157,15 +157,15 @@ describe('sitestack edge', () => {
     assert.equal(isAlive(nginxPid), false);
   });
 
-  it("exits with nginx's failure status when EDGE_PORT is taken", { skip }, async () => {
+  it('stops with one line naming EDGE_PORT, exit 2, before nginx runs, when EDGE_PORT is taken', { skip }, async () => {
     const blocker = createServer();
     blocker.listen(0, '127.0.0.1');
     await once(blocker, 'listening');
     cleanups.push(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
     const { port } = blocker.address() as { port: number };
     const cli = track(runCli(['edge'], { DATA_DIR: dataDir(), EDGE_PORT: String(port) }));
-    assert.equal(await cli.exit, 1);
-    assert.match(cli.stderr(), /Address already in use/);
+    assert.equal(await cli.exit, 2);
+    assert.match(cli.stderr(), new RegExp(`^sitestack: EDGE_PORT=${port} on HOST=127\\.0\\.0\\.1 is already in use: stop the process using it or set another port\n$`));
   });
 });
 
