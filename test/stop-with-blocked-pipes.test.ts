@@ -35,11 +35,11 @@ function hit(url: string): Promise<void> {
  * Runs `sitestack <command>` with every request logged, waits until it listens, then makes it log far more than a
  * pipe holds while nobody reads its stderr.
  */
-async function startFlooded(command: string): Promise<ChildProcess> {
+async function startFlooded(command: readonly string[]): Promise<ChildProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sitestack-pipes-'));
   dirs.push(dataDir);
   const [port, originPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', command], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...command], {
     env: {
       ...process.env,
       DATA_DIR: dataDir,
@@ -66,9 +66,9 @@ async function startFlooded(command: string): Promise<ChildProcess> {
       }
     };
     child.stdout?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`sitestack ${command} exited with ${code} before listening`)));
+    child.once('exit', (code) => reject(new Error(`sitestack ${command.join(' ')} exited with ${code} before listening`)));
   });
-  const url = `http://127.0.0.1:${originPort}/healthz`;
+  const url = `http://127.0.0.1:${command[0] === 'front' ? port : originPort}/healthz`;
   // ~3,000 request log lines: about 10 times what a pipe buffers.
   for (let round = 0; round < 30; round++) await Promise.all(Array.from({ length: 100 }, () => hit(url)));
   return child;
@@ -88,15 +88,15 @@ async function stopTime(child: ChildProcess): Promise<{ ms: number; code: number
 }
 
 describe('SIGTERM with stdout and stderr blocked', () => {
-  for (const command of ['origin', 'start']) {
-    it(`ends sitestack ${command} within its drain time when nobody reads its full stderr`, async () => {
+  for (const command of [['origin'], ['start'], ['front', '--workers', '2']]) {
+    it(`ends sitestack ${command.join(' ')} within its drain time when nobody reads its full stderr`, async () => {
       const child = await startFlooded(command);
       const { ms, code } = await stopTime(child);
       assert.ok(ms <= SHUTDOWN_TIMEOUT_MS + EXIT_MARGIN_MS, `stopped after ${ms} ms`);
       assert.equal(code, 0);
     });
 
-    it(`ends sitestack ${command} within its drain time when the reader of its full pipes went away`, async () => {
+    it(`ends sitestack ${command.join(' ')} within its drain time when the reader of its full pipes went away`, async () => {
       const child = await startFlooded(command);
       child.stderr?.destroy();
       child.stdout?.destroy();
