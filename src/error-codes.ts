@@ -55,6 +55,12 @@ export const ERRORS = catalogue({
   CLIENT_BUILD_INVALID: [told, 500],
   CLIENT_BUILD_MISSING: [told, 500],
   CLIENT_ENTRY_MISSING: [told, 500],
+  DATA_DIR_UNUSABLE: [told, 500],
+  PORT_IN_USE: [told, 500],
+  HOST_UNUSABLE: [told, 500],
+  LISTEN_FAILED: [told, 500],
+  SECRETS_FILE_INVALID: [told, 500],
+  WORKER_START_FAILED: [told, 500],
 
   // What the error mappers answer for errors that are not AppErrors, and for unknown routes.
   BAD_REQUEST: [told, 400],

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePort, get, nginxForTests, startFakeFront, tempDir, type FakeFront } from '../src/edge/test-support/edge-harness.js';
+import { readSharedSecrets } from '../src/server/secrets.js';
 
 const { skip } = nginxForTests();
 const CLI = join(import.meta.dirname, '..', 'src', 'cli.ts');
@@ -124,7 +125,7 @@ describe('sitestack edge', () => {
     await assert.rejects(get(`http://127.0.0.1:${port}/`), { code: 'ECONNREFUSED' }, 'nothing was started');
   });
 
-  it('writes EDGE_REFRESH_SECRET into an owner-only nginx.conf, and warns that every refresh is refused without it', { skip }, async () => {
+  it('writes EDGE_REFRESH_SECRET into an owner-only nginx.conf, and the shared one of DATA_DIR/secrets.json without it', { skip }, async () => {
     const withSecret = dataDir();
     const secret = 'edge-cli-refresh-secret';
     const cli = track(runCli(['edge', '--check'], { DATA_DIR: withSecret, EDGE_PORT: String(await freePort()), EDGE_REFRESH_SECRET: secret, LOG_LEVEL: 'warn' }));
@@ -133,9 +134,12 @@ describe('sitestack edge', () => {
     assert.ok(readFileSync(configFile, 'utf8').includes(`"${secret}" 1;`));
     assert.equal(statSync(configFile).mode & 0o777, 0o600);
     assert.doesNotMatch(cli.stderr(), /EDGE_REFRESH_SECRET/);
-    const without = track(runCli(['edge', '--check'], { DATA_DIR: dataDir(), EDGE_PORT: String(await freePort()), LOG_LEVEL: 'warn' }));
+    const shared = dataDir();
+    const without = track(runCli(['edge', '--check'], { DATA_DIR: shared, EDGE_PORT: String(await freePort()), LOG_LEVEL: 'warn' }));
     assert.equal(await without.exit, 0, without.stderr());
-    assert.match(without.stderr(), /EDGE_REFRESH_SECRET is unset: the edge refuses every refresh/);
+    const sharedSecret = readSharedSecrets(shared)?.edgeRefreshSecret;
+    assert.ok(sharedSecret !== undefined && sharedSecret !== secret, 'secrets.json was made with a refresh secret of its own');
+    assert.ok(readFileSync(join(shared, 'edge', 'nginx.conf'), 'utf8').includes(`"${sharedSecret}" 1;`));
   });
 
   it('runs nginx in the foreground in front of the front, logs cache statuses and exits 0 with it when sent SIGTERM', { skip }, async () => {
@@ -171,15 +175,15 @@ describe('sitestack edge', () => {
     assert.equal(isAlive(nginxPid), false);
   });
 
-  it("exits with nginx's failure status when EDGE_PORT is taken", { skip }, async () => {
+  it('stops with one line naming EDGE_PORT, exit 2, before nginx runs, when EDGE_PORT is taken', { skip }, async () => {
     const blocker = createServer();
     blocker.listen(0, '127.0.0.1');
     await once(blocker, 'listening');
     cleanups.push(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
     const { port } = blocker.address() as { port: number };
     const cli = track(runCli(['edge'], { DATA_DIR: dataDir(), EDGE_PORT: String(port) }));
-    assert.equal(await cli.exit, 1);
-    assert.match(cli.stderr(), /Address already in use/);
+    assert.equal(await cli.exit, 2);
+    assert.match(cli.stderr(), new RegExp(`^sitestack: EDGE_PORT=${port} on HOST=127\\.0\\.0\\.1 is already in use: stop the process using it or set another port\n$`));
   });
 });
 

@@ -29,28 +29,50 @@ describe('publicBaseUrl', () => {
     assert.equal(publicBaseUrl(request({ host: 'x', 'x-forwarded-host': '[::1]:8080' }), ALLOWED), 'http://[::1]:8080');
   });
 
-  it("uses the request's own host when the forwarded host is not allowed", () => {
+  it("uses the request's own host when the forwarded host is not allowed and its own is", () => {
     assert.equal(publicBaseUrl(request({ host: '127.0.0.1:3000', 'x-forwarded-host': 'evil.example' }), ALLOWED), 'http://127.0.0.1:3000');
     assert.equal(publicBaseUrl(request({ host: 'localhost:3000' }), ALLOWED), 'http://localhost:3000');
-    assert.equal(publicBaseUrl(request({ host: 'localhost:3000', 'x-forwarded-host': 'localhost:8080' }), []), 'http://localhost:3000');
+  });
+
+  it('uses the address the request arrived on when neither host is allowed', () => {
+    assert.equal(publicBaseUrl(request({ host: 'evil.example' }), ALLOWED), 'http://127.0.0.1:3000');
+    assert.equal(publicBaseUrl(request({ host: 'evil.example', 'x-forwarded-host': 'evil.example' }), ALLOWED), 'http://127.0.0.1:3000');
+    assert.equal(publicBaseUrl(request({ host: 'localhost:3000', 'x-forwarded-host': 'localhost:8080' }), []), 'http://127.0.0.1:3000');
   });
 
   it('allows only the listed port when an allowed entry has one', () => {
     assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': 'admin.example:8443' }), ALLOWED), 'http://admin.example:8443');
-    assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': 'admin.example:8080' }), ALLOWED), 'http://h');
-    assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': 'admin.example' }), ALLOWED), 'http://h');
+    assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': 'admin.example:8080' }), ALLOWED), 'http://127.0.0.1:3000');
+    assert.equal(publicBaseUrl(request({ host: 'admin.example' }), ALLOWED), 'http://127.0.0.1:3000');
   });
 
-  it('answers https only when the connection itself is TLS', () => {
+  it('answers https when the connection itself is TLS', () => {
     assert.equal(publicBaseUrl(request({ host: 'blog.example' }, { encrypted: true }), ALLOWED), 'https://blog.example');
     assert.equal(publicBaseUrl(request({ host: 'blog.example:443' }, { encrypted: true }), ALLOWED), 'https://blog.example');
-    assert.equal(publicBaseUrl(request({ host: 'blog.example:80', 'x-forwarded-proto': 'https' }), ALLOWED), 'http://blog.example');
+  });
+
+  it('believes X-Forwarded-Proto from a trusted proxy only', () => {
+    const trustedProxy = (address: string) => address === '10.0.0.1';
+    const forwarded = { host: 'blog.example:443', 'x-forwarded-proto': 'https' };
+    assert.equal(publicBaseUrl(request(forwarded, { remoteAddress: '10.0.0.1' }), ALLOWED, { trustedProxy }), 'https://blog.example');
+    assert.equal(publicBaseUrl(request({ ...forwarded, 'x-forwarded-proto': 'HTTPS, http' }, { remoteAddress: '10.0.0.1' }), ALLOWED, { trustedProxy }), 'https://blog.example');
+    assert.equal(publicBaseUrl(request(forwarded, { remoteAddress: '203.0.113.9' }), ALLOWED, { trustedProxy }), 'http://blog.example:443');
+    assert.equal(publicBaseUrl(request(forwarded, { remoteAddress: '10.0.0.1' }), ALLOWED), 'http://blog.example:443', 'no proxy trusted');
+    assert.equal(publicBaseUrl(request({ ...forwarded, 'x-forwarded-proto': 'gopher' }, { remoteAddress: '10.0.0.1' }), ALLOWED, { trustedProxy }), 'http://blog.example:443');
+    assert.equal(publicBaseUrl(request({ host: 'blog.example', 'x-forwarded-proto': 'http' }, { encrypted: true, remoteAddress: '10.0.0.1' }), ALLOWED, { trustedProxy }), 'https://blog.example');
+  });
+
+  it('answers PUBLIC_URL whatever the request says', () => {
+    const publicUrl = 'https://www.blog.example';
+    const hostile = request({ host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' }, { remoteAddress: '127.0.0.1' });
+    assert.equal(publicBaseUrl(hostile, ALLOWED, { publicUrl, trustedProxy: () => true }), publicUrl);
+    assert.equal(publicBaseUrl(request({ host: 'localhost:8080' }), ALLOWED, { publicUrl }), publicUrl);
   });
 
   it('takes the first of several forwarded hosts when proxies appended theirs', () => {
     assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': 'blog.example, proxy.internal' }), ALLOWED), 'http://blog.example');
     assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': ['blog.example', 'localhost'] }), ALLOWED), 'http://blog.example');
-    assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': 'evil.example, blog.example' }), ALLOWED), 'http://h');
+    assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': 'evil.example, blog.example' }), ALLOWED), 'http://127.0.0.1:3000');
   });
 
   it('never echoes a hostile forwarded host or Host header when they are more than host:port', () => {
@@ -85,7 +107,7 @@ describe('publicBaseUrl', () => {
   it('compares unicode host names in their punycode form when allowed hosts are unicode', () => {
     assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': 'xn--bcher-kva.example' }), ['bücher.example']), 'http://xn--bcher-kva.example');
     assert.equal(publicBaseUrl(request({ host: 'h', 'x-forwarded-host': 'bücher.example' }), ['BÜCHER.example']), 'http://xn--bcher-kva.example');
-    assert.equal(publicBaseUrl(request({ host: 'h.example', 'x-forwarded-host': 'xn--0.a0' }), ['xn--0.a0']), 'http://h.example', 'invalid punycode is no host');
+    assert.equal(publicBaseUrl(request({ host: 'h.example', 'x-forwarded-host': 'xn--0.a0' }), ['xn--0.a0', 'h.example']), 'http://h.example', 'invalid punycode is no host');
   });
 
   it('returns the allowed forwarded host in lower case whatever its case or port (property)', () => {
@@ -106,12 +128,12 @@ describe('publicBaseUrl', () => {
     );
   });
 
-  it('ignores any forwarded host that is not allowed (property)', () => {
+  it('ignores any forwarded host or Host header that is not allowed (property)', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), (forwarded) => {
+      fc.property(fc.string({ unit: 'binary' }), fc.oneof(fc.string({ unit: 'binary' }), domain), (forwarded, host) => {
         fc.pre(!/^\s*(localhost|127\.0\.0\.1|blog\.example|admin\.example:8443|\[::1\])/i.test(forwarded));
-        const withForwarded = publicBaseUrl(request({ host: 'own.example:3000', 'x-forwarded-host': forwarded }), ALLOWED);
-        assert.equal(withForwarded, 'http://own.example:3000');
+        fc.pre(!/^\s*(localhost|127\.0\.0\.1|blog\.example|admin\.example:8443|\[::1\])/i.test(host));
+        assert.equal(publicBaseUrl(request({ host, 'x-forwarded-host': forwarded }), ALLOWED), 'http://127.0.0.1:3000');
       }),
       { numRuns: 500 },
     );

@@ -3,7 +3,15 @@ import type { IncomingHttpHeaders } from 'node:http';
 /** What `publicBaseUrl` reads from a request: node's IncomingMessage (fastify's `request.raw`) fits. */
 export interface PublicRequest {
   headers: IncomingHttpHeaders;
-  socket: { encrypted?: boolean; localAddress?: string | undefined; localPort?: number | undefined };
+  socket: { encrypted?: boolean; localAddress?: string | undefined; localPort?: number | undefined; remoteAddress?: string | undefined };
+}
+
+/** What besides the allowed hosts decides a public base URL. */
+export interface PublicBaseOptions {
+  /** `PUBLIC_URL`: when set, the public base URL of every request, whatever it says. */
+  publicUrl?: string | undefined;
+  /** Whether the connection's peer is a trusted proxy (`TRUSTED_PROXIES`), whose `X-Forwarded-Proto` is believed. @default none is */
+  trustedProxy?: (address: string) => boolean;
 }
 
 interface HostPort {
@@ -71,24 +79,41 @@ function format(scheme: keyof typeof DEFAULT_PORTS, { hostname, port }: HostPort
   return port === undefined || port === DEFAULT_PORTS[scheme] ? `${scheme}://${hostname}` : `${scheme}://${hostname}:${port}`;
 }
 
+/** `https` or `http` from a trusted proxy's first `X-Forwarded-Proto` value; anything else is no answer. */
+function forwardedScheme(request: PublicRequest, trustedProxy: PublicBaseOptions['trustedProxy']): keyof typeof DEFAULT_PORTS | undefined {
+  const peer = request.socket.remoteAddress;
+  if (trustedProxy === undefined || peer === undefined || !trustedProxy(peer)) return undefined;
+  const value = firstHeaderValue(request.headers['x-forwarded-proto'])?.toLowerCase();
+  return value === 'https' || value === 'http' ? value : undefined;
+}
+
 /**
- * The public base URL of a request (page-cache.md §4, edge rule 4), such as `http://localhost:8080`, without a
- * trailing slash. Scheme `https` only when the connection itself is TLS (`X-Forwarded-Proto` is not trusted). Host:
- * the first `X-Forwarded-Host` value when it is in `allowedHosts`, else the request's own `Host`, else the address the
- * request arrived on.
+ * The public base URL of a request, such as `https://blog.example`, without a trailing slash: what canonical links,
+ * Open Graph URLs, the feed, the sitemap and robots.txt are made of.
+ *
+ * - `PUBLIC_URL` set: that, whatever the request says (the setting for a site on the internet).
+ * - Scheme: `https` when the connection itself is TLS; else the first `X-Forwarded-Proto` value when the peer is a
+ *   trusted proxy (the TLS terminator in front of the stack); else `http`.
+ * - Host: the first `X-Forwarded-Host` value when it is in `allowedHosts`; else the request's `Host` when it is in
+ *   `allowedHosts`; else the address the request arrived on (the listener's own, which no client chooses).
+ *
+ * This departs from page-cache.md §4 rule 4, which takes any `Host`: a page rendered for `Host: evil.example` would
+ * carry links to it, and a cache that shares that page (a key that does not hold the host, a spelling that maps onto a
+ * clean URL) hands them to every reader. Here no absolute URL names a host the operator did not list.
  *
  * `allowedHosts` entries are host names or addresses, compared case-insensitively (and in punycode); an entry without
  * a port allows every port, `example.com:8443` only that port. A hostile or malformed value is never echoed: anything
  * that is not a plain `host[:port]` is treated as absent.
  */
-export function publicBaseUrl(request: PublicRequest, allowedHosts: readonly string[]): string {
-  const scheme = request.socket.encrypted === true ? 'https' : 'http';
+export function publicBaseUrl(request: PublicRequest, allowedHosts: readonly string[], options: PublicBaseOptions = {}): string {
+  if (options.publicUrl !== undefined) return options.publicUrl;
+  const scheme = request.socket.encrypted === true ? 'https' : (forwardedScheme(request, options.trustedProxy) ?? 'http');
   const forwardedValue = firstHeaderValue(request.headers['x-forwarded-host']);
   const forwarded = forwardedValue === undefined ? undefined : parseHostPort(forwardedValue);
   if (forwarded !== undefined && isAllowed(forwarded, allowedHosts, scheme)) return format(scheme, forwarded);
 
   const own = request.headers.host === undefined ? undefined : parseHostPort(request.headers.host);
-  if (own !== undefined) return format(scheme, own);
+  if (own !== undefined && isAllowed(own, allowedHosts, scheme)) return format(scheme, own);
   const local = parseHostPort(request.socket.localAddress ?? 'localhost', true) ?? { hostname: 'localhost', port: undefined };
   return format(scheme, { hostname: local.hostname, port: request.socket.localPort });
 }

@@ -3,7 +3,7 @@ import { renderToString } from 'react-dom/server';
 import { isAppError } from '../errors.js';
 import { logUrl } from '../log-bounds.js';
 import { silentLogger, type Logger } from '../log.js';
-import { publicBaseUrl } from '../edge/public-base-url.js';
+import { publicBaseUrl, type PublicBaseOptions } from '../edge/public-base-url.js';
 import { pathOf } from '../page-cache/key.js';
 import { SURROGATE_KEY_HEADER } from '../page-cache/surrogate-keys.js';
 import { surrogateKeyHeader } from '../surrogate-keys.js';
@@ -50,6 +50,8 @@ export interface RendererOptions {
    * made: the public base URL rule (publicBaseUrl). @default ['localhost', '127.0.0.1']
    */
   allowedHosts?: readonly string[];
+  /** `PUBLIC_URL` and the proxies whose `X-Forwarded-Proto` is believed (publicBaseUrl). @default neither */
+  publicBase?: PublicBaseOptions;
 }
 
 const DEFAULTS = {
@@ -99,6 +101,7 @@ export function createRenderer(options: RendererOptions): RendererHandler {
   const cacheControl = options.cacheControl ?? DEFAULTS.cacheControl;
   const site = options.site ?? DEFAULTS.site;
   const allowedHosts = options.allowedHosts ?? DEFAULTS.allowedHosts;
+  const baseOf = (req: IncomingMessage) => publicBaseUrl(req, allowedHosts, options.publicBase);
   const origin = {
     apiBase: options.apiBase.replace(/\/+$/, ''),
     fetch: options.fetch ?? globalThis.fetch,
@@ -115,7 +118,7 @@ export function createRenderer(options: RendererOptions): RendererHandler {
       bodyHtml: renderToString(<App page={page} site={site} locale={locale} />),
       bootstrap: { buildId: build.buildId, locales, page, site },
       scriptUrl,
-      baseUrl: publicBaseUrl(req, allowedHosts),
+      baseUrl: baseOf(req),
     });
 
   const cacheHeaders = (cache: boolean, keys: readonly string[]) => (cache ? { 'cache-control': cacheControl, ...keyHeader(keys) } : { 'cache-control': DEFAULTS.uncached });
@@ -151,16 +154,16 @@ export function createRenderer(options: RendererOptions): RendererHandler {
     switch (pathname) {
       case CRAWLER_PATHS.feed:
         loadLatestPosts(origin, FEED_ENTRIES)
-          .then((posts) => text('application/atom+xml', atomFeed(posts, site, publicBaseUrl(req, allowedHosts)), feedKeys(posts)))
+          .then((posts) => text('application/atom+xml', atomFeed(posts, site, baseOf(req)), feedKeys(posts)))
           .catch((error: unknown) => fail(req, res, error, false, next));
         return true;
       case CRAWLER_PATHS.sitemap:
         loadPostList(origin)
-          .then((posts) => text('application/xml', sitemap(posts, publicBaseUrl(req, allowedHosts)), sitemapKeys(posts)))
+          .then((posts) => text('application/xml', sitemap(posts, baseOf(req)), sitemapKeys(posts)))
           .catch((error: unknown) => fail(req, res, error, false, next));
         return true;
       case CRAWLER_PATHS.robots:
-        text('text/plain', robotsTxt(publicBaseUrl(req, allowedHosts)));
+        text('text/plain', robotsTxt(baseOf(req)));
         return true;
       case CRAWLER_PATHS.favicon:
         send(req, res, 200, { 'content-type': 'image/x-icon', 'cache-control': cacheControl }, FAVICON);

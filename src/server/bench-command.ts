@@ -27,6 +27,8 @@ export const benchCommand: Command = {
   summary: 'run the benchmark suites (all, or the ones named) and print their table with ratios and targets',
   usage: 'sitestack bench [suite ...]   e.g. sitestack bench page-cache',
   async run({ args }) {
+    const option = args.find((arg) => arg.startsWith('-'));
+    if (option !== undefined) throw ERRORS.USAGE(`bench: unknown option '${option}'; usage: sitestack bench [suite ...]`);
     if (!benchAvailable(PROJECT_ROOT)) {
       throw ERRORS.BENCH_UNAVAILABLE(`the benchmarks run from a source checkout with its development dependencies (bench/ and typescript under ${PROJECT_ROOT}); run 'npm ci' there`);
     }

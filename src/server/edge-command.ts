@@ -13,6 +13,9 @@ import {
   type EdgeConfigOptions,
 } from '../edge/index.js';
 import type { Command, CommandContext } from './command.js';
+import { ensureDataDir } from './data-dir.js';
+import { probeListen } from './listen-probe.js';
+import { withSharedSecrets } from './secrets.js';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
@@ -47,14 +50,16 @@ export const edgeCommand: Command = {
     'at once after SHUTDOWN_TIMEOUT_MS or on a second signal (SIGTERM); sitestack exits with its status.',
   ].join('\n'),
   async run(context) {
-    const { args, config, logger, out } = context;
+    const { args, logger, out } = context;
     const unknown = args.filter((arg) => arg !== '--check' && arg !== '--access-log');
     if (unknown.length > 0) throw ERRORS.USAGE(`sitestack edge: unknown option '${unknown[0]}' (see sitestack edge --help)`);
+    ensureDataDir(context.config.dataDir);
+    // nginx's own failure on a port in use or a HOST that does not resolve is several lines, and retries: one from here.
+    if (!args.includes('--check')) await probeListen(context.config.host, context.config.edgePort, 'EDGE_PORT');
+    // EDGE_REFRESH_SECRET, when unset, is the one the origin's edge purges send: DATA_DIR/secrets.json.
+    const config = withSharedSecrets(context.config, logger);
 
-    const options = edgeOptions(context, args.includes('--access-log'));
-    if (options.refreshSecret === undefined) {
-      logger.warn('EDGE_REFRESH_SECRET is unset: the edge refuses every refresh, so a change reaches it only when its copy expires (pages: 1 h)');
-    }
+    const options = edgeOptions({ ...context, config }, args.includes('--access-log'));
     const configFile = writeEdgeConfig(options);
     const nginx = requireNginx(config.nginxBin, process.env.PATH);
     await checkNginxConfig(nginx, options.edgeDir, configFile);

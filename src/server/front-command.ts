@@ -6,7 +6,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.js';
 import { ERRORS } from '../error-codes.js';
 import type { Logger } from '../log.js';
-import { publicBaseUrl } from '../edge/public-base-url.js';
+import { publicBaseUrl, type PublicBaseOptions } from '../edge/public-base-url.js';
+import { trustedProxyCheck } from '../search/api/client-address.js';
 import { createPageCache, createStatsHandler, type CacheKeyFunction, type PageCache, type PageCacheOptions } from '../page-cache/index.js';
 import { computeKey } from '../page-cache/key.js';
 import { discardBody } from '../upstream-body.js';
@@ -26,6 +27,10 @@ import { frontRouteClass } from './operations-policy.js';
 import { Readiness, type ReadinessCheck } from './readiness.js';
 import { observeRequests } from './request-observer.js';
 import { WorkerPurgeFanout } from './purge-fanout.js';
+import { ensureDataDir } from './data-dir.js';
+import { probeListen } from './listen-probe.js';
+import { searchReadinessCheck } from './search-readiness.js';
+import { withSharedSecrets } from './secrets.js';
 import { waitForShutdown } from './shutdown.js';
 
 const FRONT_USAGE = 'sitestack front [--workers N]';
@@ -98,8 +103,6 @@ export interface RunningFront {
 export interface StartFrontOptions {
   config: Config;
   logger: Logger;
-  /** Overrides `config.purgeSecret` (`sitestack start` shares a per-run secret with its origin). */
-  purgeSecret?: string | undefined;
   /** Overrides `config.port`; 0 picks a free port. */
   port?: number;
   /** Where the client bundle is built. @default `<dataDir>/client` */
@@ -125,20 +128,20 @@ export interface StartFrontOptions {
  * The configured key policy applied to the canonical URL's cache target (the search page shell without its query),
  * plus the request's public base URL after the key of a page made for any other base than
  * `ownBase()` (the front's own address, once it listens): pages name that base in their canonical link, Open Graph
- * URL and feed links, so a page made for one public host (an allowed `X-Forwarded-Host`, or any `Host` header a
- * client sends) is never served for another. Requests to the front's own address keep the plain key, as the purge
+ * URL and feed links, so a page made for one public base (`PUBLIC_URL`, an allowed host, a trusted proxy's scheme)
+ * is never served for another; no client can add a base of its own, as a host that is not allowed gets the listener's. Requests to the front's own address keep the plain key, as the purge
  * route's answers list it. The base goes after a space, which the purge rules read as the end of the page path (as
  * with `path+variant`), so a purge of a path removes every host's copy. Data routes and static files hold no absolute
  * URL and are shared.
  */
-function keyWithPublicBase(config: Config, renderer: RendererHandler, ownBase: () => string | undefined): CacheKeyFunction {
+function keyWithPublicBase(config: Config, renderer: RendererHandler, publicBase: PublicBaseOptions, ownBase: () => string | undefined): CacheKeyFunction {
   const options = { variantCookie: config.cacheVariantCookie, variantHeader: config.cacheVariantHeader };
   return (req) => {
     // The front has sent every other spelling to the canonical URL: what is left to key is its cache target.
     const url = renderer.canonicalUrl(req.url ?? '/')?.cacheTarget ?? req.url ?? '/';
     const key = computeKey(config.cacheKey, { url, headers: req.headers }, options) ?? url;
     if (key.startsWith(DATA_PREFIX) || key.startsWith(STATIC_PREFIX)) return key;
-    const base = publicBaseUrl(req, config.allowedHosts);
+    const base = publicBaseUrl(req, config.allowedHosts, publicBase);
     return base === ownBase() ? key : `${key} ${base}`;
   };
 }
@@ -147,7 +150,7 @@ function keyWithPublicBase(config: Config, renderer: RendererHandler, ownBase: (
  * The front's readiness checks. Both only report: the page cache answers what it holds while the origin or search is
  * down, and every front failing readiness together would turn a partial outage into a whole one.
  */
-function frontChecks(apiBase: string, searchHealth: () => Promise<string>): ReadinessCheck[] {
+function frontChecks(apiBase: string, search: ReadinessCheck): ReadinessCheck[] {
   return [
     {
       name: 'origin',
@@ -159,15 +162,7 @@ function frontChecks(apiBase: string, searchHealth: () => Promise<string>): Read
         return 'reachable';
       },
     },
-    {
-      name: 'search',
-      critical: false,
-      async run() {
-        const health = await searchHealth();
-        if (health !== 'green' && health !== 'yellow') throw new Error(`search engine health is '${health}'`);
-        return health;
-      },
-    },
+    search,
   ];
 }
 
@@ -177,15 +172,17 @@ function frontChecks(apiBase: string, searchHealth: () => Promise<string>): Read
  */
 export async function startFront(options: StartFrontOptions): Promise<RunningFront> {
   const { config, logger } = options;
-  const purgeSecret = options.purgeSecret ?? config.purgeSecret;
+  const purgeSecret = config.purgeSecret;
   const buildDir = options.buildDir ?? join(config.dataDir, 'client');
   const manifest = await buildClient({ ...options.clientBuild, outDir: buildDir });
+  const publicBase: PublicBaseOptions = { publicUrl: config.publicUrl, trustedProxy: trustedProxyCheck(config.trustedProxies) };
   const renderer = createRenderer({
     apiBase: config.apiBase,
     buildDir,
     logger,
     site: config.site,
     allowedHosts: config.allowedHosts,
+    publicBase,
     timeoutMs: config.originTimeoutMs,
     maxOriginAnswerBytes: config.originMaxAnswerBytes,
   });
@@ -199,7 +196,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     purgeMode: config.purgeMode,
     staleMaxMs: config.staleMaxMs,
     revalidate: renderer,
-    key: keyWithPublicBase(config, renderer, () => own.base),
+    key: keyWithPublicBase(config, renderer, publicBase, () => own.base),
     variantCookie: config.cacheVariantCookie,
     variantHeader: config.cacheVariantHeader,
     purgeSecret,
@@ -221,7 +218,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
   if (metricsToken === undefined) logger.warn('METRICS_TOKEN and PURGE_SECRET are unset: the front refuses every /metrics request');
   const metrics = new FrontMetrics(() => pageCache.stats());
   const fleet = options.fleetMetrics === true && cluster.isWorker ? new WorkerMetrics(metrics.registry) : undefined;
-  const readiness = new Readiness({ checks: frontChecks(config.apiBase, () => engine.health()) });
+  const readiness = new Readiness({ checks: frontChecks(config.apiBase, searchReadinessCheck(engine, config.searchPrefix)) });
   const observe = options.observeRequests ?? true;
   const server = createFrontServer({
     api,
@@ -291,14 +288,22 @@ export const frontCommand: Command = {
   name: 'front',
   summary: 'run the front: /api/*, the page cache with its purge route, and the React renderer (PORT); --workers N for N processes',
   usage: FRONT_USAGE,
-  async run({ args, config, logger, out }) {
+  async run({ args, config: given, logger, out }) {
     const workers = parseWorkers(args, FRONT_USAGE);
+    ensureDataDir(given.dataDir);
+    // A port in use or a HOST that does not resolve is told before the client build and anything logged (once, in
+    // the primary of a --workers front).
+    if (cluster.isPrimary) await probeListen(given.host, given.port, 'PORT');
+    const config = withSharedSecrets(given, logger);
     // Listening from the start: a stop requested while the front still builds and opens its stores waits for that.
     const stopRequested = waitForShutdown(logger);
     if (cluster.isPrimary && workers > 1) {
       await prepareWorkers(config, logger);
       const fleet = runFrontWorkers({ workers, logger, shutdownTimeoutMs: config.shutdownTimeoutMs, drainDelayMs: config.drainDelayMs });
-      const address = await listeningAddress(fleet);
+      const address = await listeningAddress(fleet).catch(async (error: unknown) => {
+        await fleet.stop();
+        throw error;
+      });
       out.write(`front listening on http://${address} with ${workers} worker processes\n`);
       await fleet.stop(await stopRequested);
       return 0;

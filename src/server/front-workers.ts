@@ -3,7 +3,8 @@ import type { Logger } from '../log.js';
 import type { StopOptions } from './drain.js';
 import { MetricsAggregator } from './metrics-cluster.js';
 import { PurgeRelay, type RelayWorker } from './purge-fanout.js';
-import type { ShutdownMessage } from './shutdown.js';
+import { ERRORS } from '../error-codes.js';
+import { isWorkerFailedMessage, type ShutdownMessage } from './shutdown.js';
 
 /** Options of the primary process of `sitestack front --workers N`. */
 export interface FrontWorkersOptions {
@@ -40,7 +41,10 @@ export const FRONT_WORKERS_DEFAULTS = {
 } as const;
 
 export interface FrontWorkers {
-  /** Resolves when every worker of the first generation listens. */
+  /**
+   * Resolves when every worker of the first generation listens; rejects with the first one's failure (its one line)
+   * when one ends before it listens, and then no worker is replaced: a fleet that cannot start is stopped, not retried.
+   */
   readonly ready: Promise<void>;
   /** Live workers. */
   workers(): Worker[];
@@ -79,6 +83,8 @@ export function runFrontWorkers(options: FrontWorkersOptions): FrontWorkers {
   const metrics = new MetricsAggregator(live);
   const started = new Map<number, number>();
   let stopping = false;
+  let starting = true;
+  let firstFailure: string | undefined;
   let delay = restartDelayMs;
   const restarts = new Set<NodeJS.Timeout>();
 
@@ -89,6 +95,7 @@ export function runFrontWorkers(options: FrontWorkersOptions): FrontWorkers {
   };
 
   const onMessage = (worker: Worker, message: unknown) => {
+    if (isWorkerFailedMessage(message)) firstFailure ??= message.line;
     relay.onMessage(relayWorker(worker), message);
     metrics.onMessage(worker, message);
   };
@@ -96,7 +103,7 @@ export function runFrontWorkers(options: FrontWorkersOptions): FrontWorkers {
     relay.onExit(relayWorker(worker));
     const lived = Date.now() - (started.get(worker.id) ?? Date.now());
     started.delete(worker.id);
-    if (stopping) return;
+    if (stopping || starting) return;
     if (lived >= stableAfterMs) delay = restartDelayMs;
     const wait = delay;
     delay = Math.min(10_000, delay * 2);
@@ -116,10 +123,18 @@ export function runFrontWorkers(options: FrontWorkersOptions): FrontWorkers {
       (worker) =>
         new Promise<void>((resolve, reject) => {
           worker.once('listening', () => resolve());
-          worker.once('exit', (code) => reject(new Error(`front worker ${worker.id} exited with code ${code} before listening`)));
+          worker.once('exit', (code) => reject(ERRORS.WORKER_START_FAILED(firstFailure ?? `front worker ${worker.id} exited with code ${code} before listening`)));
         }),
     ),
-  ).then(() => undefined);
+  ).then(
+    () => {
+      starting = false;
+    },
+    (error: unknown) => {
+      stopping = true;
+      throw error;
+    },
+  );
 
   return {
     ready,

@@ -4,7 +4,9 @@ import { ConfigError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { ContentStore, createOriginApp, openOriginDatabase, PurgeOutbox, SearchOutbox, type BackoffPolicy, type CdnPurge } from '../origin/index.js';
 import { CdnPurgeError, purgeCdn } from '../edge/index.js';
-import { createEngine, createLiveUpdater, PopularityStore, type SearchEngine } from '../search/index.js';
+import { createEngine, createLiveUpdater, ensureSearchIndex, PopularityStore, type SearchEngine } from '../search/index.js';
+import { ERRORS } from '../error-codes.js';
+import { parseCommandArgs } from './cli-args.js';
 import type { Command } from './command.js';
 import { drainServer, type StopOptions } from './drain.js';
 import { OriginMetrics } from './metrics.js';
@@ -12,6 +14,10 @@ import { createOperationsHandler } from './operations.js';
 import { HEALTH_PATH, METRICS_PATH, originRouteClass, READY_PATH } from './operations-policy.js';
 import { Readiness } from './readiness.js';
 import { observeRequests } from './request-observer.js';
+import { ensureDataDir } from './data-dir.js';
+import { probeListen } from './listen-probe.js';
+import { searchReadinessCheck } from './search-readiness.js';
+import { withSharedSecrets } from './secrets.js';
 import { waitForShutdown } from './shutdown.js';
 
 /** How long the origin's live search update waits for the embedded engine's write lock before it retries later. */
@@ -30,8 +36,6 @@ export interface RunningOrigin {
 export interface StartOriginOptions {
   config: Config;
   logger: Logger;
-  /** Overrides `config.purgeSecret` (`sitestack start` shares a per-run secret with its front). */
-  purgeSecret?: string | undefined;
   /** Overrides `config.edgeRefreshSecret`, the `secret-header` value of the edge refreshes. */
   edgeRefreshSecret?: string | undefined;
   /** Overrides `config.originPort`; 0 picks a free port. */
@@ -44,20 +48,34 @@ export interface StartOriginOptions {
   searchEngine?: SearchEngine;
 }
 
+/** SQLite's own error names no file: this one does, and says what to do. */
+function openDatabase(file: string): ReturnType<typeof openOriginDatabase> {
+  try {
+    return openOriginDatabase(file);
+  } catch (error) {
+    const { name, code, message } = error as { name?: unknown; code?: unknown; message?: unknown };
+    if (name !== 'SqliteError') throw error;
+    throw ERRORS.DATA_DIR_UNUSABLE.with(
+      { cause: error },
+      `cannot open ${file} (${String(code)}: ${String(message)}): it must be an origin database this user can read and write; move it away to start afresh`,
+    );
+  }
+}
+
 /**
  * Opens `<dataDir>/origin.sqlite` (migrating and seeding it when new), serves the origin API and runs the purge
  * outbox. Without a purge secret the outbox keeps every job for a later run and delivers nothing.
  */
 export async function startOrigin(options: StartOriginOptions): Promise<RunningOrigin> {
   const { config, logger } = options;
-  const secret = options.purgeSecret ?? config.purgeSecret;
+  const secret = config.purgeSecret;
   const cdnBaseUrl = config.cdnBaseUrl;
   const edgeRefreshSecret = options.edgeRefreshSecret ?? config.edgeRefreshSecret;
   if (options.cdnPurge === undefined && cdnBaseUrl !== undefined && edgeRefreshSecret === undefined) {
     // The edge takes a refresh without its secret as an ordinary request, answered from the copy it meant to replace.
     throw new ConfigError('CDN_BASE_URL is set but EDGE_REFRESH_SECRET is not: set the same EDGE_REFRESH_SECRET for the origin and `sitestack edge`');
   }
-  const db = openOriginDatabase(join(config.dataDir, 'origin.sqlite'));
+  const db = openDatabase(join(config.dataDir, 'origin.sqlite'));
   const cdnPurge: CdnPurge | undefined =
     options.cdnPurge ??
     (cdnBaseUrl === undefined || edgeRefreshSecret === undefined
@@ -121,15 +139,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
         },
       },
       // Search updates wait in the outbox while the engine is down: reported, not a reason to stop serving content.
-      {
-        name: 'search',
-        critical: false,
-        async run() {
-          const health = await searchEngine.health();
-          if (health !== 'green' && health !== 'yellow') throw new Error(`search engine health is '${health}'`);
-          return health;
-        },
-      },
+      searchReadinessCheck(searchEngine, config.searchPrefix),
     ],
   });
   const metricsToken = config.metricsToken ?? config.originAdminToken;
@@ -181,14 +191,37 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
   };
 }
 
+const ORIGIN_USAGE = 'sitestack origin';
+
+/**
+ * Builds the first search index from this origin when there is none (ensureSearchIndex). A failure is logged with
+ * what to run by hand and the origin serves on: content does not wait for search, and `/readyz` reports the search
+ * check failing with the same advice.
+ */
+export async function buildFirstIndex(config: Config, originUrl: string, logger: Logger): Promise<void> {
+  try {
+    await ensureSearchIndex({ config: { ...config, apiBase: originUrl }, logger });
+  } catch (error) {
+    logger.error({ err: error }, 'the first search index could not be built; run sitestack content-build and sitestack index');
+  }
+}
+
 export const originCommand: Command = {
   name: 'origin',
   summary: 'run the content origin: JSON API over SQLite, admin writes and the purge outbox (ORIGIN_PORT)',
-  usage: 'sitestack origin',
-  async run({ config, logger, out }) {
+  usage: ORIGIN_USAGE,
+  async run({ args, config: given, logger, out }) {
+    parseCommandArgs({ args, options: {} }, ORIGIN_USAGE);
+    ensureDataDir(given.dataDir);
+    // A port in use or a HOST that does not resolve is told before any store is opened and anything is logged.
+    await probeListen(given.host, given.originPort, 'ORIGIN_PORT');
+    const config = withSharedSecrets(given, logger);
     // Listening from the start: a stop requested while the origin still opens its stores waits for that, then drains.
     const stopRequested = waitForShutdown(logger);
     const origin = await startOrigin({ config, logger });
+    // The origin builds the first index, as `sitestack start` does: it owns the content the build reads and the search
+    // outbox whose live updates need an index to write to, and it is the one layer every set-up runs exactly once.
+    await buildFirstIndex(config, origin.url, logger);
     out.write(`origin listening on ${origin.url}\n`);
     await origin.close(await stopRequested);
     return 0;

@@ -1,6 +1,9 @@
 import { describe, it, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
@@ -9,6 +12,7 @@ import { loadConfig } from '../config.js';
 import { silentLogger } from '../log.js';
 import { createPageCache, type PageCache } from '../page-cache/index.js';
 import { purgeCommand } from './purge-command.js';
+import { resolveSecrets } from './secrets.js';
 
 async function front(secret: string): Promise<{ server: Server; url: string; cache: PageCache }> {
   const cache = createPageCache({ purgeSecret: secret });
@@ -100,8 +104,21 @@ describe('sitestack purge', () => {
     await assert.rejects(run(['--keys', 'a'], env), { code: 'USAGE', message: /unknown option '--keys'/ });
   });
 
-  it('refuses with a clear message when PURGE_SECRET is unset', async () => {
-    await assert.rejects(run(['/a'], {}), { code: 'PURGE_SECRET_UNSET', message: /PURGE_SECRET is not set/ });
+  it('refuses with a clear message when PURGE_SECRET is unset and no server made DATA_DIR/secrets.json', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sitestack-purge-'));
+    await assert.rejects(run(['/a'], { DATA_DIR: dataDir }), { code: 'PURGE_SECRET_UNSET', message: /PURGE_SECRET is not set and .*secrets\.json does not exist/ });
+    assert.equal(existsSync(join(dataDir, 'secrets.json')), false, 'purge never makes a secret no front knows');
+  });
+
+  it('purges with the shared secret of DATA_DIR/secrets.json when PURGE_SECRET is unset', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sitestack-purge-'));
+    const { purgeSecret } = resolveSecrets({ dataDir, purgeSecret: undefined, edgeRefreshSecret: undefined }, silentLogger());
+    const shared = await front(purgeSecret);
+    fronts.push(shared);
+    await get(`${shared.url}/plog/x`);
+    const { code } = await run(['/plog/x'], { DATA_DIR: dataDir, PURGE_URLS: `${shared.url}/__purge__` });
+    assert.equal(code, 0);
+    assert.equal(shared.cache.size, 0);
   });
 
   it('refuses with the validation message when a pathname is invalid or missing', async () => {
@@ -114,7 +131,7 @@ describe('sitestack purge', () => {
 
   it('exits with status 2 and the message from the CLI when PURGE_SECRET is unset', () => {
     const cli = fileURLToPath(new URL('../cli.ts', import.meta.url));
-    const env = { ...process.env, PURGE_SECRET: '', LOG_LEVEL: 'silent' };
+    const env = { ...process.env, PURGE_SECRET: '', LOG_LEVEL: 'silent', DATA_DIR: mkdtempSync(join(tmpdir(), 'sitestack-purge-cli-')) };
     const result = spawnSync(process.execPath, ['--import', 'tsx', cli, 'purge', '/caf\u00e9'], { env, encoding: 'utf8' });
     assert.equal(result.status, 2);
     assert.match(result.stderr, /sitestack: purge: PURGE_SECRET is not set/);

@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import { ERRORS } from '../error-codes.js';
 import { DEFAULTS, validateKeys, validatePathnames, type PurgeRequest } from '../page-cache/index.js';
 import { PURGE_ANSWER_MAX_BYTES, readBoundedText } from '../upstream-body.js';
 import type { Command } from './command.js';
+import { readSharedSecrets, SECRETS_FILE } from './secrets.js';
 
 const TIMEOUT_MS = 10_000;
 
@@ -70,9 +72,9 @@ export const purgeCommand: Command = {
       if (!validation.ok) throw ERRORS.PURGE_KEYS_INVALID(`purge: invalid key${which(validation.message, keys)}: ${validation.message}`);
       request.keys = keys;
     }
-    const secret = config.purgeSecret;
+    const secret = config.purgeSecret ?? readSharedSecrets(config.dataDir)?.purgeSecret;
     if (secret === undefined) {
-      throw ERRORS.PURGE_SECRET_UNSET('purge: PURGE_SECRET is not set; the purge routes refuse every purge without it');
+      throw ERRORS.PURGE_SECRET_UNSET(`purge: PURGE_SECRET is not set and ${join(config.dataDir, SECRETS_FILE)} does not exist; the purge routes refuse every purge without it`);
     }
     const outcomes = await Promise.all(config.purgeUrls.map((url) => purgeRoute(url, secret, request)));
     for (const outcome of outcomes) {

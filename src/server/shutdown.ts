@@ -7,6 +7,19 @@ export interface ShutdownMessage {
   force: boolean;
 }
 
+/** What a front worker whose command failed sends the primary instead of printing: the primary reports it once. */
+export const WORKER_FAILED = 'sitestack:worker-failed';
+
+export interface WorkerFailedMessage {
+  type: typeof WORKER_FAILED;
+  /** The one line the CLI would have printed. */
+  line: string;
+}
+
+export function isWorkerFailedMessage(message: unknown): message is WorkerFailedMessage {
+  return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === WORKER_FAILED;
+}
+
 export function isShutdownMessage(message: unknown): message is ShutdownMessage {
   return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'sitestack:shutdown';
 }

@@ -41,6 +41,7 @@ function readCatalogue(file: string): string {
 async function importSongs({ args, config, logger, out }: CommandContext): Promise<number> {
   const [file, ...rest] = args;
   if (file === undefined || rest.length > 0) throw usageError('songs import takes exactly one file');
+  if (file.startsWith('-')) throw usageError(`unknown option '${file}'`);
   const { songs, problems } = parseCatalogue(readCatalogue(file));
   if (problems.length > 0) {
     const listed = problems.slice(0, MAX_LISTED_PROBLEMS).map((problem) => `  line ${problem.line}: ${problem.message}`);
@@ -71,7 +72,7 @@ function olderThanMs(args: string[]): number {
     } else if (arg.startsWith('--older-than=')) {
       value = arg.slice('--older-than='.length);
     } else {
-      throw usageError(`unknown argument '${arg}'`);
+      throw usageError(`unknown ${arg.startsWith('-') ? 'option' : 'argument'} '${arg}'`);
     }
   }
   const ms = parseDuration(value);
