@@ -40,7 +40,7 @@ const gzipAsync = promisify(gzip);
 
 /**
  * The bundle's bytes in `coding`, at the highest levels: it never changes once built, so it is compressed once per
- * build (brotli 11 takes about 0.1 s on it) and every reader gets the smallest bytes.
+ * build (brotli 11 takes about 0.3 s on it) and every reader gets the smallest bytes.
  */
 function compressBundle(bytes: Uint8Array, coding: Compressed): Promise<Buffer> {
   if (coding === 'gzip') return gzipAsync(bytes, { level: 9 });
