@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PAGE_BYTES, PAGE_HEADERS, renderPage } from './page.js';
+import { PAGE_BYTES, PAGE_HEADERS, PROSE_BYTES, renderPage } from './page.js';
 
-/** The renderer every benchmark server puts behind its cache: React SSR per request, or the prebuilt bytes. */
+/** The renderer every benchmark server puts behind its cache: React SSR per request, or prebuilt bytes (`static`: the listing, `prose`: a post). */
 export function renderer(kind: string | undefined): (req: IncomingMessage, res: ServerResponse) => void {
-  if (kind === 'static') {
+  if (kind === 'static' || kind === 'prose') {
+    const bytes = kind === 'prose' ? PROSE_BYTES : PAGE_BYTES;
     return (_req, res) => {
       res.writeHead(200, PAGE_HEADERS);
-      res.end(PAGE_BYTES);
+      res.end(bytes);
     };
   }
   return (req, res) => {

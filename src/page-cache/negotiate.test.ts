@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { chooseCoding, fitsBudget, ifNoneMatchMatches, isCompressible, parseAcceptEncoding, preferencesMemo, varyWithAcceptEncoding, type Coding } from './negotiate.js';
+import { chooseCoding, ifNoneMatchMatches, isCompressible, parseAcceptEncoding, preferencesMemo, varyWithAcceptEncoding, type Coding } from './negotiate.js';
 
 const BOTH = { br: true, gzip: true };
 const choose = (header: string | undefined, available = BOTH): Coding => chooseCoding(parseAcceptEncoding(header), available);
@@ -123,31 +123,6 @@ describe('isCompressible', () => {
     assert.equal(isCompressible(head(undefined), 5000, 1024), false);
     assert.equal(isCompressible(head('text/html', 'gzip'), 5000, 1024), false);
     assert.equal(isCompressible(head('text/html', undefined, 'public, no-transform'), 5000, 1024), false);
-  });
-});
-
-describe('fitsBudget', () => {
-  it('keeps br and then gzip when both fit in 1.5 × identity', () => {
-    assert.equal(fitsBudget(30000, [], 6000, 1.5), true);
-    assert.equal(fitsBudget(30000, [6000], 7500, 1.5), true);
-  });
-
-  it('refuses the second encoding when both together would pass the ratio', () => {
-    assert.equal(fitsBudget(10000, [4100], 4300, 1.5), false);
-  });
-
-  it('never keeps an encoding no smaller than identity', () => {
-    assert.equal(fitsBudget(100, [], 100, 3), false);
-  });
-
-  it('keeps the bodies within the ratio whatever their lengths when encodings are added one by one', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1e6 }), fc.array(fc.integer({ min: 1, max: 2e6 }), { maxLength: 2 }), fc.double({ min: 1, max: 3, noNaN: true }), (identity, lengths, ratio) => {
-        const held: number[] = [];
-        for (const length of lengths) if (fitsBudget(identity, held, length, ratio)) held.push(length);
-        assert.ok(held.reduce((sum, length) => sum + length, identity) <= identity * ratio + 1e-6);
-      }),
-    );
   });
 });
 

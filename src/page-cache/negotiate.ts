@@ -1,6 +1,6 @@
 /**
  * Content-coding policy (pure: no I/O, no clock): which encodings a response may have, which one a request gets
- * (RFC 9110 §12.5.3), which ones an entry keeps within its memory budget, and when an `If-None-Match` matches.
+ * (RFC 9110 §12.5.3), and when an `If-None-Match` matches.
  */
 
 /** The content codings the page cache produces; `identity` is the body as the renderer wrote it. */
@@ -104,17 +104,6 @@ export function isCompressible(head: CompressibleHead, length: number, minBytes:
   if (length < minBytes || head.contentType === undefined || !COMPRESSIBLE_TYPE.test(head.contentType)) return false;
   if (head.contentEncoding !== undefined && head.contentEncoding.trim().toLowerCase() !== 'identity') return false;
   return head.cacheControl === undefined || !/(?:^|[\s,])no-transform(?:$|[\s,])/i.test(head.cacheControl);
-}
-
-/**
- * Whether an entry keeps an encoding of `added` bytes beside its identity body and the encodings it `held`: only when it
- * is smaller than identity and all bodies together stay within `maxRatio` × identity. Encodings are added as clients
- * first ask for them, so the first to come is kept; one that does not fit is compressed per request for the clients
- * that want it.
- */
-export function fitsBudget(identity: number, held: readonly number[], added: number, maxRatio: number): boolean {
-  if (added >= identity) return false;
-  return held.reduce((sum, length) => sum + length, identity + added) <= identity * maxRatio;
 }
 
 /**

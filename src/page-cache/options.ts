@@ -164,12 +164,6 @@ export interface PageCacheOptions {
    */
   gzipLevel?: number;
   /**
-   * Bound on an entry's bodies together, as a multiple of its identity body: an encoding is kept, as clients first ask
-   * for it, while it fits; one not kept is compressed per request for the clients that want it.
-   * @default 1.5
-   */
-  maxEncodedRatio?: number;
-  /**
    * Where warnings and renderer errors are logged.
    * @default a silent logger
    */
@@ -209,7 +203,6 @@ export const DEFAULTS = {
   compressMinBytes: 1024,
   brotliQuality: 5,
   gzipLevel: 6,
-  maxEncodedRatio: 1.5,
 } as const satisfies Omit<ResolvedPageCacheOptions, 'logger'>;
 
 function invalid(message: string): AppError {
@@ -246,9 +239,6 @@ export function resolveOptions(options: PageCacheOptions = {}): ResolvedPageCach
   }
   if (!Number.isInteger(resolved.gzipLevel) || resolved.gzipLevel < 1 || resolved.gzipLevel > 9) {
     throw invalid(`expected gzipLevel to be an integer from 1 to 9, got '${String(resolved.gzipLevel)}'`);
-  }
-  if (typeof resolved.maxEncodedRatio !== 'number' || !(resolved.maxEncodedRatio >= 1)) {
-    throw invalid(`expected maxEncodedRatio to be a number of at least 1, got '${String(resolved.maxEncodedRatio)}'`);
   }
   if (resolved.purgeSecret === '') resolved.purgeSecret = undefined;
   return resolved;

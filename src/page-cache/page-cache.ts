@@ -4,7 +4,7 @@ import { isBypassed } from './bypass.js';
 import { compress } from './compress.js';
 import { CACHE_HEADER, withCacheStatus, withEncodings, type CacheEntry, type Representation } from './entry.js';
 import { keyForTarget, originForm } from './key.js';
-import { chooseCoding, fitsBudget, ifNoneMatchMatches, preferencesMemo, type Compressed } from './negotiate.js';
+import { chooseCoding, ifNoneMatchMatches, preferencesMemo, type Compressed } from './negotiate.js';
 import { resolveOptions, type PageCacheOptions, type PurgeRequest } from './options.js';
 import { validatePathnames } from './pathnames.js';
 import { validateKeys } from './surrogate-keys.js';
@@ -85,6 +85,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
   let hits = 0;
   let misses = 0;
   let staleAnswers = 0;
+  let compressions = 0;
   const preferences = preferencesMemo();
   /**
    * Encodings being compressed on the thread pool (bodies over 128 KiB), by response and coding: hits for one wait for
@@ -126,24 +127,29 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
   }
 
   /**
+   * The entry `key` holds now, if it is still the response `from` was (it may have gained encodings since `from` was
+   * read: a follower of a single flight holds the entry as first stored).
+   */
+  function currentOf(key: string, from: CacheEntry): CacheEntry | undefined {
+    const current = store.peek(key);
+    return current !== undefined && current.identity === from.identity ? current : undefined;
+  }
+
+  /**
    * Keeps `bytes` as the `coding` encoding of the entry `key` holds, if that is still the response they were made from
-   * and they fit its memory budget (the entry, with its heads prepared, is replaced by one with the encoding). Returns
-   * the representation of those bytes, kept or not.
+   * (the entry, with its heads prepared, is replaced by one with the encoding, which counts in `maxBytes`). Returns the
+   * representation of those bytes, kept or not.
    */
   function keepEncoding(key: string, from: CacheEntry, coding: Compressed, bytes: Buffer): Representation {
-    const current = store.peek(key);
-    const base = current !== undefined && current.identity === from.identity ? current : from;
-    const next = withEncodings(base, { [coding]: bytes });
-    const held = [base.br, base.gzip].flatMap((other) => (other === undefined || other.coding === coding ? [] : [other.body.length]));
-    if (base === current && base[coding] === undefined && fitsBudget(from.identity.body.length, held, bytes.length, config.maxEncodedRatio)) {
-      store.replace(key, current, next);
-    }
+    const current = currentOf(key, from);
+    const next = withEncodings(current ?? from, { [coding]: bytes });
+    if (current !== undefined && current[coding] === undefined) store.replace(key, current, next);
     return next[coding]!;
   }
 
   /**
-   * A hit for a coding the entry does not hold yet: compressed now (once: the encoding is kept when it fits), and sent
-   * at once for a body up to 128 KiB; a larger one is compressed on the thread pool, and hits for it meanwhile wait.
+   * A hit for a coding the entry does not hold yet: compressed now, once (the entry keeps the encoding), and sent at
+   * once for a body up to 128 KiB; a larger one is compressed on the thread pool, and hits for it meanwhile wait.
    */
   function sendEncoded(req: IncomingMessage, res: ServerResponse, key: string, entry: CacheEntry, coding: Compressed, head: boolean, stale: boolean): void {
     const use = (held: Representation) => {
@@ -157,6 +163,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     }
     const waiters = [use];
     let finished = false;
+    compressions++;
     compress(entry.identity.body, coding, config, (error, bytes) => {
       finished = true;
       byCoding?.delete(coding);
@@ -179,7 +186,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     if (entry.compressible) {
       const coding = chooseCoding(preferences(req.headers['accept-encoding']), BOTH);
       if (coding !== 'identity') {
-        const held = entry[coding];
+        const held = entry[coding] ?? currentOf(key, entry)?.[coding];
         if (held === undefined) sendEncoded(req, res, key, entry, coding, head, stale);
         else send(req, res, held, head, stale);
         return;
@@ -214,16 +221,10 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
       // Out of date: with delete, not stored; with soft, stored stale from the purge that overtook it, newer than any
       // copy held before, so that purges more frequent than renders still let the page move on.
       const kept = since !== undefined && config.purgeMode === 'delete' ? undefined : entry;
-      // The render's compressed bytes become the stored entry's encoding, whichever of the two is ready first.
-      if (kept !== undefined && store.set(render.key, kept, since)) {
-        render.stored = kept;
-        if (render.pending !== undefined) keepEncoding(render.key, kept, render.pending.coding, render.pending.bytes);
-      }
-      render.settled(render.stored, since !== undefined);
+      render.settled(kept !== undefined && store.set(render.key, kept, since) ? kept : undefined, since !== undefined);
     },
-    encoded(render, coding, bytes) {
-      if (render.stored === undefined) render.pending = { coding, bytes };
-      else keepEncoding(render.key, render.stored, coding, bytes);
+    compressed() {
+      compressions++;
     },
     compressionFailed(render, error) {
       logger.error({ err: error, url: logUrl(render.key) }, 'page cache: compressing a render failed; sent identity');
@@ -383,7 +384,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     },
     stats() {
       const { entries, bytes, evictions, purged } = store.counters();
-      return { entries, bytes, hits, misses, stale: staleAnswers, evictions, purged };
+      return { entries, bytes, hits, misses, stale: staleAnswers, evictions, purged, compressions };
     },
   };
 }

@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { unstorableHead, type StorePolicy } from './cacheability.js';
 import { compress, type CompressionLevels } from './compress.js';
 import { encodeChunk } from './encode.js';
-import { createEntry, etagOf, type CacheEntry, type EntryOptions } from './entry.js';
+import { createEntry, etagOf, withEncodings, type CacheEntry, type EntryOptions } from './entry.js';
 import { chooseCoding, ifNoneMatchMatches, isCompressible, varyWithAcceptEncoding, type Compressed, type Preferences } from './negotiate.js';
 import { keysOfHeader, SURROGATE_KEY_HEADER } from './surrogate-keys.js';
 
@@ -17,8 +17,8 @@ export interface RenderOwner {
   readonly settings: RecordingSettings;
   /** Called exactly once per recorded render: with its entry, or `undefined` as soon as nothing will be stored. */
   recorded(render: Render, entry: CacheEntry | undefined): void;
-  /** The bytes a render compressed for its client, which the entry stored from it can keep. */
-  encoded(render: Render, coding: Compressed, bytes: Buffer): void;
+  /** Told each time a render compresses its body for its client. */
+  compressed(render: Render): void;
   compressionFailed(render: Render, error: unknown): void;
   /** When a purge made the render's response out of date while it ran (it names `keys`), or `undefined`. */
   outdatedSince(render: Render, keys: readonly string[]): number | undefined;
@@ -67,10 +67,6 @@ export class Render {
   outdatedAt: number | undefined;
   /** Surrogate keys purged while it ran, with when each was first: its response is out of date if it names one. */
   purgedKeys: Map<string, number> | undefined;
-  /** The entry stored from it, once it is (its compressed bytes may arrive later). */
-  stored: CacheEntry | undefined;
-  /** Bytes it compressed before its entry was stored. */
-  pending: { coding: Compressed; bytes: Buffer } | undefined;
 
   readonly #writeHead: Method;
   readonly #write: Method;
@@ -169,6 +165,7 @@ export class Render {
       this.#send(res, body, body, etagOf(body), undefined, done);
       return res;
     }
+    this.owner.compressed(this);
     compress(body, coding, settings, (error, bytes) => {
       if (bytes === undefined) {
         this.owner.compressionFailed(this, error);
@@ -176,7 +173,6 @@ export class Render {
         return;
       }
       this.#send(res, body, bytes, etagOf(bytes), coding, done);
-      this.owner.encoded(this, coding, bytes);
     });
     return res;
   }
@@ -242,7 +238,10 @@ export class Render {
     }
   }
 
-  /** Sends `bytes` (the body in `coding`, or identity) with their ETag, or a 304; then stores the identity `body`. */
+  /**
+   * Sends `bytes` (the body in `coding`, or identity) with their ETag, or a 304; then stores the identity `body` with
+   * those bytes as its encoding, so that the requests waiting on this render find that coding already held.
+   */
   #send(res: ServerResponse, body: Buffer, bytes: Buffer, etag: string, coding: Compressed | undefined, callback: Callback | undefined): void {
     if (res.destroyed) {
       this.finish(undefined);
@@ -257,7 +256,8 @@ export class Render {
       this.#flush(res, undefined, callback);
     } else this.#flush(res, bytes, callback);
     if (this.#done || this.#headers === undefined || res.destroyed) this.finish(undefined);
-    else this.finish(createEntry(this.#headers, this.#body(), this.owner.settings, coding === undefined ? etag : undefined));
+    else if (coding === undefined) this.finish(createEntry(this.#headers, this.#body(), this.owner.settings, etag));
+    else this.finish(withEncodings(createEntry(this.#headers, this.#body(), this.owner.settings), { [coding]: bytes }));
   }
 
   #finishEnded(res: ServerResponse): void {

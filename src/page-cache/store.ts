@@ -18,6 +18,11 @@ export interface PageCacheStats {
   evictions: number;
   /** Keys removed (or, with soft purge, marked stale) by purges. */
   purged: number;
+  /**
+   * Bodies compressed: renders sent compressed, and hits in a coding their entry did not hold yet. Once an entry holds
+   * a coding its hits never compress again, so a count that keeps pace with hits means entries are not kept.
+   */
+  compressions: number;
 }
 
 export interface StoreOptions extends PurgeRules {

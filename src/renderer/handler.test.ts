@@ -1,10 +1,11 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, get, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { silentLogger } from '../log.js';
 import { createOriginApp, openOriginDatabase, type OriginDatabase } from '../origin/index.js';
@@ -67,6 +68,23 @@ describe('buildClient', () => {
 
   it('explains how to build when the build folder is empty', () => {
     assert.throws(() => loadClientBuild(join(dir, 'missing')), /no client build in/);
+  });
+
+  it('writes the bundle in brotli and gzip beside it, and writes a missing copy again when the folder lacks it', async () => {
+    const script = build.files.get('client.js')!;
+    assert.deepEqual(brotliDecompressSync(build.encoded.br), script);
+    assert.deepEqual(gunzipSync(build.encoded.gzip), script);
+    assert.ok(build.encoded.br.length < build.encoded.gzip.length && build.encoded.gzip.length < script.length / 2);
+    const other = mkdtempSync(join(tmpdir(), 'sitestack-renderer-copies-'));
+    try {
+      await buildClient({ outDir: other });
+      unlinkSync(join(other, build.buildId, 'client.js.br'));
+      assert.throws(() => loadClientBuild(other), /lacks .*client\.js\.br: run buildClient/);
+      await buildClient({ outDir: other });
+      assert.deepEqual(loadClientBuild(other).encoded.br, build.encoded.br);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 });
 
@@ -175,10 +193,22 @@ describe('renderer data and static routes', () => {
 
   it('serves the bundle immutable under its build id and nothing else', async () => {
     const { url } = await rendererAt(originUrl);
-    const response = await fetch(`${url}/_render/static/${build.buildId}/client.js`);
+    const response = await fetch(`${url}/_render/static/${build.buildId}/client.js`, { headers: { 'accept-encoding': 'identity' } });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal(response.headers.get('vary'), 'Accept-Encoding');
     assert.equal(Buffer.from(await response.arrayBuffer()).equals(build.files.get('client.js') ?? Buffer.alloc(0)), true);
+    for (const coding of ['br', 'gzip'] as const) {
+      const encoded = await new Promise<{ encoding: string | undefined; bytes: Buffer }>((resolve, reject) => {
+        get(`${url}/_render/static/${build.buildId}/client.js`, { headers: { 'accept-encoding': coding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ encoding: res.headers['content-encoding'], bytes: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+      assert.equal(encoded.encoding, coding);
+      assert.deepEqual(encoded.bytes, build.encoded[coding]);
+    }
     for (const path of [`/_render/static/other/client.js`, `/_render/static/${build.buildId}/../manifest.json`, `/_render/static/${build.buildId}/x.js`]) {
       assert.equal((await fetch(`${url}${path}`)).status, 404, path);
     }

@@ -5,6 +5,7 @@ import { logUrl } from '../log-bounds.js';
 import { silentLogger, type Logger } from '../log.js';
 import { publicBaseUrl, type PublicBaseOptions } from '../edge/public-base-url.js';
 import { pathOf } from '../page-cache/key.js';
+import { preferencesMemo } from '../page-cache/negotiate.js';
 import { SURROGATE_KEY_HEADER } from '../page-cache/surrogate-keys.js';
 import { surrogateKeyHeader } from '../surrogate-keys.js';
 import { loadClientBuild, type ClientBuild } from './build.js';
@@ -15,6 +16,7 @@ import { feedKeys, pageKeys, sitemapKeys } from './page-keys.js';
 import { App } from './pages.js';
 import { SITE_DEFAULTS, type SiteIdentity } from './site.js';
 import { canonicalUrl, type CanonicalUrl } from './canonical-url.js';
+import { prepareStaticFile, sendStaticFile } from './static-file.js';
 import { DATA_PREFIX, DEFAULT_LOCALE, matchPage, parseDataUrl, STATIC_PREFIX } from './routes.js';
 import type { PageData } from './types.js';
 
@@ -111,6 +113,10 @@ export function createRenderer(options: RendererOptions): RendererHandler {
     siteName: site.name,
   };
   const scriptUrl = `${STATIC_PREFIX}${build.buildId}/${build.script}`;
+  const script = build.files.get(build.script);
+  if (script === undefined) throw new TypeError(`the client build holds no ${build.script}`);
+  const bundle = prepareStaticFile(script, build.encoded, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': DEFAULTS.staticCacheControl });
+  const preferences = preferencesMemo();
   const locale = locales[0] ?? DEFAULT_LOCALE;
 
   const html = (req: IncomingMessage, page: PageData) =>
@@ -191,9 +197,8 @@ export function createRenderer(options: RendererOptions): RendererHandler {
     const pathname = pathOf(canonical.target);
 
     if (pathname.startsWith(STATIC_PREFIX)) {
-      const file = pathname === `${STATIC_PREFIX}${build.buildId}/${build.script}` ? build.files.get(build.script) : undefined;
-      if (file === undefined) send(req, res, 404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': DEFAULTS.uncached }, 'Not Found');
-      else send(req, res, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': DEFAULTS.staticCacheControl }, file);
+      if (pathname === scriptUrl) sendStaticFile(req, res, bundle, preferences(req.headers['accept-encoding']));
+      else send(req, res, 404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': DEFAULTS.uncached }, 'Not Found');
       return;
     }
 

@@ -79,6 +79,7 @@ export class FrontMetrics extends ServerMetrics {
     new Gauge({ name: 'sitestack_page_cache_entries', help: 'Entries the page cache holds', registers: [registry], collect() { this.set(stats().entries); } });
     new Gauge({ name: 'sitestack_page_cache_bytes', help: 'Bytes the page cache holds: bodies of every encoding plus headers', registers: [registry], collect() { this.set(stats().bytes); } });
     mirroredCounter(registry, 'sitestack_page_cache_stale_total', 'Requests answered from a soft-purged page cache entry while it is rendered again', () => stats().stale);
+    mirroredCounter(registry, 'sitestack_page_cache_compressions_total', 'Bodies the page cache compressed: renders sent in br or gzip, and hits in a coding their entry did not hold yet', () => stats().compressions);
     this.#render = new FastHistogram({
       name: 'sitestack_render_duration_seconds',
       help: 'Page cache misses: time from handing the request to the renderer to the end of its answer, by status',

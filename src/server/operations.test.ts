@@ -121,7 +121,7 @@ describe('operations endpoints of the front and the origin', () => {
     assert.equal(grew('sitestack_rate_limited_total{limit="search",server="front"}'), 1);
     assert.ok(at(afterwards, 'sitestack_page_cache_entries{server="front"}') >= 1);
     assert.ok(at(afterwards, 'sitestack_page_cache_bytes{server="front"}') > 1_000);
-    for (const name of ['sitestack_page_cache_evictions_total', 'sitestack_page_cache_purged_keys_total', 'sitestack_page_cache_stale_total']) {
+    for (const name of ['sitestack_page_cache_evictions_total', 'sitestack_page_cache_purged_keys_total', 'sitestack_page_cache_stale_total', 'sitestack_page_cache_compressions_total']) {
       assert.ok(afterwards.has(`${name}{server="front"}`), name);
     }
   });
