@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { silentLogger } from '../src/log.js';
+import { rawText, type RawTextReply } from '../src/test-support/raw-http.js';
 import { nginxForTests } from '../src/edge/test-support/edge-harness.js';
 import { startFront, type RunningFront } from '../src/server/front-command.js';
 import { startEdgeAndOrigin, type EdgeAndOrigin } from './support/stack.js';
@@ -10,24 +10,9 @@ const { nginx, skip } = nginxForTests();
 const logger = silentLogger();
 const POST = '/plog/first-look-sqlite';
 
-interface Answer {
-  status: number;
-  body: string;
-}
-
 /** A GET sent as written (no path normalisation, as `curl --path-as-is`), with any Host, from a chosen local address. */
-function raw(base: string, path: string, headers: Record<string, string> = {}, localAddress = '127.0.0.1'): Promise<Answer> {
-  const url = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path, headers, localAddress, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+function raw(base: string, path: string, headers: Record<string, string> = {}, localAddress = '127.0.0.1'): Promise<RawTextReply> {
+  return rawText(base, path, { headers, localAddress });
 }
 
 const canonical = (html: string) => /<link rel="canonical" href="([^"]*)">/.exec(html)?.[1];

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { decodedBody, rawRequest } from '../src/test-support/raw-http.js';
 import { nginxForTests } from '../src/edge/test-support/edge-harness.js';
 import { silentLogger } from '../src/log.js';
 import { loadClientBuild, type ClientBuild } from '../src/renderer/index.js';
@@ -10,33 +9,6 @@ import { startFront, type RunningFront } from '../src/server/front-command.js';
 import { startEdgeAndOrigin, type EdgeAndOrigin } from './support/stack.js';
 
 const { nginx, skip } = nginxForTests();
-
-interface Reply {
-  status: number;
-  headers: IncomingHttpHeaders;
-  bytes: Buffer;
-}
-
-/** A GET as curl sends it: only the headers given, on a fresh connection, nothing decoded. */
-function get(url: string, headers: Record<string, string> = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function decode(reply: Reply): Buffer {
-  const coding = reply.headers['content-encoding'];
-  if (coding === 'br') return brotliDecompressSync(reply.bytes);
-  if (coding === 'gzip') return gunzipSync(reply.bytes);
-  return reply.bytes;
-}
 
 /** The client bundle through the front and the real nginx edge: one stored copy per coding, each validated. */
 describe('the client bundle, compressed at the front and the edge', { skip }, () => {
@@ -63,16 +35,16 @@ describe('the client bundle, compressed at the front and the edge', { skip }, ()
   ] as const) {
     it(`answers ${coding ?? 'identity'} from the front and from one edge copy when Accept-Encoding is ${header ?? 'absent'}`, async () => {
       const headers: Record<string, string> = header === undefined ? {} : { 'accept-encoding': header };
-      const direct = await get(`${front!.url}${path}`, headers);
-      const first = await get(`${layers.edge.url}${path}`, headers);
-      const second = await get(`${layers.edge.url}${path}`, headers);
+      const direct = await rawRequest(front!.url, path, { headers: headers });
+      const first = await rawRequest(layers.edge.url, path, { headers: headers });
+      const second = await rawRequest(layers.edge.url, path, { headers: headers });
       for (const reply of [direct, first, second]) {
         assert.equal(reply.status, 200);
         assert.equal(reply.headers['content-encoding'], coding);
         assert.equal(Number(reply.headers['content-length']), reply.bytes.length);
         assert.equal(reply.headers.vary, 'Accept-Encoding');
         assert.equal(reply.headers.etag, direct.headers.etag);
-        assert.deepEqual(decode(reply), build.files.get('client.js'));
+        assert.deepEqual(decodedBody(reply), build.files.get('client.js'));
       }
       assert.deepEqual(direct.bytes, coding === undefined ? build.files.get('client.js') : build.encoded[coding]);
       assert.equal(first.headers['x-cache'], 'MISS');
@@ -81,12 +53,12 @@ describe('the client bundle, compressed at the front and the edge', { skip }, ()
   }
 
   it('answers 304 at the front and the edge to the ETag of the coding the client gets', async () => {
-    const br = await get(`${layers.edge.url}${path}`, { 'accept-encoding': 'br' });
+    const br = await rawRequest(layers.edge.url, path, { headers: { 'accept-encoding': 'br' } });
     for (const base of [front!.url, layers.edge.url]) {
-      const notModified = await get(`${base}${path}`, { 'accept-encoding': 'br', 'if-none-match': br.headers.etag! });
+      const notModified = await rawRequest(base, path, { headers: { 'accept-encoding': 'br', 'if-none-match': br.headers.etag! } });
       assert.equal(notModified.status, 304, base);
       assert.equal(notModified.bytes.length, 0);
-      const other = await get(`${base}${path}`, { 'accept-encoding': 'gzip', 'if-none-match': br.headers.etag! });
+      const other = await rawRequest(base, path, { headers: { 'accept-encoding': 'gzip', 'if-none-match': br.headers.etag! } });
       assert.equal(other.status, 200, base);
       assert.equal(other.headers['content-encoding'], 'gzip');
     }

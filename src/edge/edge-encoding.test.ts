@@ -1,43 +1,16 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
+import { decodedBody, rawRequest } from '../test-support/raw-http.js';
 import { createPageCache } from '../page-cache/index.js';
 import { closeServer, listen, nginxForTests, startEdge, tempDir, type RunningEdge } from './test-support/edge-harness.js';
 
 const { nginx, skip } = nginxForTests();
 
-interface Reply {
-  status: number;
-  headers: IncomingHttpHeaders;
-  bytes: Buffer;
-}
-
-/** A GET on a fresh connection, as curl sends it: only the headers given (no Accept-Encoding unless named). */
-function get(url: string, headers: Record<string, string> = {}): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
 function page(path: string): string {
   return `<!doctype html><main>${Array.from({ length: 80 }, (_, i) => `<p>Line ${i} of ${path}, cached at the edge per encoding.</p>`).join('')}</main>`;
-}
-
-function decode(reply: Reply): string {
-  const coding = reply.headers['content-encoding'];
-  if (coding === 'br') return brotliDecompressSync(reply.bytes).toString('utf8');
-  if (coding === 'gzip') return gunzipSync(reply.bytes).toString('utf8');
-  return reply.bytes.toString('utf8');
 }
 
 /** RFC 9110 §12.5.3 read plainly: may a client sending `header` be sent `coding`? */
@@ -86,13 +59,13 @@ describe('edge: per-encoding caching in front of the page cache, through the rea
   /** Asks the edge for `path` with each step's Accept-Encoding in turn; each answer has the step's coding and cache status. */
   async function askInTurn(path: string, steps: ReadonlyArray<[string | undefined, string | undefined, string]>, expected: { vary?: string } = {}): Promise<void> {
     for (const [acceptEncoding, coding, cacheStatus] of steps) {
-      const reply = await get(`${edge.url}${path}`, acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding });
+      const reply = await rawRequest(edge.url, path, { headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } });
       const label = `Accept-Encoding: ${acceptEncoding ?? '(none)'}`;
       assert.equal(reply.status, 200, label);
       assert.equal(reply.headers['content-encoding'], coding, label);
       assert.equal(reply.headers['x-cache'], cacheStatus, label);
       if (expected.vary !== undefined) assert.equal(reply.headers.vary, expected.vary, label);
-      assert.equal(decode(reply), page(path), label);
+      assert.equal(decodedBody(reply).toString('utf8'), page(path), label);
     }
   }
 
@@ -144,10 +117,10 @@ describe('edge: per-encoding caching in front of the page cache, through the rea
     const header = fc.option(items.map((pairs) => pairs.map(([n, q]) => `${n}${q}`).join(', ')), { nil: undefined });
     await fc.assert(
       fc.asyncProperty(header, fc.constantFrom('/plog/p1', '/plog/p2', '/_render/data/b1/en-US/plog/p1.json'), async (acceptEncoding, path) => {
-        const reply = await get(`${edge.url}${path}`, acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding });
+        const reply = await rawRequest(edge.url, path, { headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } });
         const coding = String(reply.headers['content-encoding'] ?? 'identity');
         assert.ok(accepts(acceptEncoding, coding), `${coding} sent for Accept-Encoding: ${acceptEncoding ?? '(none)'}`);
-        assert.equal(decode(reply), page(path));
+        assert.equal(decodedBody(reply).toString('utf8'), page(path));
       }),
       { numRuns: 60 },
     );
@@ -155,14 +128,14 @@ describe('edge: per-encoding caching in front of the page cache, through the rea
 
   it('answers 304 from its copy when If-None-Match names the ETag of the coding asked for', async () => {
     const path = '/plog/conditional';
-    const br = await get(`${edge.url}${path}`, { 'accept-encoding': 'br' });
+    const br = await rawRequest(edge.url, path, { headers: { 'accept-encoding': 'br' } });
     const etag = String(br.headers.etag);
     assert.match(etag, /^"[\w-]{22}"$/);
-    const revalidated = await get(`${edge.url}${path}`, { 'accept-encoding': 'br', 'if-none-match': etag });
+    const revalidated = await rawRequest(edge.url, path, { headers: { 'accept-encoding': 'br', 'if-none-match': etag } });
     assert.equal(revalidated.status, 304);
     assert.equal(revalidated.headers['x-cache'], 'HIT');
     assert.equal(revalidated.bytes.length, 0);
-    const otherCoding = await get(`${edge.url}${path}`, { 'accept-encoding': 'gzip', 'if-none-match': etag });
+    const otherCoding = await rawRequest(edge.url, path, { headers: { 'accept-encoding': 'gzip', 'if-none-match': etag } });
     assert.equal(otherCoding.status, 200, 'the br tag does not validate the gzip copy');
     assert.equal(otherCoding.headers['content-encoding'], 'gzip');
   });

@@ -1,36 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { decodedBody, rawRequest } from '../test-support/raw-http.js';
 import { preferencesMemo } from '../page-cache/negotiate.js';
 import { prepareStaticFile, sendStaticFile, type StaticFile } from './static-file.js';
-
-interface Reply {
-  status: number;
-  headers: IncomingHttpHeaders;
-  bytes: Buffer;
-}
-
-function get(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function decode(reply: Reply): Buffer {
-  const coding = reply.headers['content-encoding'];
-  if (coding === 'br') return brotliDecompressSync(reply.bytes);
-  if (coding === 'gzip') return gunzipSync(reply.bytes);
-  return reply.bytes;
-}
 
 const HEAD = { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable' };
 const SCRIPT = Buffer.from(Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i} * 2;`).join('\n'));
@@ -66,7 +41,7 @@ describe('sendStaticFile', () => {
     [undefined, undefined],
   ] as const) {
     it(`answers ${coding ?? 'identity'} with its exact Content-Length, Vary and ETag when Accept-Encoding is ${header ?? 'absent'}`, async () => {
-      const reply = await get(`${base}/script.js`, header === undefined ? {} : { 'accept-encoding': header });
+      const reply = await rawRequest(base, '/script.js', { headers: header === undefined ? {} : { 'accept-encoding': header } });
       assert.equal(reply.status, 200);
       assert.equal(reply.headers['content-encoding'], coding);
       assert.equal(Number(reply.headers['content-length']), reply.bytes.length);
@@ -74,36 +49,36 @@ describe('sendStaticFile', () => {
       assert.equal(reply.headers['cache-control'], HEAD['cache-control']);
       assert.equal(reply.headers['content-type'], HEAD['content-type']);
       assert.match(reply.headers.etag ?? '', /^"[\w-]{22}"$/);
-      assert.deepEqual(decode(reply), SCRIPT);
+      assert.deepEqual(decodedBody(reply), SCRIPT);
     });
   }
 
   it('gives each coding its own ETag and answers 304 only to the tag of the coding the request gets', async () => {
     const tags = new Map<string, string>();
-    for (const coding of ['br', 'gzip', 'identity']) tags.set(coding, (await get(`${base}/script.js`, { 'accept-encoding': coding })).headers.etag!);
+    for (const coding of ['br', 'gzip', 'identity']) tags.set(coding, (await rawRequest(base, '/script.js', { headers: { 'accept-encoding': coding } })).headers.etag!);
     assert.equal(new Set(tags.values()).size, 3);
-    const notModified = await get(`${base}/script.js`, { 'accept-encoding': 'br', 'if-none-match': tags.get('br')! });
+    const notModified = await rawRequest(base, '/script.js', { headers: { 'accept-encoding': 'br', 'if-none-match': tags.get('br')! } });
     assert.equal(notModified.status, 304);
     assert.equal(notModified.bytes.length, 0);
     assert.equal(notModified.headers.etag, tags.get('br'));
     assert.equal(notModified.headers.vary, 'Accept-Encoding');
     assert.equal(notModified.headers['cache-control'], HEAD['cache-control']);
     assert.equal(notModified.headers['content-encoding'], undefined);
-    const other = await get(`${base}/script.js`, { 'accept-encoding': 'gzip', 'if-none-match': tags.get('br')! });
+    const other = await rawRequest(base, '/script.js', { headers: { 'accept-encoding': 'gzip', 'if-none-match': tags.get('br')! } });
     assert.equal(other.status, 200);
     assert.equal(other.headers['content-encoding'], 'gzip');
   });
 
   it('answers HEAD with the head GET has and no body', async () => {
-    const head = await get(`${base}/script.js`, { 'accept-encoding': 'br' }, 'HEAD');
-    const full = await get(`${base}/script.js`, { 'accept-encoding': 'br' });
+    const head = await rawRequest(base, '/script.js', { headers: { 'accept-encoding': 'br' }, method: 'HEAD' });
+    const full = await rawRequest(base, '/script.js', { headers: { 'accept-encoding': 'br' } });
     assert.equal(head.bytes.length, 0);
     assert.equal(head.headers['content-length'], full.headers['content-length']);
     assert.equal(head.headers.etag, full.headers.etag);
   });
 
   it('sends identity to a client accepting br when the compressed bytes are no smaller', async () => {
-    const reply = await get(`${base}/tiny.js`, { 'accept-encoding': 'br, gzip' });
+    const reply = await rawRequest(base, '/tiny.js', { headers: { 'accept-encoding': 'br, gzip' } });
     assert.equal(reply.headers['content-encoding'], undefined);
     assert.deepEqual(reply.bytes, TINY);
     assert.equal(reply.headers.vary, 'Accept-Encoding');

@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { rawText } from '../../src/test-support/raw-http.js';
 import type { Answer } from '../../src/edge/test-support/edge-harness.js';
 
 /**
@@ -6,18 +6,7 @@ import type { Answer } from '../../src/edge/test-support/edge-harness.js';
  * it: fetch and a URL string would resolve dot segments and drop the fragment first.
  */
 export function rawGet(base: string, target: string, headers: Record<string, string> = {}): Promise<Answer> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = request({ hostname, port, path: target, headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return rawText(base, target, { headers });
 }
 
 /** What a reader ends up with for `target`: the answer, after one permanent redirect if the first answer is one. */

@@ -1,11 +1,12 @@
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { edgePaths, type EdgeConfigOptions } from '../nginx-config.js';
 import { findNginx, NGINX_INSTALL_HINT, spawnNginx, waitUntilListening, workerUser, writeEdgeConfig } from '../nginx-process.js';
+import { rawText, type RawTextReply } from '../../test-support/raw-http.js';
 
 /**
  * The nginx binary for tests. Missing locally: undefined plus a loud message (the caller skips). Missing in CI
@@ -229,25 +230,12 @@ export function routedSpellings(path: string): string[] {
   ];
 }
 
-export interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+export type Answer = RawTextReply;
 
 /** A GET on a fresh connection, with any headers (including Host, which fetch cannot set). */
 export async function get(url: string, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  const { origin, pathname, search } = new URL(url);
+  return rawText(origin, `${pathname}${search}`, { headers });
 }
 
 /** A fake front, an edge in front of it and the folder they use: what each edge test starts afresh. */
