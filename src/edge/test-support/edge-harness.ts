@@ -172,7 +172,7 @@ export async function startEdge(
   nginx: string,
   edgeDir: string,
   upstreamPort: number,
-  settings: Pick<EdgeConfigOptions, 'goneValidSeconds' | 'dataRouteValidSeconds'> & { refreshSecret?: string | undefined } = {},
+  settings: Pick<EdgeConfigOptions, 'goneValidSeconds' | 'dataRouteValidSeconds' | 'publicHost'> & { refreshSecret?: string | undefined } = {},
 ): Promise<RunningEdge> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
