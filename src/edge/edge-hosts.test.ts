@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { renderNginxConfig } from './nginx-config.js';
 import { OTHER_HOST_VARIABLE } from './nginx-public.js';
+import { CdnPurgeError, purgeCdn } from './purge-client.js';
 import {
   TEST_REFRESH_SECRET,
   get,
@@ -79,6 +80,15 @@ describe('the edge with a public host, against the real nginx', { skip }, () => 
       if (answer.status !== 404) stale.push(`${host} → ${answer.status} ${answer.headers['x-cache']} ${answer.body}`);
     }
     assert.deepEqual(stale, [], 'every host answers the 404');
+  });
+
+  it('answers 421 to a refresh for another Host, and the purge client counts it a failure, when CDN_BASE_URL names one', async () => {
+    const page = '/plog/misdirected';
+    const refresh = await get(`${edge.url}${page}`, { host: 'edge.internal:8080', 'secret-header': TEST_REFRESH_SECRET });
+    assert.equal(refresh.status, 421);
+    assert.equal(front.callsTo(page), 0, 'nothing reached the front');
+    // The origin's purge client against this edge (whose public host is blog.example) by its own address.
+    await assert.rejects(purgeCdn([page], { baseUrl: edge.url, secret: TEST_REFRESH_SECRET }), (error: unknown) => error instanceof CdnPurgeError && /answered 421: the edge keeps copies for another host/.test(error.message));
   });
 
   it('passes another Host to the front uncached when asked twice', async () => {

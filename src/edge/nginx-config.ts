@@ -316,6 +316,7 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     `    listen ${formatHostPort(options.listen)} default_server;`,
     '    server_name _;',
     ...publicServerLines(settings.bypassHeader),
+    ...hosts.serverLines,
     '',
     `    add_header ${settings.cacheStatusHeader} $upstream_cache_status always;`,
     '',

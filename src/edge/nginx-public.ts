@@ -102,8 +102,8 @@ export const OTHER_HOST_VARIABLE = '$sitestack_edge_other_host';
  * hour. Other hosts are passed to a front, whose own cache is purged by path and so is fresh. Without one, every host
  * keeps copies of its own: nginx is told nothing of what the refreshes name.
  */
-export function publicHostLines(publicHost: string | undefined): { keyHost: string; lines: string[]; skip: string } {
-  if (publicHost === undefined) return { keyHost: '$http_host', lines: [], skip: '' };
+export function publicHostLines(publicHost: string | undefined): { keyHost: string; lines: string[]; skip: string; serverLines: string[] } {
+  if (publicHost === undefined) return { keyHost: '$http_host', lines: [], skip: '', serverLines: [] };
   if (publicHost.length > MAX_HOST_BYTES || !PUBLIC_HOST.test(publicHost)) {
     throw ERRORS.EDGE_CONFIG_INVALID(`expected the edge's public host to be host[:port], got '${publicHost}'`);
   }
@@ -117,8 +117,19 @@ export function publicHostLines(publicHost: string | undefined): { keyHost: stri
       '    default 1;',
       `    "${host}" 0;`,
       '  }',
+      `  map "$sitestack_edge_refresh:${OTHER_HOST_VARIABLE}" $sitestack_edge_misdirected_refresh {`,
+      '    default 0;',
+      '    "1:1" 1;',
+      '  }',
     ],
     skip: ` ${OTHER_HOST_VARIABLE}`,
+    serverLines: [
+      '    # A refresh for another host would replace nothing: 421 makes an origin whose CDN_BASE_URL names another host',
+      '    # than this edge keeps fail its edge purges loudly, rather than leave every copy here stale in silence.',
+      '    if ($sitestack_edge_misdirected_refresh) {',
+      '      return 421;',
+      '    }',
+    ],
   };
 }
 
