@@ -34,6 +34,10 @@ export interface Config {
    */
   publicUrl: string | undefined;
   purgeUrls: string[];
+  /**
+   * The edge's public base URL (`CDN_BASE_URL`): the origin refreshes the edge through it, and `sitestack edge` keeps
+   * copies for its host only (else `PUBLIC_URL`'s). Unset: no edge refresh.
+   */
   cdnBaseUrl: string | undefined;
   allowedHosts: string[];
   cacheKey: CacheKeyName;

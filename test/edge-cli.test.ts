@@ -125,6 +125,17 @@ describe('sitestack edge', () => {
     await assert.rejects(get(`http://127.0.0.1:${port}/`), { code: 'ECONNREFUSED' }, 'nothing was started');
   });
 
+  it("keys the cache on CDN_BASE_URL's host, else PUBLIC_URL's, else the requested one, when given --check", { skip }, async () => {
+    const keys: string[] = [];
+    for (const env of [{ CDN_BASE_URL: 'http://Blog.Example:8080', PUBLIC_URL: 'https://other.example' }, { PUBLIC_URL: 'https://blog.example' }, {}]) {
+      const dir = dataDir();
+      const cli = track(runCli(['edge', '--check'], { DATA_DIR: dir, EDGE_PORT: String(await freePort()), CDN_BASE_URL: '', PUBLIC_URL: '', ...env }));
+      assert.equal(await cli.exit, 0, cli.stderr());
+      keys.push(/proxy_cache_key "\$scheme:\/\/([^$]*|\$http_host)\$sitestack_edge_target/.exec(readFileSync(join(dir, 'edge', 'nginx.conf'), 'utf8'))?.[1] ?? '');
+    }
+    assert.deepEqual(keys, ['blog.example:8080', 'blog.example', '$http_host']);
+  });
+
   it('writes EDGE_REFRESH_SECRET into an owner-only nginx.conf, and the shared one of DATA_DIR/secrets.json without it', { skip }, async () => {
     const withSecret = dataDir();
     const secret = 'edge-cli-refresh-secret';

@@ -110,6 +110,10 @@ describe('the three layers started as docs/edge.md says, on a fresh DATA_DIR', {
     const path = '/plog/first-look-sqlite';
     await get(`${edge()}${path}`);
     assert.equal((await get(`${edge()}${path}`)).headers['x-cache'], 'HIT', 'the edge holds the page before the edit');
+    // The same edge under a name no refresh carries (ALLOWED_HOSTS has both): it must not keep a copy of its own.
+    const otherHost = { host: `localhost:${ports.edge}` };
+    await get(`${edge()}${path}`, otherHost);
+    await get(`${edge()}${path}`, otherHost);
     const title = `Edited through the documented layers ${Date.now()}`;
     const edited = Date.now();
     const put = await fetch(`http://127.0.0.1:${ports.origin}/api/v1/plog/first-look-sqlite`, {
@@ -126,5 +130,6 @@ describe('the three layers started as docs/edge.md says, on a fresh DATA_DIR', {
     }
     assert.ok(seen.front !== undefined, 'the front shows the edit within 3 s');
     assert.ok(seen.edge !== undefined, 'the edge shows the edit within 3 s');
+    assert.ok((await get(`${edge()}${path}`, otherHost)).body.includes(title), 'the edge shows the edit under another host');
   });
 });

@@ -88,6 +88,51 @@ export function publicHttpLines(bypassHeader: string, refreshSecret: string | un
   ];
 }
 
+/** A `host[:port]` as a `Host` header or `URL.host` writes it: a name or an IPv4 address, or an IPv6 one in brackets. */
+const PUBLIC_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** 1 for a request whose `Host` is not the edge's public host: such a request neither reads nor fills the cache. */
+export const OTHER_HOST_VARIABLE = '$sitestack_edge_other_host';
+
+/**
+ * The host part of the cache keys, the map behind `OTHER_HOST_VARIABLE` and the variables that skip the cache for it.
+ * With a public host (the host of `CDN_BASE_URL`, which the origin's refreshes carry, else of `PUBLIC_URL`) only that
+ * host's copies are kept, under the host itself whatever its case: a copy kept under any other `Host` (`localhost` for
+ * `127.0.0.1`, `www.`, a forged one) is one no refresh names, so a deleted post would stay public there for the copy's
+ * hour. Other hosts are passed to a front, whose own cache is purged by path and so is fresh. Without one, every host
+ * keeps copies of its own: nginx is told nothing of what the refreshes name.
+ */
+export function publicHostLines(publicHost: string | undefined): { keyHost: string; lines: string[]; skip: string; serverLines: string[] } {
+  if (publicHost === undefined) return { keyHost: '$http_host', lines: [], skip: '', serverLines: [] };
+  if (publicHost.length > MAX_HOST_BYTES || !PUBLIC_HOST.test(publicHost)) {
+    throw ERRORS.EDGE_CONFIG_INVALID(`expected the edge's public host to be host[:port], got '${publicHost}'`);
+  }
+  const host = publicHost.toLowerCase();
+  return {
+    keyHost: host,
+    lines: [
+      '  # Copies are kept for the public host only, the one the refreshes name (its case ignored: a map compares',
+      '  # without it); any other Host goes to a front, uncached, since no refresh would ever reach its copies.',
+      `  map $http_host ${OTHER_HOST_VARIABLE} {`,
+      '    default 1;',
+      `    "${host}" 0;`,
+      '  }',
+      `  map "$sitestack_edge_refresh:${OTHER_HOST_VARIABLE}" $sitestack_edge_misdirected_refresh {`,
+      '    default 0;',
+      '    "1:1" 1;',
+      '  }',
+    ],
+    skip: ` ${OTHER_HOST_VARIABLE}`,
+    serverLines: [
+      '    # A refresh for another host would replace nothing: 421 makes an origin whose CDN_BASE_URL names another host',
+      '    # than this edge keeps fail its edge purges loudly, rather than leave every copy here stale in silence.',
+      '    if ($sitestack_edge_misdirected_refresh) {',
+      '      return 421;',
+      '    }',
+    ],
+  };
+}
+
 /** The server block's lines, before any location: the operator routes and oversized requests refused. */
 export function publicServerLines(bypassHeader: string): string[] {
   return [

@@ -8,7 +8,8 @@ import { EDGE_CACHE_SETTINGS } from './nginx-config.js';
 export interface PurgeCdnOptions {
   /**
    * The edge's public base URL (`CDN_BASE_URL`), prefixed to every relative URL. Absolute URLs must share its origin.
-   * It should be the host visitors use: the edge keys its cache on the requested host.
+   * It must be the host visitors use, and the edge's own public host: the edge keeps copies for that host only, and
+   * answers a refresh naming another one 421.
    */
   baseUrl: string;
   /**
@@ -145,6 +146,9 @@ class StaleAnswer extends Error {}
  */
 const REFRESHED_CACHE_STATUS = 'BYPASS';
 
+/** The edge's answer to a refresh naming another host than the one it keeps copies for (its public host). */
+const MISDIRECTED = 421;
+
 async function refresh(url: string, secret: string, fetchImpl: typeof fetch, timeoutMs: number): Promise<void> {
   const signal = AbortSignal.timeout(timeoutMs);
   for (const coding of REFRESHED_CODINGS) {
@@ -157,6 +161,9 @@ async function refresh(url: string, secret: string, fetchImpl: typeof fetch, tim
     // Read to the end: success means the whole refreshed answer came through, and the connection can be reused.
     await drainBody(response);
     const refreshed = (response.status >= 200 && response.status <= 299) || GONE_STATUSES.has(response.status);
+    if (response.status === MISDIRECTED) {
+      throw new Error(`answered ${MISDIRECTED}: the edge keeps copies for another host than ${new URL(url).host}; set CDN_BASE_URL to the same public URL for the origin and the edge`);
+    }
     if (!refreshed) throw new Error(`answered ${response.status}`);
     const cacheStatus = response.headers.get(EDGE_CACHE_SETTINGS.cacheStatusHeader);
     if (cacheStatus !== null && cacheStatus !== REFRESHED_CACHE_STATUS) {

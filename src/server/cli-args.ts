@@ -6,7 +6,9 @@ export function parseCommandArgs<T extends ParseArgsConfig>(config: T, usage: st
   try {
     return parseArgs(config);
   } catch (error) {
-    throw ERRORS.USAGE(`${(error as Error).message}\nUsage: ${usage}`);
+    // Its first sentence: node goes on about `--` and positional arguments, which no sitestack command takes that way.
+    const message = (error as Error).message.split(/\.\s/)[0] ?? '';
+    throw ERRORS.USAGE(`${message}\nUsage: ${usage}`);
   }
 }
 

@@ -23,6 +23,11 @@ export function ensureDataDir(dataDir: string): void {
     mkdirSync(dataDir, { recursive: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    // "Create it as this user" would send the operator after permissions when the path names a file.
+    if (code === 'EEXIST') throw ERRORS.DATA_DIR_UNUSABLE(`DATA_DIR: ${dataDir} is a file, not a directory (EEXIST): set DATA_DIR to a directory`);
+    if (code === 'ENOTDIR') {
+      throw ERRORS.DATA_DIR_UNUSABLE(`DATA_DIR: cannot create ${dataDir} (ENOTDIR): a part of its path is a file; set DATA_DIR to a directory`);
+    }
     throw ERRORS.DATA_DIR_UNUSABLE(`DATA_DIR: cannot create ${dataDir} (${code}): create it as this user, or set DATA_DIR to a writable directory`);
   }
   if (!statSync(dataDir).isDirectory()) throw ERRORS.DATA_DIR_UNUSABLE(`DATA_DIR: ${dataDir} is not a directory: set DATA_DIR to a directory`);

@@ -19,6 +19,11 @@ import { withSharedSecrets } from './secrets.js';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
+/** The host the origin's refreshes name (CDN_BASE_URL's), else the public one: the only host whose copies are kept. */
+function publicHost(url: string | undefined): { publicHost?: string } {
+  return url === undefined ? {} : { publicHost: new URL(url).host };
+}
+
 function edgeOptions({ config }: CommandContext, accessLog: boolean): EdgeConfigOptions {
   return {
     edgeDir: join(config.dataDir, 'edge'),
@@ -30,6 +35,7 @@ function edgeOptions({ config }: CommandContext, accessLog: boolean): EdgeConfig
     user: workerUser(process.getuid?.(), userInfo().username),
     accessLog,
     ...(config.edgeRefreshSecret === undefined ? {} : { refreshSecret: config.edgeRefreshSecret }),
+    ...publicHost(config.cdnBaseUrl ?? config.publicUrl),
   };
 }
 
@@ -45,14 +51,15 @@ export const edgeCommand: Command = {
     '',
     'Environment: HOST, EDGE_PORT (listen address), EDGE_UPSTREAM (the fronts, default http://HOST:PORT),',
     'DATA_DIR (nginx files go to DATA_DIR/edge), NGINX_BIN (default nginx, also looked for in /usr/sbin),',
-    'EDGE_REFRESH_SECRET (the secret-header value that refreshes a URL; written into nginx.conf, mode 0600).',
+    'EDGE_REFRESH_SECRET (the secret-header value that refreshes a URL; written into nginx.conf, mode 0600),',
+    'CDN_BASE_URL, else PUBLIC_URL (their host is the only one whose copies are kept: the one refreshes name).',
     'nginx runs in the foreground. SIGINT or SIGTERM stops it gracefully (SIGQUIT: requests in flight are answered),',
     'at once after SHUTDOWN_TIMEOUT_MS or on a second signal (SIGTERM); sitestack exits with its status.',
   ].join('\n'),
   async run(context) {
     const { args, logger, out } = context;
     const unknown = args.filter((arg) => arg !== '--check' && arg !== '--access-log');
-    if (unknown.length > 0) throw ERRORS.USAGE(`sitestack edge: unknown option '${unknown[0]}' (see sitestack edge --help)`);
+    if (unknown.length > 0) throw ERRORS.USAGE(`unknown option '${unknown[0]}'\nUsage: sitestack edge [--check] [--access-log]`);
     ensureDataDir(context.config.dataDir);
     // nginx's own failure on a port in use or a HOST that does not resolve is several lines, and retries: one from here.
     if (!args.includes('--check')) await probeListen(context.config.host, context.config.edgePort, 'EDGE_PORT');

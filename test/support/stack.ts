@@ -112,7 +112,7 @@ export interface EdgeAndOrigin {
 export async function startEdgeAndOrigin(nginx: string, env: Record<string, string> = {}): Promise<EdgeAndOrigin> {
   const dir = tempDir('sitestack-edge-e2e-');
   const frontPort = await freePort();
-  const edge = await startEdge(nginx, join(dir.path, 'edge'), frontPort);
+  const edge = await startEdge(nginx, join(dir.path, 'edge'), frontPort, { ownPublicHost: true });
   const base = loadConfig({
     DATA_DIR: dir.path,
     ORIGIN_ADMIN_TOKEN: ADMIN_TOKEN,

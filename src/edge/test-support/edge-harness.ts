@@ -173,9 +173,14 @@ export async function startEdge(
   nginx: string,
   edgeDir: string,
   upstreamPort: number,
-  settings: Pick<EdgeConfigOptions, 'goneValidSeconds' | 'dataRouteValidSeconds'> & { refreshSecret?: string | undefined } = {},
+  settings: Pick<EdgeConfigOptions, 'goneValidSeconds' | 'dataRouteValidSeconds' | 'publicHost'> & {
+    refreshSecret?: string | undefined;
+    /** Its own address as the public host, as `sitestack edge` makes it of a `CDN_BASE_URL` naming the edge. */
+    ownPublicHost?: boolean;
+  } = {},
 ): Promise<RunningEdge> {
   let lastError: unknown;
+  const { ownPublicHost, ...options } = settings;
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
     const configFile = writeEdgeConfig({
@@ -184,7 +189,8 @@ export async function startEdge(
       upstreams: [{ host: '127.0.0.1', port: upstreamPort }],
       user: workerUser(process.getuid?.(), userInfo().username),
       workerProcesses: 1,
-      ...settings,
+      ...options,
+      ...(ownPublicHost === true ? { publicHost: `127.0.0.1:${port}` } : {}),
       ...refreshSecret(settings),
     });
     const running = spawnNginx(nginx, edgeDir, configFile, { stdio: 'pipe', ownProcessGroup: true });
