@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { canonicalPath, canonicalUrl } from './canonical-url.js';
+import { canonicalPath, canonicalUrl, canonicalUrlMemo } from './canonical-url.js';
 import { spellingOf, spellingParts } from './test-support/url-spellings.js';
 
 const LOCALES = ['en-US', 'de'];
@@ -112,6 +112,21 @@ describe('canonicalUrl', () => {
       fc.property(spellingParts, (parts) => {
         assert.equal(canonicalUrl(spellingOf('/en-US/search', parts), LOCALES)?.cacheTarget, '/en-US/search');
       }),
+    );
+  });
+});
+
+describe('canonicalUrlMemo', () => {
+  it('answers what canonicalUrl answers for every target in a sequence, repeats included (property)', () => {
+    const targets = fc.array(fc.oneof(anyTarget, fc.constantFrom('*', 'http://h/x?', '/plog/a-post-1', '/plog/a-post-1?')), { maxLength: 30 });
+    fc.assert(
+      fc.property(targets, fc.array(fc.nat(), { maxLength: 30 }), (sequence, repeats) => {
+        const memo = canonicalUrlMemo(LOCALES);
+        // Runs of one target, as the front asks of one request, between different ones.
+        const asked = sequence.flatMap((target, i) => Array.from({ length: 1 + ((repeats[i] ?? 0) % 3) }, () => target));
+        for (const target of asked) assert.deepEqual(memo(target), canonicalUrl(target, LOCALES), target);
+      }),
+      { numRuns: 1000 },
     );
   });
 });

@@ -8,12 +8,12 @@ import { DATA_PREFIX, matchPage, pagePathOf, STATIC_PREFIX, type PageRoute } fro
  */
 export interface CanonicalUrl {
   /** Path and query in origin form: what a 301 sends every other spelling to, and the only URL that is ever rendered. */
-  target: string;
+  readonly target: string;
   /**
    * The part of `target` a cache keys on: `target` itself, except for the search page shell, whose query is read by
    * the browser only (the shell is the same bytes for every query), so every query shares one entry.
    */
-  cacheTarget: string;
+  readonly cacheTarget: string;
 }
 
 /** Escapes RFC 3986 calls unreserved: a URL means the same with them decoded, so decoded is their one spelling. */
@@ -110,4 +110,20 @@ export function canonicalUrl(url: string, locales: readonly string[]): Canonical
   const rule = queryRule(path, route);
   const canonical = rule === 'none' || query === '' ? path : `${path}?${query}`;
   return { target: canonical, cacheTarget: rule === 'shell' ? path : canonical };
+}
+
+/**
+ * {@link canonicalUrl} for fixed locales, remembering its last answer: the front asks it of each request twice (its
+ * redirect check, then its page cache's key) and the renderer a third time on a miss, one after the other.
+ */
+export function canonicalUrlMemo(locales: readonly string[]): (url: string) => CanonicalUrl | undefined {
+  let lastUrl: string | undefined;
+  let last: CanonicalUrl | undefined;
+  return (url) => {
+    if (url !== lastUrl) {
+      last = canonicalUrl(url, locales);
+      lastUrl = url;
+    }
+    return last;
+  };
 }
