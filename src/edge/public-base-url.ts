@@ -131,40 +131,46 @@ export function publicBaseUrl(request: PublicRequest, allowedHosts: readonly str
   return baseFor(request, schemeOf(request, options.trustedProxy), allowedHosts);
 }
 
-/** Bases a {@link publicBaseMemo} remembers: a site has a few host names, listeners and schemes, not hundreds. */
-const MEMO_ENTRIES = 256;
-
-/** Inputs longer than this are never remembered: no client can make the memo hold its long headers. */
-const MEMO_MAX_KEY_CHARS = 512;
-
-/** `value` with its length before it, so that no two lists of values make the same key. */
-function part(value: string | string[] | number | undefined): string {
-  if (value === undefined) return '-';
-  const text = Array.isArray(value) ? JSON.stringify(value) : String(value);
-  return `${text.length}:${text}`;
+/** What {@link publicBaseMemo} remembers of a connection: the inputs of its last request besides the settings, and the answer. */
+interface LastBase {
+  scheme: keyof typeof DEFAULT_PORTS;
+  forwardedHost: string | string[] | undefined;
+  host: string | undefined;
+  localAddress: string | undefined;
+  localPort: number | undefined;
+  base: string;
 }
 
 /**
- * {@link publicBaseUrl} for fixed `allowedHosts` and options, remembered by everything else it reads: the scheme (the
- * connection's, or a trusted proxy's), `X-Forwarded-Host`, `Host`, and the listener's address and port. Parsing and
- * checking host names costs microseconds that every cache hit of the front would pay; at most `MEMO_ENTRIES` inputs
- * are kept, the oldest forgotten first.
+ * {@link publicBaseUrl} for fixed `allowedHosts` and options, remembering per connection the answer to its last
+ * request with the inputs it was made of: the scheme (the connection's, or a trusted proxy's), `X-Forwarded-Host`,
+ * `Host`, and the listener's address and port. A keep-alive connection sends the same headers request after request,
+ * and parsing and checking host names costs microseconds that every cache hit of the front would pay. One answer per
+ * open connection is held, and dropped with it.
  */
 export function publicBaseMemo(allowedHosts: readonly string[], options: PublicBaseOptions = {}): (request: PublicRequest) => string {
   const { publicUrl, trustedProxy } = options;
   if (publicUrl !== undefined) return () => publicUrl;
-  const memo = new Map<string, string>();
+  const lastOf = new WeakMap<PublicRequest['socket'], LastBase>();
   return (request) => {
     const scheme = schemeOf(request, trustedProxy);
     const { headers, socket } = request;
-    const key = `${scheme}${part(headers['x-forwarded-host'])}${part(headers.host)}${part(socket.localAddress)}${part(socket.localPort)}`;
-    const known = memo.get(key);
-    if (known !== undefined) return known;
-    const base = baseFor(request, scheme, allowedHosts);
-    if (key.length <= MEMO_MAX_KEY_CHARS) {
-      if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
-      memo.set(key, base);
+    const forwardedHost = headers['x-forwarded-host'];
+    const { host } = headers;
+    const { localAddress, localPort } = socket;
+    const last = lastOf.get(socket);
+    if (
+      last !== undefined &&
+      last.scheme === scheme &&
+      last.forwardedHost === forwardedHost &&
+      last.host === host &&
+      last.localAddress === localAddress &&
+      last.localPort === localPort
+    ) {
+      return last.base;
     }
+    const base = baseFor(request, scheme, allowedHosts);
+    lastOf.set(socket, { scheme, forwardedHost, host, localAddress, localPort, base });
     return base;
   };
 }
