@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { canonicalPath, canonicalUrl, canonicalUrlMemo } from './canonical-url.js';
+import { originForm } from '../page-cache/key.js';
 import { spellingOf, spellingParts } from './test-support/url-spellings.js';
 
 const LOCALES = ['en-US', 'de'];
@@ -91,6 +92,8 @@ describe('canonicalUrl', () => {
         const parsed = new URL(once.target, 'http://edge.invalid');
         assert.equal(`${parsed.pathname}${parsed.search}`, once.target);
         assert.ok(!once.target.startsWith('//'));
+        // The front keys its page cache on the cache target as it is, without reducing it to origin form again.
+        assert.equal(originForm(once.cacheTarget), once.cacheTarget);
       }),
       { numRuns: 2000 },
     );
