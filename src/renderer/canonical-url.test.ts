@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { canonicalPath, canonicalUrl, canonicalUrlMemo } from './canonical-url.js';
+import { CANONICAL_MEMO_ENTRIES, canonicalPath, canonicalUrl, canonicalUrlMemo } from './canonical-url.js';
 import { originForm } from '../page-cache/key.js';
 import { spellingOf, spellingParts } from './test-support/url-spellings.js';
 
@@ -131,5 +131,11 @@ describe('canonicalUrlMemo', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+
+  it('still answers right when more targets came than it remembers', () => {
+    const memo = canonicalUrlMemo(LOCALES);
+    const targets = Array.from({ length: CANONICAL_MEMO_ENTRIES + 100 }, (_, i) => `/plog/post-${i}/?x=${i}`);
+    for (const target of [...targets, ...[...targets].reverse(), `/plog/${'a'.repeat(300)}/`]) assert.deepEqual(memo(target), canonicalUrl(target, LOCALES), target);
   });
 });

@@ -112,18 +112,27 @@ export function canonicalUrl(url: string, locales: readonly string[]): Canonical
   return { target: canonical, cacheTarget: rule === 'shell' ? path : canonical };
 }
 
+/** Request targets whose canonical URL {@link canonicalUrlMemo} remembers: a site's hot pages, not every URL asked for. */
+export const CANONICAL_MEMO_ENTRIES = 1024;
+
+/** Targets longer than this are never remembered, so that the memo's size stays bounded in bytes too. */
+const CANONICAL_MEMO_MAX_CHARS = 256;
+
 /**
- * {@link canonicalUrl} for fixed locales, remembering its last answer: the front asks it of each request twice (its
- * redirect check, then its page cache's key) and the renderer a third time on a miss, one after the other.
+ * {@link canonicalUrl} for fixed locales, remembering the answers for up to `CANONICAL_MEMO_ENTRIES` targets (the
+ * oldest forgotten first): the front asks it of each request twice (its redirect check, then its page cache's key) and
+ * the renderer a third time on a miss, and cache hits keep asking it of the same few URLs.
  */
 export function canonicalUrlMemo(locales: readonly string[]): (url: string) => CanonicalUrl | undefined {
-  let lastUrl: string | undefined;
-  let last: CanonicalUrl | undefined;
+  const memo = new Map<string, CanonicalUrl | undefined>();
   return (url) => {
-    if (url !== lastUrl) {
-      last = canonicalUrl(url, locales);
-      lastUrl = url;
+    const known = memo.get(url);
+    if (known !== undefined || memo.has(url)) return known;
+    const answer = canonicalUrl(url, locales);
+    if (url.length <= CANONICAL_MEMO_MAX_CHARS) {
+      if (memo.size >= CANONICAL_MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
+      memo.set(url, answer);
     }
-    return last;
+    return answer;
   };
 }
