@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { publicBaseUrl, type PublicRequest } from './public-base-url.js';
+import { publicBaseMemo, publicBaseUrl, type PublicRequest } from './public-base-url.js';
 
 const ALLOWED = ['localhost', '127.0.0.1', 'blog.example', 'admin.example:8443', '::1'];
 
@@ -149,5 +149,68 @@ describe('publicBaseUrl', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('publicBaseMemo', () => {
+  const hostValue = fc.oneof(
+    fc.constantFrom(undefined, '', 'localhost', 'localhost:3000', 'BLOG.example', 'blog.example:443', 'admin.example:8443', '[::1]:8080', 'evil.example', 'a b', '5:x'),
+    fc.string({ unit: 'binary', maxLength: 12 }),
+  );
+  const forwardedValue = fc.oneof(hostValue, fc.array(fc.constantFrom('blog.example', 'localhost', 'evil.example'), { minLength: 1, maxLength: 2 }));
+  /** A few values of each input, which the requests of a sequence mix: so that many share some inputs and differ in others. */
+  const few = <T>(values: fc.Arbitrary<T>) => fc.array(values, { minLength: 1, maxLength: 3 });
+  const pools = fc.record({
+    host: few(hostValue),
+    forwarded: few(forwardedValue),
+    proto: few(fc.constantFrom(undefined, 'https', 'http', 'HTTPS, http', 'gopher')),
+    encrypted: few(fc.constantFrom(undefined, false, true)),
+    remoteAddress: few(fc.constantFrom(undefined, '10.0.0.1', '203.0.113.9')),
+    localAddress: few(fc.constantFrom(undefined, '127.0.0.1', '::1', '10.0.0.2')),
+    localPort: few(fc.constantFrom(undefined, 80, 443, 3000, 8443)),
+    sockets: fc.integer({ min: 1, max: 3 }),
+  });
+  const pick = <T>(values: readonly T[], index = 0): T => values[index % values.length]!;
+  // Requests share connections (socket objects), whose fields may change between them.
+  const sequences = pools.chain((pool) =>
+    fc.array(fc.array(fc.nat(), { minLength: 8, maxLength: 8 }), { maxLength: 60 }).map((picks) => {
+      const sockets: Array<PublicRequest['socket']> = Array.from({ length: pool.sockets }, () => ({}));
+      return picks.map(([host, forwarded, proto, encrypted, remoteAddress, localAddress, localPort, socketIndex]) => {
+        const headers: Record<string, string | string[]> = {};
+        const values = { host: pick(pool.host, host), 'x-forwarded-host': pick(pool.forwarded, forwarded), 'x-forwarded-proto': pick(pool.proto, proto) };
+        for (const [name, value] of Object.entries(values)) if (value !== undefined) headers[name] = value;
+        const fields = {
+          encrypted: pick(pool.encrypted, encrypted),
+          remoteAddress: pick(pool.remoteAddress, remoteAddress),
+          localAddress: pick(pool.localAddress, localAddress),
+          localPort: pick(pool.localPort, localPort),
+        };
+        return { headers, socket: pick(sockets, socketIndex), fields };
+      });
+    }),
+  );
+  const trustedProxy = (address: string) => address === '10.0.0.1';
+
+  it('answers what publicBaseUrl answers for every request of a sequence, repeats included (property)', () => {
+    fc.assert(
+      fc.property(sequences, fc.option(fc.constant('https://www.blog.example'), { nil: undefined }), (requests, publicUrl) => {
+        const options = { trustedProxy, publicUrl };
+        const memo = publicBaseMemo(ALLOWED, options);
+        for (const { headers, socket, fields } of requests) {
+          const request = { headers, socket: Object.assign(socket, fields) };
+          const expected = publicBaseUrl(request, ALLOWED, options);
+          assert.equal(memo(request), expected, JSON.stringify(request));
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('answers each request of one connection for its own Host when the Host changes', () => {
+    const memo = publicBaseMemo(ALLOWED);
+    const socket = { localAddress: '127.0.0.1', localPort: 3000 };
+    for (const host of ['localhost:1', 'blog.example', 'evil.example', 'blog.example', 'localhost:1']) {
+      assert.equal(memo({ headers: { host }, socket }), publicBaseUrl({ headers: { host }, socket }, ALLOWED), host);
+    }
   });
 });

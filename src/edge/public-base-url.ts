@@ -79,12 +79,33 @@ function format(scheme: keyof typeof DEFAULT_PORTS, { hostname, port }: HostPort
   return port === undefined || port === DEFAULT_PORTS[scheme] ? `${scheme}://${hostname}` : `${scheme}://${hostname}:${port}`;
 }
 
-/** `https` or `http` from a trusted proxy's first `X-Forwarded-Proto` value; anything else is no answer. */
+/**
+ * `https` or `http` from a trusted proxy's first `X-Forwarded-Proto` value; anything else is no answer. The header is
+ * read before the peer is checked, as most requests carry none and the check (a subnet match) is the dearer step.
+ */
 function forwardedScheme(request: PublicRequest, trustedProxy: PublicBaseOptions['trustedProxy']): keyof typeof DEFAULT_PORTS | undefined {
+  const header = request.headers['x-forwarded-proto'];
+  if (header === undefined || trustedProxy === undefined) return undefined;
+  const value = firstHeaderValue(header)?.toLowerCase();
+  if (value !== 'https' && value !== 'http') return undefined;
   const peer = request.socket.remoteAddress;
-  if (trustedProxy === undefined || peer === undefined || !trustedProxy(peer)) return undefined;
-  const value = firstHeaderValue(request.headers['x-forwarded-proto'])?.toLowerCase();
-  return value === 'https' || value === 'http' ? value : undefined;
+  return peer !== undefined && trustedProxy(peer) ? value : undefined;
+}
+
+function schemeOf(request: PublicRequest, trustedProxy: PublicBaseOptions['trustedProxy']): keyof typeof DEFAULT_PORTS {
+  return request.socket.encrypted === true ? 'https' : (forwardedScheme(request, trustedProxy) ?? 'http');
+}
+
+/** The host part of the rule of {@link publicBaseUrl}, once the scheme is known. */
+function baseFor(request: PublicRequest, scheme: keyof typeof DEFAULT_PORTS, allowedHosts: readonly string[]): string {
+  const forwardedValue = firstHeaderValue(request.headers['x-forwarded-host']);
+  const forwarded = forwardedValue === undefined ? undefined : parseHostPort(forwardedValue);
+  if (forwarded !== undefined && isAllowed(forwarded, allowedHosts, scheme)) return format(scheme, forwarded);
+
+  const own = request.headers.host === undefined ? undefined : parseHostPort(request.headers.host);
+  if (own !== undefined && isAllowed(own, allowedHosts, scheme)) return format(scheme, own);
+  const local = parseHostPort(request.socket.localAddress ?? 'localhost', true) ?? { hostname: 'localhost', port: undefined };
+  return format(scheme, { hostname: local.hostname, port: request.socket.localPort });
 }
 
 /**
@@ -107,13 +128,49 @@ function forwardedScheme(request: PublicRequest, trustedProxy: PublicBaseOptions
  */
 export function publicBaseUrl(request: PublicRequest, allowedHosts: readonly string[], options: PublicBaseOptions = {}): string {
   if (options.publicUrl !== undefined) return options.publicUrl;
-  const scheme = request.socket.encrypted === true ? 'https' : (forwardedScheme(request, options.trustedProxy) ?? 'http');
-  const forwardedValue = firstHeaderValue(request.headers['x-forwarded-host']);
-  const forwarded = forwardedValue === undefined ? undefined : parseHostPort(forwardedValue);
-  if (forwarded !== undefined && isAllowed(forwarded, allowedHosts, scheme)) return format(scheme, forwarded);
+  return baseFor(request, schemeOf(request, options.trustedProxy), allowedHosts);
+}
 
-  const own = request.headers.host === undefined ? undefined : parseHostPort(request.headers.host);
-  if (own !== undefined && isAllowed(own, allowedHosts, scheme)) return format(scheme, own);
-  const local = parseHostPort(request.socket.localAddress ?? 'localhost', true) ?? { hostname: 'localhost', port: undefined };
-  return format(scheme, { hostname: local.hostname, port: request.socket.localPort });
+/** What {@link publicBaseMemo} remembers of a connection: the inputs of its last request besides the settings, and the answer. */
+interface LastBase {
+  scheme: keyof typeof DEFAULT_PORTS;
+  forwardedHost: string | string[] | undefined;
+  host: string | undefined;
+  localAddress: string | undefined;
+  localPort: number | undefined;
+  base: string;
+}
+
+/**
+ * {@link publicBaseUrl} for fixed `allowedHosts` and options, remembering per connection the answer to its last
+ * request with the inputs it was made of: the scheme (the connection's, or a trusted proxy's), `X-Forwarded-Host`,
+ * `Host`, and the listener's address and port. A keep-alive connection sends the same headers request after request,
+ * and parsing and checking host names costs microseconds that every cache hit of the front would pay. One answer per
+ * open connection is held, and dropped with it.
+ */
+export function publicBaseMemo(allowedHosts: readonly string[], options: PublicBaseOptions = {}): (request: PublicRequest) => string {
+  const { publicUrl, trustedProxy } = options;
+  if (publicUrl !== undefined) return () => publicUrl;
+  const lastOf = new WeakMap<PublicRequest['socket'], LastBase>();
+  return (request) => {
+    const scheme = schemeOf(request, trustedProxy);
+    const { headers, socket } = request;
+    const forwardedHost = headers['x-forwarded-host'];
+    const { host } = headers;
+    const { localAddress, localPort } = socket;
+    const last = lastOf.get(socket);
+    if (
+      last !== undefined &&
+      last.scheme === scheme &&
+      last.forwardedHost === forwardedHost &&
+      last.host === host &&
+      last.localAddress === localAddress &&
+      last.localPort === localPort
+    ) {
+      return last.base;
+    }
+    const base = baseFor(request, scheme, allowedHosts);
+    lastOf.set(socket, { scheme, forwardedHost, host, localAddress, localPort, base });
+    return base;
+  };
 }

@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { canonicalPath, canonicalUrl } from './canonical-url.js';
+import { CANONICAL_MEMO_ENTRIES, canonicalPath, canonicalUrl, canonicalUrlMemo } from './canonical-url.js';
+import { originForm } from '../page-cache/key.js';
 import { spellingOf, spellingParts } from './test-support/url-spellings.js';
 
 const LOCALES = ['en-US', 'de'];
@@ -91,6 +92,8 @@ describe('canonicalUrl', () => {
         const parsed = new URL(once.target, 'http://edge.invalid');
         assert.equal(`${parsed.pathname}${parsed.search}`, once.target);
         assert.ok(!once.target.startsWith('//'));
+        // The front keys its page cache on the cache target as it is, without reducing it to origin form again.
+        assert.equal(originForm(once.cacheTarget), once.cacheTarget);
       }),
       { numRuns: 2000 },
     );
@@ -113,5 +116,26 @@ describe('canonicalUrl', () => {
         assert.equal(canonicalUrl(spellingOf('/en-US/search', parts), LOCALES)?.cacheTarget, '/en-US/search');
       }),
     );
+  });
+});
+
+describe('canonicalUrlMemo', () => {
+  it('answers what canonicalUrl answers for every target in a sequence, repeats included (property)', () => {
+    const targets = fc.array(fc.oneof(anyTarget, fc.constantFrom('*', 'http://h/x?', '/plog/a-post-1', '/plog/a-post-1?')), { maxLength: 30 });
+    fc.assert(
+      fc.property(targets, fc.array(fc.nat(), { maxLength: 30 }), (sequence, repeats) => {
+        const memo = canonicalUrlMemo(LOCALES);
+        // Runs of one target, as the front asks of one request, between different ones.
+        const asked = sequence.flatMap((target, i) => Array.from({ length: 1 + ((repeats[i] ?? 0) % 3) }, () => target));
+        for (const target of asked) assert.deepEqual(memo(target), canonicalUrl(target, LOCALES), target);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('still answers right when more targets came than it remembers', () => {
+    const memo = canonicalUrlMemo(LOCALES);
+    const targets = Array.from({ length: CANONICAL_MEMO_ENTRIES + 100 }, (_, i) => `/plog/post-${i}/?x=${i}`);
+    for (const target of [...targets, ...[...targets].reverse(), `/plog/${'a'.repeat(300)}/`]) assert.deepEqual(memo(target), canonicalUrl(target, LOCALES), target);
   });
 });

@@ -8,12 +8,12 @@ import { DATA_PREFIX, matchPage, pagePathOf, STATIC_PREFIX, type PageRoute } fro
  */
 export interface CanonicalUrl {
   /** Path and query in origin form: what a 301 sends every other spelling to, and the only URL that is ever rendered. */
-  target: string;
+  readonly target: string;
   /**
    * The part of `target` a cache keys on: `target` itself, except for the search page shell, whose query is read by
    * the browser only (the shell is the same bytes for every query), so every query shares one entry.
    */
-  cacheTarget: string;
+  readonly cacheTarget: string;
 }
 
 /** Escapes RFC 3986 calls unreserved: a URL means the same with them decoded, so decoded is their one spelling. */
@@ -110,4 +110,29 @@ export function canonicalUrl(url: string, locales: readonly string[]): Canonical
   const rule = queryRule(path, route);
   const canonical = rule === 'none' || query === '' ? path : `${path}?${query}`;
   return { target: canonical, cacheTarget: rule === 'shell' ? path : canonical };
+}
+
+/** Request targets whose canonical URL {@link canonicalUrlMemo} remembers: a site's hot pages, not every URL asked for. */
+export const CANONICAL_MEMO_ENTRIES = 1024;
+
+/** Targets longer than this are never remembered, so that the memo's size stays bounded in bytes too. */
+const CANONICAL_MEMO_MAX_CHARS = 256;
+
+/**
+ * {@link canonicalUrl} for fixed locales, remembering the answers for up to `CANONICAL_MEMO_ENTRIES` targets (the
+ * oldest forgotten first): the front asks it of each request twice (its redirect check, then its page cache's key) and
+ * the renderer a third time on a miss, and cache hits keep asking it of the same few URLs.
+ */
+export function canonicalUrlMemo(locales: readonly string[]): (url: string) => CanonicalUrl | undefined {
+  const memo = new Map<string, CanonicalUrl | undefined>();
+  return (url) => {
+    const known = memo.get(url);
+    if (known !== undefined || memo.has(url)) return known;
+    const answer = canonicalUrl(url, locales);
+    if (url.length <= CANONICAL_MEMO_MAX_CHARS) {
+      if (memo.size >= CANONICAL_MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
+      memo.set(url, answer);
+    }
+    return answer;
+  };
 }

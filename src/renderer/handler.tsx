@@ -3,7 +3,7 @@ import { renderToString } from 'react-dom/server';
 import { isAppError } from '../errors.js';
 import { logUrl } from '../log-bounds.js';
 import { silentLogger, type Logger } from '../log.js';
-import { publicBaseUrl, type PublicBaseOptions } from '../edge/public-base-url.js';
+import { publicBaseMemo, type PublicBaseOptions } from '../edge/public-base-url.js';
 import { pathOf } from '../page-cache/key.js';
 import { preferencesMemo } from '../page-cache/negotiate.js';
 import { SURROGATE_KEY_HEADER } from '../page-cache/surrogate-keys.js';
@@ -15,7 +15,7 @@ import { loadLatestPosts, loadPageData, loadPostList } from './origin-client.js'
 import { feedKeys, pageKeys, sitemapKeys } from './page-keys.js';
 import { App } from './pages.js';
 import { SITE_DEFAULTS, type SiteIdentity } from './site.js';
-import { canonicalUrl, type CanonicalUrl } from './canonical-url.js';
+import { canonicalUrlMemo, type CanonicalUrl } from './canonical-url.js';
 import { prepareStaticFile, sendStaticFile } from './static-file.js';
 import { DATA_PREFIX, DEFAULT_LOCALE, matchPage, parseDataUrl, STATIC_PREFIX } from './routes.js';
 import type { PageData } from './types.js';
@@ -103,7 +103,8 @@ export function createRenderer(options: RendererOptions): RendererHandler {
   const cacheControl = options.cacheControl ?? DEFAULTS.cacheControl;
   const site = options.site ?? DEFAULTS.site;
   const allowedHosts = options.allowedHosts ?? DEFAULTS.allowedHosts;
-  const baseOf = (req: IncomingMessage) => publicBaseUrl(req, allowedHosts, options.publicBase);
+  const baseOf = publicBaseMemo(allowedHosts, options.publicBase);
+  const canonicalOf = canonicalUrlMemo(locales);
   const origin = {
     apiBase: options.apiBase.replace(/\/+$/, ''),
     fetch: options.fetch ?? globalThis.fetch,
@@ -185,7 +186,7 @@ export function createRenderer(options: RendererOptions): RendererHandler {
       return;
     }
     // One URL per resource: nothing is rendered under a spelling of its own, so no cache can keep one.
-    const canonical = canonicalUrl(req.url ?? '/', locales);
+    const canonical = canonicalOf(req.url ?? '/');
     if (canonical === undefined) {
       send(req, res, 400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': DEFAULTS.uncached }, 'Bad Request');
       return;
@@ -229,6 +230,6 @@ export function createRenderer(options: RendererOptions): RendererHandler {
     buildId: build.buildId,
     sendUncachedPage: (req: IncomingMessage, res: ServerResponse, status: number, page: PageData) => sendPage(req, res, status, page, false),
     site,
-    canonicalUrl: (url: string) => canonicalUrl(url, locales),
+    canonicalUrl: canonicalOf,
   });
 }

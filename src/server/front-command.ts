@@ -6,10 +6,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.js';
 import { ERRORS } from '../error-codes.js';
 import type { Logger } from '../log.js';
-import { publicBaseUrl, type PublicBaseOptions } from '../edge/public-base-url.js';
+import { publicBaseMemo, type PublicBaseOptions } from '../edge/public-base-url.js';
 import { trustedProxyCheck } from '../search/api/client-address.js';
 import { createPageCache, createStatsHandler, type CacheKeyFunction, type PageCache, type PageCacheOptions } from '../page-cache/index.js';
-import { computeKey } from '../page-cache/key.js';
+import { computeKey, keyForTarget } from '../page-cache/key.js';
 import { discardBody } from '../upstream-body.js';
 import { buildClient, createCommentRoute, createRenderer, DATA_PREFIX, STATIC_PREFIX, type BuildClientOptions, type RendererHandler } from '../renderer/index.js';
 import { createEngine, searchRoutes } from '../search/index.js';
@@ -136,12 +136,15 @@ export interface StartFrontOptions {
  */
 function keyWithPublicBase(config: Config, renderer: RendererHandler, publicBase: PublicBaseOptions, ownBase: () => string | undefined): CacheKeyFunction {
   const options = { variantCookie: config.cacheVariantCookie, variantHeader: config.cacheVariantHeader };
+  const baseOf = publicBaseMemo(config.allowedHosts, publicBase);
   return (req) => {
-    // The front has sent every other spelling to the canonical URL: what is left to key is its cache target.
-    const url = renderer.canonicalUrl(req.url ?? '/')?.cacheTarget ?? req.url ?? '/';
-    const key = computeKey(config.cacheKey, { url, headers: req.headers }, options) ?? url;
+    // The front has sent every other spelling to the canonical URL: what is left to key is its cache target, which is
+    // in origin form already.
+    const url = req.url ?? '/';
+    const target = renderer.canonicalUrl(url)?.cacheTarget;
+    const key = target === undefined ? (computeKey(config.cacheKey, { url, headers: req.headers }, options) ?? url) : keyForTarget(config.cacheKey, target, req.headers, options);
     if (key.startsWith(DATA_PREFIX) || key.startsWith(STATIC_PREFIX)) return key;
-    const base = publicBaseUrl(req, config.allowedHosts, publicBase);
+    const base = baseOf(req);
     return base === ownBase() ? key : `${key} ${base}`;
   };
 }

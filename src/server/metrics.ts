@@ -12,6 +12,11 @@ export class ServerMetrics {
   readonly registry = new Registry();
   readonly #requestDuration: FastHistogram<'route' | 'status'>;
   readonly #rateLimited: Counter<'limit'>;
+  /**
+   * The duration series by route class, then status: found by two lookups, with no label string made per request.
+   * As bounded as the histogram's series, which it mirrors.
+   */
+  readonly #seriesOf = new Map<string, Map<number, { observe(value: number): void }>>();
 
   constructor(server: 'front' | 'origin') {
     this.registry.setDefaultLabels({ server });
@@ -33,7 +38,11 @@ export class ServerMetrics {
 
   /** Counts one answered request. */
   request(routeClass: string, status: number, seconds: number): void {
-    this.#requestDuration.series(routeClass, String(status)).observe(seconds);
+    let byStatus = this.#seriesOf.get(routeClass);
+    if (byStatus === undefined) this.#seriesOf.set(routeClass, (byStatus = new Map()));
+    let series = byStatus.get(status);
+    if (series === undefined) byStatus.set(status, (series = this.#requestDuration.series(routeClass, String(status))));
+    series.observe(seconds);
     const limit = rateLimitOf(routeClass, status);
     if (limit !== undefined) this.#rateLimited.inc({ limit });
   }
