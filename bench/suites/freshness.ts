@@ -172,7 +172,7 @@ function roundResults(round: Round, label: string, note: string): BenchResult[] 
       value: percentile(requests, 0.5),
       unit: 'requests',
       target: { max: EDGE_REQUESTS_BOUND },
-      note: `max ${Math.max(...requests)}, ${requests.reduce((a, b) => a + b, 0)} in all: the origin's refreshes (3 codings per URL)`,
+      note: `max ${Math.max(...requests)}, ${requests.reduce((a, b) => a + b, 0)} in all: the origin's refreshes (3 codings per page, 1 per data route)`,
     },
   ];
 }

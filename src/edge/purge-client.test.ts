@@ -64,6 +64,14 @@ describe('purgeCdn', () => {
     assert.deepEqual(codings, ['br', 'gzip', 'identity'], 'one refresh per copy the edge keeps');
   });
 
+  it('refreshes a data route with one request, since the edge keeps it as one copy whatever the coding', async () => {
+    reset();
+    const route = '/_render/data/b1/en-US/plog/a.json';
+    assert.deepEqual(await purgeCdn([route, '/plog/a'], { secret: SECRET, baseUrl }), [`${baseUrl}${route}`, `${baseUrl}/plog/a`]);
+    assert.deepEqual(seen.filter((s) => s.url === route).map((s) => s.headers['accept-encoding']), ['gzip']);
+    assert.equal(seen.filter((s) => s.url === '/plog/a').length, 3);
+  });
+
   it('counts a 404 or 410 as refreshed, since the edge then holds the gone answer in place of the page', async () => {
     reset();
     const refreshed = await purgeCdn(['/gone', '/withdrawn', '/ok'], { secret: SECRET, baseUrl });

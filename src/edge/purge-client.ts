@@ -130,8 +130,15 @@ export function resolvePurgeUrl(url: string, base: URL): string {
  */
 const GONE_STATUSES: ReadonlySet<number> = new Set(EDGE_CACHE_SETTINGS.refreshedGoneStatuses);
 
-/** The edge keeps one copy of a URL per coding (see `renderNginxConfig`): a refresh must replace each of them. */
+/** The edge keeps one copy of a page per coding (see `renderNginxConfig`): a refresh must replace each of them. */
 const REFRESHED_CODINGS = [...EDGE_CACHE_SETTINGS.codings, 'identity'] as const;
+
+/** A data route is one copy at the edge whatever the coding (asked of the front in gzip), so one request refreshes it. */
+const DATA_ROUTE_CODINGS = ['gzip'] as const;
+
+function codingsToRefresh(url: string): readonly string[] {
+  return new URL(url).pathname.startsWith(EDGE_CACHE_SETTINGS.dataRoutePrefix) ? DATA_ROUTE_CODINGS : REFRESHED_CODINGS;
+}
 
 const STALE_REASON =
   `answered from the front's stale copy (${EDGE_CACHE_SETTINGS.frontCacheHeader}: ${EDGE_CACHE_SETTINGS.frontStaleStatus}), ` +
@@ -151,7 +158,7 @@ const MISDIRECTED = 421;
 
 async function refresh(url: string, secret: string, fetchImpl: typeof fetch, timeoutMs: number): Promise<void> {
   const signal = AbortSignal.timeout(timeoutMs);
-  for (const coding of REFRESHED_CODINGS) {
+  for (const coding of codingsToRefresh(url)) {
     const response = await fetchImpl(url, {
       method: 'GET',
       headers: { [EDGE_CACHE_SETTINGS.bypassHeader]: secret, 'accept-encoding': coding },
