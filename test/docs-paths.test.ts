@@ -117,6 +117,15 @@ describe('docs paths', () => {
     );
     assert.deepEqual(missing, []);
   });
+
+  it('links every docs/ page from README.md when a page is added', () => {
+    const readme = join(ROOT, 'README.md');
+    const linked = new Set(relativeLinks(readFileSync(readme, 'utf8')).map((mention) => resolve(ROOT, mention.text)));
+    const unlinked = markdownFiles()
+      .filter((file) => file !== readme && !linked.has(file))
+      .map((file) => relative(ROOT, file));
+    assert.deepEqual(unlinked, []);
+  });
 });
 
 describe('repositoryPaths', () => {
