@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // The docs name files by path; a move that forgets them leaves a newcomer looking for a file that is gone. This test
-// holds README.md and docs/*.md to the tree as it is.
+// holds README.md and docs/*.md, their links and their anchors to the tree as it is.
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -41,20 +41,55 @@ function repositoryPaths(markdown: string): Mention[] {
 const INLINE_LINK = /!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
 const REFERENCE_LINK = /^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/;
 
-/** The relative file targets of a Markdown text's links, without their anchors; URLs and same-page anchors are left out. */
-function relativeLinks(markdown: string): Mention[] {
-  const mentions: Mention[] = [];
+interface Link {
+  line: number;
+  /** The linked file as written, relative to the page; empty for an anchor of the page itself. */
+  file: string;
+  anchor: string | undefined;
+}
+
+/** The relative links of a Markdown text, as file and anchor; links with a scheme (`https:`, `mailto:`) are left out. */
+function relativeLinks(markdown: string): Link[] {
+  const links: Link[] = [];
   markdown.split('\n').forEach((lineText, index) => {
     const targets = [...lineText.matchAll(INLINE_LINK)].map((match) => match[1] ?? '');
     const reference = REFERENCE_LINK.exec(lineText)?.[1];
     if (reference !== undefined) targets.push(reference);
     for (const target of targets) {
-      if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) continue;
-      const file = decodeURIComponent(target.replace(/[#?].*$/, ''));
-      if (file !== '') mentions.push({ line: index + 1, text: file });
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
+      const hash = target.indexOf('#');
+      const file = decodeURIComponent((hash === -1 ? target : target.slice(0, hash)).replace(/\?.*$/, ''));
+      const anchor = hash === -1 ? undefined : decodeURIComponent(target.slice(hash + 1));
+      if (file !== '' || anchor !== undefined) links.push({ line: index + 1, file, anchor });
     }
   });
-  return mentions;
+  return links;
+}
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation but `-` and `_` dropped, each space a `-`. */
+function headingSlug(heading: string): string {
+  return heading
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-');
+}
+
+/** The anchors of a Markdown text's headings (outside code fences), a repeated one numbered as GitHub numbers it. */
+function headingAnchors(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    if (/^\s{0,3}(```|~~~)/.test(line)) fenced = !fenced;
+    const heading = fenced ? undefined : /^\s{0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/.exec(line)?.[1];
+    if (heading === undefined) continue;
+    const slug = headingSlug(heading);
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    anchors.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  return anchors;
 }
 
 // `*` in a name and `<placeholder>` segments stand for any name, so `src/x/contract*.ts` and
@@ -112,15 +147,27 @@ describe('docs paths', () => {
   it('links only to files that exist when README.md or a docs/ page links relatively', () => {
     const missing = markdownFiles().flatMap((file) =>
       relativeLinks(readFileSync(file, 'utf8'))
-        .filter((mention) => !existsSync(resolve(dirname(file), mention.text)))
-        .map((mention) => `${relative(ROOT, file)}:${mention.line} links to ${mention.text}, which does not exist`),
+        .filter((link) => link.file !== '' && !existsSync(resolve(dirname(file), link.file)))
+        .map((link) => `${relative(ROOT, file)}:${link.line} links to ${link.file}, which does not exist`),
+    );
+    assert.deepEqual(missing, []);
+  });
+
+  it('links only to headings that exist when a link to a Markdown page names an anchor', () => {
+    const missing = markdownFiles().flatMap((file) =>
+      relativeLinks(readFileSync(file, 'utf8')).flatMap((link) => {
+        const target = link.file === '' ? file : resolve(dirname(file), link.file);
+        if (link.anchor === undefined || !target.endsWith('.md') || !existsSync(target)) return [];
+        if (headingAnchors(readFileSync(target, 'utf8')).has(link.anchor)) return [];
+        return [`${relative(ROOT, file)}:${link.line} links to ${link.file}#${link.anchor}, a heading that does not exist`];
+      }),
     );
     assert.deepEqual(missing, []);
   });
 
   it('links every docs/ page from README.md when a page is added', () => {
     const readme = join(ROOT, 'README.md');
-    const linked = new Set(relativeLinks(readFileSync(readme, 'utf8')).map((mention) => resolve(ROOT, mention.text)));
+    const linked = new Set(relativeLinks(readFileSync(readme, 'utf8')).map((link) => resolve(ROOT, link.file)));
     const unlinked = markdownFiles()
       .filter((file) => file !== readme && !linked.has(file))
       .map((file) => relative(ROOT, file));
@@ -156,19 +203,41 @@ describe('repositoryPaths', () => {
 
 describe('relativeLinks', () => {
   const cases: { markdown: string; links: string[]; when: string }[] = [
-    { when: 'a link names a sibling page with an anchor', markdown: 'see [edge](edge.md#cache) now', links: ['edge.md'] },
+    { when: 'a link names a sibling page with an anchor', markdown: 'see [edge](edge.md#cache) now', links: ['edge.md#cache'] },
     { when: 'a link has a title', markdown: '[a](docs/a.md "A page")', links: ['docs/a.md'] },
     { when: 'an image names a file', markdown: '![plot](img/plot.png)', links: ['img/plot.png'] },
-    { when: 'a reference definition names a file', markdown: '[ops]: operations.md#metrics', links: ['operations.md'] },
+    { when: 'a reference definition names a file', markdown: '[ops]: operations.md#metrics', links: ['operations.md#metrics'] },
     { when: 'a link is escaped', markdown: '[s](my%20page.md)', links: ['my page.md'] },
-    { when: 'links are URLs or anchors of the same page', markdown: '[a](https://x.org/a.md) [b](#top) [c](mailto:x@y)', links: [] },
-    { when: 'two links share a line', markdown: '[a](a.md), [b](../b.md)', links: ['a.md', '../b.md'] },
+    { when: 'a link names an anchor of the same page', markdown: '[b](#top)', links: ['#top'] },
+    { when: 'links have a scheme', markdown: '[a](https://x.org/a.md) [c](mailto:x@y)', links: [] },
+    { when: 'two links share a line', markdown: '[a](a.md), [b](../b.md?x=1)', links: ['a.md', '../b.md'] },
   ];
   for (const { when, markdown, links } of cases) {
     it(`gives ${JSON.stringify(links)} when ${when}`, () => {
-      assert.deepEqual(relativeLinks(markdown).map((mention) => mention.text), links);
+      const found = relativeLinks(markdown).map((link) => (link.anchor === undefined ? link.file : `${link.file}#${link.anchor}`));
+      assert.deepEqual(found, links);
     });
   }
+});
+
+describe('headingAnchors', () => {
+  const cases: { heading: string; anchor: string; when: string }[] = [
+    { when: 'the heading is plain words', heading: '## How the suites run', anchor: 'how-the-suites-run' },
+    { when: 'the heading holds code and punctuation', heading: '## `GET /api/v1/search`', anchor: 'get-apiv1search' },
+    { when: 'the heading holds placeholders and options', heading: '## `sitestack purge [<pathname>...] [--key <key>...]`', anchor: 'sitestack-purge-pathname---key-key' },
+    { when: 'the heading keeps underscores and drops an apostrophe', heading: "### The reader's `LOG_REQUESTS`", anchor: 'the-readers-log_requests' },
+    { when: 'the heading holds a link', heading: '## See [the edge](edge.md)', anchor: 'see-the-edge' },
+    { when: 'the heading has closing hashes', heading: '### Scale ###', anchor: 'scale' },
+  ];
+  for (const { when, heading, anchor } of cases) {
+    it(`gives ${anchor} when ${when}`, () => {
+      assert.ok(headingAnchors(heading).has(anchor), [...headingAnchors(heading)].join());
+    });
+  }
+
+  it('numbers a repeated heading and skips headings in code fences', () => {
+    assert.deepEqual([...headingAnchors('## Use\n```sh\n# not a heading\n```\n## Use\n')], ['use', 'use-1']);
+  });
 });
 
 describe('pathExists', () => {
