@@ -12,6 +12,11 @@ export interface PurgeRouteOptions extends PathnameLimits, KeyLimits {
   purge(request: PurgeRequest): string[] | Promise<string[]>;
 }
 
+/** Whether a request URL is the purge route's: its path, bare or with a query string. */
+export function isPurgeRoute(url: string, purgePath: string): boolean {
+  return url.startsWith(purgePath) && (url.length === purgePath.length || url.charCodeAt(purgePath.length) === 63 /* ? */);
+}
+
 type BodyResult = { ok: true; bytes: Buffer } | { ok: false; tooLarge: boolean };
 
 /** Reads the request body up to `limit` bytes; stops reading as soon as it would exceed it. */
