@@ -66,23 +66,24 @@ describe('Misses', () => {
     assert.deepEqual([method, store.size, counters.misses], ['GET', 0, 1]);
   });
 
-  it('stores nothing and says so when a purge overtook the render, with purgeMode delete', () => {
-    const { misses, store, running } = missesWith('delete');
+  /** A render of `/a` that a purge of `/a` at 10 overtakes before it ends. */
+  function overtaken(purgeMode: PurgeMode) {
+    const { misses, store, running } = missesWith(purgeMode);
     const { req, res } = detached();
     const { done, told } = settled();
     misses.render(req, res, () => undefined, '/a', done);
     running.markPurged({ pathnames: ['/a'] }, 10);
     page(res);
-    assert.deepEqual([store.size, told()?.entry, told()?.outdated], [0, undefined, true]);
+    return { store, told: told() };
+  }
+
+  it('stores nothing and says so when a purge overtook the render, with purgeMode delete', () => {
+    const { store, told } = overtaken('delete');
+    assert.deepEqual([store.size, told?.entry, told?.outdated], [0, undefined, true]);
   });
 
   it('stores the render stale from the purge that overtook it, with purgeMode soft', () => {
-    const { misses, store, running } = missesWith('soft');
-    const { req, res } = detached();
-    const { done, told } = settled();
-    misses.render(req, res, () => undefined, '/a', done);
-    running.markPurged({ pathnames: ['/a'] }, 10);
-    page(res);
-    assert.deepEqual([store.staleSince('/a'), told()?.entry, told()?.outdated], [10, store.peek('/a'), true]);
+    const { store, told } = overtaken('soft');
+    assert.deepEqual([store.staleSince('/a'), told?.entry, told?.outdated], [10, store.peek('/a'), true]);
   });
 });
