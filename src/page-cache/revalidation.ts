@@ -41,10 +41,10 @@ export class Revalidator {
   ) {}
 
   /**
-   * Starts the one background render of `staleEntry`, the soft-purged entry under `key`, on a copy of the request
-   * `req` that found it at `now`, unless one is under way (see {@link Revalidations.begin}). Its response replaces the
-   * entry; a failed or unstorable one drops it, so the next request renders; one a purge overtook is stored all the
-   * same, stale from that purge (it is newer than the copy it replaces), and the next request starts another.
+   * Starts the background render of `staleEntry`, the soft-purged entry under `key`, on a copy of the request `req`
+   * that found it at `now` (see {@link Revalidations.begin}), as `purgeMode: 'soft'` describes. A response a purge
+   * overtook is stored all the same, stale from that purge (it is newer than the copy it replaces), and the next
+   * request starts another render.
    */
   start(req: IncomingMessage, url: string, key: string, staleEntry: CacheEntry, now: number): void {
     if (!this.revalidations.begin(key, now)) return;
