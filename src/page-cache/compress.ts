@@ -8,9 +8,8 @@ export interface CompressionLevels {
 
 /**
  * Bodies up to this size are compressed synchronously. Node's asynchronous zlib costs about twice the CPU of the
- * synchronous call on a 30 KB page (a stream, two thread hand-offs: 380 against 170 µs for brotli 5), and on a busy
- * front CPU is what runs out; a 128 KiB page holds the event loop for about a millisecond, as long as rendering it.
- * Larger bodies go to the thread pool.
+ * synchronous call on a page (a stream, two thread hand-offs), and on a busy front CPU is what runs out; a body of this
+ * size holds the event loop about as long as rendering it would. Larger bodies go to the thread pool.
  */
 const SYNC_LIMIT = 128 * 1024;
 

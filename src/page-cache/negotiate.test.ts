@@ -49,56 +49,32 @@ describe('chooseCoding', () => {
     );
   });
 
-  it('prefers br when the header accepts br and gzip with equal weights', () => {
-    assert.equal(choose('gzip, deflate, br'), 'br');
-    assert.equal(choose('gzip, deflate, br, zstd'), 'br');
-  });
+  /** Example headers by the rule they show: the header, the codings available (both when unsaid), the choice. */
+  const examples: ReadonlyArray<[rule: string, cases: ReadonlyArray<[string | undefined, Coding, typeof BOTH?]>]> = [
+    ['prefers br when the header accepts br and gzip with equal weights', [['gzip, deflate, br', 'br'], ['gzip, deflate, br, zstd', 'br']]],
+    ['honours q-values when the header weighs codings differently', [['br;q=0.5, gzip;q=0.9', 'gzip'], ['br;q=0.5, gzip;q=0.4', 'br'], ['identity, br;q=0.5', 'identity']]],
+    ['refuses a coding when its q is 0', [['br;q=0, gzip', 'gzip'], ['br;q=0, gzip;q=0', 'identity'], ['br;q=0.000', 'identity']]],
+    ['gives every coding not listed the weight of * when * is present', [['*', 'br'], ['br;q=0, *', 'gzip'], ['*;q=0.1, identity', 'identity']]],
+    ['ignores unknown codings when they are all the header names', [['deflate, zstd, compress', 'identity'], ['zstd;q=1, gzip;q=0.1', 'gzip']]],
+    ['treats x-gzip as gzip and names case-insensitively when spelled so', [['x-gzip', 'gzip'], ['BR', 'br']]],
+    ['sends identity when the header is absent or empty', [[undefined, 'identity'], ['', 'identity'], ['  ', 'identity']]],
+    [
+      'falls back to identity when nothing available is acceptable, even when identity is refused',
+      [
+        ['identity;q=0', 'identity'],
+        ['*;q=0', 'identity'],
+        ['br, identity;q=0', 'identity', { br: false, gzip: false }],
+        ['gzip, identity;q=0', 'identity', { br: true, gzip: false }],
+      ],
+    ],
+    ['counts a malformed weight as a refusal when the q is not a number from 0 to 1', [['br;q=abc, gzip', 'gzip'], ['br;q=2, gzip;q=-1', 'identity']]],
+  ];
 
-  it('honours q-values when the header weighs codings differently', () => {
-    assert.equal(choose('br;q=0.5, gzip;q=0.9'), 'gzip');
-    assert.equal(choose('br;q=0.5, gzip;q=0.4'), 'br');
-    assert.equal(choose('identity, br;q=0.5'), 'identity');
-  });
-
-  it('refuses a coding when its q is 0', () => {
-    assert.equal(choose('br;q=0, gzip'), 'gzip');
-    assert.equal(choose('br;q=0, gzip;q=0'), 'identity');
-    assert.equal(choose('br;q=0.000'), 'identity');
-  });
-
-  it('gives every coding not listed the weight of * when * is present', () => {
-    assert.equal(choose('*'), 'br');
-    assert.equal(choose('br;q=0, *'), 'gzip');
-    assert.equal(choose('*;q=0.1, identity'), 'identity');
-  });
-
-  it('ignores unknown codings when they are all the header names', () => {
-    assert.equal(choose('deflate, zstd, compress'), 'identity');
-    assert.equal(choose('zstd;q=1, gzip;q=0.1'), 'gzip');
-  });
-
-  it('treats x-gzip as gzip and names case-insensitively when spelled so', () => {
-    assert.equal(choose('x-gzip'), 'gzip');
-    assert.equal(choose('BR'), 'br');
-  });
-
-  it('sends identity when the header is absent or empty', () => {
-    assert.equal(choose(undefined), 'identity');
-    assert.equal(choose(''), 'identity');
-    assert.equal(choose('  '), 'identity');
-  });
-
-  it('falls back to identity when nothing available is acceptable, even when identity is refused', () => {
-    assert.equal(choose('identity;q=0'), 'identity');
-    assert.equal(choose('*;q=0'), 'identity');
-    assert.equal(choose('br, identity;q=0', { br: false, gzip: false }), 'identity');
-    assert.equal(choose('gzip, identity;q=0', { br: true, gzip: false }), 'identity');
-  });
-
-  it('counts a malformed weight as a refusal when the q is not a number from 0 to 1', () => {
-    assert.equal(choose('br;q=abc, gzip'), 'gzip');
-    assert.equal(choose('br;q=2, gzip;q=-1'), 'identity');
-  });
+  for (const [rule, cases] of examples) {
+    it(rule, () => {
+      for (const [value, coding, available] of cases) assert.equal(choose(value, available), coding, String(value));
+    });
+  }
 });
 
 describe('preferencesMemo', () => {

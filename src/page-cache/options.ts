@@ -1,11 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ERRORS } from '../error-codes.js';
-import type { AppError } from '../errors.js';
-import { silentLogger, type Logger } from '../log.js';
-import { positiveInteger } from '../positive-integer.js';
+import { ERRORS, type AppError } from './errors.js';
+import { SILENT_LOGGER, type Logger } from './log.js';
 
-/** The built-in key policies of spec §4. */
-/** The named cache-key policies (see key.ts). */
+/** The built-in key policies of spec §4 (see key.ts). */
 export const CACHE_KEY_NAMES = ['url', 'path', 'path+variant', 'search-query'] as const;
 export type CacheKeyName = (typeof CACHE_KEY_NAMES)[number];
 
@@ -153,8 +150,8 @@ export interface PageCacheOptions {
    */
   compressMinBytes?: number;
   /**
-   * Brotli quality (0–11) of stored encodings and compressed renders. 5 is within 1% of 8 on HTML at a third of the
-   * time; 11 saves another ~10% at ~100× the time, too slow for a render a reader waits on.
+   * Brotli quality (0–11) of stored encodings and compressed renders. The default compresses HTML nearly as well as the
+   * qualities above it in a fraction of their time; the highest is far too slow for a render a reader waits on.
    * @default 5
    */
   brotliQuality?: number;
@@ -164,8 +161,8 @@ export interface PageCacheOptions {
    */
   gzipLevel?: number;
   /**
-   * Where warnings and renderer errors are logged.
-   * @default a silent logger
+   * Where warnings and renderer errors are logged: pino's `Logger` fits.
+   * @default a logger that discards everything
    */
   logger?: Logger;
 }
@@ -209,10 +206,15 @@ function invalid(message: string): AppError {
   return ERRORS.PAGE_CACHE_OPTIONS_INVALID(message);
 }
 
+/** Throws the complaint, naming the option, as `invalid` makes it, unless `value` is a whole number of at least 1. */
+function positiveInteger(name: string, value: number, invalid: (message: string) => Error): void {
+  if (!Number.isSafeInteger(value) || value < 1) throw invalid(`expected ${name} to be a positive integer, got ${value}`);
+}
+
 /** Fills every unset option from {@link DEFAULTS} and rejects values the cache cannot work with. */
 export function resolveOptions(options: PageCacheOptions = {}): ResolvedPageCacheOptions {
   const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as PageCacheOptions;
-  const resolved: ResolvedPageCacheOptions = { ...DEFAULTS, logger: silentLogger(), ...defined };
+  const resolved: ResolvedPageCacheOptions = { ...DEFAULTS, logger: SILENT_LOGGER, ...defined };
   positiveInteger('maxEntries', resolved.maxEntries, invalid);
   if (resolved.maxBytes !== undefined) positiveInteger('maxBytes', resolved.maxBytes, invalid);
   positiveInteger('maxPurgeBodyBytes', resolved.maxPurgeBodyBytes, invalid);

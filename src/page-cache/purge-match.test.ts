@@ -21,34 +21,26 @@ const key = fc.oneof(
 const pathname = fc.oneof(text.map((t) => `/${t}`), fc.constant('/'));
 
 describe('purgeMatches', () => {
-  it('matches equal keys and data routes containing <pathname>.json when the spec rule applies', () => {
-    assert.equal(purgeMatches('/plog/a', '/plog/a', rules), true);
-    assert.equal(purgeMatches('/plog/a?x=1', '/plog/a', rules), false);
-    assert.equal(purgeMatches('/_render/data/b1/en-US/plog/a.json', '/plog/a', rules), true);
-    assert.equal(purgeMatches('/_render/data/b1/en-US/plog/a.json?x=1', '/plog/a', rules), true);
-    assert.equal(purgeMatches('/_render/data/b1/en-US/plog/ab.json', '/plog/a', rules), false);
-    assert.equal(purgeMatches('/other/plog/a.json', '/plog/a', rules), false);
-    assert.equal(purgeMatches('/a/../b', '/b', rules), false);
-    assert.equal(purgeMatches('/a/../b', '/a/../b', rules), true);
-  });
+  /** Example keys by the rule they show: the key, the purged pathname, the rules, and whether it is purged. */
+  const examples: ReadonlyArray<[rule: string, cases: ReadonlyArray<[string, string, PurgeRules, boolean]>]> = [
+    ['matches equal keys and data routes containing <pathname>.json when the spec rule applies', [
+      ['/plog/a', '/plog/a', rules, true], ['/plog/a?x=1', '/plog/a', rules, false], ['/_render/data/b1/en-US/plog/a.json', '/plog/a', rules, true],
+      ['/_render/data/b1/en-US/plog/a.json?x=1', '/plog/a', rules, true], ['/_render/data/b1/en-US/plog/ab.json', '/plog/a', rules, false],
+      ['/other/plog/a.json', '/plog/a', rules, false], ['/a/../b', '/b', rules, false], ['/a/../b', '/a/../b', rules, true],
+    ]],
+    ['removes the home data route when the pathname is /', [
+      ['/_render/data/b1/en-US/index.json', '/', rules, true], ['/_render/data/b1/en-US/index.json?x', '/', rules, true],
+      ['/_render/data/b1/en-US/plog/index.json', '/', rules, false], ['/', '/', rules, true], ['/?a=1', '/', rules, false],
+    ]],
+    ['removes query variants only when purgeQueryVariants is on', [['/plog/a?utm=1', '/plog/a', withVariants, true], ['/plog/ab?utm=1', '/plog/a', withVariants, false]]],
+    ['compares the page path of a path+variant key when it carries a variant suffix', [['/plog/a [dark|fr]', '/plog/a', rules, true], ['/plog/a [dark|fr]', '/plog', rules, false]]],
+  ];
 
-  it('removes the home data route when the pathname is /', () => {
-    assert.equal(purgeMatches('/_render/data/b1/en-US/index.json', '/', rules), true);
-    assert.equal(purgeMatches('/_render/data/b1/en-US/index.json?x', '/', rules), true);
-    assert.equal(purgeMatches('/_render/data/b1/en-US/plog/index.json', '/', rules), false);
-    assert.equal(purgeMatches('/', '/', rules), true);
-    assert.equal(purgeMatches('/?a=1', '/', rules), false);
-  });
-
-  it('removes query variants only when purgeQueryVariants is on', () => {
-    assert.equal(purgeMatches('/plog/a?utm=1', '/plog/a', withVariants), true);
-    assert.equal(purgeMatches('/plog/ab?utm=1', '/plog/a', withVariants), false);
-  });
-
-  it('compares the page path of a path+variant key when it carries a variant suffix', () => {
-    assert.equal(purgeMatches('/plog/a [dark|fr]', '/plog/a', rules), true);
-    assert.equal(purgeMatches('/plog/a [dark|fr]', '/plog', rules), false);
-  });
+  for (const [rule, cases] of examples) {
+    it(rule, () => {
+      for (const [k, p, r, purged] of cases) assert.equal(purgeMatches(k, p, r), purged, `${k} by ${p}`);
+    });
+  }
 
   it('agrees with the literal spec rule for keys without variants when the pathname is not / (property)', () => {
     fc.assert(

@@ -4,12 +4,17 @@ import { sendJson, sendText } from './http-answers.js';
 import type { PurgeRequest } from './options.js';
 import { validatePurgeBody, type PathnameLimits } from './pathnames.js';
 import type { KeyLimits } from './surrogate-keys.js';
-import { jsonUtf8Problem } from '../utf8-input.js';
+import { jsonUtf8Problem } from './utf8-body.js';
 
 export interface PurgeRouteOptions extends PathnameLimits, KeyLimits {
   maxPurgeBodyBytes: number;
   purgeSecret: string | undefined;
   purge(request: PurgeRequest): string[] | Promise<string[]>;
+}
+
+/** Whether a request URL is the purge route's: its path, bare or with a query string. */
+export function isPurgeRoute(url: string, purgePath: string): boolean {
+  return url.startsWith(purgePath) && (url.length === purgePath.length || url.charCodeAt(purgePath.length) === 63 /* ? */);
 }
 
 type BodyResult = { ok: true; bytes: Buffer } | { ok: false; tooLarge: boolean };

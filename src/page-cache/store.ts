@@ -25,6 +25,9 @@ export interface PageCacheStats {
   compressions: number;
 }
 
+/** The counts of requests and compressions, kept by the parts that answer them. */
+export type RequestCounters = Pick<PageCacheStats, 'hits' | 'misses' | 'stale' | 'compressions'>;
+
 export interface StoreOptions extends PurgeRules {
   maxEntries: number;
   maxBytes: number | undefined;
