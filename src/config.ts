@@ -3,7 +3,7 @@ import { ConfigError } from './errors.js';
 import { CACHE_KEY_NAMES, DEFAULTS as PAGE_CACHE_DEFAULTS, PURGE_MODES, type CacheKeyName, type PurgeMode } from './page-cache/index.js';
 import { LOG_REQUESTS_MODES, type LogRequestsMode } from './server/operations-policy.js';
 import { SITE_DEFAULTS, SITE_LIMITS, type SiteIdentity } from './renderer/site.js';
-import { validProxyEntry } from './search/api/client-address.js';
+import { validProxyEntry } from './http/index.js';
 
 /** Everything sitestack reads from the environment, parsed and checked once at start-up. */
 export interface Config {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { REQUEST_BOUNDS } from '../request-bounds.js';
+import { REQUEST_BOUNDS } from '../http/index.js';
 import { edgePaths } from './nginx-config.js';
 import { OPERATOR_PATHS } from './nginx-public.js';
 import { CdnPurgeError, purgeCdn } from './purge-client.js';

@@ -4,11 +4,8 @@ import Fastify, { type FastifyBodyParser, type FastifyInstance, type FastifyRequ
 import { ERRORS } from '../error-codes.js';
 import type { Logger } from '../log.js';
 import { RateLimitLog } from '../log-bounds.js';
-import { REQUEST_BOUNDS, urlTooLong } from '../request-bounds.js';
-import { trustedProxyCheck } from '../search/index.js';
+import { installErrorMapper, jsonUtf8Problem, REQUEST_BOUNDS, trustedProxyCheck, urlTooLong } from '../http/index.js';
 import { secretMatches } from '../secret-compare.js';
-import { jsonUtf8Problem } from '../utf8-input.js';
-import { installErrorMapper } from '../server/error-mapper.js';
 import type { OriginDatabase } from './database.js';
 import { ContentStore } from './store.js';
 import { encodeCursor, parsePendingQuery } from './pending-page.js';

@@ -3,7 +3,7 @@ import type { OriginDatabase } from './database.js';
 import { retryDelayMs, type BackoffPolicy } from '../backoff.js';
 import { BOUND_LIMIT } from '../sqlite-limit.js';
 import { edgeUrlOfCacheKey } from './policy.js';
-import { discardBody, PURGE_ANSWER_MAX_BYTES, readBoundedText } from '../upstream-body.js';
+import { discardBody, PURGE_ANSWER_MAX_BYTES, readBoundedText } from '../http/index.js';
 import { endsWithin, MAX_TIMER_MS, WorkerLoop, type GraceOptions } from './worker-loop.js';
 
 /** A URL the edge could not purge, exactly as it was handed to `CdnPurge`, and why. */

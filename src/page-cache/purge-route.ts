@@ -4,7 +4,7 @@ import { sendJson, sendText } from './http-answers.js';
 import type { PurgeRequest } from './options.js';
 import { validatePurgeBody, type PathnameLimits } from './pathnames.js';
 import type { KeyLimits } from './surrogate-keys.js';
-import { jsonUtf8Problem } from '../utf8-input.js';
+import { jsonUtf8Problem } from '../http/utf8-input.js';
 
 export interface PurgeRouteOptions extends PathnameLimits, KeyLimits {
   maxPurgeBodyBytes: number;

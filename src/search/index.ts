@@ -12,6 +12,5 @@ export { createLiveUpdater, LIVE_UPDATER_DEFAULTS, type LivePostChange, type Liv
 export { ensureSearchIndex, loadPopularity, type EnsureSearchIndexOptions } from './ensure-index.js';
 export { searchRoutes, SEARCH_ROUTES_DEFAULTS, type SearchRoutesOptions, type SearchResponse, type SearchDocument, type AutocompleteResponse } from './api/routes.js';
 export { parseSearchParams, parseAutocompleteParams, autocompleteCacheControl, type SearchParams, type ValidationErrorBody } from './api/params.js';
-export { clientAddress, trustedProxyCheck, validProxyEntry } from './api/client-address.js';
 export { searchPageRoutes, SEARCH_PAGE_DEFAULTS, type SearchPageOptions } from './page/routes.js';
 export { searchPageHtml } from './page/html.js';

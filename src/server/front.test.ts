@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { silentLogger } from '../log.js';
-import { REQUEST_BOUNDS } from '../request-bounds.js';
+import { REQUEST_BOUNDS } from '../http/index.js';
 import { capturedLogger } from '../test-support/captured-logger.js';
 import { createOriginApp, openOriginDatabase, type OriginDatabase } from '../origin/index.js';
 import { createPageCache, createStatsHandler } from '../page-cache/index.js';

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../log.js';
 import { logUrl } from '../log-bounds.js';
 import { pathOf, type PageCache } from '../page-cache/index.js';
-import { REQUEST_BOUNDS, urlTooLong } from '../request-bounds.js';
+import { REQUEST_BOUNDS, urlTooLong } from '../http/index.js';
 import { ERRORS } from '../error-codes.js';
 import { matchCommentPath, type RendererHandler } from '../renderer/index.js';
 import { isOperationsPath } from './operations.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { loadConfig } from '../config.js';
 import { silentLogger } from '../log.js';
-import { installErrorMapper } from '../server/error-mapper.js';
+import { installErrorMapper } from '../http/index.js';
 import { DEMO_SONGS, openSongs, songRoutes } from './index.js';
 
 describe('openSongs', () => {

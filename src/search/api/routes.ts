@@ -5,7 +5,7 @@ import { ERRORS } from '../../error-codes.js';
 import type { Logger } from '../../log.js';
 import { RateLimitLog } from '../../log-bounds.js';
 import type { SearchEngine, SearchHit, Suggestion, TotalHits } from '../engines/types.js';
-import { clientAddress, trustedProxyCheck } from './client-address.js';
+import { clientAddress, trustedProxyCheck } from '../../http/index.js';
 import { SEARCH_CACHE_CONTROL, SEARCH_PARAM_LIMITS, autocompleteCacheControl, parseAutocompleteParams, parseSearchParams } from './params.js';
 
 /** What the search routes need. */
