@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { ConfigError } from './errors.js';
 import { CACHE_KEY_NAMES, DEFAULTS as PAGE_CACHE_DEFAULTS, PURGE_MODES, type CacheKeyName, type PurgeMode } from './page-cache/index.js';
-import { LOG_REQUESTS_MODES, type LogRequestsMode } from './server/operations-policy.js';
+import { LOG_REQUESTS_MODES, type LogRequestsMode } from './log-bounds.js';
 import { SITE_DEFAULTS, SITE_LIMITS, type SiteIdentity } from './renderer/site.js';
 import { validProxyEntry } from './http/index.js';
 

@@ -8,3 +8,4 @@ export { publicBaseMemo, type PublicBaseOptions } from './public-base-url.js';
 export { REQUEST_BOUNDS, urlTooLong } from './request-bounds.js';
 export { discardBody, drainBody, readBoundedText, PURGE_ANSWER_MAX_BYTES } from './upstream-body.js';
 export { characterCount, formUtf8Problem, jsonUtf8Problem } from './utf8-input.js';
+export { HEALTH_PATH, METRICS_PATH, READY_PATH } from './operations-paths.js';

@@ -3,20 +3,14 @@
  * bounded, which requests a `LOG_REQUESTS` mode logs, and what readiness answers. No I/O, no clock.
  */
 
-export const LOG_REQUESTS_MODES = ['off', 'errors', 'sampled', 'all'] as const;
-/** `LOG_REQUESTS`: which requests get a log line. */
-export type LogRequestsMode = (typeof LOG_REQUESTS_MODES)[number];
-
-/** The paths every server answers before anything else (never cached, never rate-limited). */
-export const HEALTH_PATH = '/healthz';
-export const READY_PATH = '/readyz';
-export const METRICS_PATH = '/metrics';
+import { HEALTH_PATH, METRICS_PATH, READY_PATH } from '../http/index.js';
+import { LOG_URL_MAX_CHARS, type LogRequestsMode } from '../log-bounds.js';
 
 export const OPERATIONS_POLICY_DEFAULTS = {
   /** `sampled` logs one request in this many besides every error. */
   sampleOneIn: 100,
   /** Characters of the path kept in a log line. */
-  maxPathChars: 200,
+  maxPathChars: LOG_URL_MAX_CHARS,
   /** Characters of each query value kept in a log line. */
   maxQueryValueChars: 40,
   /** Query parameters kept in a log line; the rest are counted. */
