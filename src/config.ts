@@ -4,6 +4,8 @@ import { CACHE_KEY_NAMES, DEFAULTS as PAGE_CACHE_DEFAULTS, PURGE_MODES, type Cac
 import { LOG_REQUESTS_MODES, type LogRequestsMode } from './log-bounds.js';
 import { SITE_DEFAULTS, SITE_LIMITS, type SiteIdentity } from './renderer/site.js';
 import { validProxyEntry } from './http/index.js';
+import { DEFAULT_INDEX_PREFIX } from './search/index.js';
+import type { SongsConfig } from './songs/index.js';
 
 /** Everything sitestack reads from the environment, parsed and checked once at start-up. */
 export interface Config {
@@ -79,23 +81,6 @@ export interface Config {
   songs: SongsConfig;
   /** `SITE_NAME`, `SITE_DESCRIPTION`, `SITE_FOOTER`: the demo's identity when unset (SITE_DEFAULTS). */
   site: SiteIdentity;
-}
-
-/** Song affiliate providers. Amazon is usable only when its access key, secret key and partner tag are all set. */
-export interface SongsConfig {
-  itunesApiBase: string;
-  amazon: AmazonConfig;
-  providerTimeoutMs: number;
-}
-
-export interface AmazonConfig {
-  credentials: { accessKey: string; secretKey: string; partnerTag: string } | undefined;
-  /** The PA-API host, e.g. `webservices.amazon.co.uk`. */
-  host: string;
-  /** Where requests go: `https://<host>` unless AMAZON_PAAPI_BASE points elsewhere (a local stand-in). */
-  baseUrl: string;
-  region: string;
-  marketplace: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -337,7 +322,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     purgeMode: parseOneOf('PURGE_MODE', read(env, 'PURGE_MODE') ?? PAGE_CACHE_DEFAULTS.purgeMode, PURGE_MODES),
     staleMaxMs: parsePositiveInt('STALE_MAX_MS', read(env, 'STALE_MAX_MS') ?? String(PAGE_CACHE_DEFAULTS.staleMaxMs)),
     searchUrl,
-    searchPrefix: read(env, 'SEARCH_PREFIX') ?? 'site_docs',
+    searchPrefix: read(env, 'SEARCH_PREFIX') ?? DEFAULT_INDEX_PREFIX,
     searchRateLimit: parseRateLimit('SEARCH_RATE_LIMIT', read(env, 'SEARCH_RATE_LIMIT') ?? '25/minute'),
     trustedProxies: parseTrustedProxies('TRUSTED_PROXIES', read(env, 'TRUSTED_PROXIES') ?? 'loopback'),
     commentRateLimit: parseRateLimit('COMMENT_RATE_LIMIT', read(env, 'COMMENT_RATE_LIMIT') ?? '5/minute'),

@@ -2,6 +2,7 @@
  * HTTP pieces every server of the stack shares: the error mapper, the client address behind trusted proxies, the
  * public base URL rule, request and upstream-answer bounds and UTF-8 checks of request bodies. Below every feature.
  */
+export { createApiApp, type ApiDeps } from './api-app.js';
 export { installErrorMapper, type ErrorBody } from './error-mapper.js';
 export { clientAddress, trustedProxyCheck, validProxyEntry } from './client-address.js';
 export { publicBaseMemo, type PublicBaseOptions } from './public-base-url.js';

@@ -6,6 +6,7 @@ import type { Logger } from '../../log.js';
 import { RateLimitLog } from '../../log-bounds.js';
 import type { SearchEngine, SearchHit, Suggestion, TotalHits } from '../engines/types.js';
 import { clientAddress, trustedProxyCheck } from '../../http/index.js';
+import { DEFAULT_INDEX_PREFIX } from '../index-names.js';
 import { SEARCH_CACHE_CONTROL, SEARCH_PARAM_LIMITS, autocompleteCacheControl, parseAutocompleteParams, parseSearchParams } from './params.js';
 
 /** What the search routes need. */
@@ -27,7 +28,7 @@ export interface SearchRoutesOptions {
 }
 
 export const SEARCH_ROUTES_DEFAULTS = {
-  index: 'site_docs',
+  index: DEFAULT_INDEX_PREFIX,
   rateLimit: { max: 25, windowMs: 60_000 },
   trustedProxies: ['loopback'],
   suggestions: 3,

@@ -7,7 +7,7 @@ import Fastify from 'fastify';
 import { loadConfig } from '../config.js';
 import { silentLogger } from '../log.js';
 import { installErrorMapper } from '../http/index.js';
-import { DEMO_SONGS, openSongs, songRoutes } from './index.js';
+import { DEMO_SONGS, openSongs, songRoutes } from '../songs/index.js';
 
 describe('openSongs', () => {
   let dir: string;

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { Logger } from '../log.js';
-import { installErrorMapper } from '../http/index.js';
+import { installErrorMapper } from './error-mapper.js';
 
 export interface ApiDeps {
   logger: Logger;
