@@ -1,10 +1,9 @@
 import type { Logger } from '../log.js';
-import type { Backlog, OutboxStopOptions } from './outbox.js';
 import { BOUND_LIMIT } from '../sqlite-limit.js';
 import type { OriginDatabase } from './database.js';
 import { retryDelayMs, type BackoffPolicy } from '../backoff.js';
 import type { Post } from './store.js';
-import { endsWithin, MAX_TIMER_MS, WorkerLoop } from './worker-loop.js';
+import { backlogOf, endsWithin, MAX_TIMER_MS, OUTBOX_DEFAULTS, WorkerLoop, type Backlog, type OutboxStopOptions } from './worker-loop.js';
 
 /** A post whose search document is to be brought in line: `post` as it is now, undefined when it no longer exists. */
 export interface PostChange {
@@ -36,11 +35,6 @@ export interface SearchOutboxOptions {
   metrics?: { updateFailed(): void };
 }
 
-const DEFAULTS = {
-  backoff: { baseMs: 250, maxMs: 30_000 },
-  batchJobs: 100,
-} as const;
-
 interface DueJob {
   id: number;
   oid: string;
@@ -63,7 +57,7 @@ export class SearchOutbox {
   private failingSince: number | undefined;
 
   constructor(options: SearchOutboxOptions) {
-    this.options = { ...DEFAULTS, now: Date.now, random: Math.random, ...options };
+    this.options = { ...OUTBOX_DEFAULTS, now: Date.now, random: Math.random, ...options };
     const db = options.db;
     this.statements = {
       due: db.prepare<[number, number], DueJob>(`SELECT id, oid, attempts FROM search_jobs WHERE next_at <= ? ORDER BY id ${BOUND_LIMIT}`),
@@ -94,8 +88,7 @@ export class SearchOutbox {
 
   /** Jobs not yet applied, and the oldest one's time (for the metrics). */
   backlog(): Backlog {
-    const row = this.statements.backlog.get();
-    return { pending: row?.count ?? 0, oldestAt: row?.oldest == null ? undefined : Date.parse(row.oldest) };
+    return backlogOf(this.statements.backlog.get());
   }
 
   /**
