@@ -5,7 +5,7 @@ import { edgeUrlOfCacheKey } from './policy.js';
 import { discardBody, PURGE_ANSWER_MAX_BYTES, readBoundedText } from '../http/index.js';
 import { purgeOutboxStatements } from './outbox-statements.js';
 import { batchOf, purgedList, PURGE_REQUEST_LIMITS } from './purge-batch.js';
-import { backlogOf, endsWithin, MAX_TIMER_MS, OUTBOX_DEFAULTS, WorkerLoop, type Backlog, type OutboxStopOptions } from './worker-loop.js';
+import { backlogOf, endsWithin, MAX_TIMER_MS, OUTBOX_DEFAULTS, OutboxWorker, type Backlog, type OutboxStopOptions } from './worker-loop.js';
 
 /** A URL the edge could not purge, exactly as it was handed to `CdnPurge`, and why. */
 export interface CdnUrlFailure {
@@ -80,10 +80,9 @@ const DEFAULTS = {
  * stopped; a route or a URL that fails is retried with capped exponential backoff and jitter without holding back the
  * others, and a URL the edge keeps failing is given up (logged as an error) after `cdnGiveUpAfterMs`.
  */
-export class PurgeOutbox {
+export class PurgeOutbox extends OutboxWorker {
   private readonly options: Required<Omit<PurgeOutboxOptions, 'cdnPurge' | 'metrics'>> & Pick<PurgeOutboxOptions, 'cdnPurge' | 'metrics'>;
   private readonly statements;
-  private readonly loop = new WorkerLoop(() => this.tick(), () => this.msUntilNextAttempt());
   /** Deliveries under way, one at most per route: a route that hangs holds back only itself. */
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly abort = new AbortController();
@@ -92,6 +91,7 @@ export class PurgeOutbox {
   private sending = 0;
 
   constructor(options: PurgeOutboxOptions) {
+    super();
     const { backoff, timeoutMs, batchJobs, cdnGiveUpAfterMs } = DEFAULTS;
     this.options = { fetch: globalThis.fetch, backoff, timeoutMs, batchJobs, cdnGiveUpAfterMs, now: Date.now, random: Math.random, ...options };
     this.statements = purgeOutboxStatements(options.db);
@@ -106,11 +106,6 @@ export class PurgeOutbox {
       this.options.logger.warn({ urls: waiting }, 'edge purges from an earlier run wait for CDN_BASE_URL; they are kept');
     }
     this.loop.start();
-  }
-
-  /** Tells the worker a job was enqueued; delivery starts at once, never inside the caller's request. */
-  notify(): void {
-    this.loop.notify();
   }
 
   /** Jobs not yet confirmed by every front. */
@@ -145,7 +140,7 @@ export class PurgeOutbox {
     await settled;
   }
 
-  private msUntilNextAttempt(): number {
+  protected msUntilNextAttempt(): number {
     // A route with a delivery under way is not due: its delivery notifies the worker when it ends.
     const idle = this.options.routes.filter((route) => !this.inFlight.has(route));
     const front = idle.length === 0 ? null : (this.statements.nextFrontAttempt.get(JSON.stringify(idle))?.next ?? null);
@@ -155,7 +150,7 @@ export class PurgeOutbox {
     return Math.min(...candidates) - this.options.now();
   }
 
-  private async tick(): Promise<void> {
+  protected async runDue(): Promise<void> {
     try {
       for (const route of this.options.routes) {
         if (this.inFlight.has(route)) continue;

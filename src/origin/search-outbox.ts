@@ -3,7 +3,7 @@ import { BOUND_LIMIT } from '../sqlite-limit.js';
 import type { OriginDatabase } from './database.js';
 import { retryDelayMs, type BackoffPolicy } from '../backoff.js';
 import type { Post } from './store.js';
-import { backlogOf, endsWithin, MAX_TIMER_MS, OUTBOX_DEFAULTS, WorkerLoop, type Backlog, type OutboxStopOptions } from './worker-loop.js';
+import { backlogOf, endsWithin, MAX_TIMER_MS, OUTBOX_DEFAULTS, OutboxWorker, type Backlog, type OutboxStopOptions } from './worker-loop.js';
 
 /** A post whose search document is to be brought in line: `post` as it is now, undefined when it no longer exists. */
 export interface PostChange {
@@ -47,16 +47,16 @@ interface DueJob {
  * restart in any number without ever putting an older version back. Jobs are taken oldest first; after a delivery only
  * the jobs it read past are removed, so a write that lands during the delivery keeps its own job for the next one.
  */
-export class SearchOutbox {
+export class SearchOutbox extends OutboxWorker {
   private readonly options: Required<Omit<SearchOutboxOptions, 'metrics'>> & Pick<SearchOutboxOptions, 'metrics'>;
   private readonly statements;
-  private readonly loop = new WorkerLoop(() => this.deliver(), () => this.msUntilNextAttempt());
   /** Whether a delivery is under way (stop() says so when it leaves one behind). */
   private delivering = false;
   /** Since when deliveries fail (undefined: the last one succeeded): an outage is logged when it starts and ends. */
   private failingSince: number | undefined;
 
   constructor(options: SearchOutboxOptions) {
+    super();
     this.options = { ...OUTBOX_DEFAULTS, now: Date.now, random: Math.random, ...options };
     const db = options.db;
     this.statements = {
@@ -74,11 +74,6 @@ export class SearchOutbox {
   /** Starts delivering, beginning with whatever earlier runs left. */
   start(): void {
     this.loop.start();
-  }
-
-  /** Tells the worker a job was enqueued; delivery starts at once, never inside the caller's request. */
-  notify(): void {
-    this.loop.notify();
   }
 
   /** Jobs not yet applied. */
@@ -102,13 +97,13 @@ export class SearchOutbox {
     }
   }
 
-  private msUntilNextAttempt(): number {
+  protected msUntilNextAttempt(): number {
     const next = this.statements.nextAttempt.get()?.next ?? null;
     return next === null ? MAX_TIMER_MS : next - this.options.now();
   }
 
   /** One delivery of the due jobs; it never rejects. */
-  private async deliver(): Promise<void> {
+  protected async runDue(): Promise<void> {
     this.delivering = true;
     try {
       await this.deliverDue();

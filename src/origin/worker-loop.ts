@@ -63,6 +63,22 @@ export class WorkerLoop {
   }
 }
 
+/** What both outboxes are: a worker loop over their due jobs, woken when a job is enqueued. */
+export abstract class OutboxWorker {
+  protected readonly loop = new WorkerLoop(() => this.runDue(), () => this.msUntilNextAttempt());
+
+  /** One pass over the due jobs; it must not reject. */
+  protected abstract runDue(): Promise<void>;
+
+  /** When the next job falls due without a notification (MAX_TIMER_MS: none is). */
+  protected abstract msUntilNextAttempt(): number;
+
+  /** Tells the worker a job was enqueued; delivery starts at once, never inside the caller's request. */
+  notify(): void {
+    this.loop.notify();
+  }
+}
+
 /** The retry and batching defaults both outboxes start from. */
 export const OUTBOX_DEFAULTS = { backoff: { baseMs: 250, maxMs: 30_000 }, batchJobs: 100 } as const;
 
