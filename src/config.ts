@@ -308,7 +308,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     publicUrl: optional(env, 'PUBLIC_URL', parsePublicUrl),
     purgeUrls:
       purgeUrlsValue === undefined
-        ? [`http://127.0.0.1:${port}/__purge__`]
+        ? [`http://127.0.0.1:${port}${PAGE_CACHE_DEFAULTS.purgePath}`]
         : parseList(purgeUrlsValue).map((url) => parseHttpUrl('PURGE_URLS', url)),
     cdnBaseUrl: cdnBaseUrl === undefined ? undefined : parseHttpUrl('CDN_BASE_URL', cdnBaseUrl),
     allowedHosts: parseList(read(env, 'ALLOWED_HOSTS') ?? 'localhost,127.0.0.1').map((h) => h.toLowerCase()),
