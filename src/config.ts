@@ -3,8 +3,9 @@ import { ConfigError } from './errors.js';
 import { CACHE_KEY_NAMES, DEFAULTS as PAGE_CACHE_DEFAULTS, PURGE_MODES, type CacheKeyName, type PurgeMode } from './page-cache/index.js';
 import { LOG_REQUESTS_MODES, type LogRequestsMode } from './log-bounds.js';
 import { SITE_DEFAULTS, SITE_LIMITS, type SiteIdentity } from './renderer/site.js';
-import { validProxyEntry } from './http/index.js';
-import { DEFAULT_INDEX_PREFIX } from './search/index.js';
+import { DEFAULT_TRUSTED_PROXIES, validProxyEntry } from './http/index.js';
+import { ORIGIN_APP_DEFAULTS } from './origin/index.js';
+import { DEFAULT_INDEX_PREFIX, SEARCH_ROUTES_DEFAULTS } from './search/index.js';
 import type { SongsConfig } from './songs/index.js';
 
 /** Everything sitestack reads from the environment, parsed and checked once at start-up. */
@@ -323,9 +324,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     staleMaxMs: parsePositiveInt('STALE_MAX_MS', read(env, 'STALE_MAX_MS') ?? String(PAGE_CACHE_DEFAULTS.staleMaxMs)),
     searchUrl,
     searchPrefix: read(env, 'SEARCH_PREFIX') ?? DEFAULT_INDEX_PREFIX,
-    searchRateLimit: parseRateLimit('SEARCH_RATE_LIMIT', read(env, 'SEARCH_RATE_LIMIT') ?? '25/minute'),
-    trustedProxies: parseTrustedProxies('TRUSTED_PROXIES', read(env, 'TRUSTED_PROXIES') ?? 'loopback'),
-    commentRateLimit: parseRateLimit('COMMENT_RATE_LIMIT', read(env, 'COMMENT_RATE_LIMIT') ?? '5/minute'),
+    searchRateLimit: optional(env, 'SEARCH_RATE_LIMIT', parseRateLimit) ?? { ...SEARCH_ROUTES_DEFAULTS.rateLimit },
+    trustedProxies: parseTrustedProxies('TRUSTED_PROXIES', read(env, 'TRUSTED_PROXIES') ?? DEFAULT_TRUSTED_PROXIES.join(',')),
+    commentRateLimit: optional(env, 'COMMENT_RATE_LIMIT', parseRateLimit) ?? { ...ORIGIN_APP_DEFAULTS.commentRateLimit },
     frontWorkerHeader: parseOneOf('FRONT_WORKER_HEADER', read(env, 'FRONT_WORKER_HEADER') ?? 'off', ['on', 'off']) === 'on',
     shutdownTimeoutMs: parsePositiveInt('SHUTDOWN_TIMEOUT_MS', read(env, 'SHUTDOWN_TIMEOUT_MS') ?? '10000'),
     drainDelayMs: parseNonNegativeInt('DRAIN_DELAY_MS', read(env, 'DRAIN_DELAY_MS') ?? '0'),

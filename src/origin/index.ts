@@ -1,4 +1,4 @@
-export { createOriginApp, type OriginAppOptions } from './app.js';
+export { createOriginApp, ORIGIN_APP_DEFAULTS, type OriginAppOptions } from './app.js';
 export { openOriginDatabase, migrate, MIGRATIONS, type OriginDatabase, type OpenOriginDatabaseOptions } from './database.js';
 export { PurgeOutbox, type PurgeOutboxOptions, type CdnPurge, type CdnUrlFailure } from './outbox.js';
 export type { Backlog } from './worker-loop.js';

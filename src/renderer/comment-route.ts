@@ -3,7 +3,7 @@ import { ERRORS } from '../error-codes.js';
 import { isAppError } from '../errors.js';
 import { logUrl } from '../log-bounds.js';
 import { silentLogger, type Logger } from '../log.js';
-import { clientAddress, discardBody, formUtf8Problem, readBoundedText, trustedProxyCheck } from '../http/index.js';
+import { clientAddress, DEFAULT_TRUSTED_PROXIES, discardBody, formUtf8Problem, readBoundedText, trustedProxyCheck } from '../http/index.js';
 import { HONEYPOT_FIELD } from './comment-form.js';
 import type { RendererHandler } from './handler.js';
 import type { CommentValues } from './types.js';
@@ -34,7 +34,7 @@ export interface CommentRouteOptions {
   logger?: Logger;
 }
 
-export const COMMENT_ROUTE_DEFAULTS = { trustedProxies: ['loopback'], timeoutMs: 10_000, maxBodyBytes: 64 * 1024, maxOriginAnswerBytes: 64 * 1024 } as const;
+export const COMMENT_ROUTE_DEFAULTS = { trustedProxies: DEFAULT_TRUSTED_PROXIES, timeoutMs: 10_000, maxBodyBytes: 64 * 1024, maxOriginAnswerBytes: 64 * 1024 } as const;
 
 const POST_PATH = /^\/plog\/([a-z0-9]+(?:-[a-z0-9]+)*)\/comments(\/sent)?$/;
 
