@@ -1,9 +1,12 @@
 import { resolve } from 'node:path';
 import { ConfigError } from './errors.js';
 import { CACHE_KEY_NAMES, DEFAULTS as PAGE_CACHE_DEFAULTS, PURGE_MODES, type CacheKeyName, type PurgeMode } from './page-cache/index.js';
-import { LOG_REQUESTS_MODES, type LogRequestsMode } from './server/operations-policy.js';
+import { LOG_REQUESTS_MODES, type LogRequestsMode } from './log-bounds.js';
 import { SITE_DEFAULTS, SITE_LIMITS, type SiteIdentity } from './renderer/site.js';
-import { validProxyEntry } from './search/api/client-address.js';
+import { DEFAULT_TRUSTED_PROXIES, validProxyEntry } from './http/index.js';
+import { ORIGIN_APP_DEFAULTS } from './origin/index.js';
+import { DEFAULT_INDEX_PREFIX, SEARCH_ROUTES_DEFAULTS } from './search/index.js';
+import type { SongsConfig } from './songs/index.js';
 
 /** Everything sitestack reads from the environment, parsed and checked once at start-up. */
 export interface Config {
@@ -79,23 +82,6 @@ export interface Config {
   songs: SongsConfig;
   /** `SITE_NAME`, `SITE_DESCRIPTION`, `SITE_FOOTER`: the demo's identity when unset (SITE_DEFAULTS). */
   site: SiteIdentity;
-}
-
-/** Song affiliate providers. Amazon is usable only when its access key, secret key and partner tag are all set. */
-export interface SongsConfig {
-  itunesApiBase: string;
-  amazon: AmazonConfig;
-  providerTimeoutMs: number;
-}
-
-export interface AmazonConfig {
-  credentials: { accessKey: string; secretKey: string; partnerTag: string } | undefined;
-  /** The PA-API host, e.g. `webservices.amazon.co.uk`. */
-  host: string;
-  /** Where requests go: `https://<host>` unless AMAZON_PAAPI_BASE points elsewhere (a local stand-in). */
-  baseUrl: string;
-  region: string;
-  marketplace: string;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -323,7 +309,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     publicUrl: optional(env, 'PUBLIC_URL', parsePublicUrl),
     purgeUrls:
       purgeUrlsValue === undefined
-        ? [`http://127.0.0.1:${port}/__purge__`]
+        ? [`http://127.0.0.1:${port}${PAGE_CACHE_DEFAULTS.purgePath}`]
         : parseList(purgeUrlsValue).map((url) => parseHttpUrl('PURGE_URLS', url)),
     cdnBaseUrl: cdnBaseUrl === undefined ? undefined : parseHttpUrl('CDN_BASE_URL', cdnBaseUrl),
     allowedHosts: parseList(read(env, 'ALLOWED_HOSTS') ?? 'localhost,127.0.0.1').map((h) => h.toLowerCase()),
@@ -337,10 +323,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     purgeMode: parseOneOf('PURGE_MODE', read(env, 'PURGE_MODE') ?? PAGE_CACHE_DEFAULTS.purgeMode, PURGE_MODES),
     staleMaxMs: parsePositiveInt('STALE_MAX_MS', read(env, 'STALE_MAX_MS') ?? String(PAGE_CACHE_DEFAULTS.staleMaxMs)),
     searchUrl,
-    searchPrefix: read(env, 'SEARCH_PREFIX') ?? 'site_docs',
-    searchRateLimit: parseRateLimit('SEARCH_RATE_LIMIT', read(env, 'SEARCH_RATE_LIMIT') ?? '25/minute'),
-    trustedProxies: parseTrustedProxies('TRUSTED_PROXIES', read(env, 'TRUSTED_PROXIES') ?? 'loopback'),
-    commentRateLimit: parseRateLimit('COMMENT_RATE_LIMIT', read(env, 'COMMENT_RATE_LIMIT') ?? '5/minute'),
+    searchPrefix: read(env, 'SEARCH_PREFIX') ?? DEFAULT_INDEX_PREFIX,
+    searchRateLimit: optional(env, 'SEARCH_RATE_LIMIT', parseRateLimit) ?? { ...SEARCH_ROUTES_DEFAULTS.rateLimit },
+    trustedProxies: parseTrustedProxies('TRUSTED_PROXIES', read(env, 'TRUSTED_PROXIES') ?? DEFAULT_TRUSTED_PROXIES.join(',')),
+    commentRateLimit: optional(env, 'COMMENT_RATE_LIMIT', parseRateLimit) ?? { ...ORIGIN_APP_DEFAULTS.commentRateLimit },
     frontWorkerHeader: parseOneOf('FRONT_WORKER_HEADER', read(env, 'FRONT_WORKER_HEADER') ?? 'off', ['on', 'off']) === 'on',
     shutdownTimeoutMs: parsePositiveInt('SHUTDOWN_TIMEOUT_MS', read(env, 'SHUTDOWN_TIMEOUT_MS') ?? '10000'),
     drainDelayMs: parseNonNegativeInt('DRAIN_DELAY_MS', read(env, 'DRAIN_DELAY_MS') ?? '0'),

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { escapeHtml } from './html-escape.js';
-import { MARK_CLOSE, MARK_OPEN, markedTitle } from './search/test-support/marked.js';
 
 describe('escapeHtml', () => {
   it('escapes every character that could open markup or end an attribute', () => {
@@ -12,9 +11,5 @@ describe('escapeHtml', () => {
         assert.doesNotMatch(escapeHtml(text), /[<>"']/);
       }),
     );
-  });
-
-  it('escapes marked text and keeps only <mark> from markers', () => {
-    assert.deepEqual(markedTitle(`<b>${MARK_OPEN}x${MARK_CLOSE}</b> & "q"`), ['&lt;b&gt;<mark>x</mark>&lt;/b&gt; &amp; &quot;q&quot;']);
   });
 });

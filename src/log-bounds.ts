@@ -1,5 +1,9 @@
 import type { Logger } from './log.js';
 
+export const LOG_REQUESTS_MODES = ['off', 'errors', 'sampled', 'all'] as const;
+/** `LOG_REQUESTS`: which requests get a log line. */
+export type LogRequestsMode = (typeof LOG_REQUESTS_MODES)[number];
+
 /** Longest request URL a log line carries: a client chooses its URLs, and a flood of long ones must not fill the disk. */
 export const LOG_URL_MAX_CHARS = 200;
 

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
 import type { Page } from 'playwright-core';
 import { silentLogger } from '../src/log.js';
-import { installErrorMapper } from '../src/server/error-mapper.js';
+import { installErrorMapper } from '../src/http/index.js';
 import { searchRoutes } from '../src/search/api/routes.js';
 import type { SearchEngine, SearchHit, SearchQuery, SearchResult, Suggestion } from '../src/search/engines/types.js';
 import { searchPageRoutes } from '../src/search/page/routes.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
-import { installErrorMapper } from '../../src/server/error-mapper.js';
+import { installErrorMapper } from '../../src/http/index.js';
 import { startFront } from '../../src/server/front-command.js';
 import { AFFILIATE_CACHE_CONTROL, DEMO_SONGS } from '../../src/songs/index.js';
 import { standInCatalogue } from '../../src/songs/test-support/catalogue.js';

@@ -184,8 +184,8 @@ async function measureLiveJobs(dir: string): Promise<{ jobs: number[]; fullRunMs
   await writeSyntheticBuild(root, { documents });
   const engine = new SqliteEngine({ path: join(dir, 'live.sqlite') });
   try {
-    const run = await runIndexer({ engine, root, prefix: 'site_docs' });
-    const update = createLiveUpdater({ engine, prefix: 'site_docs', popularityOf: () => 0.3 });
+    const run = await runIndexer({ engine, root });
+    const update = createLiveUpdater({ engine, popularityOf: () => 0.3 });
     const jobs: number[] = [];
     for (let n = 0; n < LIVE_JOBS; n++) {
       const oid = `bench-live-${n % 10}`;

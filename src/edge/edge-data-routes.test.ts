@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { purgeCdn } from './purge-client.js';
-import { TEST_REFRESH_SECRET, get, nginxForTests, startEdgeStack, stopEdgeStack, type Answer, type EdgeStack, type FakeFront, type RunningEdge } from './test-support/edge-harness.js';
+import { TEST_REFRESH_SECRET, edgeStackPerTest, get, nginxForTests, type Answer, type FakeFront, type RunningEdge } from './test-support/edge-harness.js';
 
 const { nginx, skip } = nginxForTests();
 
@@ -16,16 +16,9 @@ const dataRoute = (build: string, page: string) => `/_render/data/${build}/en-US
 const BOUND_MS = 2500;
 
 describe('edge data routes against the real nginx', { skip }, () => {
-  let stack: EdgeStack;
   let front: FakeFront;
   let edge: RunningEdge;
-
-  beforeEach(async () => {
-    stack = await startEdgeStack(nginx!, 'sitestack-edge-data-');
-    ({ front, edge } = stack);
-  });
-
-  afterEach(() => stopEdgeStack(stack));
+  edgeStackPerTest(nginx!, 'sitestack-edge-data-', (stack) => ({ front, edge } = stack));
 
   /** Asks `path` until `fresh` accepts the answer, at most three seconds; resolves with the answer and the time it took. */
   async function pollUntil(path: string, fresh: (answer: Answer) => boolean): Promise<{ answer: Answer; elapsedMs: number; stale: Answer[] }> {

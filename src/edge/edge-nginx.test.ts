@@ -1,27 +1,33 @@
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { checkNginxConfig, writeEdgeConfig } from './nginx-process.js';
 import { CdnPurgeError, purgeCdn } from './purge-client.js';
-import { TEST_REFRESH_SECRET, get, nginxForTests, startEdge, startEdgeStack, stopEdgeStack, tempDir, type EdgeStack, type FakeFront, type RunningEdge } from './test-support/edge-harness.js';
+import { TEST_REFRESH_SECRET, edgeStackPerTest, get, nginxForTests, startEdge, tempDir, type EdgeStack, type FakeFront, type RunningEdge } from './test-support/edge-harness.js';
 import { waitFor } from '../test-support/wait-for.js';
 
 const { nginx, skip } = nginxForTests();
 
 describe('edge cache against the real nginx', { skip }, () => {
-  let stack: EdgeStack;
   let front: FakeFront;
   let edge: RunningEdge;
   let dir: EdgeStack['dir'];
+  edgeStackPerTest(nginx!, 'sitestack edge données ', (stack) => ({ front, edge, dir } = stack));
 
-  beforeEach(async () => {
-    stack = await startEdgeStack(nginx!, 'sitestack edge données ');
-    ({ front, edge, dir } = stack);
-  });
-
-  afterEach(() => stopEdgeStack(stack));
+  /** Runs `test` on a second edge that keeps a 404 one second, once the front has deleted `path` and the edge refreshed it. */
+  async function withDeletedPage(path: string, test: (shortEdge: RunningEdge) => Promise<void>): Promise<void> {
+    const shortEdge = await startEdge(nginx!, join(dir.path, 'short-edge'), front.port, { goneValidSeconds: 1 });
+    try {
+      await get(`${shortEdge.url}${path}`);
+      front.gone.set(path, 404);
+      await purgeCdn([path], { baseUrl: shortEdge.url, secret: TEST_REFRESH_SECRET });
+      await test(shortEdge);
+    } finally {
+      await shortEdge.stop();
+    }
+  }
 
   it('answers MISS then HIT with one upstream call when a page is asked twice', async () => {
     const first = await get(`${edge.url}/plog/hello`);
@@ -157,52 +163,40 @@ describe('edge cache against the real nginx', { skip }, () => {
   });
 
   it('lets a refreshed 404 expire after goneValidSeconds, then asks the front in the background on every request without storing its 404', async () => {
-    const shortEdge = await startEdge(nginx!, join(dir.path, 'short-edge'), front.port, { goneValidSeconds: 1 });
-    try {
-      await get(`${shortEdge.url}/plog/deleted`);
-      front.gone.set('/plog/deleted', 404);
-      await purgeCdn(['/plog/deleted'], { baseUrl: shortEdge.url, secret: TEST_REFRESH_SECRET });
-      assert.equal((await get(`${shortEdge.url}/plog/deleted`)).headers['x-cache'], 'HIT');
-      await sleep(2100);
-      for (let i = 0; i < 2; i++) {
-        const plain = await get(`${shortEdge.url}/plog/deleted`);
-        assert.equal(plain.status, 404);
-        assert.equal(plain.headers['x-cache'], 'STALE', 'the expired 404 answers while the front is asked in the background');
-        await waitFor('the background request', () => front.callsTo('/plog/deleted') === 5 + i);
-      }
-
-      front.gone.delete('/plog/deleted');
-      front.version = 2;
-      assert.equal((await get(`${shortEdge.url}/plog/deleted`)).status, 404, 'the reader who comes first still gets the stale copy');
-      await waitFor('the background request', () => front.callsTo('/plog/deleted') === 7);
-      const back = await get(`${shortEdge.url}/plog/deleted`);
-      assert.equal(back.status, 200, 'a page re-created at the same URL shows up without any refresh');
-      assert.match(back.body, /v2/);
-      assert.equal(back.headers['x-cache'], 'HIT');
-    } finally {
-      await shortEdge.stop();
+    await withDeletedPage('/plog/deleted', async (shortEdge) => {
+    assert.equal((await get(`${shortEdge.url}/plog/deleted`)).headers['x-cache'], 'HIT');
+    await sleep(2100);
+    for (let i = 0; i < 2; i++) {
+      const plain = await get(`${shortEdge.url}/plog/deleted`);
+      assert.equal(plain.status, 404);
+      assert.equal(plain.headers['x-cache'], 'STALE', 'the expired 404 answers while the front is asked in the background');
+      await waitFor('the background request', () => front.callsTo('/plog/deleted') === 5 + i);
     }
+
+    front.gone.delete('/plog/deleted');
+    front.version = 2;
+    assert.equal((await get(`${shortEdge.url}/plog/deleted`)).status, 404, 'the reader who comes first still gets the stale copy');
+    await waitFor('the background request', () => front.callsTo('/plog/deleted') === 7);
+    const back = await get(`${shortEdge.url}/plog/deleted`);
+    assert.equal(back.status, 200, 'a page re-created at the same URL shows up without any refresh');
+    assert.match(back.body, /v2/);
+    assert.equal(back.headers['x-cache'], 'HIT');
+    });
   });
 
   it('answers a refresh from the front, never with the stale copy, when the page has expired', async () => {
-    const shortEdge = await startEdge(nginx!, join(dir.path, 'short-edge'), front.port, { goneValidSeconds: 1 });
-    try {
-      await get(`${shortEdge.url}/plog/back`);
-      front.gone.set('/plog/back', 404);
-      await purgeCdn(['/plog/back'], { baseUrl: shortEdge.url, secret: TEST_REFRESH_SECRET });
-      await sleep(2100);
-      front.gone.delete('/plog/back');
-      front.version = 2;
-      const refresh = await get(`${shortEdge.url}/plog/back`, { 'secret-header': TEST_REFRESH_SECRET });
-      assert.equal(refresh.status, 200);
-      assert.equal(refresh.headers['x-cache'], 'BYPASS');
-      assert.match(refresh.body, /v2/);
-      const plain = await get(`${shortEdge.url}/plog/back`);
-      assert.equal(plain.headers['x-cache'], 'HIT', 'the refresh stored the new copy');
-      assert.match(plain.body, /v2/);
-    } finally {
-      await shortEdge.stop();
-    }
+    await withDeletedPage('/plog/back', async (shortEdge) => {
+    await sleep(2100);
+    front.gone.delete('/plog/back');
+    front.version = 2;
+    const refresh = await get(`${shortEdge.url}/plog/back`, { 'secret-header': TEST_REFRESH_SECRET });
+    assert.equal(refresh.status, 200);
+    assert.equal(refresh.headers['x-cache'], 'BYPASS');
+    assert.match(refresh.body, /v2/);
+    const plain = await get(`${shortEdge.url}/plog/back`);
+    assert.equal(plain.headers['x-cache'], 'HIT', 'the refresh stored the new copy');
+    assert.match(plain.body, /v2/);
+    });
   });
 
   it('keeps the Surrogate-Key header from readers on a miss, a hit and a refresh', async () => {

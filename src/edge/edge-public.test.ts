@@ -3,12 +3,13 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { REQUEST_BOUNDS } from '../request-bounds.js';
+import { REQUEST_BOUNDS } from '../http/index.js';
 import { edgePaths } from './nginx-config.js';
 import { OPERATOR_PATHS } from './nginx-public.js';
 import { CdnPurgeError, purgeCdn } from './purge-client.js';
 import {
   TEST_REFRESH_SECRET,
+  edgeStackPerTest,
   get,
   nginxForTests,
   routedSpellings,
@@ -35,16 +36,9 @@ async function flood(url: string, count: number, connections: number): Promise<n
 }
 
 describe('the edge facing the public, against the real nginx', { skip }, () => {
-  let stack: EdgeStack;
   let front: FakeFront;
   let edge: RunningEdge;
-
-  beforeEach(async () => {
-    stack = await startEdgeStack(nginx!, 'sitestack-edge-public-');
-    ({ front, edge } = stack);
-  });
-
-  afterEach(() => stopEdgeStack(stack));
+  edgeStackPerTest(nginx!, 'sitestack-edge-public-', (stack) => ({ front, edge } = stack));
 
   it('answers 404 itself to every operator route in every spelling, whatever token is sent, when asked by anyone', async () => {
     const answers: string[] = [];

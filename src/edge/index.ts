@@ -22,4 +22,3 @@ export {
   type SpawnNginxOptions,
 } from './nginx-process.js';
 export { purgeCdn, resolvePurgeUrl, CdnPurgeError, DEFAULTS as PURGE_CDN_DEFAULTS, type PurgeCdnOptions, type CdnPurgeFailure } from './purge-client.js';
-export { publicBaseUrl, type PublicRequest } from './public-base-url.js';

@@ -1,7 +1,9 @@
 import { posix } from 'node:path';
 import { ERRORS } from '../error-codes.js';
 import type { AppError } from '../errors.js';
+import { LOCALE_SEGMENT } from '../locale.js';
 import { CACHE_HEADER } from '../page-cache/entry.js';
+import { DEFAULTS as PAGE_CACHE_DEFAULTS } from '../page-cache/index.js';
 import { publicHostLines, publicHttpLines, publicLocationLines, publicServerLines } from './nginx-public.js';
 import { positiveInteger } from '../positive-integer.js';
 
@@ -31,12 +33,12 @@ export const EDGE_CACHE_SETTINGS = {
    * Not in the spec: the renderer's data routes (spec §4, "Renderer data route"; `DATA_PREFIX` of the renderer), which
    * the edge keeps only `dataRouteValidSeconds`, not the pages' hour.
    */
-  dataRoutePrefix: '/_render/data/',
+  dataRoutePrefix: PAGE_CACHE_DEFAULTS.dataRoutePrefix,
   /**
    * Not in the spec: the path of the search page shell, `/<locale>/search` (the renderer's locale shape), kept as one
    * copy whatever its query.
    */
-  searchShellPath: '/[a-z]{2,3}(?:-[A-Z]{2})?/search',
+  searchShellPath: `/${LOCALE_SEGMENT}/search`,
   /**
    * This request header carrying the refresh secret (`refreshSecret`, `EDGE_REFRESH_SECRET`) makes nginx skip the cache
    * and refresh it; any other value is ignored. The spec lets any value do it, which hands every stranger a lever on

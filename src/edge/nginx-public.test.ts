@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { REQUEST_BOUNDS } from '../request-bounds.js';
+import { REQUEST_BOUNDS } from '../http/index.js';
 import { renderNginxConfig, type EdgeConfigOptions } from './nginx-config.js';
 import { MAX_HOST_BYTES, OPERATOR_PATHS, PROXY_BUFFER_BYTES } from './nginx-public.js';
 

@@ -1,8 +1,7 @@
 import { ERRORS } from '../error-codes.js';
 import { PER_CLIENT_HEADERS } from '../page-cache/cacheability.js';
 import { DEFAULTS as PAGE_CACHE_DEFAULTS } from '../page-cache/options.js';
-import { REQUEST_BOUNDS } from '../request-bounds.js';
-import { HEALTH_PATH, METRICS_PATH, READY_PATH } from '../server/operations-policy.js';
+import { HEALTH_PATH, METRICS_PATH, READY_PATH, REQUEST_BOUNDS } from '../http/index.js';
 
 /**
  * The parts of the edge's nginx.conf that face the public (issue 32): the operator's routes refused, refreshes only with

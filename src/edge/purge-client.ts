@@ -1,7 +1,7 @@
 import { ERRORS } from '../error-codes.js';
 import { AppError } from '../errors.js';
 import { positiveInteger } from '../positive-integer.js';
-import { drainBody } from '../upstream-body.js';
+import { drainBody } from '../http/index.js';
 import { EDGE_CACHE_SETTINGS } from './nginx-config.js';
 
 /** Options of `purgeCdn`. */

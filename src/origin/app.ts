@@ -4,11 +4,8 @@ import Fastify, { type FastifyBodyParser, type FastifyInstance, type FastifyRequ
 import { ERRORS } from '../error-codes.js';
 import type { Logger } from '../log.js';
 import { RateLimitLog } from '../log-bounds.js';
-import { REQUEST_BOUNDS, urlTooLong } from '../request-bounds.js';
-import { trustedProxyCheck } from '../search/index.js';
+import { DEFAULT_TRUSTED_PROXIES, installErrorMapper, jsonUtf8Problem, REQUEST_BOUNDS, trustedProxyCheck, urlTooLong } from '../http/index.js';
 import { secretMatches } from '../secret-compare.js';
-import { jsonUtf8Problem } from '../utf8-input.js';
-import { installErrorMapper } from '../server/error-mapper.js';
 import type { OriginDatabase } from './database.js';
 import { ContentStore } from './store.js';
 import { encodeCursor, parsePendingQuery } from './pending-page.js';
@@ -40,9 +37,9 @@ export interface OriginAppOptions {
   operations?: { paths: readonly string[]; handle: (req: IncomingMessage, res: ServerResponse, path: string) => void };
 }
 
-const DEFAULTS = {
+export const ORIGIN_APP_DEFAULTS = {
   commentRateLimit: { max: 5, windowMs: 60_000 },
-  trustedProxies: ['loopback'],
+  trustedProxies: DEFAULT_TRUSTED_PROXIES,
 } as const;
 
 /**
@@ -58,14 +55,14 @@ export function adminAuthorized(header: string | undefined, token: string): bool
 export async function createOriginApp(options: OriginAppOptions): Promise<FastifyInstance> {
   const store = new ContentStore(options.db, options.now === undefined ? {} : { now: options.now });
   const onChange = options.onChange ?? (() => undefined);
-  const limit = options.commentRateLimit ?? DEFAULTS.commentRateLimit;
+  const limit = options.commentRateLimit ?? ORIGIN_APP_DEFAULTS.commentRateLimit;
   const app = Fastify({
     logger: false,
     // Routes without a body of their own read no more than a comment's; PUT, PATCH and comments set theirs.
     bodyLimit: BODY_LIMITS.comment,
     routerOptions: { maxParamLength: 200 },
     // The same trust rule as the search's rate limit, so a reader behind the front or the edge is one reader here too.
-    trustProxy: trustedProxyCheck(options.trustedProxies ?? DEFAULTS.trustedProxies),
+    trustProxy: trustedProxyCheck(options.trustedProxies ?? ORIGIN_APP_DEFAULTS.trustedProxies),
     // Beyond it fastify's own client error handler answers 431, logging nothing (its logger is off).
     http: { maxHeaderSize: REQUEST_BOUNDS.maxHeaderBytes },
   });

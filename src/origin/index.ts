@@ -1,6 +1,7 @@
-export { createOriginApp, type OriginAppOptions } from './app.js';
+export { createOriginApp, ORIGIN_APP_DEFAULTS, type OriginAppOptions } from './app.js';
 export { openOriginDatabase, migrate, MIGRATIONS, type OriginDatabase, type OpenOriginDatabaseOptions } from './database.js';
 export { PurgeOutbox, type PurgeOutboxOptions, type CdnPurge, type CdnUrlFailure } from './outbox.js';
+export type { Backlog } from './worker-loop.js';
 export { SearchOutbox, type SearchOutboxOptions, type PostChange, type ApplyPostChanges } from './search-outbox.js';
 export { ContentStore, type Post, type PostPage, type PublicComment, type PendingComment } from './store.js';
 export { groupByMonth, purgeForComments, purgeForPost, type PostGroup, type PostSummary, type PurgeTargets } from './policy.js';

@@ -10,7 +10,7 @@ import { PurgeOutbox, type CdnPurge, type PurgeOutboxOptions } from './outbox.js
 import { ContentStore } from './store.js';
 import { waitFor } from '../test-support/wait-for.js';
 import { tempOriginDatabase } from './test-support/temp-database.js';
-import { PURGE_ANSWER_MAX_BYTES } from '../upstream-body.js';
+import { PURGE_ANSWER_MAX_BYTES } from '../http/index.js';
 
 interface Receiver {
   url: string;

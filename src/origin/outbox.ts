@@ -1,10 +1,11 @@
 import type { Logger } from '../log.js';
 import type { OriginDatabase } from './database.js';
 import { retryDelayMs, type BackoffPolicy } from '../backoff.js';
-import { BOUND_LIMIT } from '../sqlite-limit.js';
 import { edgeUrlOfCacheKey } from './policy.js';
-import { discardBody, PURGE_ANSWER_MAX_BYTES, readBoundedText } from '../upstream-body.js';
-import { endsWithin, MAX_TIMER_MS, WorkerLoop, type GraceOptions } from './worker-loop.js';
+import { discardBody, PURGE_ANSWER_MAX_BYTES, readBoundedText } from '../http/index.js';
+import { purgeOutboxStatements } from './outbox-statements.js';
+import { batchOf, purgedList, PURGE_REQUEST_LIMITS } from './purge-batch.js';
+import { backlogOf, endsWithin, MAX_TIMER_MS, OUTBOX_DEFAULTS, OutboxWorker, type Backlog, type OutboxStopOptions } from './worker-loop.js';
 
 /** A URL the edge could not purge, exactly as it was handed to `CdnPurge`, and why. */
 export interface CdnUrlFailure {
@@ -30,12 +31,6 @@ export interface PurgeOutboxMetrics {
   deliveryFailed(route: string): void;
   /** The edge purge of `urls` URLs failed (this attempt). */
   edgePurgeFailed(urls: number): void;
-}
-
-/** What waits in an outbox: how many, and when the oldest was queued (ms since the epoch; undefined when none waits). */
-export interface Backlog {
-  pending: number;
-  oldestAt: number | undefined;
 }
 
 export interface PurgeOutboxOptions {
@@ -73,44 +68,11 @@ export interface PurgeOutboxOptions {
   metrics?: PurgeOutboxMetrics;
 }
 
-/** How {@link PurgeOutbox.stop} treats the deliveries in flight. */
-/**
- * How an outbox stops: `graceMs` is how long the deliveries in flight may take to end before they are left (aborted,
- * where they can be) for the next start; aborting `force` cuts the grace short (a second SIGINT or SIGTERM).
- */
-export type OutboxStopOptions = GraceOptions;
-
-/** `next_at` of an edge URL waiting for the front deliveries under way to end (see purgeCdn). */
-const PARKED = Number.MAX_SAFE_INTEGER;
-
 const DEFAULTS = {
-  backoff: { baseMs: 250, maxMs: 30_000 },
+  ...OUTBOX_DEFAULTS,
   timeoutMs: 5_000,
-  batchJobs: 100,
-  maxPathnames: 1_000,
-  maxKeys: 1_000,
   cdnGiveUpAfterMs: 60 * 60 * 1_000,
 } as const;
-
-interface DueJob {
-  id: number;
-  pathnames: string;
-  keys: string;
-  attempts: number;
-}
-
-/** What one delivery sends: the jobs it confirms and their pathnames and keys, each once. */
-interface Batch {
-  jobs: DueJob[];
-  pathnames: string[];
-  keys: string[];
-}
-
-interface DueCdnUrl {
-  url: string;
-  attempts: number;
-  queued_at: number;
-}
 
 /**
  * Delivers the purge jobs the content store wrote in its transactions: to every front's purge route, then (once
@@ -118,10 +80,9 @@ interface DueCdnUrl {
  * stopped; a route or a URL that fails is retried with capped exponential backoff and jitter without holding back the
  * others, and a URL the edge keeps failing is given up (logged as an error) after `cdnGiveUpAfterMs`.
  */
-export class PurgeOutbox {
+export class PurgeOutbox extends OutboxWorker {
   private readonly options: Required<Omit<PurgeOutboxOptions, 'cdnPurge' | 'metrics'>> & Pick<PurgeOutboxOptions, 'cdnPurge' | 'metrics'>;
   private readonly statements;
-  private readonly loop = new WorkerLoop(() => this.tick(), () => this.msUntilNextAttempt());
   /** Deliveries under way, one at most per route: a route that hangs holds back only itself. */
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly abort = new AbortController();
@@ -130,64 +91,10 @@ export class PurgeOutbox {
   private sending = 0;
 
   constructor(options: PurgeOutboxOptions) {
+    super();
     const { backoff, timeoutMs, batchJobs, cdnGiveUpAfterMs } = DEFAULTS;
     this.options = { fetch: globalThis.fetch, backoff, timeoutMs, batchJobs, cdnGiveUpAfterMs, now: Date.now, random: Math.random, ...options };
-    const db = options.db;
-    this.statements = {
-      dueForRoute: db.prepare<[string, number, number], DueJob>(
-        `SELECT j.id, j.pathnames, j.keys, coalesce(d.attempts, 0) AS attempts
-           FROM purge_jobs j LEFT JOIN purge_deliveries d ON d.job_id = j.id AND d.route = ?
-          WHERE coalesce(d.delivered, 0) = 0 AND coalesce(d.next_at, 0) <= ?
-          ORDER BY j.id ${BOUND_LIMIT}`,
-      ),
-      delivered: db.prepare<[number, string, number | null]>(
-        `INSERT INTO purge_deliveries (job_id, route, attempts, delivered, report_id) VALUES (?, ?, 1, 1, ?)
-         ON CONFLICT (job_id, route) DO UPDATE SET attempts = attempts + 1, delivered = 1, last_error = NULL, report_id = excluded.report_id`,
-      ),
-      report: db.prepare<[string]>(`INSERT INTO purge_reports (urls) VALUES (?)`),
-      // A report is complete once no delivery points to it: every job it covered was confirmed by every front.
-      completeReports: db.prepare<[], { id: number; urls: string }>(
-        `SELECT id, urls FROM purge_reports r WHERE NOT EXISTS (SELECT 1 FROM purge_deliveries d WHERE d.report_id = r.id)`,
-      ),
-      forgetReport: db.prepare<[number]>(`DELETE FROM purge_reports WHERE id = ?`),
-      failed: db.prepare<[{ job: number; route: string; next: number; error: string }]>(
-        `INSERT INTO purge_deliveries (job_id, route, attempts, next_at, last_error) VALUES (@job, @route, 1, @next, @error)
-         ON CONFLICT (job_id, route) DO UPDATE SET attempts = attempts + 1, next_at = @next, last_error = @error`,
-      ),
-      confirmedByEveryFront: db.prepare<[string, number], { id: number; pathnames: string }>(
-        `SELECT id, pathnames FROM purge_jobs WHERE
-           (SELECT count(*) FROM purge_deliveries d WHERE d.job_id = purge_jobs.id AND d.delivered = 1
-               AND d.route IN (SELECT value FROM json_each(?))) = ?`,
-      ),
-      // A URL queued again (a newer change) is a new purge: due at once, with a fresh count and clock.
-      queueCdn: db.prepare<[string, number]>(
-        `INSERT INTO cdn_purges (url, queued_at) VALUES (?, ?)
-         ON CONFLICT (url) DO UPDATE SET queued_at = excluded.queued_at, attempts = 0, next_at = 0, last_error = NULL`,
-      ),
-      finish: db.prepare<[number]>(`DELETE FROM purge_jobs WHERE id = ?`),
-      dueForCdn: db.prepare<[number, number], DueCdnUrl>(
-        `SELECT url, attempts, queued_at FROM cdn_purges WHERE next_at <= ? ORDER BY next_at, url ${BOUND_LIMIT}`,
-      ),
-      cdnDone: db.prepare<[string]>(`DELETE FROM cdn_purges WHERE url = ?`),
-      park: db.prepare<[{ url: string; now: number }]>(
-        `UPDATE cdn_purges SET queued_at = @now, attempts = 0, next_at = ${PARKED}, last_error = NULL WHERE url = @url`,
-      ),
-      unpark: db.prepare<[]>(`UPDATE cdn_purges SET next_at = 0 WHERE next_at = ${PARKED}`),
-      cdnFailed: db.prepare<[{ url: string; next: number; error: string }]>(
-        `UPDATE cdn_purges SET attempts = attempts + 1, next_at = @next, last_error = @error WHERE url = @url`,
-      ),
-      nextFrontAttempt: db.prepare<[string], { next: number | null }>(
-        `SELECT min(coalesce(d.next_at, 0)) AS next
-           FROM purge_jobs j CROSS JOIN json_each(?) r
-           LEFT JOIN purge_deliveries d ON d.job_id = j.id AND d.route = r.value
-          WHERE coalesce(d.delivered, 0) = 0`,
-      ),
-      nextCdnAttempt: db.prepare<[], { next: number | null }>(`SELECT min(next_at) AS next FROM cdn_purges`),
-      pendingJobs: db.prepare<[], { count: number }>(`SELECT count(*) AS count FROM purge_jobs`),
-      pendingCdnUrls: db.prepare<[], { count: number }>(`SELECT count(*) AS count FROM cdn_purges`),
-      jobsBacklog: db.prepare<[], { count: number; oldest: string | null }>(`SELECT count(*) AS count, min(created_at) AS oldest FROM purge_jobs`),
-      cdnBacklog: db.prepare<[], { count: number; oldest: number | null }>(`SELECT count(*) AS count, min(queued_at) AS oldest FROM cdn_purges`),
-    };
+    this.statements = purgeOutboxStatements(options.db);
   }
 
   /** Starts delivering, beginning with whatever earlier runs left in the outbox. */
@@ -199,11 +106,6 @@ export class PurgeOutbox {
       this.options.logger.warn({ urls: waiting }, 'edge purges from an earlier run wait for CDN_BASE_URL; they are kept');
     }
     this.loop.start();
-  }
-
-  /** Tells the worker a job was enqueued; delivery starts at once, never inside the caller's request. */
-  notify(): void {
-    this.loop.notify();
   }
 
   /** Jobs not yet confirmed by every front. */
@@ -218,8 +120,7 @@ export class PurgeOutbox {
 
   /** Purge jobs not yet confirmed by every front, and the oldest one's time (for the metrics). */
   jobsBacklog(): Backlog {
-    const row = this.statements.jobsBacklog.get();
-    return { pending: row?.count ?? 0, oldestAt: row?.oldest == null ? undefined : Date.parse(row.oldest) };
+    return backlogOf(this.statements.jobsBacklog.get());
   }
 
   /** Edge URLs still to purge, and since when the oldest waits (for the metrics). */
@@ -239,7 +140,7 @@ export class PurgeOutbox {
     await settled;
   }
 
-  private msUntilNextAttempt(): number {
+  protected msUntilNextAttempt(): number {
     // A route with a delivery under way is not due: its delivery notifies the worker when it ends.
     const idle = this.options.routes.filter((route) => !this.inFlight.has(route));
     const front = idle.length === 0 ? null : (this.statements.nextFrontAttempt.get(JSON.stringify(idle))?.next ?? null);
@@ -249,7 +150,7 @@ export class PurgeOutbox {
     return Math.min(...candidates) - this.options.now();
   }
 
-  private async tick(): Promise<void> {
+  protected async runDue(): Promise<void> {
     try {
       for (const route of this.options.routes) {
         if (this.inFlight.has(route)) continue;
@@ -274,23 +175,6 @@ export class PurgeOutbox {
     }
   }
 
-  /** The due jobs, oldest first, for as long as their pathnames and their keys each stay within a purge request's bound. */
-  private batch(jobs: DueJob[]): Batch {
-    const pathnames = new Set<string>();
-    const keys = new Set<string>();
-    const taken: DueJob[] = [];
-    for (const job of jobs) {
-      const nextPathnames = JSON.parse(job.pathnames) as string[];
-      const nextKeys = JSON.parse(job.keys) as string[];
-      const tooMany = new Set([...pathnames, ...nextPathnames]).size > DEFAULTS.maxPathnames || new Set([...keys, ...nextKeys]).size > DEFAULTS.maxKeys;
-      if (taken.length > 0 && tooMany) break;
-      for (const pathname of nextPathnames) pathnames.add(pathname);
-      for (const key of nextKeys) keys.add(key);
-      taken.push(job);
-    }
-    return { jobs: taken, pathnames: [...pathnames], keys: [...keys] };
-  }
-
   private delay(attempts: number): number {
     return this.options.now() + retryDelayMs(attempts, this.options.backoff, this.options.random());
   }
@@ -299,7 +183,7 @@ export class PurgeOutbox {
   private async deliverTo(route: string): Promise<boolean> {
     const due = this.statements.dueForRoute.all(route, this.options.now(), this.options.batchJobs);
     if (due.length === 0) return false;
-    const { jobs, pathnames, keys } = this.batch(due);
+    const { jobs, pathnames, keys } = batchOf(due);
     try {
       this.sent++;
       this.sending++;
@@ -360,7 +244,7 @@ export class PurgeOutbox {
   }
 
   private async purgeCdn(cdnPurge: CdnPurge): Promise<void> {
-    const due = this.statements.dueForCdn.all(this.options.now(), DEFAULTS.maxPathnames);
+    const due = this.statements.dueForCdn.all(this.options.now(), PURGE_REQUEST_LIMITS.maxPathnames);
     if (due.length === 0) return;
     const urls = due.map(({ url }) => url);
     // A front purging while the edge refreshes may miss a render a refresh started (not stored yet, so not reported
@@ -409,19 +293,4 @@ export class PurgeOutbox {
       );
     }
   }
-}
-
-/**
- * The cache keys a front's answer names as purged (`{ "purged": [...] }`); none for an answer of another shape, such as
- * a front's from before it reported them: the delivery still succeeded.
- */
-function purgedList(answer: string): string[] {
-  let body: unknown;
-  try {
-    body = JSON.parse(answer);
-  } catch {
-    return [];
-  }
-  const purged = typeof body === 'object' && body !== null ? (body as { purged?: unknown }).purged : undefined;
-  return Array.isArray(purged) ? purged.filter((key): key is string => typeof key === 'string') : [];
 }

@@ -1,10 +1,9 @@
 import type { Logger } from '../log.js';
-import type { Backlog, OutboxStopOptions } from './outbox.js';
 import { BOUND_LIMIT } from '../sqlite-limit.js';
 import type { OriginDatabase } from './database.js';
 import { retryDelayMs, type BackoffPolicy } from '../backoff.js';
 import type { Post } from './store.js';
-import { endsWithin, MAX_TIMER_MS, WorkerLoop } from './worker-loop.js';
+import { backlogOf, endsWithin, MAX_TIMER_MS, OUTBOX_DEFAULTS, OutboxWorker, type Backlog, type OutboxStopOptions } from './worker-loop.js';
 
 /** A post whose search document is to be brought in line: `post` as it is now, undefined when it no longer exists. */
 export interface PostChange {
@@ -36,11 +35,6 @@ export interface SearchOutboxOptions {
   metrics?: { updateFailed(): void };
 }
 
-const DEFAULTS = {
-  backoff: { baseMs: 250, maxMs: 30_000 },
-  batchJobs: 100,
-} as const;
-
 interface DueJob {
   id: number;
   oid: string;
@@ -53,17 +47,17 @@ interface DueJob {
  * restart in any number without ever putting an older version back. Jobs are taken oldest first; after a delivery only
  * the jobs it read past are removed, so a write that lands during the delivery keeps its own job for the next one.
  */
-export class SearchOutbox {
+export class SearchOutbox extends OutboxWorker {
   private readonly options: Required<Omit<SearchOutboxOptions, 'metrics'>> & Pick<SearchOutboxOptions, 'metrics'>;
   private readonly statements;
-  private readonly loop = new WorkerLoop(() => this.deliver(), () => this.msUntilNextAttempt());
   /** Whether a delivery is under way (stop() says so when it leaves one behind). */
   private delivering = false;
   /** Since when deliveries fail (undefined: the last one succeeded): an outage is logged when it starts and ends. */
   private failingSince: number | undefined;
 
   constructor(options: SearchOutboxOptions) {
-    this.options = { ...DEFAULTS, now: Date.now, random: Math.random, ...options };
+    super();
+    this.options = { ...OUTBOX_DEFAULTS, now: Date.now, random: Math.random, ...options };
     const db = options.db;
     this.statements = {
       due: db.prepare<[number, number], DueJob>(`SELECT id, oid, attempts FROM search_jobs WHERE next_at <= ? ORDER BY id ${BOUND_LIMIT}`),
@@ -82,11 +76,6 @@ export class SearchOutbox {
     this.loop.start();
   }
 
-  /** Tells the worker a job was enqueued; delivery starts at once, never inside the caller's request. */
-  notify(): void {
-    this.loop.notify();
-  }
-
   /** Jobs not yet applied. */
   pendingJobs(): number {
     return this.statements.pending.get()?.count ?? 0;
@@ -94,8 +83,7 @@ export class SearchOutbox {
 
   /** Jobs not yet applied, and the oldest one's time (for the metrics). */
   backlog(): Backlog {
-    const row = this.statements.backlog.get();
-    return { pending: row?.count ?? 0, oldestAt: row?.oldest == null ? undefined : Date.parse(row.oldest) };
+    return backlogOf(this.statements.backlog.get());
   }
 
   /**
@@ -109,13 +97,13 @@ export class SearchOutbox {
     }
   }
 
-  private msUntilNextAttempt(): number {
+  protected msUntilNextAttempt(): number {
     const next = this.statements.nextAttempt.get()?.next ?? null;
     return next === null ? MAX_TIMER_MS : next - this.options.now();
   }
 
   /** One delivery of the due jobs; it never rejects. */
-  private async deliver(): Promise<void> {
+  protected async runDue(): Promise<void> {
     this.delivering = true;
     try {
       await this.deliverDue();

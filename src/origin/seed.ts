@@ -1,4 +1,4 @@
-import type { OriginDatabase } from './database.js';
+import type Database from 'better-sqlite3';
 import { seededRandom } from '../seeded-random.js';
 
 interface Subject {
@@ -295,7 +295,7 @@ export function demoPosts(): DemoPost[] {
 }
 
 /** Writes the demo posts and comments (some approved, some pending) into an empty database. */
-export function seedDemoContent(db: OriginDatabase): void {
+export function seedDemoContent(db: Database.Database): void {
   const random = seededRandom(7);
   const insertPost = db.prepare(
     `INSERT INTO posts (oid, title, summary, body_html, pub_date, categories, updated_at)

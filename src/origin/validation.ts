@@ -1,7 +1,7 @@
 import { ERRORS, type ErrorFactory } from '../error-codes.js';
 import type { AppError } from '../errors.js';
 import { CATEGORY_NAME_MAX_LENGTH, isCategoryName } from '../categories.js';
-import { characterCount } from '../utf8-input.js';
+import { characterCount } from '../http/index.js';
 
 /** A post identifier: a lower-case slug, so it is safe in a URL path and in a cache key as it stands. */
 export const OID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

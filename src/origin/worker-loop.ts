@@ -63,6 +63,36 @@ export class WorkerLoop {
   }
 }
 
+/** What both outboxes are: a worker loop over their due jobs, woken when a job is enqueued. */
+export abstract class OutboxWorker {
+  protected readonly loop = new WorkerLoop(() => this.runDue(), () => this.msUntilNextAttempt());
+
+  /** One pass over the due jobs; it must not reject. */
+  protected abstract runDue(): Promise<void>;
+
+  /** When the next job falls due without a notification (MAX_TIMER_MS: none is). */
+  protected abstract msUntilNextAttempt(): number;
+
+  /** Tells the worker a job was enqueued; delivery starts at once, never inside the caller's request. */
+  notify(): void {
+    this.loop.notify();
+  }
+}
+
+/** The retry and batching defaults both outboxes start from. */
+export const OUTBOX_DEFAULTS = { backoff: { baseMs: 250, maxMs: 30_000 }, batchJobs: 100 } as const;
+
+/** What waits in an outbox: how many, and when the oldest was queued (ms since the epoch; undefined when none waits). */
+export interface Backlog {
+  pending: number;
+  oldestAt: number | undefined;
+}
+
+/** A backlog query's row (the jobs' count and the oldest one's `created_at`) as a {@link Backlog}. */
+export function backlogOf(row: { count: number; oldest: string | null } | undefined): Backlog {
+  return { pending: row?.count ?? 0, oldestAt: row?.oldest == null ? undefined : Date.parse(row.oldest) };
+}
+
 /** The longest delay a Node timer takes (a longer one fires at once). */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -72,6 +102,12 @@ export interface GraceOptions {
   graceMs?: number;
   force?: AbortSignal;
 }
+
+/**
+ * How an outbox stops: `graceMs` is how long the deliveries in flight may take to end before they are left (aborted,
+ * where they can be) for the next start; aborting `force` cuts the grace short (a second SIGINT or SIGTERM).
+ */
+export type OutboxStopOptions = GraceOptions;
 
 /** Resolves true when `work` ends within the grace, false when the grace runs out or `force` aborts first. */
 export async function endsWithin(work: Promise<unknown>, options: GraceOptions): Promise<boolean> {

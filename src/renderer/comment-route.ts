@@ -3,9 +3,7 @@ import { ERRORS } from '../error-codes.js';
 import { isAppError } from '../errors.js';
 import { logUrl } from '../log-bounds.js';
 import { silentLogger, type Logger } from '../log.js';
-import { discardBody, readBoundedText } from '../upstream-body.js';
-import { formUtf8Problem } from '../utf8-input.js';
-import { clientAddress, trustedProxyCheck } from '../search/api/client-address.js';
+import { clientAddress, DEFAULT_TRUSTED_PROXIES, discardBody, formUtf8Problem, readBoundedText, trustedProxyCheck } from '../http/index.js';
 import { HONEYPOT_FIELD } from './comment-form.js';
 import type { RendererHandler } from './handler.js';
 import type { CommentValues } from './types.js';
@@ -36,7 +34,7 @@ export interface CommentRouteOptions {
   logger?: Logger;
 }
 
-export const COMMENT_ROUTE_DEFAULTS = { trustedProxies: ['loopback'], timeoutMs: 10_000, maxBodyBytes: 64 * 1024, maxOriginAnswerBytes: 64 * 1024 } as const;
+export const COMMENT_ROUTE_DEFAULTS = { trustedProxies: DEFAULT_TRUSTED_PROXIES, timeoutMs: 10_000, maxBodyBytes: 64 * 1024, maxOriginAnswerBytes: 64 * 1024 } as const;
 
 const POST_PATH = /^\/plog\/([a-z0-9]+(?:-[a-z0-9]+)*)\/comments(\/sent)?$/;
 

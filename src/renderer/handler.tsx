@@ -3,7 +3,7 @@ import { renderToString } from 'react-dom/server';
 import { isAppError } from '../errors.js';
 import { logUrl } from '../log-bounds.js';
 import { silentLogger, type Logger } from '../log.js';
-import { publicBaseMemo, type PublicBaseOptions } from '../edge/public-base-url.js';
+import { publicBaseMemo, type PublicBaseOptions } from '../http/index.js';
 import { pathOf } from '../page-cache/key.js';
 import { preferencesMemo } from '../page-cache/negotiate.js';
 import { SURROGATE_KEY_HEADER } from '../page-cache/surrogate-keys.js';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { AppError, isAppError } from '../errors.js';
 import { ERRORS } from '../error-codes.js';
-import { discardBody, readBoundedText } from '../upstream-body.js';
+import { discardBody, readBoundedText } from '../http/index.js';
 import { describeProblem, listAnswerSchema, postAnswerSchema, type PostAnswer } from './origin-schema.js';
 import type { PageRoute } from './routes.js';
 import type { PageData, PostListing } from './types.js';

@@ -1,4 +1,5 @@
 import { CATEGORY_PATH_PREFIX, categoryPath, isCategoryName } from '../categories.js';
+import { LOCALE_SEGMENT } from '../locale.js';
 
 /** What a page path resolves to. Pure: shared by the server and the client bundle. */
 export type PageRoute =
@@ -11,7 +12,7 @@ export type PageRoute =
 export const DEFAULT_LOCALE = 'en-US';
 
 const OID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const LOCALE = /^[a-z]{2,3}(?:-[A-Z]{2})?$/;
+const LOCALE = new RegExp(`^${LOCALE_SEGMENT}$`);
 
 /**
  * The category a page path's last segment names: percent-decoded and NFC-normalized, so every spelling of a name

@@ -6,7 +6,7 @@ import { Parser } from 'htmlparser2';
 import { ERRORS } from '../error-codes.js';
 import { isAppError, type AppError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { discardBody, readBoundedText } from '../upstream-body.js';
+import { discardBody, readBoundedText } from '../http/index.js';
 import { popularityKey } from './popularity.js';
 
 /** A `prose` block of a built document. */

@@ -4,11 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { loadConfig } from '../config.js';
 import { silentLogger } from '../log.js';
 import { SqliteEngine } from './engines/sqlite.js';
-import { ensureSearchIndex } from './ensure-index.js';
+import { ensureSearchIndex, type EnsureSearchIndexOptions } from './ensure-index.js';
+import { DEFAULT_INDEX_PREFIX } from './index-names.js';
 import { startStubOrigin, type StubOrigin } from './test-support/origin-stub.js';
+
+/** What ensureSearchIndex reads of the configuration, as it is when only DATA_DIR and API_BASE are set. */
+function configFor(dataDir: string, apiBase: string): EnsureSearchIndexOptions['config'] {
+  return { dataDir, apiBase, searchUrl: `sqlite:${join(dataDir, 'search.sqlite')}`, searchPrefix: DEFAULT_INDEX_PREFIX };
+}
 
 describe('ensureSearchIndex', () => {
   let dir: string;
@@ -23,7 +28,7 @@ describe('ensureSearchIndex', () => {
   });
 
   it('builds and indexes the origin on first start, and does nothing once the alias exists', async () => {
-    const config = loadConfig({ DATA_DIR: join(dir, 'data'), API_BASE: origin.url }, dir);
+    const config = configFor(join(dir, 'data'), origin.url);
     const first = await ensureSearchIndex({ config, logger: silentLogger() });
     assert.equal(first?.documents, 1);
     assert.equal(first?.aliasLive, true);
@@ -42,7 +47,7 @@ describe('ensureSearchIndex', () => {
   it('makes an empty index live when the origin has no posts yet, so live updates have an index to fill', async () => {
     const empty = await startStubOrigin([]);
     try {
-      const config = loadConfig({ DATA_DIR: join(dir, 'empty'), API_BASE: empty.url }, dir);
+      const config = configFor(join(dir, 'empty'), empty.url);
       assert.equal(await ensureSearchIndex({ config, logger: silentLogger() }), undefined);
       const engine = new SqliteEngine({ path: join(dir, 'empty', 'search.sqlite') });
       try {
@@ -58,7 +63,7 @@ describe('ensureSearchIndex', () => {
   });
 
   it('builds the index again when the live one was built by an older version, and searches the new one', async () => {
-    const config = loadConfig({ DATA_DIR: join(dir, 'outdated'), API_BASE: origin.url }, dir);
+    const config = configFor(join(dir, 'outdated'), origin.url);
     await ensureSearchIndex({ config, logger: silentLogger() });
     const file = join(dir, 'outdated', 'search.sqlite');
     const db = new Database(file);

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { runContentBuild } from './content-build.js';
 import { createEngine } from './engines/factory.js';
@@ -9,7 +8,7 @@ import { runIndexer, summarizeRun, type IndexRunReport } from './indexer.js';
 import { PopularityStore } from './popularity.js';
 
 export interface EnsureSearchIndexOptions {
-  config: Pick<Config, 'apiBase' | 'dataDir' | 'searchUrl' | 'searchPrefix'>;
+  config: { apiBase: string; dataDir: string; searchUrl: string; searchPrefix: string };
   logger: Logger;
   /** Where the content build is written. @default `<dataDir>/build` */
   buildDir?: string;

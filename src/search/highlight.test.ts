@@ -13,6 +13,10 @@ describe('markedFragments', () => {
     assert.deepEqual(markedTitle('plain'), []);
   });
 
+  it('escapes marked text and keeps only <mark> from markers', () => {
+    assert.deepEqual(markedTitle(`<b>${MARK_OPEN}x${MARK_CLOSE}</b> & "q"`), ['&lt;b&gt;<mark>x</mark>&lt;/b&gt; &amp; &quot;q&quot;']);
+  });
+
   it('escapes hostile text and keeps only <mark> as markup', () => {
     const text = `<script>alert("x")</script> & ${mark('<img src=x onerror=alert(1)>')} '${mark('q')}'`;
     const [fragment] = markedFragments(text);

@@ -1,5 +1,8 @@
 /** Naming of the indices a run creates (spec §2): `<prefix>_<UTC YYYYMMDDHHMMSS>`, with `_<n>` when that is taken. */
 
+/** The prefix of a run's indices and the name of the alias searched, unless `SEARCH_PREFIX` says otherwise. */
+export const DEFAULT_INDEX_PREFIX = 'site_docs';
+
 function twoDigits(value: number): string {
   return String(value).padStart(2, '0');
 }

@@ -2,6 +2,7 @@
 export type { AliasAction, AutocompleteMatch, AutocompleteQuery, BulkItemError, BulkItemResult, DeleteItemResult, Health, HighlightOptions, IndexInfo, IndexedDocument, QueryFilter, SearchEngine, SearchHit, SearchQuery, SearchResult, SortOrder, SuggestQuery, Suggestion, TotalHits } from './engines/types.js';
 export { createEngine } from './engines/factory.js';
 export { SqliteEngine, SQLITE_ENGINE_DEFAULTS, type SqliteEngineOptions } from './engines/sqlite.js';
+export { DEFAULT_INDEX_PREFIX } from './index-names.js';
 export { runIndexer, summarizeRun, INDEX_RUN_DEFAULTS, type IndexMode, type IndexRunOptions, type IndexRunReport, type IndexProgress } from './indexer.js';
 export { readBuild, type ReadPoolOptions } from './read-pool.js';
 export { parseIndexJson, readContentBuild, slugOf, walkIndexFiles, type ReadOptions, type ReadResult } from './reader.js';
@@ -12,6 +13,5 @@ export { createLiveUpdater, LIVE_UPDATER_DEFAULTS, type LivePostChange, type Liv
 export { ensureSearchIndex, loadPopularity, type EnsureSearchIndexOptions } from './ensure-index.js';
 export { searchRoutes, SEARCH_ROUTES_DEFAULTS, type SearchRoutesOptions, type SearchResponse, type SearchDocument, type AutocompleteResponse } from './api/routes.js';
 export { parseSearchParams, parseAutocompleteParams, autocompleteCacheControl, type SearchParams, type ValidationErrorBody } from './api/params.js';
-export { clientAddress, trustedProxyCheck, validProxyEntry } from './api/client-address.js';
 export { searchPageRoutes, SEARCH_PAGE_DEFAULTS, type SearchPageOptions } from './page/routes.js';
 export { searchPageHtml } from './page/html.js';

@@ -3,7 +3,7 @@ import { ERRORS } from '../error-codes.js';
 import { isAppError, type AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { BulkItemError, IndexedDocument, IndexInfo, SearchEngine } from './engines/types.js';
-import { isRunIndexName, runIndexName } from './index-names.js';
+import { DEFAULT_INDEX_PREFIX, isRunIndexName, runIndexName } from './index-names.js';
 import { readBuild, type ReadPoolOptions } from './read-pool.js';
 import { walkIndexFiles } from './reader.js';
 
@@ -53,7 +53,7 @@ export interface IndexRunOptions {
 }
 
 export const INDEX_RUN_DEFAULTS = {
-  prefix: 'site_docs',
+  prefix: DEFAULT_INDEX_PREFIX,
   mode: 'full',
   maxFailures: 0,
   priorityPrefix: 'en-us/',

@@ -2,6 +2,7 @@ import { ERRORS } from '../error-codes.js';
 import type { Logger } from '../log.js';
 import { CONTENT_BUILD_DEFAULTS, postIndexJson, type PostDetail } from './content-build.js';
 import type { IndexedDocument, SearchEngine } from './engines/types.js';
+import { DEFAULT_INDEX_PREFIX } from './index-names.js';
 import { popularityKey } from './popularity.js';
 import { parseIndexJson } from './reader.js';
 
@@ -23,7 +24,7 @@ export interface LiveUpdaterOptions {
   logger?: Logger;
 }
 
-export const LIVE_UPDATER_DEFAULTS = { prefix: 'site_docs', locale: CONTENT_BUILD_DEFAULTS.locale } as const;
+export const LIVE_UPDATER_DEFAULTS = { prefix: DEFAULT_INDEX_PREFIX, locale: CONTENT_BUILD_DEFAULTS.locale } as const;
 
 /** What one call changed in the live index. */
 export interface LiveUpdateReport {

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '../log.js';
-import type { StopOptions } from './drain.js';
+import { DRAIN_DEFAULTS, type StopOptions } from './drain.js';
 import { MetricsAggregator } from './metrics-cluster.js';
 import { PurgeRelay, type RelayWorker } from './purge-fanout.js';
 import { ERRORS } from '../error-codes.js';
@@ -35,7 +35,7 @@ export const FRONT_WORKERS_DEFAULTS = {
   purgeTimeoutMs: 2_000,
   restartDelayMs: 100,
   stableAfterMs: 10_000,
-  shutdownTimeoutMs: 10_000,
+  shutdownTimeoutMs: DRAIN_DEFAULTS.timeoutMs,
   killMarginMs: 5_000,
   drainDelayMs: 0,
 } as const;

@@ -7,12 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { silentLogger } from '../log.js';
-import { REQUEST_BOUNDS } from '../request-bounds.js';
+import { createApiApp, REQUEST_BOUNDS } from '../http/index.js';
 import { capturedLogger } from '../test-support/captured-logger.js';
 import { createOriginApp, openOriginDatabase, type OriginDatabase } from '../origin/index.js';
 import { createPageCache, createStatsHandler } from '../page-cache/index.js';
 import { buildClient, createCommentRoute, createRenderer } from '../renderer/index.js';
-import { createApiApp } from './api.js';
 import { createFrontServer } from './front.js';
 
 let dir: string;

@@ -4,10 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../log.js';
 import { logUrl } from '../log-bounds.js';
 import { pathOf, type PageCache } from '../page-cache/index.js';
-import { REQUEST_BOUNDS, urlTooLong } from '../request-bounds.js';
+import { REQUEST_BOUNDS, urlTooLong } from '../http/index.js';
 import { ERRORS } from '../error-codes.js';
 import { matchCommentPath, type RendererHandler } from '../renderer/index.js';
 import { isOperationsPath } from './operations.js';
+import { STATS_PATH } from './operations-policy.js';
 
 export interface FrontParts {
   api: FastifyInstance;
@@ -23,8 +24,6 @@ export interface FrontParts {
   /** Told of every render: its status and how long it took until its answer ended. */
   onRender?: (status: number, seconds: number) => void;
 }
-
-export const STATS_PATH = '/__cache__/stats';
 
 function sendError(res: ServerResponse, status: number, text: string): void {
   if (res.headersSent) {

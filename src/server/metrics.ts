@@ -1,5 +1,5 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Backlog } from '../origin/outbox.js';
+import type { Backlog } from '../origin/index.js';
 import type { PageCacheStats } from '../page-cache/index.js';
 import { FastHistogram } from './fast-histogram.js';
 import { rateLimitOf } from './operations-policy.js';

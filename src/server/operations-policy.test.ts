@@ -59,23 +59,26 @@ describe('chosenForLog and shouldLogRequest', () => {
 
 describe('route classes', () => {
   it('names the front routes by what answers them when given their paths', () => {
-    const cases: [string, string, string][] = [
-      ['/healthz', 'GET', 'health'],
-      ['/readyz', 'GET', 'health'],
-      ['/metrics', 'GET', 'metrics'],
-      ['/api/v1/search', 'GET', 'search'],
-      ['/api/search/autocomplete', 'GET', 'autocomplete'],
-      ['/api/song/1/affiliate/itunes', 'GET', 'song'],
-      ['/api/other', 'GET', 'api_other'],
-      ['/__purge__', 'POST', 'purge'],
-      ['/__cache__/stats', 'GET', 'cache_stats'],
-      ['/_render/data/b/en-US/index.json', 'GET', 'data'],
-      ['/_render/static/b/client.js', 'GET', 'static'],
-      ['/plog/a/comments', 'POST', 'comment'],
-      ['/plog/a/comments', 'GET', 'page'],
-      ['/plog/a', 'GET', 'page'],
-    ];
-    for (const [path, method, expected] of cases) assert.equal(frontRouteClass(path, method), expected, `${method} ${path}`);
+    const cases: Record<string, string> = {
+      'GET /healthz': 'health',
+      'GET /readyz': 'health',
+      'GET /metrics': 'metrics',
+      'GET /api/v1/search': 'search',
+      'GET /api/search/autocomplete': 'autocomplete',
+      'GET /api/song/1/affiliate/itunes': 'song',
+      'GET /api/other': 'api_other',
+      'POST /__purge__': 'purge',
+      'GET /__cache__/stats': 'cache_stats',
+      'GET /_render/data/b/en-US/index.json': 'data',
+      'GET /_render/static/b/client.js': 'static',
+      'POST /plog/a/comments': 'comment',
+      'GET /plog/a/comments': 'page',
+      'GET /plog/a': 'page',
+    };
+    for (const [request, expected] of Object.entries(cases)) {
+      const [method, path] = request.split(' ') as [string, string];
+      assert.equal(frontRouteClass(path, method), expected, request);
+    }
   });
 
   it('names the origin routes by reader, admin and comment when given their paths', () => {

@@ -3,20 +3,19 @@
  * bounded, which requests a `LOG_REQUESTS` mode logs, and what readiness answers. No I/O, no clock.
  */
 
-export const LOG_REQUESTS_MODES = ['off', 'errors', 'sampled', 'all'] as const;
-/** `LOG_REQUESTS`: which requests get a log line. */
-export type LogRequestsMode = (typeof LOG_REQUESTS_MODES)[number];
+import { HEALTH_PATH, METRICS_PATH, READY_PATH } from '../http/index.js';
+import { LOG_URL_MAX_CHARS, type LogRequestsMode } from '../log-bounds.js';
+import { DEFAULTS as PAGE_CACHE_DEFAULTS } from '../page-cache/index.js';
+import { DATA_PREFIX, STATIC_PREFIX } from '../renderer/index.js';
 
-/** The paths every server answers before anything else (never cached, never rate-limited). */
-export const HEALTH_PATH = '/healthz';
-export const READY_PATH = '/readyz';
-export const METRICS_PATH = '/metrics';
+/** Where the front answers the page cache's statistics. */
+export const STATS_PATH = '/__cache__/stats';
 
 export const OPERATIONS_POLICY_DEFAULTS = {
   /** `sampled` logs one request in this many besides every error. */
   sampleOneIn: 100,
   /** Characters of the path kept in a log line. */
-  maxPathChars: 200,
+  maxPathChars: LOG_URL_MAX_CHARS,
   /** Characters of each query value kept in a log line. */
   maxQueryValueChars: 40,
   /** Query parameters kept in a log line; the rest are counted. */
@@ -31,10 +30,10 @@ export function frontRouteClass(path: string, method: string | undefined): strin
   if (path === '/api/search/autocomplete') return 'autocomplete';
   if (path.startsWith('/api/song/')) return 'song';
   if (path === '/api' || path.startsWith('/api/')) return 'api_other';
-  if (path === '/__purge__') return 'purge';
-  if (path === '/__cache__/stats') return 'cache_stats';
-  if (path.startsWith('/_render/data/')) return 'data';
-  if (path.startsWith('/_render/static/')) return 'static';
+  if (path === PAGE_CACHE_DEFAULTS.purgePath) return 'purge';
+  if (path === STATS_PATH) return 'cache_stats';
+  if (path.startsWith(DATA_PREFIX)) return 'data';
+  if (path.startsWith(STATIC_PREFIX)) return 'static';
   if (method === 'POST' && /^\/plog\/[^/]+\/comments$/.test(path)) return 'comment';
   return 'page';
 }

@@ -4,7 +4,7 @@ import type { AppError } from '../errors.js';
 import { isAppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { secretMatches } from '../secret-compare.js';
-import { HEALTH_PATH, METRICS_PATH, READY_PATH } from './operations-policy.js';
+import { HEALTH_PATH, METRICS_PATH, READY_PATH } from '../http/index.js';
 import type { Readiness } from './readiness.js';
 
 /** The Prometheus text format's content type (version 0.0.4), as prom-client writes it. */

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { ERRORS } from '../error-codes.js';
 import { DEFAULTS, validateKeys, validatePathnames, type PurgeRequest } from '../page-cache/index.js';
-import { PURGE_ANSWER_MAX_BYTES, readBoundedText } from '../upstream-body.js';
+import { PURGE_ANSWER_MAX_BYTES, readBoundedText } from '../http/index.js';
 import type { Command } from './command.js';
 import { readSharedSecrets, SECRETS_FILE } from './secrets.js';
 

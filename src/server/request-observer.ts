@@ -1,7 +1,8 @@
 import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log.js';
-import { boundedLogPath, chosenForLog, shouldLogRequest, type LogRequestsMode } from './operations-policy.js';
+import type { LogRequestsMode } from '../log-bounds.js';
+import { boundedLogPath, chosenForLog, shouldLogRequest } from './operations-policy.js';
 
 /** The page cache's answer header: `hit`, `miss` (or `stale`, with soft purges). */
 const CACHE_HEADER = 'x-middleware-cache';

@@ -1,4 +1,4 @@
-export type { AffiliateAnswer, Match, SavedLookup, Song } from './types.js';
+export type { AffiliateAnswer, Match, SavedLookup, Song, SongsConfig } from './types.js';
 export { songRoutes, AFFILIATE_CACHE_CONTROL, type SongRoutesDeps } from './routes.js';
 export { openSongs, createSongProviders, SONGS_FILE, type Songs } from './wiring.js';
 export { openSongStore, type SongStore, type ImportSummary, type SavedMatch, type LookupKey } from './store.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { silentLogger } from '../log.js';
-import { installErrorMapper } from '../server/error-mapper.js';
+import { installErrorMapper } from '../http/index.js';
 import { DEMO_SONGS } from './demo-songs.js';
 import { createAmazonProvider } from './providers/amazon.js';
 import { createItunesProvider } from './providers/itunes.js';

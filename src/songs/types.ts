@@ -32,3 +32,20 @@ export interface SavedLookup {
   raw: unknown;
   match: Match | null;
 }
+
+/** Song affiliate providers. Amazon is usable only when its access key, secret key and partner tag are all set. */
+export interface SongsConfig {
+  itunesApiBase: string;
+  amazon: AmazonConfig;
+  providerTimeoutMs: number;
+}
+
+export interface AmazonConfig {
+  credentials: { accessKey: string; secretKey: string; partnerTag: string } | undefined;
+  /** The PA-API host, e.g. `webservices.amazon.co.uk`. */
+  host: string;
+  /** Where requests go: `https://<host>` unless AMAZON_PAAPI_BASE points elsewhere (a local stand-in). */
+  baseUrl: string;
+  region: string;
+  marketplace: string;
+}

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import type { SongsConfig } from '../config.js';
 import type { Logger } from '../log.js';
 import { DEMO_SONGS } from './demo-songs.js';
 import { createAmazonProvider } from './providers/amazon.js';
 import { createItunesProvider } from './providers/itunes.js';
 import { unavailableProvider, type SongProvider } from './providers/provider.js';
 import type { SongRoutesDeps } from './routes.js';
+import type { SongsConfig } from './types.js';
 import { openSongStore, type SongStore } from './store.js';
 
 export const SONGS_FILE = 'songs.sqlite';

@@ -4,6 +4,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { afterEach, beforeEach } from 'node:test';
 import { edgePaths, type EdgeConfigOptions } from '../nginx-config.js';
 import { findNginx, NGINX_INSTALL_HINT, spawnNginx, waitUntilListening, workerUser, writeEdgeConfig } from '../nginx-process.js';
 import { rawText, type RawTextReply } from '../../test-support/raw-http.js';
@@ -262,4 +263,14 @@ export async function stopEdgeStack({ front, edge, dir }: EdgeStack): Promise<vo
   await edge.stop();
   await front.stop();
   dir.remove();
+}
+
+/** A fresh edge stack for each test of the calling suite, handed to `started` before the test and stopped after it. */
+export function edgeStackPerTest(nginx: string, dirPrefix: string, started: (stack: EdgeStack) => void): void {
+  let stack: EdgeStack;
+  beforeEach(async () => {
+    stack = await startEdgeStack(nginx, dirPrefix);
+    started(stack);
+  });
+  afterEach(() => stopEdgeStack(stack));
 }

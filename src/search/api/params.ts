@@ -1,3 +1,4 @@
+import { SEARCH_LOCALE } from '../../locale.js';
 import type { SortOrder } from '../engines/types.js';
 
 /**
@@ -72,8 +73,6 @@ export interface ValidationErrorBody {
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; body: ValidationErrorBody };
 
-/** Locale codes as BCP 47 writes them: a 2–3 letter language and optional subtags (`en-US`, `pt-BR`, `zh-Hant-TW`). */
-const LOCALE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}$/;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -164,7 +163,7 @@ export function parseSearchParams(query: unknown): Parsed<SearchParams> {
     }
   }
   const locales = repeatable(query, 'locale', errors) ?? [];
-  if (locales.some((locale) => !LOCALE.test(locale))) errors.add('locale', 'invalid', 'locale must be a locale code such as en-US');
+  if (locales.some((locale) => !SEARCH_LOCALE.test(locale))) errors.add('locale', 'invalid', 'locale must be a locale code such as en-US');
 
   const sortValue = single(query, 'sort', errors);
   const sort = sortValue === undefined || sortValue === '' ? SEARCH_PARAM_DEFAULTS.sort : sortValue;

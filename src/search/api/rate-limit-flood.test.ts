@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { LOG_URL_MAX_CHARS } from '../../log-bounds.js';
-import { installErrorMapper } from '../../server/error-mapper.js';
+import { installErrorMapper } from '../../http/index.js';
 import { capturedLogger } from '../../test-support/captured-logger.js';
 import { SqliteEngine } from '../engines/sqlite.js';
 import { indexedDocument } from '../test-support/search-server.js';

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
 import fc from 'fast-check';
 import { silentLogger } from '../../log.js';
-import { installErrorMapper } from '../../server/error-mapper.js';
+import { installErrorMapper } from '../../http/index.js';
 import type { SearchEngine, SearchHit, SearchQuery, SearchResult, SuggestQuery, Suggestion } from '../engines/types.js';
 import { startSearchServer, type DocSpec, type SearchServer } from '../test-support/search-server.js';
 import { searchRoutes, type AutocompleteResponse, type SearchResponse } from './routes.js';

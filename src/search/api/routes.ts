@@ -5,7 +5,8 @@ import { ERRORS } from '../../error-codes.js';
 import type { Logger } from '../../log.js';
 import { RateLimitLog } from '../../log-bounds.js';
 import type { SearchEngine, SearchHit, Suggestion, TotalHits } from '../engines/types.js';
-import { clientAddress, trustedProxyCheck } from './client-address.js';
+import { clientAddress, DEFAULT_TRUSTED_PROXIES, trustedProxyCheck } from '../../http/index.js';
+import { DEFAULT_INDEX_PREFIX } from '../index-names.js';
 import { SEARCH_CACHE_CONTROL, SEARCH_PARAM_LIMITS, autocompleteCacheControl, parseAutocompleteParams, parseSearchParams } from './params.js';
 
 /** What the search routes need. */
@@ -27,9 +28,9 @@ export interface SearchRoutesOptions {
 }
 
 export const SEARCH_ROUTES_DEFAULTS = {
-  index: 'site_docs',
+  index: DEFAULT_INDEX_PREFIX,
   rateLimit: { max: 25, windowMs: 60_000 },
-  trustedProxies: ['loopback'],
+  trustedProxies: DEFAULT_TRUSTED_PROXIES,
   suggestions: 3,
 } as const;
 

@@ -8,9 +8,6 @@ import { join } from 'node:path';
 import { after, afterEach, describe, it } from 'node:test';
 import { Client, type BaseConnection } from '@elastic/elasticsearch';
 import { isAppError } from '../../errors.js';
-import { silentLogger } from '../../log.js';
-import { createApiApp } from '../../server/api.js';
-import { searchRoutes } from '../api/routes.js';
 import { runIndexer } from '../indexer.js';
 import { writePages } from '../test-support/build-files.js';
 import { FakeElasticsearch } from '../test-support/fake-elasticsearch.js';
@@ -446,31 +443,5 @@ describe('elasticsearch engine: cluster failures', () => {
     await assert.rejects(engine.deleteIndex('re*'), hasCode('INDEX_NOT_FOUND'));
     await assert.rejects(engine.deleteIndex('pointer'));
     assert.deepEqual((await engine.listIndices('')).map((info) => info.name), ['real']);
-  });
-
-  it('is answered by the search API as 503 JSON SEARCH_UNAVAILABLE, never a 500, and searches again once the cluster is back', async () => {
-    const cluster = new FakeElasticsearch();
-    const engine = make(cluster);
-    await engine.createIndex('site_docs_1');
-    await engine.bulk('site_docs_1', [doc('a', 'Alpha page')]);
-    await engine.refresh('site_docs_1');
-    await engine.updateAliases([{ add: { index: 'site_docs_1', alias: 'site_docs' } }]);
-    const app = await createApiApp({ logger: silentLogger(), plugins: [searchRoutes({ engine, logger: silentLogger(), rateLimit: { max: 1000, windowMs: 60_000 } })] });
-    try {
-      for (const fault of ['timeout', 'connection', { status: 429 }] as const) {
-        cluster.failNext(2, fault, /_search|_count/);
-        const response = await app.inject({ method: 'GET', url: '/api/v1/search?q=alpha' });
-        assert.equal(response.statusCode, 503, JSON.stringify(fault));
-        assert.equal(response.json().code, 'SEARCH_UNAVAILABLE');
-        assert.equal(response.headers['cache-control'], undefined, 'an error is not cacheable');
-      }
-      cluster.failNext(2, 'timeout', /_search/);
-      assert.equal((await app.inject({ method: 'GET', url: '/api/search/autocomplete?q=al' })).statusCode, 503);
-      const answer = await app.inject({ method: 'GET', url: '/api/v1/search?q=alpha' });
-      assert.equal(answer.statusCode, 200);
-      assert.deepEqual(answer.json().documents.map((hit: { url: string }) => hit.url), ['/a']);
-    } finally {
-      await app.close();
-    }
   });
 });

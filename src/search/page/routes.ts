@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { SEARCH_LOCALE } from '../../locale.js';
 import { bundleSearchPageScript } from './bundle.js';
 import { searchPageHtml } from './html.js';
 
@@ -11,8 +12,6 @@ export interface SearchPageOptions {
 }
 
 export const SEARCH_PAGE_DEFAULTS = { scriptPath: '/static/search-page.js', cacheControl: 'public, max-age=3600' } as const;
-
-const LOCALE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}$/;
 
 /**
  * `GET /<locale>/search` (the static page) and its bundled script, as a fastify plugin. The script is bundled once,
@@ -28,7 +27,7 @@ export function searchPageRoutes(options: SearchPageOptions = {}): FastifyPlugin
     );
     app.get<{ Params: { locale: string } }>('/:locale/search', async (request, reply) => {
       const { locale } = request.params;
-      if (!LOCALE.test(locale)) return reply.callNotFound();
+      if (!SEARCH_LOCALE.test(locale)) return reply.callNotFound();
       return reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl).send(searchPageHtml(locale, scriptPath));
     });
   };

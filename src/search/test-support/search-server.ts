@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { silentLogger } from '../../log.js';
-import { installErrorMapper } from '../../server/error-mapper.js';
+import { installErrorMapper } from '../../http/index.js';
 import { searchRoutes, type SearchRoutesOptions } from '../api/routes.js';
 import { SqliteEngine } from '../engines/sqlite.js';
 import type { IndexedDocument } from '../engines/types.js';

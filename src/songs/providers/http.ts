@@ -1,6 +1,6 @@
 import { ERRORS } from '../../error-codes.js';
 import { isAppError } from '../../errors.js';
-import { readBoundedText } from '../../upstream-body.js';
+import { readBoundedText } from '../../http/index.js';
 import { ProviderError } from './provider.js';
 
 export interface JsonAnswer {

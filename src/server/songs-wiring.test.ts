@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import { loadConfig } from '../config.js';
 import { silentLogger } from '../log.js';
-import { installErrorMapper } from '../server/error-mapper.js';
-import { DEMO_SONGS, openSongs, songRoutes } from './index.js';
+import { installErrorMapper } from '../http/index.js';
+import { DEMO_SONGS, openSongs, songRoutes } from '../songs/index.js';
 
 describe('openSongs', () => {
   let dir: string;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { isAppError } from './errors.js';
+import { isAppError } from '../errors.js';
 import { drainBody, readBoundedBody, readBoundedText } from './upstream-body.js';
 
 const CHUNK = Buffer.alloc(16 * 1024, 'x');

@@ -1,4 +1,4 @@
-import { ERRORS } from './error-codes.js';
+import { ERRORS } from '../error-codes.js';
 
 /**
  * Reads an upstream's answer body up to `maxBytes`. A declared `Content-Length` above the bound fails before a byte is

@@ -6,6 +6,9 @@ import { BlockList, isIP } from 'node:net';
  * not one (what `proxy-addr` and fastify's `trustProxy` do). Pure; `net.BlockList` does the subnet matching.
  */
 
+/** The proxies every server trusts unless `TRUSTED_PROXIES` says otherwise: a proxy on the same machine. */
+export const DEFAULT_TRUSTED_PROXIES: readonly string[] = ['loopback'];
+
 /** `loopback` in a trusted-proxy list stands for these. */
 export const LOOPBACK = ['127.0.0.0/8', '::1/128'] as const;
 
