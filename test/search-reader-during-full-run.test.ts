@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { after, describe, it } from 'node:test';
-import { SqliteEngine } from '../src/search/engines/sqlite.js';
-import { runIndexer } from '../src/search/indexer.js';
+import { SqliteEngine } from '../src/search/engines/sqlite/engine.js';
+import { runIndexer } from '../src/search/indexing/indexer.js';
 import { writePages } from '../src/search/test-support/build-files.js';
 
 interface ReaderReport {

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteEngine } from '../../src/search/engines/sqlite.js';
+import { SqliteEngine } from '../../src/search/engines/sqlite/engine.js';
 import type { SearchEngine } from '../../src/search/engines/types.js';
 import { indexGenerated } from '../engine-corpus.js';
-import { englishLexicon, qualityDocuments, QUALITY_CORPUS_DEFAULTS } from '../../src/search/quality-corpus.js';
-import { ADJECTIVES, FUNCTION_WORDS } from '../../src/search/quality-words.js';
+import { englishLexicon, qualityDocuments, QUALITY_CORPUS_DEFAULTS } from '../corpus/quality-corpus.js';
+import { ADJECTIVES, FUNCTION_WORDS } from '../corpus/quality-words.js';
 import { seededRandom } from '../../src/seeded-random.js';
-import { SYNTHETIC_DEFAULTS, syntheticDocuments, syntheticVocabulary, type SyntheticDocument } from '../../src/search/synthetic.js';
+import { SYNTHETIC_DEFAULTS, syntheticDocuments, syntheticVocabulary, type SyntheticDocument } from '../corpus/synthetic.js';
 import { foldWord, identifierQueries, pageWords, typoQuery, wordFormQuery, type IdentifierRule, type TypoKind } from '../quality/queries.js';
 import type { BenchResult, BenchSuite } from '../lib.js';
 

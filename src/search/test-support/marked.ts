@@ -1,4 +1,4 @@
-import { fragmentsOf, titleOf, type FragmentOptions, type MatchSource } from '../highlight.js';
+import { fragmentsOf, titleOf, type FragmentOptions, type MatchSource } from '../policy/highlight.js';
 
 /**
  * Markers around matched words in a test's text; stored text never holds them (see

@@ -1,6 +1,6 @@
-import { beginningOf, fragmentsOf, fragmentsOfBeginning, matchWords, titleOf, type FragmentOptions, type ShownWords, type TermMatcher } from '../../highlight.js';
+import { beginningOf, fragmentsOf, fragmentsOfBeginning, matchWords, titleOf, type FragmentOptions, type ShownWords, type TermMatcher } from '../../policy/highlight.js';
 import { STEM_MARKER, stemOf } from '../../analysis/index.js';
-import type { TextPlan } from './terms.js';
+import type { TextPlan } from './text-plan.js';
 import { bodyText } from './stored-text.js';
 import { tablesOf } from './tables.js';
 import type { HighlightOptions, SearchHit } from '../types.js';

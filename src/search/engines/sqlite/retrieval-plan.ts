@@ -1,5 +1,5 @@
-import { phraseExpression, planCountExpression, type QueryPlan } from '../../search-expression.js';
-import { rankCandidates, staticRank, type RankedSort } from '../../static-rank.js';
+import { phraseExpression, planCountExpression, type QueryPlan } from './search-expression.js';
+import { rankCandidates, staticRank, type RankedSort } from './static-rank.js';
 
 /**
  * Top-k retrieval over static-rank postings (rowid = descending popularity, see static-rank.ts): instead of scoring

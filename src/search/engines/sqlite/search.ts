@@ -1,6 +1,6 @@
-import { planCountExpression, searchExpression } from '../../search-expression.js';
+import { planCountExpression, searchExpression } from './search-expression.js';
 import { BOUND_LIMIT } from '../../../sqlite-limit.js';
-import { partitionOf } from '../../static-rank.js';
+import { partitionOf } from './static-rank.js';
 import { tablesOf } from './tables.js';
 import { clampInteger } from '../validation.js';
 import type { SearchQuery, SearchResult } from '../types.js';
@@ -8,7 +8,7 @@ import type { Connection } from './connection.js';
 import { exactKeyOf, stemLanguageOf, termsOf } from '../../analysis/index.js';
 import { readHits } from './hits.js';
 import { BODY_CANDIDATES, EXACT_TITLE_BOOST, PHRASE_CANDIDATES, TITLE_CANDIDATES, TITLE_MATCH_BOOST, TOTAL_CAP, bodyWalkNeeded, exactTitleGaps, knownTotal, mergeWalks, newRetrieval, phraseToWalk, rankedPage, rowidOfRanked, takeBodyMatches, takeExactTitles, takePhraseMatches, takePopularityWalks, takeScored, takeTitleMatches, totalOf, walkedExpression, withDroppedWords, type RankedRow, type RowidRange } from './retrieval-plan.js';
-import { cannotMatch, planOf, textRankOf, titleRankOf, type RankSettings } from './terms.js';
+import { cannotMatch, planOf, textRankOf, titleRankOf, type RankSettings } from './text-plan.js';
 import { NO_FILTER, countIn, docFilter, filterNeeded, filterSql, rangeTables, rankedRead, rowidRanges } from './walks.js';
 
 /** Whether a title holds every one of the dropped common words (none dropped: false). */

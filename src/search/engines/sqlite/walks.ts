@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { BOUND_LIMIT } from '../../../sqlite-limit.js';
-import { FILED_PREFIX_LENGTH, PARTITIONED_BASE, localePartition, partitionOf, partitionRange, popularityOf } from '../../static-rank.js';
+import { FILED_PREFIX_LENGTH, PARTITIONED_BASE, localePartition, partitionOf, partitionRange, popularityOf } from './static-rank.js';
 import { indexPartitions } from './partitions.js';
 import { partitionTablesOf, quoteIdentifier, tablesOf, type PartitionTables } from './tables.js';
 import type { AutocompleteMatch, QueryFilter } from '../types.js';

@@ -1,0 +1,28 @@
+import type { IndexedDocument, SearchHit } from '../../engines/types.js';
+
+/** Documents of the contract suites. */
+
+export interface DocOverrides {
+  body?: string;
+  summary?: string;
+  popularity?: number;
+  locale?: string;
+  slug?: string;
+}
+
+export function doc(id: string, title: string, overrides: DocOverrides = {}): IndexedDocument {
+  return {
+    id,
+    url: `/${id.replace(/^\//, '')}`,
+    title,
+    body: overrides.body ?? '',
+    summary: overrides.summary ?? '',
+    popularity: overrides.popularity ?? 0,
+    locale: overrides.locale ?? 'en-US',
+    slug: overrides.slug ?? id,
+  };
+}
+
+export function ids(result: { documents: SearchHit[] }): string[] {
+  return result.documents.map((hit) => hit.id);
+}
