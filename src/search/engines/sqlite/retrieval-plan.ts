@@ -41,9 +41,6 @@ export interface RankedRow {
   score: number;
 }
 
-/** A span of rowids, inclusive: one locale partition (see static-rank.ts). */
-export type RowidRange = readonly [number, number];
-
 /** The first `limit` rows of several rowid-ordered walks (one per range), in static-rank order. */
 export function mergeWalks<T>(walks: readonly T[][], limit: number, rowidOf: (row: T) => number): T[] {
   if (walks.length === 1) return walks[0] as T[];

@@ -37,6 +37,9 @@ export function rowidBlock(partition: number, bucket: number): [bigint, bigint] 
   return [first, first + BigInt(ROWIDS_PER_BUCKET)];
 }
 
+/** A span of rowids, inclusive: one locale partition. */
+export type RowidRange = readonly [number, number];
+
 /** The rowids `[first, last]` of a partition, inclusive. */
 export function partitionRange(partition: number): [number, number] {
   const first = PARTITIONED_BASE + partition * PARTITION_SPAN;
