@@ -19,7 +19,7 @@ interface ReaderReport {
  * it saw. Runs the engine's TypeScript through tsx, which a worker thread does not inherit.
  */
 function startReader(path: string, stop: Int32Array): Worker {
-  const engineUrl = new URL('../src/search/engines/sqlite.ts', import.meta.url).href;
+  const engineUrl = new URL('../src/search/engines/sqlite/engine.ts', import.meta.url).href;
   const source = `
     const { workerData, parentPort } = require('node:worker_threads');
     import('tsx/esm/api').then(async (tsx) => {

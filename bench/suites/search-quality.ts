@@ -192,7 +192,7 @@ function englishWords(): Set<string> {
 /**
  * Search quality on two corpora of different shapes, with query sets derived from sampled pages by general rules
  * (bench/quality/queries.ts): the synthetic build (SEARCH_QUALITY_DOCUMENTS documents, 20,000 by default; Zipf-drawn
- * pseudo-words, seven locales, 1–20 KB) and the English corpus of src/search/quality-corpus.ts
+ * pseudo-words, seven locales, 1–20 KB) and the English corpus of bench/corpus/quality-corpus.ts
  * (SEARCH_QUALITY_ENGLISH_DOCUMENTS, 8,000 by default; real words inflected, 3–40 KB, code identifiers as titles).
  */
 export const searchQualitySuite: BenchSuite = {

@@ -12,7 +12,7 @@ import { SPACES_SOURCE, STEM_LANGUAGES, WORD_SOURCE, type StemLanguage } from '.
  *   A tokenizer keeping the group together would give the group's whole instead, but no segment's: word_delimiter
  *   catenates all parts or none, and `getelementbyid` would not find `Document.getElementById`. The group's whole, which
  *   analysis/query.ts gives for an identifier typed with its connectors, is matched as the phrase of its segments by
- *   the query (see elasticsearch-schema.ts); only a multi-segment whole typed run together (`stdvector`) is not found.
+ *   the query (see schema.ts); only a multi-segment whole typed run together (`stdvector`) is not found.
  * - Folding is Lucene's `lowercase` and `asciifolding`, after the split (a case change splits): without the ICU plugin
  *   a cluster has no NFKD, so outside the Latin scripts (Greek accents, for one) it folds less than terms.ts does.
  * - Stemming: per language of stem.ts, its `elasticsearch` filter after the folding (stem.ts stems folded terms), with

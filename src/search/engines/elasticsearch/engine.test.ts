@@ -134,7 +134,7 @@ const hitsOf = (ids: readonly string[]) => ({
     hits: ids.map((id) => ({ _index: 'i', _id: id, _score: 1, _source: { url: `/${id}`, title: id, summary: '', locale: 'en', slug: id, popularity: 0 } })),
   },
 });
-/** A global `filters` aggregation's answer (see elasticsearch-typos.ts): documents by word position. */
+/** A global `filters` aggregation's answer (see typos.ts): documents by word position. */
 const counted = (name: string, counts: readonly number[]) => ({
   [name]: { doc_count: 100, words: { buckets: Object.fromEntries(counts.map((count, at) => [String(at), { doc_count: count }])) } },
 });

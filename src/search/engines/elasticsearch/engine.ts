@@ -1,8 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, errors, type estypes } from '@elastic/elasticsearch';
-import { retryDelayMs } from '../../../backoff.js';
+import type { Client, estypes } from '@elastic/elasticsearch';
 import { ERRORS } from '../../../error-codes.js';
-import { isAppError, type AppError } from '../../../errors.js';
 import type { Logger } from '../../../log.js';
 import { queryTerms, queryWords, type QueryTerm, type StemLanguage } from '../../analysis/index.js';
 import {
@@ -20,17 +17,15 @@ import {
   type TextQueryOptions,
 } from './schema.js';
 import { HIT_SOURCE, storedDocument, toHit, totalOf, type StoredDocument } from './documents.js';
-import { ELASTICSEARCH_ENGINE_DEFAULTS, type ElasticsearchEngineOptions } from './options.js';
+import type { ElasticsearchEngineOptions } from './options.js';
+import { Cluster } from './cluster.js';
 import { correctedText, formsProbe, leftOut, suggestEntries, typoPlan, typoProbe, type TypoProbe } from './typos.js';
-import { isResponseError, isStatus, isTransient, isUnavailable, responseCause, unavailable } from './errors.js';
+import { isResponseError, isStatus, responseCause } from './errors.js';
 import { MAX_ID_LENGTH, clampInteger, indexExists, indexNotFound, validIndexName, validateDocument } from '../validation.js';
 import type { AliasAction, AutocompleteMatch, AutocompleteQuery, BulkItemResult, DeleteItemResult, Health, IndexInfo, IndexedDocument, QueryFilter, SearchEngine, SearchQuery, SearchResult, SuggestQuery, Suggestion } from '../types.js';
 
-// The options live apart (elasticsearch-options.ts); callers take them from the engine's module.
+// The options live apart (options.ts); callers take them from the engine's module.
 export { ELASTICSEARCH_ENGINE_DEFAULTS, elasticsearchOptionsFromUrl, type ElasticsearchEngineOptions } from './options.js';
-
-/** Per-request options of every cluster call: the client's timeout, and a signal that ends the whole exchange. */
-type RequestBound = { requestTimeout: number; signal: AbortSignal };
 
 /** Search totals are exact up to this many by default (see SearchQuery.totalUpTo), then `gte`. */
 const TOTAL_HITS_LIMIT = 1000;
@@ -38,80 +33,37 @@ const TOTAL_HITS_LIMIT = 1000;
 /** Deep pagination past this window is refused by the cluster (`index.max_result_window`). */
 const MAX_RESULT_WINDOW = 10_000;
 
-type Operation = 'read' | 'write' | 'merge';
-
 /** One request of a search or count: which words match their neighbours or are left out, and what it carries besides. */
 interface Attempt extends Pick<TextQueryOptions, 'fuzzy' | 'dropped'> {
   probe?: TypoProbe;
 }
 
 /**
- * The engine interface on the official Elasticsearch client. The client itself never retries (`maxRetries: 0`): the
+ * The engine interface on the official Elasticsearch client, through cluster.ts. The client itself never retries (`maxRetries: 0`): the
  * engine retries transient failures with its own exponential backoff — a few times for writes, so an indexing run
  * rides out a busy or restarting cluster, at most `readRetries` times for reads, so the search API answers 503
  * `SEARCH_UNAVAILABLE` within about `readTimeoutMs` rather than hanging. Bulk items rejected with 429 are sent again
  * on their own, with the same backoff.
  */
 export class ElasticsearchEngine implements SearchEngine {
+  readonly #cluster: Cluster;
   readonly #client: Client;
   readonly #shape: IndexShape;
   readonly #logger: Logger | undefined;
   readonly #stemLocales: readonly string[];
-  readonly #settings: Required<Omit<ElasticsearchEngineOptions, 'node' | 'auth' | 'index' | 'Connection' | 'logger' | 'stemLocales'>>;
 
   constructor(options: ElasticsearchEngineOptions) {
-    this.#settings = {
-      readTimeoutMs: options.readTimeoutMs ?? ELASTICSEARCH_ENGINE_DEFAULTS.readTimeoutMs,
-      writeTimeoutMs: options.writeTimeoutMs ?? ELASTICSEARCH_ENGINE_DEFAULTS.writeTimeoutMs,
-      mergeTimeoutMs: options.mergeTimeoutMs ?? ELASTICSEARCH_ENGINE_DEFAULTS.mergeTimeoutMs,
-      readRetries: options.readRetries ?? ELASTICSEARCH_ENGINE_DEFAULTS.readRetries,
-      writeRetries: options.writeRetries ?? ELASTICSEARCH_ENGINE_DEFAULTS.writeRetries,
-      backoffMs: options.backoffMs ?? ELASTICSEARCH_ENGINE_DEFAULTS.backoffMs,
-      maxBackoffMs: options.maxBackoffMs ?? ELASTICSEARCH_ENGINE_DEFAULTS.maxBackoffMs,
-      maxResponseBytes: options.maxResponseBytes ?? ELASTICSEARCH_ENGINE_DEFAULTS.maxResponseBytes,
-    };
+    this.#cluster = new Cluster(options);
+    this.#client = this.#cluster.client;
     this.#shape = options.index ?? {};
     this.#stemLocales = options.stemLocales ?? DEFAULT_STEM_LOCALES;
     this.#logger = options.logger;
-    this.#client = new Client({
-      node: options.node,
-      ...(options.auth === undefined ? {} : { auth: options.auth }),
-      ...(options.Connection === undefined ? {} : { Connection: options.Connection }),
-      maxRetries: 0,
-      requestTimeout: this.#settings.writeTimeoutMs,
-      maxResponseSize: this.#settings.maxResponseBytes,
-      maxCompressedResponseSize: this.#settings.maxResponseBytes,
-    });
   }
 
-  #backoff(attempt: number): number {
-    return retryDelayMs(attempt, { baseMs: this.#settings.backoffMs, maxMs: this.#settings.maxBackoffMs }, Math.random());
-  }
-
-  /** Runs `request` with the operation's timeout, retrying transient failures; they end as SEARCH_UNAVAILABLE. */
-  async #call<T>(operation: Operation, name: string, request: (options: RequestBound) => Promise<T>): Promise<T> {
-    const retries = operation === 'read' ? this.#settings.readRetries : this.#settings.writeRetries;
-    const requestTimeout =
-      operation === 'read' ? this.#settings.readTimeoutMs : operation === 'merge' ? this.#settings.mergeTimeoutMs : this.#settings.writeTimeoutMs;
-    for (let attempt = 0; ; attempt++) {
-      // The client's own timeout ends when the headers arrive; this one also ends a body that trickles in.
-      const signal = AbortSignal.timeout(requestTimeout);
-      try {
-        return await request({ requestTimeout, signal });
-      } catch (thrown) {
-        const error = signal.aborted ? new errors.TimeoutError('Request timed out while its answer was read') : thrown;
-        if (!isTransient(error)) throw isUnavailable(error) ? unavailable(error) : error;
-        if (attempt >= retries) throw unavailable(error);
-        const delay = this.#backoff(attempt + 1);
-        this.#logger?.warn({ request: name, attempt: attempt + 1, delayMs: Math.round(delay), err: unavailable(error).message }, 'search cluster request failed; retrying');
-        await sleep(delay);
-      }
-    }
-  }
 
   async health(): Promise<Health> {
-    const health = await this.#call('read', 'health', (options) => this.#client.cluster.health({}, options)).catch((error: unknown) => {
-      throw this.#unexpected(error, 'health');
+    const health = await this.#cluster.call('read', 'health', (options) => this.#client.cluster.health({}, options)).catch((error: unknown) => {
+      throw this.#cluster.unexpected(error, 'health');
     });
     const status = String(health.status).toLowerCase();
     return status === 'green' || status === 'yellow' ? status : 'red';
@@ -120,7 +72,7 @@ export class ElasticsearchEngine implements SearchEngine {
   async createIndex(name: string): Promise<void> {
     if (!validIndexName(name)) throw ERRORS.INDEX_NAME_INVALID(name);
     try {
-      await this.#call('write', 'create index', (options) =>
+      await this.#cluster.call('write', 'create index', (options) =>
         this.#client.indices.create({ index: name, ...indexDefinition(this.#shape) }, options),
       );
     } catch (error) {
@@ -130,7 +82,7 @@ export class ElasticsearchEngine implements SearchEngine {
           throw indexExists(name);
         }
       }
-      throw this.#unexpected(error, 'create index');
+      throw this.#cluster.unexpected(error, 'create index');
     }
   }
 
@@ -138,13 +90,13 @@ export class ElasticsearchEngine implements SearchEngine {
   async #requireIndex(name: string): Promise<void> {
     if (!validIndexName(name)) throw indexNotFound(name);
     try {
-      const found = await this.#call('write', 'get index', (options) =>
+      const found = await this.#cluster.call('write', 'get index', (options) =>
         this.#client.indices.get({ index: name, filter_path: ['*.settings.index.provided_name'] }, options),
       );
       if (!Object.hasOwn(found, name)) throw indexNotFound(name);
     } catch (error) {
       if (isStatus(error, 404)) throw indexNotFound(name);
-      throw this.#unexpected(error, 'get index');
+      throw this.#cluster.unexpected(error, 'get index');
     }
   }
 
@@ -156,7 +108,7 @@ export class ElasticsearchEngine implements SearchEngine {
       return problem === undefined ? { id, ok: true } : { id, ok: false, error: { type: 'invalid_document', reason: problem } };
     });
     const valid = results.flatMap((result, position) => (result.ok ? [position] : []));
-    await this.#sendBulk(
+    await this.#cluster.sendBulk(
       index,
       valid,
       (position) => {
@@ -184,7 +136,7 @@ export class ElasticsearchEngine implements SearchEngine {
     // An id Elasticsearch cannot store (empty, or longer than its limit) is held by no index: it is not sent.
     const storable = ids.flatMap((id, position) => (typeof id === 'string' && id !== '' && Buffer.byteLength(id) <= MAX_ID_LENGTH ? [position] : []));
     const failures: string[] = [];
-    await this.#sendBulk(
+    await this.#cluster.sendBulk(
       index,
       storable,
       (position) => [{ delete: { _index: index, _id: ids[position] as string } }],
@@ -203,40 +155,8 @@ export class ElasticsearchEngine implements SearchEngine {
     return results;
   }
 
-  /**
-   * Sends the actions of the items at `positions` in one `_bulk` request, then again those the cluster rejected with
-   * 429, with backoff, up to writeRetries times; every other item's outcome goes to `settle`.
-   */
-  async #sendBulk(
-    index: string,
-    positions: readonly number[],
-    actionsOf: (position: number) => NonNullable<estypes.BulkRequest['operations']>,
-    settle: (position: number, outcome: estypes.BulkResponseItem | undefined) => void,
-  ): Promise<void> {
-    let pending = positions;
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      const operations = pending.flatMap(actionsOf);
-      const response = await this.#call('write', 'bulk', (options) => this.#client.bulk({ operations }, options)).catch((error: unknown) => {
-        throw isAppError(error) ? error : this.#unexpected(error, 'bulk');
-      });
-      const rejected: number[] = [];
-      response.items.forEach((item, i) => {
-        const position = pending[i] as number;
-        const outcome = Object.values(item)[0];
-        if (outcome?.error !== undefined && outcome.error !== null && outcome.status === 429 && attempt < this.#settings.writeRetries) rejected.push(position);
-        else settle(position, outcome);
-      });
-      pending = rejected;
-      if (pending.length > 0) {
-        const delay = this.#backoff(attempt + 1);
-        this.#logger?.warn({ index, rejected: pending.length, attempt: attempt + 1, delayMs: Math.round(delay) }, 'bulk items rejected with 429; retrying them');
-        await sleep(delay);
-      }
-    }
-  }
-
   async refresh(index: string): Promise<void> {
-    await this.#indexCall('write', 'refresh', index, (options) => this.#client.indices.refresh({ index }, options));
+    await this.#cluster.indexCall('write', 'refresh', index, (options) => this.#client.indices.refresh({ index }, options));
   }
 
   async updateAliases(actions: readonly AliasAction[]): Promise<void> {
@@ -250,7 +170,7 @@ export class ElasticsearchEngine implements SearchEngine {
         : { remove: { index: action.remove.index, alias: action.remove.alias, must_exist: true } },
     );
     try {
-      await this.#call('write', 'update aliases', (options) => this.#client.indices.updateAliases({ actions: body }, options));
+      await this.#cluster.call('write', 'update aliases', (options) => this.#client.indices.updateAliases({ actions: body }, options));
     } catch (error) {
       if (isResponseError(error) && (error.statusCode === 404 || error.statusCode === 400)) {
         const { type, reason } = responseCause(error);
@@ -258,7 +178,7 @@ export class ElasticsearchEngine implements SearchEngine {
         if (type === 'aliases_not_found_exception') throw ERRORS.ALIAS_NOT_FOUND(reason);
         throw ERRORS.INVALID_ALIAS(reason);
       }
-      throw this.#unexpected(error, 'update aliases');
+      throw this.#cluster.unexpected(error, 'update aliases');
     }
   }
 
@@ -266,10 +186,10 @@ export class ElasticsearchEngine implements SearchEngine {
     if (!/^[a-z0-9_-]*$/.test(prefix)) return [];
     const pattern = `${prefix}*`;
     const [rows, aliases] = await Promise.all([
-      this.#call('read', 'cat indices', (options) =>
+      this.#cluster.call('read', 'cat indices', (options) =>
         this.#client.cat.indices({ index: pattern, format: 'json', h: ['index', 'docs.count'], s: ['index'], expand_wildcards: 'open' }, options),
       ),
-      this.#call('read', 'get aliases', (options) =>
+      this.#cluster.call('read', 'get aliases', (options) =>
         this.#client.indices.getAlias({ index: pattern, expand_wildcards: 'open' }, options),
       ).catch((error: unknown) => {
         if (isStatus(error, 404)) return {} as estypes.IndicesGetAliasResponse;
@@ -293,53 +213,20 @@ export class ElasticsearchEngine implements SearchEngine {
     try {
       return await this.#listIndices(prefix);
     } catch (error) {
-      throw this.#unexpected(error, 'list indices');
+      throw this.#cluster.unexpected(error, 'list indices');
     }
   }
 
   async deleteIndex(name: string): Promise<void> {
     // A wildcard or an alias here would delete other indices: only a valid concrete name reaches the cluster.
     if (!validIndexName(name)) throw indexNotFound(name);
-    await this.#indexCall('write', 'delete index', name, (options) => this.#client.indices.delete({ index: name }, options));
+    await this.#cluster.indexCall('write', 'delete index', name, (options) => this.#client.indices.delete({ index: name }, options));
   }
 
   async forceMerge(name: string): Promise<void> {
-    await this.#indexCall('merge', 'force merge', name, (options) =>
+    await this.#cluster.indexCall('merge', 'force merge', name, (options) =>
       this.#client.indices.forcemerge({ index: name, max_num_segments: 1 }, options),
     );
-  }
-
-  async #indexCall(operation: Operation, label: string, index: string, request: (options: RequestBound) => Promise<unknown>): Promise<void> {
-    if (!validIndexName(index)) throw indexNotFound(index);
-    try {
-      await this.#call(operation, label, request);
-    } catch (error) {
-      if (isStatus(error, 404)) throw indexNotFound(index);
-      throw this.#unexpected(error, label);
-    }
-  }
-
-  /** A read of an index or alias: a missing one is SEARCH_NOT_READY, like the embedded engine. */
-  async #read<T>(label: string, index: string, request: (options: RequestBound) => Promise<T>): Promise<T> {
-    if (!validIndexName(index)) throw ERRORS.SEARCH_NOT_READY(index);
-    try {
-      return await this.#call('read', label, request);
-    } catch (error) {
-      if (isStatus(error, 404)) throw ERRORS.SEARCH_NOT_READY(index);
-      throw this.#unexpected(error, label);
-    }
-  }
-
-  /** Anything but a transient failure or a known 4xx is a bug of this engine or the cluster: a 502 naming the cause. */
-  #unexpected(error: unknown, label: string): AppError {
-    if (isAppError(error)) return error;
-    if (isResponseError(error)) {
-      const { type, reason } = responseCause(error);
-      this.#logger?.error({ request: label, status: error.statusCode, type, reason }, 'search cluster refused a request');
-      return ERRORS.SEARCH_ENGINE_ERROR.with({ cause: error }, `the search cluster refused ${label}: ${type}`);
-    }
-    this.#logger?.error({ request: label, err: error }, 'search cluster request failed');
-    return ERRORS.SEARCH_ENGINE_ERROR.with({ cause: error }, `the search cluster request ${label} failed`);
   }
 
   #languages(query: Pick<QueryFilter, 'locales'>): StemLanguage[] {
@@ -347,7 +234,7 @@ export class ElasticsearchEngine implements SearchEngine {
   }
 
   /**
-   * Typo results (SearchQuery.corrections), as the embedded engine gives them (see elasticsearch-typos.ts). Elasticsearch
+   * Typo results (SearchQuery.corrections), as the embedded engine gives them (see typos.ts). Elasticsearch
    * does not say which clause matched a word, so the engine learns before it widens: the search as typed carries each
    * word's document count and a term suggester in `popular` mode. Then a word held in a few documents only whose
    * neighbour is held far more often (joinsRareWord) also matches its spelling neighbours, below exact and stem matches,
@@ -366,7 +253,7 @@ export class ElasticsearchEngine implements SearchEngine {
     const typed = queryWords(query.text);
     const languages = this.#languages(query);
     const send = ({ probe, ...widened }: Attempt) =>
-      this.#read('search', query.index, (options) =>
+      this.#cluster.read('search', query.index, (options) =>
         this.#client.search<StoredDocument>(
           {
             index: query.index,
@@ -422,12 +309,12 @@ export class ElasticsearchEngine implements SearchEngine {
     const languages = this.#languages(query);
     const typed = queryWords(query.text);
     if (!corrections || typed.length === 0) {
-      const response = await this.#read('count', query.index, (options) => this.#client.count({ index: query.index, query: textQuery(query, { languages }) }, options));
+      const response = await this.#cluster.read('count', query.index, (options) => this.#client.count({ index: query.index, query: textQuery(query, { languages }) }, options));
       return response.count;
     }
     // A count that may widen is a search of no hits, which can carry what tells how the index holds the words.
     const send = ({ probe, ...widened }: Attempt) =>
-      this.#read('count', query.index, (options) =>
+      this.#cluster.read('count', query.index, (options) =>
         this.#client.search({ index: query.index, size: 0, track_total_hits: true, query: textQuery(query, { languages, ...widened }), ...probe }, options),
       );
     return totalOf((await this.#widened(typed, languages, send)).response).value;
@@ -446,7 +333,7 @@ export class ElasticsearchEngine implements SearchEngine {
     };
     // Known words that match nothing together may hide a typo too: then every word's neighbours are candidates.
     const mode = text !== '' && (await this.#count({ index: query.index, text, ...filter }, false)) === 0 ? 'always' : 'missing';
-    const response = await this.#read('suggest', query.index, (options) =>
+    const response = await this.#cluster.read('suggest', query.index, (options) =>
       this.#client.search(
         {
           index: query.index,
@@ -473,7 +360,7 @@ export class ElasticsearchEngine implements SearchEngine {
   async autocomplete(query: AutocompleteQuery): Promise<AutocompleteMatch[]> {
     const size = clampInteger(query.size, 10, 1, 100);
     const prefix = autocompletePrefix(query.prefix);
-    const response = await this.#read('autocomplete', query.index, (options) =>
+    const response = await this.#cluster.read('autocomplete', query.index, (options) =>
       this.#client.search<Pick<StoredDocument, 'title' | 'url' | 'locale'>>(
         {
           index: query.index,
@@ -492,6 +379,6 @@ export class ElasticsearchEngine implements SearchEngine {
   }
 
   async close(): Promise<void> {
-    await this.#client.close();
+    await this.#cluster.close();
   }
 }

@@ -27,7 +27,7 @@ export class Connection {
    */
   readonly #rememberedValues = new Map<string, unknown>();
   /**
-   * How many documents hold each term looked up (see documentsHolding in terms.ts), by index, across reads: a query's
+   * How many documents hold each term looked up (see documentsHolding in text-plan.ts), by index, across reads: a query's
    * words are mostly words earlier queries asked for. Bounded, as the words asked for are not; dropped with the
    * remembered values.
    */
