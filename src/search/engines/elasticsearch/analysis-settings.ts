@@ -1,7 +1,7 @@
 import { SPACES_SOURCE, STEM_LANGUAGES, WORD_SOURCE, type StemLanguage } from '../../analysis/index.js';
 
 /**
- * The analysis rules of terms.ts, split.ts and stem.ts as Elasticsearch index settings, so that a cluster splits,
+ * The analysis rules of analysis/terms.ts, split.ts and stem.ts as Elasticsearch index settings, so that a cluster splits,
  * folds and stems text as the embedded engine does.
  *
  * - Words by the same pattern (Elasticsearch's pattern tokenizer takes the same source in Java).
@@ -14,7 +14,7 @@ import { SPACES_SOURCE, STEM_LANGUAGES, WORD_SOURCE, type StemLanguage } from '.
  *   analysis/query.ts gives for an identifier typed with its connectors, is matched as the phrase of its segments by
  *   the query (see schema.ts); only a multi-segment whole typed run together (`stdvector`) is not found.
  * - Folding is Lucene's `lowercase` and `asciifolding`, after the split (a case change splits): without the ICU plugin
- *   a cluster has no NFKD, so outside the Latin scripts (Greek accents, for one) it folds less than terms.ts does.
+ *   a cluster has no NFKD, so outside the Latin scripts (Greek accents, for one) it folds less than analysis/terms.ts does.
  * - Stemming: per language of stem.ts, its `elasticsearch` filter after the folding (stem.ts stems folded terms), with
  *   the same terms left alone (shorter than 3 characters, or holding a digit).
  *
