@@ -1,4 +1,4 @@
-import type { IndexedDocument, SearchHit } from '../../engines/types.js';
+import type { IndexedDocument, SearchEngine, SearchHit } from '../../engines/types.js';
 
 /** Documents of the contract suites. */
 
@@ -25,4 +25,13 @@ export function doc(id: string, title: string, overrides: DocOverrides = {}): In
 
 export function ids(result: { documents: SearchHit[] }): string[] {
   return result.documents.map((hit) => hit.id);
+}
+
+/** What a contract suite is given by the harness (see contract.ts): the engine, and fresh indices and names it cleans up. */
+export interface ContractContext {
+  engine: () => SearchEngine;
+  /** Creates an index of the run holding `documents`, refreshed; removed after the test. */
+  indexWith: (documents: IndexedDocument[]) => Promise<string>;
+  /** A name of the run no index or alias holds yet. */
+  fresh: () => string;
 }
