@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { isAppError } from '../../../errors.js';
+import { hasCode } from '../engine-fixtures.js';
 import { doc, ids } from './contract-support.js';
 import { languageAnalysisTests } from './contract-language.js';
 import { exactCountTests } from './contract-counts.js';
@@ -42,11 +42,6 @@ export function engineContractTests(name: string, makeEngine: () => Promise<Sear
       await engine.refresh(index);
       return index;
     }
-    const hasCode = (code: string) => (error: unknown) => {
-      assert.ok(isAppError(error), `expected an AppError ${code}, got ${String(error)}`);
-      assert.equal(error.code, code);
-      return true;
-    };
 
     before(async () => {
       engine = await makeEngine();
