@@ -64,12 +64,12 @@ const OPEN_IMPLIES_CLOSE = new Map<string, ReadonlySet<string>>([
   ].map((name) => [name, P] as const),
 ]);
 
-const LT = 0x3c;
-const GT = 0x3e;
-const SLASH = 0x2f;
-const EQUALS = 0x3d;
-const DOUBLE_QUOTE = 0x22;
-const SINGLE_QUOTE = 0x27;
+const LT = '<'.charCodeAt(0);
+const GT = '>'.charCodeAt(0);
+const SLASH = '/'.charCodeAt(0);
+const EQUALS = '='.charCodeAt(0);
+const DOUBLE_QUOTE = '"'.charCodeAt(0);
+const SINGLE_QUOTE = "'".charCodeAt(0);
 
 /** The whitespace of HTML's tokenizer: space, tab, line feed, form feed, carriage return. */
 function isSpace(code: number): boolean {

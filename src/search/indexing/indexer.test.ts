@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { isAppError } from '../../errors.js';
@@ -8,6 +7,7 @@ import { SqliteEngine } from '../engines/sqlite/engine.js';
 import type { Health, IndexedDocument, SearchEngine } from '../engines/types.js';
 import { runIndexer, summarizeRun } from './indexer.js';
 import { writePages, writeRaw } from '../test-support/build-files.js';
+import { engineInFreshFolder, type EngineFolder } from '../test-support/sqlite-engine.js';
 
 const at = new Date(Date.UTC(2026, 10, 21, 5, 6, 7));
 
@@ -41,19 +41,16 @@ function recordingBulk(engine: SearchEngine, ids: string[]): SearchEngine {
 const hasCode = (code: string) => (error: unknown) => isAppError(error) && error.code === code;
 
 describe('runIndexer', () => {
-  let dir: string;
+  let folder: EngineFolder;
   let root: string;
   let engine: SqliteEngine;
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'sitestack-indexer-'));
-    root = join(dir, 'build');
-    engine = new SqliteEngine({ path: join(dir, 'search.sqlite') });
+    folder = engineInFreshFolder('sitestack-indexer-');
+    ({ engine } = folder);
+    root = join(folder.dir, 'build');
   });
-  afterEach(async () => {
-    await engine.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => folder.close());
 
   const titles = async (text: string) => (await engine.search({ index: 'docs', text, size: 100 })).documents.map((hit) => hit.title).sort();
 
@@ -201,6 +198,13 @@ describe('runIndexer', () => {
     rmSync(root, { recursive: true, force: true });
     write();
   };
+  /** Makes a run of four pages titled `title` live, then leaves a build of one of them in its place. */
+  const shrunkBuild = async (title: string) => {
+    writePages(root, pages(4, title));
+    const first = await runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 });
+    rebuild(() => writePages(root, pages(1, title)));
+    return first;
+  };
   const liveIndices = async () => (await engine.listIndices('docs_')).map((info) => [info.name, info.aliases, info.docCount]);
 
   it('deletes the new index and leaves the alias when a full run finds no documents, unless allowShrink', async () => {
@@ -227,9 +231,7 @@ describe('runIndexer', () => {
   });
 
   it('deletes the new index and leaves the alias when a full run has fewer than half the live documents, and swaps at half', async () => {
-    writePages(root, pages(4, 'Tern'));
-    const first = await runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 });
-    rebuild(() => writePages(root, pages(1, 'Tern')));
+    const first = await shrunkBuild('Tern');
     await assert.rejects(
       runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 }),
       (error) => {
@@ -250,9 +252,7 @@ describe('runIndexer', () => {
   });
 
   it('creates nothing when a recreate build has fewer index.json files than half the live documents', async () => {
-    writePages(root, pages(4, 'Gannet'));
-    const first = await runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 });
-    rebuild(() => writePages(root, pages(1, 'Gannet')));
+    const first = await shrunkBuild('Gannet');
     const bulkIds: string[] = [];
     await assert.rejects(
       runIndexer({ engine: recordingBulk(engine, bulkIds), root, prefix: 'docs', mode: 'recreate', now: () => at, workers: 0 }),
@@ -302,6 +302,6 @@ describe('runIndexer', () => {
   });
 
   it('fails with a clear error when the build root is missing', async () => {
-    await assert.rejects(runIndexer({ engine, root: join(dir, 'nope'), prefix: 'docs' }), hasCode('BUILD_ROOT_MISSING'));
+    await assert.rejects(runIndexer({ engine, root: join(folder.dir, 'nope'), prefix: 'docs' }), hasCode('BUILD_ROOT_MISSING'));
   });
 });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { beginningOf, eachTermAWord, foldLatin1, fragmentsOf, fragmentsOfBeginning, isSafeFragment, matchWords, titleOf } from './highlight.js';
+import { beginningOf, eachTermAWord, fragmentsOf, fragmentsOfBeginning, isSafeFragment, titleOf } from './highlight-fragments.js';
+import { foldLatin1, matchWords } from './highlight-matches.js';
 import { fold, stemLanguageOf, stemOf, termsOfWord, type StemLanguage } from '../analysis/index.js';
 import { MARK_CLOSE, MARK_OPEN, markedFragments, markedTitle, parseMarked } from '../test-support/marked.js';
 

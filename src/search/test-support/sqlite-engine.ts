@@ -12,6 +12,27 @@ export function testDirectory(prefix: string): string {
   return dir;
 }
 
+/** A folder of one test's own, with an engine over a database file in it. */
+export interface EngineFolder {
+  dir: string;
+  engine: SqliteEngine;
+  /** Closes the engine and removes the folder. */
+  close(): Promise<void>;
+}
+
+export function engineInFreshFolder(prefix: string): EngineFolder {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const engine = new SqliteEngine({ path: join(dir, 'search.sqlite') });
+  return {
+    dir,
+    engine,
+    async close() {
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** Runs `use` on an engine over the file at `path`, closed when it is done. */
 export async function withEngine(path: string, use: (engine: SqliteEngine) => Promise<void>): Promise<void> {
   const engine = new SqliteEngine({ path });

@@ -1,4 +1,5 @@
-import { beginningOf, fragmentsOf, fragmentsOfBeginning, matchWords, titleOf, type FragmentOptions, type ShownWords, type TermMatcher } from '../../policy/highlight.js';
+import { beginningOf, fragmentsOf, fragmentsOfBeginning, titleOf, type FragmentOptions, type ShownWords } from '../../policy/highlight-fragments.js';
+import { matchWords, type TermMatcher } from '../../policy/highlight-matches.js';
 import { STEM_MARKER, stemOf } from '../../analysis/index.js';
 import type { TextPlan } from './text-plan.js';
 import { bodyText } from './stored-text.js';
