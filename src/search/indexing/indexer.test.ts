@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { isAppError } from '../../errors.js';
-import { SqliteEngine } from '../engines/sqlite/engine.js';
+import type { SqliteEngine } from '../engines/sqlite/engine.js';
 import type { Health, IndexedDocument, SearchEngine } from '../engines/types.js';
 import { runIndexer, summarizeRun } from './indexer.js';
 import { writePages, writeRaw } from '../test-support/build-files.js';
@@ -86,10 +86,8 @@ describe('runIndexer', () => {
   });
 
   it('moves the alias to a new index and deletes the old one when a second run follows, even in the same second', async () => {
-    writePages(root, [{ folder: 'en-us/a', title: 'First version' }]);
-    await runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 });
-    rmSync(root, { recursive: true });
-    writePages(root, [{ folder: 'en-us/a', title: 'Second version' }]);
+    await firstRun('First version', 'en-us/a');
+    rebuild(() => writePages(root, [{ folder: 'en-us/a', title: 'Second version' }]));
     const report = await runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 });
     assert.equal(report.index, 'docs_20261121050607_2');
     assert.deepEqual(report.deletedIndices, ['docs_20261121050607']);
@@ -98,13 +96,13 @@ describe('runIndexer', () => {
   });
 
   it('leaves the alias and deletes the new index when items fail, unless within --max-failures', async () => {
-    writePages(root, [{ folder: 'en-us/a', title: 'Old kestrel' }]);
-    await runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 });
-    rmSync(root, { recursive: true });
-    writePages(root, [
-      { folder: 'en-us/a', title: 'New kestrel' },
-      { folder: 'en-us/long', title: 'Too long an id', url: `/${'x'.repeat(600)}` },
-    ]);
+    await firstRun('Old kestrel', 'en-us/a');
+    rebuild(() =>
+      writePages(root, [
+        { folder: 'en-us/a', title: 'New kestrel' },
+        { folder: 'en-us/long', title: 'Too long an id', url: `/${'x'.repeat(600)}` },
+      ]),
+    );
     const failed = await runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 });
     assert.equal(failed.ok, false);
     assert.equal(failed.aliasLive, false);
@@ -126,11 +124,12 @@ describe('runIndexer', () => {
       { folder: 'en-us/b', title: 'Untouched heron' },
     ]);
     const first = await runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 });
-    rmSync(root, { recursive: true });
-    writePages(root, [
-      { folder: 'en-us/a', title: 'Changed heron' },
-      { folder: 'en-us/c', title: 'Added heron' },
-    ]);
+    rebuild(() =>
+      writePages(root, [
+        { folder: 'en-us/a', title: 'Changed heron' },
+        { folder: 'en-us/c', title: 'Added heron' },
+      ]),
+    );
     const report = await runIndexer({ engine, root, prefix: 'docs', mode: 'update', workers: 0 });
     assert.equal(report.index, first.index);
     assert.equal(report.aliasLive, true);
@@ -145,15 +144,15 @@ describe('runIndexer', () => {
   });
 
   it('recreates from scratch with the priority folder first, dropping removed documents', async () => {
-    writePages(root, [{ folder: 'en-us/gone', title: 'Gone ibis' }]);
-    await runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 });
-    rmSync(root, { recursive: true });
-    writePages(root, [
-      { folder: 'de/a', title: 'German ibis' },
-      { folder: 'en-us/z', title: 'English ibis' },
-      { folder: 'fr/a', title: 'French ibis' },
-      { folder: 'en-us/a', title: 'English ibis too' },
-    ]);
+    await firstRun('Gone ibis', 'en-us/gone');
+    rebuild(() =>
+      writePages(root, [
+        { folder: 'de/a', title: 'German ibis' },
+        { folder: 'en-us/z', title: 'English ibis' },
+        { folder: 'fr/a', title: 'French ibis' },
+        { folder: 'en-us/a', title: 'English ibis too' },
+      ]),
+    );
     const order: string[] = [];
     const report = await runIndexer({
       engine: recordingBulk(engine, order),
@@ -197,6 +196,11 @@ describe('runIndexer', () => {
   const rebuild = (write: () => void) => {
     rmSync(root, { recursive: true, force: true });
     write();
+  };
+  /** A first run, making the page `title` in `folder` live. */
+  const firstRun = (title: string, folder: string) => {
+    writePages(root, [{ folder, title }]);
+    return runIndexer({ engine, root, prefix: 'docs', now: () => at, workers: 0 });
   };
   /** Makes a run of four pages titled `title` live, then leaves a build of one of them in its place. */
   const shrunkBuild = async (title: string) => {
