@@ -1,4 +1,5 @@
 import { seededRandom } from '../../src/seeded-random.js';
+import { zipfSampler } from './zipf.js';
 import type { SyntheticDocument } from './synthetic.js';
 import {
   ADJECTIVES,
@@ -154,20 +155,7 @@ function zipf<T>(items: readonly T[], seed: number): (random: Random) => T {
     const j = Math.floor(shuffle() * (i + 1));
     [order[i], order[j]] = [order[j] as T, order[i] as T];
   }
-  const cumulative = new Float64Array(order.length);
-  let sum = 0;
-  for (let rank = 0; rank < order.length; rank++) cumulative[rank] = sum += 1 / (rank + 1);
-  return (random) => {
-    const target = random() * sum;
-    let low = 0;
-    let high = order.length - 1;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if ((cumulative[middle] as number) < target) low = middle + 1;
-      else high = middle;
-    }
-    return order[low] as T;
-  };
+  return zipfSampler(order);
 }
 
 function nounForm(random: Random, noun: string): string {

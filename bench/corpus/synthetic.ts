@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { seededRandom } from '../../src/seeded-random.js';
+import { zipfSampler } from './zipf.js';
 
 /**
  * A synthetic content build for benchmarks and quality checks: documents shaped like MDN's `index.json` files, with
@@ -64,22 +65,10 @@ export function syntheticVocabulary(random: () => number, size: number = SYNTHET
       words.push(word);
     }
   }
-  const cumulative = new Float64Array(words.length);
-  let sum = 0;
-  for (let rank = 0; rank < words.length; rank++) cumulative[rank] = sum += 1 / (rank + 1);
+  const sample = zipfSampler(words);
   return {
     words,
-    draw() {
-      const target = random() * sum;
-      let low = 0;
-      let high = words.length - 1;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        if ((cumulative[middle] as number) < target) low = middle + 1;
-        else high = middle;
-      }
-      return words[low] as string;
-    },
+    draw: () => sample(random),
   };
 }
 
