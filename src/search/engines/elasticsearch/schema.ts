@@ -83,7 +83,7 @@ export interface IndexShape {
 
 /**
  * Settings and mappings of every index the engine creates. Text is split into words, identifiers into their whole and
- * parts, and folded as the analysis module defines (see analysis/elasticsearch.ts); positions are indexed, so a phrase
+ * parts, and folded as the analysis module defines (see analysis-settings.ts); positions are indexed, so a phrase
  * query ranks the words in a row above scattered ones. `title.prefix` indexes every leading run of the folded title
  * (edge n-grams) for autocomplete; `words` gathers the title, summary and body words as the suggester's vocabulary.
  * `dynamic: strict` turns a stray field into a failed item instead of a silent mapping change.
@@ -179,7 +179,7 @@ const stemmedFields = (language: StemLanguage) => TEXT_FIELDS.map((field) => `${
 /**
  * What one word of a query matches: itself in title, summary or body (`cross_fields`, title weighing more); an
  * identifier typed with its connectors (`document.getElementById`, `std::vector`) also as the phrase of its segments,
- * as the index holds each segment's whole but not the group's (see analysis/elasticsearch.ts); its stem in the stemmed
+ * as the index holds each segment's whole but not the group's (see analysis-settings.ts); its stem in the stemmed
  * fields of the query's languages, at STEM_WEIGHT; the last word also as the start of a word (search as you type); a
  * word in `fuzzy` also its spelling neighbours in the exact fields, at FUZZY_WEIGHT. The score is the sum of what
  * matches, so a document holding the word as typed, which also holds its stem, outranks a stem-only one.
@@ -207,7 +207,7 @@ export function wordQuery(typed: QueryTerm, languages: readonly StemLanguage[], 
  * The text query `search` and `count` share: every word not left out must match (see wordQuery); the words in a row
  * (a phrase: each run of two or more words between those left out) and a title that is exactly the query add to the
  * score; locale and slug filters do not score. The words are the analysis module's (queryWords): the cluster does not
- * split a query again (see analysis/elasticsearch.ts). The prefix belongs to the last word typed only.
+ * split a query again (see analysis-settings.ts). The prefix belongs to the last word typed only.
  */
 export function textQuery(query: QueryFilter, options: TextQueryOptions = {}): estypes.QueryDslQueryContainer {
   const typed = queryWords(query.text);
