@@ -1,4 +1,5 @@
 import { seededRandom } from '../../src/seeded-random.js';
+import { proseBody } from './sections.js';
 import { zipfSampler } from './zipf.js';
 import type { SyntheticDocument } from './synthetic.js';
 import {
@@ -324,21 +325,14 @@ export function* qualityDocuments(options: QualityCorpusOptions = {}): Generator
       return `<div class="notecard note"><p><strong>Note:</strong> ${sentence()}</p></div>`;
     };
     const targetBytes = Math.round(minBytes * Math.exp(random() * Math.log(maxBytes / minBytes)));
-    const body: QualityDocument['json']['doc']['body'] = [];
-    let bytes = 0;
-    while (bytes < targetBytes) {
-      const sectionTitle = capital(`${noun()} ${random() < 0.5 ? 'and' : 'of'} ${noun()}`);
-      const blocks: string[] = [];
-      const sectionBytes = Math.min(targetBytes - bytes, 1500 + Math.floor(random() * 4000));
-      let length = 0;
-      while (length < sectionBytes) {
-        const html = block();
-        blocks.push(html);
-        length += html.length;
-      }
-      body.push({ type: 'prose', value: { id: `${sectionTitle.toLowerCase().replace(/\s+/g, '_')}_${body.length}`, title: sectionTitle, content: blocks.join('\n') } });
-      bytes += length;
-    }
+    const body = proseBody(
+      targetBytes,
+      (remaining, index) => {
+        const title = capital(`${noun()} ${random() < 0.5 ? 'and' : 'of'} ${noun()}`);
+        return { title, id: `${title.toLowerCase().replace(/\s+/g, '_')}_${index}`, bytes: Math.min(remaining, 1500 + Math.floor(random() * 4000)) };
+      },
+      block,
+    );
     const summary = kind === 'prose' ? sentence() : `The <code>${title}</code> ${pick(['method', 'function', 'class', 'property', 'program'])} ${verb()} the ${noun()}.`;
     const slug = `docs/Quality/${title.replace(/[^\p{L}\p{N}]+/gu, '_')}_${i}`;
     yield {

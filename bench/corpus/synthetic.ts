@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { seededRandom } from '../../src/seeded-random.js';
+import { proseBody } from './sections.js';
 import { zipfSampler } from './zipf.js';
 
 /**
@@ -128,21 +129,14 @@ export function* syntheticDocuments(options: SyntheticOptions = {}): Generator<S
     const title = capital(words(2 + Math.floor(random() * 4)));
     const slug = `docs/${pick(SECTIONS)}/${title.replace(/[^\p{L}\p{N}]+/gu, '_')}_${i}`;
     const targetBytes = Math.round(1024 * Math.exp(random() * Math.log(20)));
-    const body: SyntheticIndexJson['doc']['body'] = [];
-    let bytes = 0;
-    while (bytes < targetBytes) {
-      const sectionTitle = capital(words(1 + Math.floor(random() * 3)));
-      const blocks: string[] = [];
-      const sectionBytes = Math.min(targetBytes - bytes, 800 + Math.floor(random() * 3000));
-      let length = 0;
-      while (length < sectionBytes) {
-        const html = block();
-        blocks.push(html);
-        length += html.length;
-      }
-      body.push({ type: 'prose', value: { id: sectionTitle.toLowerCase().replace(/\s+/g, '_'), title: sectionTitle, content: blocks.join('\n') } });
-      bytes += length;
-    }
+    const body = proseBody(
+      targetBytes,
+      (remaining) => {
+        const title = capital(words(1 + Math.floor(random() * 3)));
+        return { title, id: title.toLowerCase().replace(/\s+/g, '_'), bytes: Math.min(remaining, 800 + Math.floor(random() * 3000)) };
+      },
+      block,
+    );
     yield {
       folder: `${locale.toLowerCase()}/${slug.toLowerCase()}`,
       json: {
