@@ -16,7 +16,7 @@ const LAYERS = [
     name: 'search-core',
     comment: 'search engines, analysis and the indexing pipeline',
     path: ['^src/search/'],
-    pathNot: ['^src/search/(api|page)/', '^src/search/index\\.ts$', '^src/search/test-support/search-server\\.ts$'],
+    pathNot: ['^src/search/(api|page)/', '^src/search/index\\.ts$', '^src/search/test-support/(search-server|api-requests)\\.ts$'],
   },
   {
     name: 'features',
@@ -25,7 +25,7 @@ const LAYERS = [
       '^src/(renderer|origin|edge|songs)/',
       '^src/search/(api|page)/',
       '^src/search/index\\.ts$',
-      '^src/search/test-support/search-server\\.ts$',
+      '^src/search/test-support/(search-server|api-requests)\\.ts$',
       '^src/surrogate-keys(\\.test)?\\.ts$',
     ],
   },

@@ -1,6 +1,6 @@
 import type { IndexedDocument, SearchEngine } from '../src/search/engines/types.js';
-import { parseIndexJson } from '../src/search/reader.js';
-import type { SyntheticDocument } from '../src/search/synthetic.js';
+import { parseIndexJson } from '../src/search/indexing/reader.js';
+import type { SyntheticDocument } from './corpus/synthetic.js';
 
 /**
  * Writes generated documents into a new index of the engine as an index run would leave it: each parsed as the

@@ -16,7 +16,7 @@ function collect(dir, out) {
 }
 
 const filters = process.argv.slice(2);
-const files = ['src', 'test']
+const files = ['src', 'test', 'bench']
   .filter((root) => existsSync(root))
   .flatMap((root) => collect(root, []))
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { OPERATOR_PATHS } from '../src/edge/nginx-public.js';
 import { get, nginxForTests, routedSpellings, type RunningEdge } from '../src/edge/test-support/edge-harness.js';
 import { silentLogger } from '../src/log.js';
-import { SqliteEngine, sqlitePathFromUrl } from '../src/search/engines/sqlite.js';
+import { SqliteEngine, sqlitePathFromUrl } from '../src/search/engines/sqlite/engine.js';
 import { indexedDocument } from '../src/search/test-support/search-server.js';
 import { startFront, type RunningFront } from '../src/server/front-command.js';
 import { PURGE_SECRET, startEdgeAndOrigin, type EdgeAndOrigin } from './support/stack.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { silentLogger } from '../src/log.js';
 import { ContentStore, openOriginDatabase, SearchOutbox } from '../src/origin/index.js';
-import { ElasticsearchEngine } from '../src/search/engines/elasticsearch.js';
+import { ElasticsearchEngine } from '../src/search/engines/elasticsearch/engine.js';
 import { createLiveUpdater } from '../src/search/index.js';
 import { FakeElasticsearch } from '../src/search/test-support/fake-elasticsearch.js';
 import { eventually } from './support/stack.js';

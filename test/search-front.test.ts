@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserContext } from 'playwright-core';
-import { SqliteEngine, sqlitePathFromUrl } from '../src/search/engines/sqlite.js';
+import { SqliteEngine, sqlitePathFromUrl } from '../src/search/engines/sqlite/engine.js';
 import { indexedDocument } from '../src/search/test-support/search-server.js';
 import { chromiumSkip, launchChromium, type Chromium } from './support/chromium.js';
 import { startStack, type Stack } from './support/stack.js';

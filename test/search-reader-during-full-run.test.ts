@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { after, describe, it } from 'node:test';
-import { SqliteEngine } from '../src/search/engines/sqlite.js';
-import { runIndexer } from '../src/search/indexer.js';
+import { SqliteEngine } from '../src/search/engines/sqlite/engine.js';
+import { runIndexer } from '../src/search/indexing/indexer.js';
 import { writePages } from '../src/search/test-support/build-files.js';
 
 interface ReaderReport {
@@ -19,7 +19,7 @@ interface ReaderReport {
  * it saw. Runs the engine's TypeScript through tsx, which a worker thread does not inherit.
  */
 function startReader(path: string, stop: Int32Array): Worker {
-  const engineUrl = new URL('../src/search/engines/sqlite.ts', import.meta.url).href;
+  const engineUrl = new URL('../src/search/engines/sqlite/engine.ts', import.meta.url).href;
   const source = `
     const { workerData, parentPort } = require('node:worker_threads');
     import('tsx/esm/api').then(async (tsx) => {

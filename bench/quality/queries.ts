@@ -1,4 +1,4 @@
-import { identifierParts, identifierSegments, isIdentifier, kindOf, otherForms } from '../../src/search/quality-corpus.js';
+import { identifierParts, identifierSegments, isIdentifier, kindOf, otherForms } from '../corpus/quality-corpus.js';
 
 /**
  * How the search-quality suite derives its queries from a page, by general rules only (no query is picked by hand):

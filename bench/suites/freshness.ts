@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { edgePaths, spawnNginx, waitUntilListening, workerUser, writeEdgeConfig } from '../../src/edge/index.js';
 import { freePort, TEST_REFRESH_SECRET as EDGE_REFRESH_SECRET } from '../../src/edge/test-support/edge-harness.js';
 import { createLiveUpdater, runIndexer, SqliteEngine } from '../../src/search/index.js';
-import { writeSyntheticBuild } from '../../src/search/synthetic.js';
+import { writeSyntheticBuild } from '../corpus/synthetic.js';
 import { staleSurfaces, type Layers, type PostState } from '../../test/support/surfaces.js';
 import { spawnServer, type BenchResult, type BenchSuite } from '../lib.js';
 import { requireNginx } from '../nginx.js';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeSyntheticBuild } from '../../src/search/synthetic.js';
+import { writeSyntheticBuild } from '../corpus/synthetic.js';
 import { benchScript, settleDisk, type BenchResult, type BenchSuite } from '../lib.js';
 
 

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteEngine } from '../../src/search/engines/sqlite.js';
+import { SqliteEngine } from '../../src/search/engines/sqlite/engine.js';
 import type { SearchEngine } from '../../src/search/engines/types.js';
 import { indexGenerated } from '../engine-corpus.js';
-import { englishLexicon, qualityDocuments, QUALITY_CORPUS_DEFAULTS } from '../../src/search/quality-corpus.js';
-import { ADJECTIVES, FUNCTION_WORDS } from '../../src/search/quality-words.js';
+import { englishLexicon, qualityDocuments, QUALITY_CORPUS_DEFAULTS } from '../corpus/quality-corpus.js';
+import { ADJECTIVES, FUNCTION_WORDS } from '../corpus/quality-words.js';
 import { seededRandom } from '../../src/seeded-random.js';
-import { SYNTHETIC_DEFAULTS, syntheticDocuments, syntheticVocabulary, type SyntheticDocument } from '../../src/search/synthetic.js';
+import { SYNTHETIC_DEFAULTS, syntheticDocuments, syntheticVocabulary, type SyntheticDocument } from '../corpus/synthetic.js';
 import { foldWord, identifierQueries, pageWords, typoQuery, wordFormQuery, type IdentifierRule, type TypoKind } from '../quality/queries.js';
 import type { BenchResult, BenchSuite } from '../lib.js';
 
@@ -192,7 +192,7 @@ function englishWords(): Set<string> {
 /**
  * Search quality on two corpora of different shapes, with query sets derived from sampled pages by general rules
  * (bench/quality/queries.ts): the synthetic build (SEARCH_QUALITY_DOCUMENTS documents, 20,000 by default; Zipf-drawn
- * pseudo-words, seven locales, 1–20 KB) and the English corpus of src/search/quality-corpus.ts
+ * pseudo-words, seven locales, 1–20 KB) and the English corpus of bench/corpus/quality-corpus.ts
  * (SEARCH_QUALITY_ENGLISH_DOCUMENTS, 8,000 by default; real words inflected, 3–40 KB, code identifiers as titles).
  */
 export const searchQualitySuite: BenchSuite = {

@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { SqliteEngine } from '../../src/search/engines/sqlite.js';
+import { SqliteEngine } from '../../src/search/engines/sqlite/engine.js';
 import type { SearchEngine } from '../../src/search/engines/types.js';
 import { indexGenerated } from '../engine-corpus.js';
 import { fold, queryTerms, termsOf } from '../../src/search/analysis/index.js';
-import { matchExpression } from '../../src/search/query-text.js';
+import { matchExpression } from '../../src/search/policy/query-text.js';
 import { seededRandom } from '../../src/seeded-random.js';
-import { syntheticDocuments } from '../../src/search/synthetic.js';
-import { localePartition } from '../../src/search/static-rank.js';
+import { syntheticDocuments } from '../corpus/synthetic.js';
+import { localePartition } from '../../src/search/engines/sqlite/static-rank.js';
 import { bestOf, childPids, load, spawnServer, type BenchResult, type BenchSuite, type LoadResult, type ServerProcess } from '../lib.js';
 
 const INDEX = 'bench_20260101000000';

@@ -1,12 +1,12 @@
 // One measurement of the search-index bench in its own process, so its peak memory is its own.
 // Usage: search-index-child.ts <ceiling|read|full|strip> <build root> <database file> [documents]
 import { readFileSync } from 'node:fs';
-import { SqliteEngine } from '../../src/search/engines/sqlite.js';
+import { SqliteEngine } from '../../src/search/engines/sqlite/engine.js';
 import type { IndexedDocument } from '../../src/search/engines/types.js';
-import { runIndexer } from '../../src/search/indexer.js';
-import { readBuild } from '../../src/search/read-pool.js';
-import { walkIndexFiles } from '../../src/search/reader.js';
-import { htmlTextByParser, htmlTextByScan, stripHtml } from '../../src/search/strip-html.js';
+import { runIndexer } from '../../src/search/indexing/indexer.js';
+import { readBuild } from '../../src/search/indexing/read-pool.js';
+import { walkIndexFiles } from '../../src/search/indexing/reader.js';
+import { htmlTextByParser, htmlTextByScan, stripHtml } from '../../src/search/indexing/strip-html.js';
 
 const [mode, root, database, limitText] = process.argv.slice(2);
 if (root === undefined || database === undefined) throw new Error('usage: search-index-child.ts <ceiling|read|full|strip> <root> <database> [documents]');

@@ -4,7 +4,7 @@ import { HASH_SEED, TermTable, hashStep } from './term-table.js';
 /**
  * How text becomes terms, for every part of search: indexing, query building, highlighting, spelling and
  * autocomplete all take their words and terms from here, and the Elasticsearch analyzers are generated from the same
- * definitions (see elasticsearch.ts). Pure: no I/O.
+ * definitions (see engines/elasticsearch/analysis-settings.ts). Pure: no I/O.
  *
  * - A word is a run of letters, digits and marks (`\p{L}`, `\p{N}`, `\p{M}`, private-use `\p{Co}`); every other
  *   character separates words.

@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { LOG_URL_MAX_CHARS } from '../../log-bounds.js';
 import { installErrorMapper } from '../../http/index.js';
 import { capturedLogger } from '../../test-support/captured-logger.js';
-import { SqliteEngine } from '../engines/sqlite.js';
+import { SqliteEngine } from '../engines/sqlite/engine.js';
 import { indexedDocument } from '../test-support/search-server.js';
 import { searchRoutes } from './routes.js';
 

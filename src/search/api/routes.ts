@@ -6,7 +6,7 @@ import type { Logger } from '../../log.js';
 import { RateLimitLog } from '../../log-bounds.js';
 import type { SearchEngine, SearchHit, Suggestion, TotalHits } from '../engines/types.js';
 import { clientAddress, DEFAULT_TRUSTED_PROXIES, trustedProxyCheck } from '../../http/index.js';
-import { DEFAULT_INDEX_PREFIX } from '../index-names.js';
+import { DEFAULT_INDEX_PREFIX } from '../indexing/index-names.js';
 import { SEARCH_CACHE_CONTROL, SEARCH_PARAM_LIMITS, autocompleteCacheControl, parseAutocompleteParams, parseSearchParams } from './params.js';
 
 /** What the search routes need. */

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { createApiApp } from '../../http/index.js';
 import { silentLogger } from '../../log.js';
-import { ElasticsearchEngine } from '../engines/elasticsearch.js';
+import { ElasticsearchEngine } from '../engines/elasticsearch/engine.js';
 import { FakeElasticsearch } from '../test-support/fake-elasticsearch.js';
 import { searchRoutes } from './routes.js';
 

@@ -1,6 +1,6 @@
 import { ERRORS } from '../../error-codes.js';
-import { ElasticsearchEngine, elasticsearchOptionsFromUrl, type ElasticsearchEngineOptions } from './elasticsearch.js';
-import { SqliteEngine, sqlitePathFromUrl, type SqliteEngineOptions } from './sqlite.js';
+import { ElasticsearchEngine, elasticsearchOptionsFromUrl, type ElasticsearchEngineOptions } from './elasticsearch/engine.js';
+import { SqliteEngine, sqlitePathFromUrl, type SqliteEngineOptions } from './sqlite/engine.js';
 import type { SearchEngine } from './types.js';
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The search engine interface (DESIGN §7). Every engine — the embedded SQLite FTS5 engine and Elasticsearch — implements
- * it and passes the shared contract suite in `contract.ts`. Index and alias names follow Elasticsearch's rules so that
+ * it and passes the shared contract suite in `test-support/contract/contract.ts`. Index and alias names follow Elasticsearch's rules so that
  * one writer works against both: lower-case ASCII letters, digits, `_` and `-`, starting with a letter or digit.
  */
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { isSafeFragment as serverRule } from '../highlight.js';
+import { isSafeFragment as serverRule } from '../policy/highlight-fragments.js';
 import { fragmentParts, isSafeFragment } from './fragment-nodes.js';
 
 describe('fragmentParts', () => {

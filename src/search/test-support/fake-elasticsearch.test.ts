@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { Client } from '@elastic/elasticsearch';
-import { indexDefinition } from '../engines/elasticsearch-schema.js';
+import { indexDefinition } from '../engines/elasticsearch/schema.js';
 import { FakeElasticsearch } from './fake-elasticsearch.js';
 
 /** The stand-in must behave like Elasticsearch where the engine relies on it, and refuse what it does not model. */

@@ -33,13 +33,14 @@
 import { createRequire } from 'node:module';
 import type { BaseConnection, errors as ClientErrors } from '@elastic/elasticsearch';
 import { Analysis, mapFields } from './fake-elasticsearch/analysis.js';
-import { highlightField } from './fake-elasticsearch/highlight.js';
+import { highlightHit } from './fake-elasticsearch/highlight.js';
+import { storedDocument } from './fake-elasticsearch/documents.js';
 import { aggregate, type ScopedDoc } from './fake-elasticsearch/aggregations.js';
 import { checkQuery, evaluate } from './fake-elasticsearch/query.js';
 import type { SearchContext, TermsByField } from './fake-elasticsearch/query.js';
 import { termSuggest } from './fake-elasticsearch/spelling.js';
 import { EsError } from './fake-elasticsearch/types.js';
-import type { Fault, FakeIndex, FieldMapping, Json, StoredDoc, Token } from './fake-elasticsearch/types.js';
+import type { Fault, FakeIndex, Json, StoredDoc } from './fake-elasticsearch/types.js';
 
 export type { Fault } from './fake-elasticsearch/types.js';
 
@@ -60,8 +61,6 @@ interface ClientMock {
 const require = createRequire(import.meta.url);
 const Mock = require('@elastic/elasticsearch-mock') as new () => ClientMock;
 const errors = (require('@elastic/elasticsearch') as { errors: typeof ClientErrors }).errors;
-
-const POSITION_GAP = 100;
 
 /** Elasticsearch's index-name rules. */
 function indexNameProblem(name: string): string | undefined {
@@ -272,7 +271,7 @@ export class FakeElasticsearch {
         continue;
       }
       try {
-        const doc = this.#analyse(index, id, source ?? {});
+        const doc = storedDocument(index, id, source ?? {}, () => ++this.#seq);
         const replaced = index.docs.has(id);
         index.docs.set(id, doc);
         item(replaced ? 200 : 201, { result: replaced ? 'updated' : 'created', _version: 1, ...shards });
@@ -282,50 +281,6 @@ export class FakeElasticsearch {
       }
     }
     return { took: 1, errors: items.some((item) => (Object.values(item)[0] as Json)['error'] !== undefined), items };
-  }
-
-  #analyse(index: FakeIndex, id: string, source: Json): StoredDoc {
-    if (id === '' || Buffer.byteLength(id) > 512) throw new EsError(400, 'illegal_argument_exception', 'id must be 1 to 512 bytes');
-    const doc: StoredDoc = { id, seq: ++this.#seq, source, text: new Map(), keywords: new Map(), numbers: new Map() };
-    const texts = new Map<string, string[]>();
-    const dynamic = ((index.definition['mappings'] ?? {}) as Json)['dynamic'];
-    for (const [field, value] of Object.entries(source)) {
-      const mapping = index.fields.get(field);
-      if (mapping === undefined) {
-        if (dynamic === 'strict') throw new EsError(400, 'strict_dynamic_mapping_exception', `[1:1] mapping set to strict, dynamic introduction of [${field}] within [_doc] is not allowed`);
-        continue;
-      }
-      if (value === null) continue;
-      if (mapping.type === 'float') {
-        const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
-        if (!Number.isFinite(number)) throw new EsError(400, 'document_parsing_exception', `failed to parse field [${field}] of type [float]`);
-        doc.numbers.set(field, Math.fround(number));
-        continue;
-      }
-      if (typeof value === 'object') throw new EsError(400, 'document_parsing_exception', `failed to parse field [${field}] of type [${mapping.type}]`);
-      for (const target of [field, ...[...index.fields.keys()].filter((key) => key.startsWith(`${field}.`)), ...mapping.copyTo]) {
-        texts.set(target, [...(texts.get(target) ?? []), String(value)]);
-      }
-    }
-    for (const [field, values] of texts) {
-      const mapping = index.fields.get(field) as FieldMapping;
-      if (!mapping.indexed) continue;
-      if (mapping.type === 'keyword') {
-        doc.keywords.set(field, values.map((value) => mapping.normalize(value)));
-        continue;
-      }
-      const tokens: Token[] = [];
-      let position = 0;
-      for (const value of values) {
-        const analysed = mapping.analyzer(value);
-        for (const token of analysed) tokens.push({ ...token, position: position + token.position });
-        position += (analysed.at(-1)?.position ?? 0) + POSITION_GAP;
-      }
-      const frequencies = new Map<string, number>();
-      for (const token of tokens) frequencies.set(token.term, (frequencies.get(token.term) ?? 0) + 1);
-      doc.text.set(field, { tokens, frequencies, length: tokens.length, text: values.join(' ') });
-    }
-    return doc;
   }
 
   /** The documents of the indices `name` resolves to, each in its index's context. */
@@ -383,15 +338,7 @@ export class FakeElasticsearch {
       const hit: Json = { _index: match.context.index.name, _id: match.doc.id, _score: withScores ? match.score : null, _source: source };
       if (!sortedByScore) hit['sort'] = keys.map((key) => value(match, key.field));
       if (highlight !== undefined) {
-        const terms = highlightTerms.get(`${match.context.index.name}\u0000${match.doc.id}`) ?? new Map<string, Set<string>>();
-        const fields: Json = {};
-        for (const [field, options] of Object.entries((highlight['fields'] ?? {}) as Record<string, Json>)) {
-          const indexed = match.doc.text.get(field);
-          const wanted = terms.get(field);
-          if (indexed === undefined || wanted === undefined) continue;
-          const fragments = highlightField(indexed.text, indexed.tokens, wanted, options, highlight);
-          if (fragments.length > 0) fields[field] = fragments;
-        }
+        const fields = highlightHit(match.doc, highlightTerms.get(`${match.context.index.name}\u0000${match.doc.id}`) ?? new Map<string, Set<string>>(), highlight);
         if (Object.keys(fields).length > 0) hit['highlight'] = fields;
       }
       return hit;

@@ -1,4 +1,5 @@
-import { fragmentsOf, titleOf, type FragmentOptions, type MatchSource } from '../highlight.js';
+import { fragmentsOf, titleOf, type FragmentOptions } from '../policy/highlight-fragments.js';
+import { type MatchSource } from '../policy/highlight-matches.js';
 
 /**
  * Markers around matched words in a test's text; stored text never holds them (see

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { silentLogger } from '../../log.js';
 import { installErrorMapper } from '../../http/index.js';
 import { searchRoutes, type SearchRoutesOptions } from '../api/routes.js';
-import { SqliteEngine } from '../engines/sqlite.js';
+import { SqliteEngine } from '../engines/sqlite/engine.js';
 import type { IndexedDocument } from '../engines/types.js';
 import { searchPageRoutes } from '../page/routes.js';
 

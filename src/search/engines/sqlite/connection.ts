@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
 import { ERRORS } from '../../../error-codes.js';
 import type { SpellLookup } from './spell-index.js';
 import { SQLITE_ENGINE_DEFAULTS, type SqliteEngineOptions } from './options.js';
-import type { RowidRange } from './retrieval-plan.js';
+import type { RowidRange } from './static-rank.js';
 
 /** Terms whose document counts a connection remembers across reads (about 100 bytes each). */
 const TERM_MEMO_ENTRIES = 20_000;
@@ -27,7 +27,7 @@ export class Connection {
    */
   readonly #rememberedValues = new Map<string, unknown>();
   /**
-   * How many documents hold each term looked up (see documentsHolding in terms.ts), by index, across reads: a query's
+   * How many documents hold each term looked up (see documentsHolding in text-plan.ts), by index, across reads: a query's
    * words are mostly words earlier queries asked for. Bounded, as the words asked for are not; dropped with the
    * remembered values.
    */

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { analyzeDocument, foldPhrase, termsOf } from '../../analysis/index.js';
-import { withoutControlCharacters } from '../../query-text.js';
-import { localePartition, partitionOf, rankBucket, rowidBlock, titlePrefixes } from '../../static-rank.js';
+import { withoutControlCharacters } from '../../policy/query-text.js';
+import { localePartition, partitionOf, rankBucket, rowidBlock, titlePrefixes } from './static-rank.js';
 import type { TermChanges } from './spell-index.js';
 import { bodyText, storedBody } from './stored-text.js';
 import { tablesOf, type PartitionTables } from './tables.js';

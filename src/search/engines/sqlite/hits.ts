@@ -1,6 +1,7 @@
-import { beginningOf, fragmentsOf, fragmentsOfBeginning, matchWords, titleOf, type FragmentOptions, type ShownWords, type TermMatcher } from '../../highlight.js';
+import { beginningOf, fragmentsOf, fragmentsOfBeginning, titleOf, type FragmentOptions, type ShownWords } from '../../policy/highlight-fragments.js';
+import { matchWords, type TermMatcher } from '../../policy/highlight-matches.js';
 import { STEM_MARKER, stemOf } from '../../analysis/index.js';
-import type { TextPlan } from './terms.js';
+import type { TextPlan } from './text-plan.js';
 import { bodyText } from './stored-text.js';
 import { tablesOf } from './tables.js';
 import type { HighlightOptions, SearchHit } from '../types.js';

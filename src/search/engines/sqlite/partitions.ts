@@ -1,10 +1,11 @@
 import type { Connection } from './connection.js';
 import { partitionsOf } from './schema.js';
-import { partitionTablesOf } from './tables.js';
+import { PARTITIONED_BASE, localePartition, partitionOf, partitionRange, type RowidRange } from './static-rank.js';
+import { partitionTablesOf, tablesOf } from './tables.js';
 
 /**
- * What reads the full-text tables of every partition of an index (see schema.ts): which partitions have them, and
- * the vocabulary of the whole index as the sum of theirs.
+ * What reads the full-text tables of every partition of an index (see schema.ts): which partitions have them, the
+ * rowid ranges a query walks among them, and the vocabulary of the whole index as the sum of theirs.
  */
 
 /** The partitions of an index that have their full-text tables, ascending; remembered until the database changes. */
@@ -37,5 +38,38 @@ export function somePartitionMatches(connection: Connection, index: string, part
   return partitions.some((partition) => {
     const { fts } = partitionTablesOf(index, partition);
     return connection.statement(`${index}\u0000holds\u0000${partition}`, () => `SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? LIMIT 1`).get(expression) !== undefined;
+  });
+}
+
+/**
+ * The rowid ranges a query walks (see static-rank.ts): the partition of each of its locales, or every partition the
+ * index holds when it names none, in rowid order; only partitions that hold documents, as only they have full-text
+ * tables (see rangeTables). Every statement of filterSql takes a range; walks of several ranges are merged by static
+ * rank (mergeWalks).
+ */
+export function rowidRanges(connection: Connection, index: string, locales: readonly string[] | undefined): RowidRange[] {
+  const key = `${index}\u0000${(locales ?? []).join('\u0000').toLowerCase()}`;
+  const known = connection.snapshotRanges?.get(key);
+  if (known !== undefined) return known;
+  const ranges = partitionRanges(connection, index, locales);
+  connection.snapshotRanges?.set(key, ranges);
+  return ranges;
+}
+
+function partitionRanges(connection: Connection, index: string, locales: readonly string[] | undefined): RowidRange[] {
+  if (locales !== undefined && locales.length > 0) {
+    const held = new Set(indexPartitions(connection, index));
+    return [...new Set(locales.map((locale) => localePartition(locale.toLowerCase())))].filter((partition) => held.has(partition)).sort((a, b) => a - b).map(partitionRange);
+  }
+  const firstFrom = connection.statement(`${index}\u0000first-from`, () => `SELECT rowid FROM ${tablesOf(index).docs} WHERE rowid >= ? ORDER BY rowid LIMIT 1`).pluck();
+  return connection.remembered(`${index}\u0000partitions`, () => {
+    const ranges: RowidRange[] = [];
+    let rowid = firstFrom.get(PARTITIONED_BASE) as number | undefined;
+    while (rowid !== undefined) {
+      const range = partitionRange(partitionOf(rowid));
+      ranges.push(range);
+      rowid = firstFrom.get(range[1] + 1) as number | undefined;
+    }
+    return ranges;
   });
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { QueryPlan } from '../../search-expression.js';
-import { partitionRange } from '../../static-rank.js';
+import type { QueryPlan } from './search-expression.js';
+import { partitionRange } from './static-rank.js';
 import {
   BODY_CANDIDATES,
   TITLE_CANDIDATES,

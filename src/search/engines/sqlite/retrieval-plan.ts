@@ -1,5 +1,5 @@
-import { phraseExpression, planCountExpression, type QueryPlan } from '../../search-expression.js';
-import { rankCandidates, staticRank, type RankedSort } from '../../static-rank.js';
+import { phraseExpression, planCountExpression, type QueryPlan } from './search-expression.js';
+import { rankCandidates, staticRank, type RankedSort } from './static-rank.js';
 
 /**
  * Top-k retrieval over static-rank postings (rowid = descending popularity, see static-rank.ts): instead of scoring
@@ -40,9 +40,6 @@ export interface RankedRow {
   popularity: number;
   score: number;
 }
-
-/** A span of rowids, inclusive: one locale partition (see static-rank.ts). */
-export type RowidRange = readonly [number, number];
 
 /** The first `limit` rows of several rowid-ordered walks (one per range), in static-rank order. */
 export function mergeWalks<T>(walks: readonly T[][], limit: number, rowidOf: (row: T) => number): T[] {

@@ -1,15 +1,16 @@
-import { planCountExpression, searchExpression } from '../../search-expression.js';
 import { BOUND_LIMIT } from '../../../sqlite-limit.js';
-import { partitionOf } from '../../static-rank.js';
-import { tablesOf } from './tables.js';
+import { exactKeyOf, stemLanguageOf, termsOf } from '../../analysis/index.js';
 import { clampInteger } from '../validation.js';
 import type { SearchQuery, SearchResult } from '../types.js';
 import type { Connection } from './connection.js';
-import { exactKeyOf, stemLanguageOf, termsOf } from '../../analysis/index.js';
+import { tablesOf } from './tables.js';
+import { partitionOf, type RowidRange } from './static-rank.js';
+import { rowidRanges } from './partitions.js';
+import { cannotMatch, planOf, textRankOf, titleRankOf, type RankSettings } from './text-plan.js';
+import { planCountExpression, searchExpression } from './search-expression.js';
+import { BODY_CANDIDATES, EXACT_TITLE_BOOST, PHRASE_CANDIDATES, TITLE_CANDIDATES, TITLE_MATCH_BOOST, TOTAL_CAP, bodyWalkNeeded, exactTitleGaps, knownTotal, mergeWalks, newRetrieval, phraseToWalk, rankedPage, rowidOfRanked, takeBodyMatches, takeExactTitles, takePhraseMatches, takePopularityWalks, takeScored, takeTitleMatches, totalOf, walkedExpression, withDroppedWords, type RankedRow } from './retrieval-plan.js';
+import { NO_FILTER, countIn, docFilter, filterNeeded, filterSql, rangeTables, rankedRead } from './walks.js';
 import { readHits } from './hits.js';
-import { BODY_CANDIDATES, EXACT_TITLE_BOOST, PHRASE_CANDIDATES, TITLE_CANDIDATES, TITLE_MATCH_BOOST, TOTAL_CAP, bodyWalkNeeded, exactTitleGaps, knownTotal, mergeWalks, newRetrieval, phraseToWalk, rankedPage, rowidOfRanked, takeBodyMatches, takeExactTitles, takePhraseMatches, takePopularityWalks, takeScored, takeTitleMatches, totalOf, walkedExpression, withDroppedWords, type RankedRow, type RowidRange } from './retrieval-plan.js';
-import { cannotMatch, planOf, textRankOf, titleRankOf, type RankSettings } from './terms.js';
-import { NO_FILTER, countIn, docFilter, filterNeeded, filterSql, rangeTables, rankedRead, rowidRanges } from './walks.js';
 
 /** Whether a title holds every one of the dropped common words (none dropped: false). */
 function droppedWordsIn(dropped: readonly string[] | undefined): (title: string) => boolean {
@@ -20,7 +21,11 @@ function droppedWordsIn(dropped: readonly string[] | undefined): (title: string)
   };
 }
 
-/** Top-k retrieval, as retrieval-plan.ts decides it: the walks run here. */
+/**
+ * Top-k retrieval, as retrieval-plan.ts decides it: the walks run here. A query goes one way down the engine's
+ * modules: its words are planned against the index (text-plan.ts), written as FTS5 expressions (search-expression.ts),
+ * walked as retrieval-plan.ts decides (walks.ts), and the page is read and highlighted (hits.ts).
+ */
 export function searchIndex(connection: Connection, settings: RankSettings, index: string, query: SearchQuery): SearchResult {
   const sort = query.sort ?? 'best';
   const size = clampInteger(query.size, 10, 1, 100);

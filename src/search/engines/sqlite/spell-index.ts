@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { STEM_MARKER } from '../../analysis/index.js';
-import { MAX_EDIT_DISTANCE, deletionNeighbourhood, editDistance, spellable, type Candidate } from '../../spelling.js';
+import { MAX_EDIT_DISTANCE, deletionNeighbourhood, editDistance, spellable, type Candidate } from '../../policy/spelling.js';
 import { quoteIdentifier, tablesOf } from './tables.js';
 
 /**

@@ -1,11 +1,11 @@
 import { queryWords } from '../../analysis/index.js';
-import { countExpression } from '../../search-expression.js';
-import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../../spelling.js';
+import { countExpression } from './search-expression.js';
+import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../../policy/spelling.js';
 import { SpellLookup } from './spell-index.js';
 import type { SuggestQuery, Suggestion } from '../types.js';
 import { clampInteger } from '../validation.js';
 import type { Connection } from './connection.js';
-import { countExpressionOf, documentsHolding, hasSpelling } from './terms.js';
+import { countExpressionOf, documentsHolding, hasSpelling } from './text-plan.js';
 import { countIn, matchesAny } from './walks.js';
 
 /** Alternatives of a misspelt query counted at most, and candidates per word tried: each costs one count query. */

@@ -1,13 +1,13 @@
 import type Database from 'better-sqlite3';
 import { BOUND_LIMIT } from '../../../sqlite-limit.js';
-import { FILED_PREFIX_LENGTH, PARTITIONED_BASE, localePartition, partitionOf, partitionRange, popularityOf } from '../../static-rank.js';
-import { indexPartitions } from './partitions.js';
+import { FILED_PREFIX_LENGTH, localePartition, partitionOf, popularityOf, type RowidRange } from './static-rank.js';
+import { rowidRanges } from './partitions.js';
 import { partitionTablesOf, quoteIdentifier, tablesOf, type PartitionTables } from './tables.js';
 import type { AutocompleteMatch, QueryFilter } from '../types.js';
 import type { Connection } from './connection.js';
-import { mergeWalks, type RankedRow, type RowidRange } from './retrieval-plan.js';
+import { mergeWalks, type RankedRow } from './retrieval-plan.js';
 
-/** The SQL of reads: the filters, the rowid ranges walked, ranked walks, counts, and autocomplete. */
+/** The SQL of reads: the filters, ranked walks of the rowid ranges (see rowidRanges), counts, and autocomplete. */
 
 /** The documents filter of a query: SQL on the documents row `d`, its parameters, and its shape (which SQL, for the statement cache). */
 export interface DocFilter {
@@ -56,39 +56,6 @@ export const NO_FILTER: DocFilter = { shape: '', sql: '1', parameters: [] };
  */
 export function filterSql(table: string, filter: DocFilter): string {
   return `${table} MATCH ? AND ${filter.sql} AND ${table}.rowid >= CAST(? AS INTEGER) AND ${table}.rowid <= CAST(? AS INTEGER)`;
-}
-
-/**
- * The rowid ranges a query walks (see static-rank.ts): the partition of each of its locales, or every partition the
- * index holds when it names none, in rowid order; only partitions that hold documents, as only they have full-text
- * tables (see rangeTables). Every statement of filterSql takes a range; walks of several ranges are merged by static
- * rank (mergeWalks).
- */
-export function rowidRanges(connection: Connection, index: string, locales: readonly string[] | undefined): RowidRange[] {
-  const key = `${index}\u0000${(locales ?? []).join('\u0000').toLowerCase()}`;
-  const known = connection.snapshotRanges?.get(key);
-  if (known !== undefined) return known;
-  const ranges = partitionRanges(connection, index, locales);
-  connection.snapshotRanges?.set(key, ranges);
-  return ranges;
-}
-
-function partitionRanges(connection: Connection, index: string, locales: readonly string[] | undefined): RowidRange[] {
-  if (locales !== undefined && locales.length > 0) {
-    const held = new Set(indexPartitions(connection, index));
-    return [...new Set(locales.map((locale) => localePartition(locale.toLowerCase())))].filter((partition) => held.has(partition)).sort((a, b) => a - b).map(partitionRange);
-  }
-  const firstFrom = connection.statement(`${index}\u0000first-from`, () => `SELECT rowid FROM ${tablesOf(index).docs} WHERE rowid >= ? ORDER BY rowid LIMIT 1`).pluck();
-  return connection.remembered(`${index}\u0000partitions`, () => {
-    const ranges: RowidRange[] = [];
-    let rowid = firstFrom.get(PARTITIONED_BASE) as number | undefined;
-    while (rowid !== undefined) {
-      const range = partitionRange(partitionOf(rowid));
-      ranges.push(range);
-      rowid = firstFrom.get(range[1] + 1) as number | undefined;
-    }
-    return ranges;
-  });
 }
 
 /** The full-text tables of the partition a rowid range covers (see rowidRanges). */

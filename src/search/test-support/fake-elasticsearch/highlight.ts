@@ -1,4 +1,4 @@
-import type { Json, Token } from './types.js';
+import type { Json, StoredDoc, Token } from './types.js';
 
 function htmlEncode(text: string): string {
   return text.replace(/["&<>'/]/g, (character) => ({ '"': '&quot;', '&': '&amp;', '<': '&lt;', '>': '&gt;', "'": '&#x27;', '/': '&#x2F;' })[character] ?? character);
@@ -38,4 +38,17 @@ export function highlightField(text: string, tokens: Token[], terms: Set<string>
   }
   const chosen = [...fragments].sort((a, b) => b.hits - a.hits || a.start - b.start).slice(0, count).sort((a, b) => a.start - b.start);
   return chosen.map((fragment) => render(fragment.start, fragment.end).trim());
+}
+
+/** The `highlight` of a hit: the fragments of each field asked for that matched `terms`. */
+export function highlightHit(doc: StoredDoc, terms: Map<string, Set<string>>, highlight: Json): Json {
+  const fields: Json = {};
+  for (const [field, options] of Object.entries((highlight['fields'] ?? {}) as Record<string, Json>)) {
+    const indexed = doc.text.get(field);
+    const wanted = terms.get(field);
+    if (indexed === undefined || wanted === undefined) continue;
+    const fragments = highlightField(indexed.text, indexed.tokens, wanted, options, highlight);
+    if (fragments.length > 0) fields[field] = fragments;
+  }
+  return fields;
 }

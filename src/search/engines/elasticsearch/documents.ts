@@ -1,0 +1,55 @@
+/**
+ * Pure mapping between the engine's documents and hits and Elasticsearch's: the source a document is sent as, and a
+ * search hit and total read back. No I/O.
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import { withoutControlCharacters } from '../../policy/query-text.js';
+import { POPULARITY_FACTOR, stemmedCopy } from './schema.js';
+import type { IndexedDocument, SearchHit, SearchQuery, SearchResult } from '../types.js';
+
+/** The fields of a hit read back from `_source`: the rest of a SearchHit is the id, the score and the highlights. */
+export const HIT_SOURCE = ['url', 'title', 'summary', 'locale', 'slug', 'popularity'] as const satisfies readonly (keyof SearchHit)[];
+
+export type StoredDocument = Pick<SearchHit, (typeof HIT_SOURCE)[number]>;
+
+/** A search's total as the engine reports it: exact, or a lower bound past `track_total_hits`. */
+export function totalOf(response: estypes.SearchResponse<unknown>): SearchResult['total'] {
+  const total = response.hits.total;
+  return typeof total === 'number'
+    ? { value: total, relation: 'eq' }
+    : { value: total?.value ?? 0, relation: total?.relation === 'gte' ? 'gte' : 'eq' };
+}
+
+/** A document as sent: the stored fields, and the stemmed copy of its text in its locale's language (see stemmedCopy). */
+export function storedDocument(document: IndexedDocument): StoredDocument & { body: string } {
+  const stored = {
+    url: document.url,
+    title: withoutControlCharacters(document.title),
+    summary: withoutControlCharacters(document.summary),
+    body: withoutControlCharacters(document.body),
+    popularity: document.popularity,
+    locale: document.locale,
+    slug: document.slug,
+  };
+  return { ...stored, ...stemmedCopy(stored) };
+}
+
+export function toHit(hit: estypes.SearchHit<StoredDocument>, sort: SearchQuery['sort'], withHighlight: boolean): SearchHit {
+  const source = hit._source as StoredDocument;
+  const engineScore = hit._score ?? 0;
+  const result: SearchHit = {
+    id: hit._id ?? '',
+    url: source.url,
+    title: source.title,
+    summary: source.summary,
+    locale: source.locale,
+    slug: source.slug,
+    popularity: source.popularity,
+    // `best` scores include the popularity term; the interface reports the text score alone.
+    score: sort === 'best' ? engineScore - source.popularity * POPULARITY_FACTOR : engineScore,
+  };
+  if (withHighlight) {
+    result.highlight = { title: hit.highlight?.['title'] ?? [], body: hit.highlight?.['body'] ?? [] };
+  }
+  return result;
+}

@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { queryWords } from '../../analysis/index.js';
+import { RARE_WORD_DOCUMENTS, RARE_WORD_RATIO } from '../../policy/typo-rules.js';
+import { FUZZINESS, wordQuery } from './schema.js';
+import { allowedEdits, correctedText, formsProbe, leftOut, typoPlan, typoProbe } from './typos.js';
+
+/** A response as the search as typed carries it back: documents per word, and options per word from the suggester. */
+function probed(words: readonly string[], held: readonly number[], options: readonly (readonly [string, number])[][]) {
+  let offset = 0;
+  const typos = words.map((word, at) => {
+    const entry = { text: word, offset, length: word.length, options: (options[at] ?? []).map(([text, freq]) => ({ text, score: 0.8, freq })) };
+    offset += word.length + 1;
+    return entry;
+  });
+  return {
+    aggregations: { held: { doc_count: 100, words: { buckets: Object.fromEntries(held.map((count, at) => [String(at), { doc_count: count }])) } } },
+    suggest: { typos },
+  } as never;
+}
+
+const formsAnswer = (counts: Record<string, number>) =>
+  ({ aggregations: { forms: { doc_count: 100, words: { buckets: Object.fromEntries(Object.entries(counts).map(([at, count]) => [at, { doc_count: count }])) } } } }) as never;
+
+describe('elasticsearch typo policy', () => {
+  it('asks how the whole index holds each word as typed, and the neighbours of the missing and rare ones', () => {
+    assert.deepEqual(typoProbe(['kestral', 'falcon']), {
+      aggs: { held: { global: {}, aggs: { words: { filters: { filters: { 0: { term: { words: 'kestral' } }, 1: { term: { words: 'falcon' } } } } } } } },
+      suggest: {
+        typos: { text: 'kestral falcon', term: { field: 'words', suggest_mode: 'popular', max_edits: 2, prefix_length: 1, min_word_length: 3, size: 3, sort: 'score', max_term_freq: RARE_WORD_DOCUMENTS } },
+      },
+    });
+  });
+
+  it('asks whether the index holds a word in another form by the clause the query matches it with, without neighbours', () => {
+    const typed = queryWords('kestral missingword');
+    const probe = formsProbe(typed, new Set([1]), []);
+    assert.deepEqual(probe, { aggs: { forms: { global: {}, aggs: { words: { filters: { filters: { 1: wordQuery(typed[1] as never, [], true) } } } } } } });
+    assert.ok(JSON.stringify(probe).includes('"prefix"') && !JSON.stringify(probe).includes('fuzziness'));
+  });
+
+  it('widens a word held in a few documents when a neighbour within its edits is held RARE_WORD_RATIO times as often, correcting nothing', () => {
+    const words = ['kestral', 'falcon', 'plovar', 'dunlim', 'curlaw'];
+    const plan = typoPlan(
+      words,
+      probed(words, [1, 40, 1, RARE_WORD_DOCUMENTS + 1, 2], [
+        [['kestrel', RARE_WORD_RATIO], ['kestrels', 10_000]],
+        [],
+        [['plover', RARE_WORD_RATIO - 1], ['plumber', 10_000]],
+        [['dunlin', 10_000]],
+        [['curlew', 2 * RARE_WORD_RATIO - 1]],
+      ]),
+      false,
+    );
+    assert.deepEqual(plan, { fuzzy: new Set([0]), corrections: new Map(), unknown: new Set() }, 'kestrels lies two edits away, plumber three');
+    assert.deepEqual(typoPlan(words, probed(words, [1, 40, 1, 9, 2], [[['kestrel', 60]]]), true).fuzzy, new Set([0]), 'whether or not the query found something');
+  });
+
+  it('corrects a missing word to its nearest neighbour, then the most frequent, only when the query found nothing', () => {
+    const words = ['flexbx', 'grid', 'tutorail', 'zzzz', 'lay'];
+    const response = probed(words, [0, 5, 0, 0, 0], [
+      [['flexbox', 3], ['flexbux', 9], ['flexboxes', 900]],
+      [],
+      [['tutorial', 4], ['tutorials', 50]],
+      [['zyzzyva', 1]],
+      [['law', 6]],
+    ]);
+    const plan = typoPlan(words, response, false);
+    assert.deepEqual(plan.corrections, new Map([[0, 'flexbux'], [2, 'tutorial']]), 'flexboxes lies three edits away, tutorials two');
+    assert.deepEqual([plan.fuzzy, plan.unknown], [new Set([0, 2]), new Set([3, 4])]);
+    assert.deepEqual(typoPlan(words, response, true), { fuzzy: new Set(), corrections: new Map(), unknown: new Set() });
+    assert.deepEqual(typoPlan(['zzzz'], probed(['zzzz'], [0], []), false).unknown, new Set(), 'the only word is never left out');
+    assert.equal(FUZZINESS, 'AUTO:4,8');
+    assert.deepEqual([0, 3, 4, 7, 8].map((length) => allowedEdits('x'.repeat(length))), [0, 0, 1, 1, 2]);
+  });
+
+  it('never corrects or leaves out a held word, and widens every missing word one way when the query found nothing', () => {
+    const word = fc.stringMatching(/^[a-z]{2,10}$/);
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ word, held: fc.nat(6), options: fc.array(fc.tuple(word, fc.nat(400)), { maxLength: 3 }) }), { minLength: 1, maxLength: 5 }),
+        fc.boolean(),
+        (query, found) => {
+          const words = query.map((entry) => entry.word);
+          const plan = typoPlan(words, probed(words, query.map((entry) => entry.held), query.map((entry) => entry.options)), found);
+          query.forEach(({ held }, at) => {
+            const ways = [plan.corrections.has(at), plan.unknown.has(at)].filter(Boolean).length;
+            if (held > 0 || found) assert.equal(ways, 0);
+            else assert.equal(ways, words.length === 1 && !plan.corrections.has(at) ? 0 : 1);
+            if (plan.corrections.has(at)) assert.ok(plan.fuzzy.has(at));
+            if (held > RARE_WORD_DOCUMENTS) assert.ok(!plan.fuzzy.has(at));
+          });
+        },
+      ),
+    );
+  });
+
+  it('leaves out the unknown words the index holds in no other form, unless that is every word', () => {
+    assert.deepEqual(leftOut(new Set([1, 3]), formsAnswer({ 1: 0, 3: 2 }), 4), new Set([1]));
+    assert.deepEqual(leftOut(new Set([0, 1]), formsAnswer({ 0: 0, 1: 0 }), 2), new Set());
+    assert.deepEqual(leftOut(new Set([0, 1]), formsAnswer({ 0: 0, 1: 5 }), 2), new Set([0]));
+  });
+
+  it('says the text searched: corrected words replaced, words left out gone, the others as typed', () => {
+    const typed = queryWords('Flexbx Grid missingword tutorail');
+    assert.equal(correctedText(typed, new Map([[0, 'flexbox'], [3, 'tutorial']])), 'flexbox Grid missingword tutorial');
+    assert.equal(correctedText(typed, new Map([[0, 'flexbox']]), new Set([2])), 'flexbox Grid tutorail');
+  });
+});

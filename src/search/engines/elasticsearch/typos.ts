@@ -1,0 +1,157 @@
+/**
+ * Pure policy of the Elasticsearch engine's results for typos (SearchQuery.corrections, issue 20): what a search
+ * carries to learn how the index holds each query word, and which words it then matches by their spelling neighbours,
+ * corrects or leaves out, by the rules the embedded engine follows (typo-rules.ts). No I/O.
+ *
+ * Elasticsearch does not say which clause matched a word, so the engine learns before it widens: the search as typed
+ * carries each word's document count (an aggregation) and a term suggester; the widened search, when a word may be
+ * left out, whether the index holds that word in another form (an aggregation of its clause).
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import type { QueryTerm, StemLanguage } from '../../analysis/index.js';
+import { editDistance } from '../../policy/spelling.js';
+import { RARE_WORD_DOCUMENTS, joinsRareWord, typoDistance } from '../../policy/typo-rules.js';
+import { TERM_SUGGESTER, wordQuery, type SuggestEntry } from './schema.js';
+
+/** The names of what a search carries for its typo results. */
+const SUGGESTER = 'typos';
+const HELD = 'held';
+const FORMS = 'forms';
+
+/** What a request carries besides its query to learn how the index holds the query's words. */
+export type TypoProbe = Pick<estypes.SearchRequest, 'aggs' | 'suggest'>;
+
+/** The edits a word's neighbours may lie from it (FUZZINESS counts the query word alone), by its length. */
+export function allowedEdits(word: string): number {
+  return typoDistance(Array.from(word).length);
+}
+
+/**
+ * Counts over the whole index, whatever the query and its filters match (a `filters` aggregation under `global`), of
+ * the documents each clause matches, keyed by the word's position.
+ */
+function globalCounts(name: string, clauses: readonly (readonly [number, estypes.QueryDslQueryContainer])[]): Record<string, estypes.AggregationsAggregationContainer> {
+  const filters = Object.fromEntries(clauses.map(([at, clause]) => [String(at), clause]));
+  return { [name]: { global: {}, aggs: { words: { filters: { filters } } } } };
+}
+
+/**
+ * What the search as typed carries, for its words (`queryWords` terms):
+ * - how many documents hold each word as typed in title, summary or body — the suggester's `words` field, which counts
+ *   them as the embedded engine's spelling statistics do; Elasticsearch answers a term filter from its term dictionary;
+ * - a term suggester in `popular` mode: options for a word the index does not hold, and for a word it holds in at most
+ *   RARE_WORD_DOCUMENTS documents (`max_term_freq`; a more frequent word costs the suggester nothing), the neighbours
+ *   held in more documents, each with its count (`freq`).
+ */
+export function typoProbe(words: readonly string[]): TypoProbe {
+  return {
+    aggs: globalCounts(HELD, words.map((word, at) => [at, { term: { words: word } }] as const)),
+    suggest: { [SUGGESTER]: { text: words.join(' '), term: { ...TERM_SUGGESTER, suggest_mode: 'popular', max_term_freq: RARE_WORD_DOCUMENTS } } },
+  };
+}
+
+/**
+ * What the widened search carries when words may be left out: whether any document of the index matches each of them
+ * in some form — its stems, an identifier's parts, the completions of the last word — as the query would match it
+ * (wordQuery, without neighbours).
+ */
+export function formsProbe(typed: readonly QueryTerm[], positions: ReadonlySet<number>, languages: readonly StemLanguage[]): TypoProbe {
+  const clauses = [...positions].map((at) => [at, wordQuery(typed[at] as QueryTerm, languages, at === typed.length - 1)] as const);
+  return { aggs: globalCounts(FORMS, clauses) };
+}
+
+/** How a search widens the words of its query. */
+export interface TypoPlan {
+  /** Positions of the words that also match their spelling neighbours (FUZZINESS), below exact and stem matches. */
+  fuzzy: Set<number>;
+  /** The neighbour each word the index does not hold is corrected to (the text searched names it). */
+  corrections: Map<number, string>;
+  /** Positions of the words the index does not hold that have no neighbour near enough: left out (see leftOut). */
+  unknown: Set<number>;
+}
+
+/**
+ * Which words a search widens, from what the search as typed carried back (see typoProbe) and whether it `found`
+ * anything, as the embedded engine plans them:
+ * - a word held in a few documents, with a neighbour within its edits held far more often (joinsRareWord), also
+ *   matches its neighbours, whether or not the query found something, and corrects nothing;
+ * - when the query found nothing, a word the index does not hold matches its neighbours when one lies within its
+ *   edits (corrected to the nearest, then the most frequent), and is `unknown` when none does and it is not the
+ *   query's only word.
+ * A word the index does not hold cannot stop a query that found something: another form of it matched.
+ */
+export function typoPlan(words: readonly string[], response: Pick<estypes.SearchResponse<unknown>, 'aggregations' | 'suggest'>, found: boolean): TypoPlan {
+  const held = countsOf(response, HELD);
+  const options = optionsByPosition(words, suggestEntries(response, SUGGESTER));
+  const plan: TypoPlan = { fuzzy: new Set(), corrections: new Map(), unknown: new Set() };
+  words.forEach((word, at) => {
+    const documents = held.get(at) ?? 0;
+    const edits = allowedEdits(word);
+    const near = (options.get(at) ?? [])
+      .filter((option) => edits > 0 && option.text !== word)
+      .map((option) => ({ ...option, distance: editDistance(word, option.text, edits) }))
+      .filter((option) => option.distance <= edits);
+    if (documents > 0) {
+      if (near.some((option) => joinsRareWord(documents, option.freq))) plan.fuzzy.add(at);
+      return;
+    }
+    if (found) return;
+    const [nearest] = near.sort((a, b) => a.distance - b.distance || b.freq - a.freq || (a.text < b.text ? -1 : 1));
+    if (nearest === undefined) {
+      // The one word of a query is never left out: nothing would be left to search.
+      if (words.length > 1) plan.unknown.add(at);
+    } else {
+      plan.corrections.set(at, nearest.text);
+      plan.fuzzy.add(at);
+    }
+  });
+  return plan;
+}
+
+/**
+ * The unknown words a search leaves out, from what the widened search carried back (see formsProbe): those the index
+ * holds in no form either; none when that is every word of the query (`words` of them), which then answers nothing.
+ */
+export function leftOut(unknown: ReadonlySet<number>, response: Pick<estypes.SearchResponse<unknown>, 'aggregations'>, words: number): Set<number> {
+  const forms = countsOf(response, FORMS);
+  const left = new Set([...unknown].filter((at) => (forms.get(at) ?? 0) === 0));
+  return left.size === words ? new Set() : left;
+}
+
+/** The query as searched: each corrected word replaced by its neighbour, the words left out gone, the others as typed. */
+export function correctedText(typed: readonly QueryTerm[], corrections: ReadonlyMap<number, string>, dropped: ReadonlySet<number> = new Set()): string {
+  return typed.flatMap((word, at) => (dropped.has(at) ? [] : [corrections.get(at) ?? word.typed])).join(' ');
+}
+
+/** The entries of a term suggester's answer. */
+export function suggestEntries(response: Pick<estypes.SearchResponse<unknown>, 'suggest'>, name: string): SuggestEntry[] {
+  return ((response.suggest?.[name] ?? []) as estypes.SearchTermSuggest[]).map(
+    (entry): SuggestEntry => ({
+      offset: entry.offset,
+      length: entry.length,
+      options: (Array.isArray(entry.options) ? entry.options : [entry.options]).map((option) => ({ text: option.text, score: option.score, freq: option.freq })),
+    }),
+  );
+}
+
+/** The options of each word of a suggester's text, by position: `words` joined by single spaces are that text. */
+function optionsByPosition(words: readonly string[], entries: readonly SuggestEntry[]): Map<number, SuggestEntry['options']> {
+  const starts = new Map<number, number>();
+  let offset = 0;
+  words.forEach((word, at) => {
+    starts.set(offset, at);
+    offset += word.length + 1;
+  });
+  const options = new Map<number, SuggestEntry['options']>();
+  for (const entry of entries) {
+    const at = starts.get(entry.offset);
+    if (at !== undefined && entry.length === words[at]?.length) options.set(at, entry.options);
+  }
+  return options;
+}
+
+/** The document counts of a globalCounts aggregation of a response, by position. */
+function countsOf(response: Pick<estypes.SearchResponse<unknown>, 'aggregations'>, name: string): Map<number, number> {
+  const aggregate = response.aggregations?.[name] as { words?: { buckets?: Record<string, { doc_count?: number }> } } | undefined;
+  return new Map(Object.entries(aggregate?.words?.buckets ?? {}).map(([at, bucket]) => [Number(at), bucket.doc_count ?? 0]));
+}

@@ -1,0 +1,257 @@
+import { beginsPiece, fold, isWordCharacter, termsOfWord, WORD_SOURCE } from '../analysis/index.js';
+
+/** Where the words of a query lie in a text, found as far as fragment selection asks (see highlight-fragments.ts). */
+
+/**
+ * The matched ranges of a text, in order, as [start, end), found as far as asked: `at(i, before)` is the i-th range
+ * once it is final (undefined past the last, or when it would start at `before` or later: the text is then read no
+ * further than that), `scanTo(position)` makes every range starting before `position` final. Fragment
+ * selection asks for what it places, so a long body is only read up to its last fragment when it can be.
+ */
+export interface MatchSource {
+  readonly text: string;
+  at(i: number, before?: number): readonly [number, number] | undefined;
+  scanTo(position: number): void;
+  /** The ranges found so far (all of them once `scanTo(text.length)` was called). */
+  readonly found: readonly (readonly [number, number])[];
+  /** Whether the text was read to its end. */
+  readonly exhausted: boolean;
+}
+
+/** Which words of a text to mark: a word is marked when one of its terms (see analysis/) is named here. */
+export interface TermMatcher {
+  /** Terms marked. */
+  terms: ReadonlySet<string>;
+  /** Prefixes of terms: a word with a term starting with one is marked (an unfinished last word). */
+  prefixes?: readonly string[];
+  /**
+   * Other forms of the query's words: `matches` says whether a term is one (its stem is a query word's), `anchors`
+   * are beginnings such forms share, where they are looked for.
+   */
+  otherForms?: { anchors: readonly string[]; matches: (term: string) => boolean };
+}
+
+const WORD = new RegExp(WORD_SOURCE, 'gu');
+const SPACE = /\s/;
+
+const WORD_CHARACTER = new RegExp(WORD_SOURCE.slice(0, -1), 'u');
+// eslint-disable-next-line no-control-regex -- a plain ASCII chunk needs only lower-casing
+const ASCII = /^[\u0000-\u007f]*$/;
+/**
+ * Text is folded and searched this many characters at a time (cut at a space), so a long body is read as far as
+ * needed. Fragments usually lie in a body's first few KB: by instructions per body over the bench's title queries,
+ * 512-character chunks cost 15% less than 2,048 (272 K against 320 K), as less is folded past the last fragment, and
+ * 256 more again (290 K), as each chunk has its own fixed cost.
+ */
+const CHUNK = 512;
+
+/**
+ * Latin-1 and Latin Extended-A/B characters folded as the analysis module folds them, where that gives one character:
+ * a table lookup per accented letter instead of normalizing the chunk, which costs twice as much on accented text.
+ * Characters that fold to several (¼, ĳ, Ǆ) are left out of the table, and a chunk holding one, or anything past
+ * U+024F, is folded whole instead.
+ */
+const LATIN_FOLDS = new Map<string, string>();
+let notFoldedByTable = '';
+for (let code = 0xa0; code <= 0x24f; code++) {
+  const character = String.fromCharCode(code);
+  // Between letters, so that a space-like character is not trimmed away.
+  const folded = fold(`a${character}a`).slice(1, -1);
+  if (folded.length === 1) {
+    if (folded !== character) LATIN_FOLDS.set(character, folded);
+  } else notFoldedByTable += character;
+}
+const LATIN_FOLDABLE = /[\u00a0-\u024f]/g;
+const NOT_FOLDED_BY_TABLE = new RegExp(`[^\\u0000-\\u024f]${notFoldedByTable === '' ? '' : `|[${notFoldedByTable}]`}`);
+const foldLatinCharacter = (character: string) => LATIN_FOLDS.get(character) ?? character;
+/**
+ * The same folds over Latin-1 alone, as bytes, lower-casing included: a text of Latin-1 characters only (a one-byte
+ * string in V8) is folded through this table a chunk at a time, without a regular expression replacing each accented
+ * letter by a call. 0 stands for a character the table does not fold to one Latin-1 character (`µ` is `μ`, `½` is
+ * `1⁄2`); a chunk holding one is folded as any other text.
+ */
+const LATIN1_FOLDS = new Uint8Array(256);
+for (let code = 1; code < 256; code++) {
+  const character = String.fromCharCode(code);
+  const folded = foldLatinCharacter(character).toLowerCase();
+  if (folded.length === 1 && folded.charCodeAt(0) < 256 && !notFoldedByTable.includes(character)) LATIN1_FOLDS[code] = folded.charCodeAt(0);
+}
+// eslint-disable-next-line no-control-regex -- the class is everything past Latin-1
+const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
+
+/** The bytes of the chunk foldLatin1 folds, also read four at a time; grown to the longest chunk met. */
+let foldBytes = Buffer.alloc(4096);
+let foldWords = new Uint32Array(foldBytes.buffer, foldBytes.byteOffset, foldBytes.length / 4);
+
+/**
+ * A chunk of Latin-1 text folded through LATIN1_FOLDS, or undefined when it holds a character the table leaves out.
+ * Most of a Latin-1 text is ASCII: four bytes at a time, a word of ASCII bytes is lower-cased in a few integer
+ * operations (LATIN1_FOLDS does nothing else to ASCII), and only a word holding another byte goes through the table.
+ */
+export function foldLatin1(chunk: string): string | undefined {
+  const length = chunk.length;
+  if (length > foldBytes.length) {
+    foldBytes = Buffer.alloc(2 ** Math.ceil(Math.log2(length)));
+    foldWords = new Uint32Array(foldBytes.buffer, foldBytes.byteOffset, foldBytes.length / 4);
+  }
+  const bytes = foldBytes;
+  const words = foldWords;
+  bytes.write(chunk, 0, 'latin1');
+  const whole = length >>> 2;
+  for (let i = 0; i < whole; i++) {
+    const word = words[i] as number;
+    if ((word & 0x80808080) === 0) {
+      // Each byte below 0x80: bit 7 of `low + 0x3f` is set from 'A' up, of `low + 0x25` from '[' up; no sum carries
+      // into the next byte. Their difference marks the capitals, and 0x80 >>> 2 is the 0x20 that lower-cases one.
+      const capitals = (word + 0x3f3f3f3f) & ~(word + 0x25252525) & 0x80808080;
+      const folded = word | (capitals >>> 2);
+      // A NUL byte is a character the table leaves out.
+      if (((folded - 0x01010101) & ~folded & 0x80808080) !== 0) return undefined;
+      words[i] = folded;
+    } else if (!foldByTable(bytes, i * 4, i * 4 + 4)) return undefined;
+  }
+  return foldByTable(bytes, whole * 4, length) ? bytes.toString('latin1', 0, length) : undefined;
+}
+
+/** Folds bytes [from, to) through LATIN1_FOLDS in place; false at the first one the table leaves out. */
+function foldByTable(bytes: Buffer, from: number, to: number): boolean {
+  for (let at = from; at < to; at++) {
+    const byte = LATIN1_FOLDS[bytes[at] as number] as number;
+    if (byte === 0) return false;
+    bytes[at] = byte;
+  }
+  return true;
+}
+
+/** How a text's chunks are folded: ASCII lower-cased, Latin-1 through its table, anything else as the analysis folds it. */
+type Script = 'ascii' | 'latin1' | 'other';
+
+function scriptOf(text: string): Script {
+  if (BEYOND_LATIN1.test(text)) return 'other';
+  return ASCII.test(text) ? 'ascii' : 'latin1';
+}
+
+function foldChunk(chunk: string, script: Script): string {
+  if (script === 'ascii') return chunk.toLowerCase();
+  const latin1 = script === 'latin1' ? foldLatin1(chunk) : undefined;
+  if (latin1 !== undefined) return latin1;
+  if (ASCII.test(chunk)) return chunk.toLowerCase();
+  return NOT_FOLDED_BY_TABLE.test(chunk) ? fold(chunk) : chunk.replace(LATIN_FOLDABLE, foldLatinCharacter).toLowerCase();
+}
+
+/**
+ * The words of `text` that `matcher` names, as a lazy MatchSource. Words and their terms are the analysis module's;
+ * consecutive marked words (only spaces or punctuation between) are one range, so a matched phrase is one mark. The
+ * text is folded a chunk at a time and the terms are looked for in it with indexOf, each place found confirmed by the
+ * terms of its word; a chunk whose folding changes its length (ligatures, decomposed input) is read word by word.
+ */
+export function matchWords(text: string, matcher: TermMatcher): MatchSource {
+  const found: [number, number][] = [];
+  const prefixes = matcher.prefixes ?? [];
+  const otherForm = matcher.otherForms?.matches;
+  const marked = (word: string) =>
+    termsOfWord(word).some((term) => matcher.terms.has(term) || prefixes.some((prefix) => term.startsWith(prefix)) || otherForm?.(term) === true);
+  const add = (start: number, end: number) => {
+    const last = found[found.length - 1];
+    if (last !== undefined && last[1] <= start && !WORD_CHARACTER.test(text.slice(last[1], start))) last[1] = Math.max(last[1], end);
+    else found.push([start, end]);
+  };
+  const wordByWord = (from: number, to: number) => {
+    const words = new RegExp(WORD.source, 'gu');
+    words.lastIndex = from;
+    for (let match = words.exec(text); match !== null && match.index < to; match = words.exec(text)) {
+      if (marked(match[0])) add(match.index, match.index + match[0].length);
+    }
+  };
+  // Found once per text: a one-byte string tells at once that it holds nothing past Latin-1.
+  const script = scriptOf(text);
+  const byFolding = (from: number, to: number): boolean => {
+    const chunk = text.slice(from, to);
+    const folded = foldChunk(chunk, script);
+    if (folded.length !== chunk.length) return false;
+    const ranges: [number, number][] = [];
+    /**
+     * Places where a word may be marked: where `needle` begins a word (`start`: a prefix, or the beginning of another
+     * form), or stands anywhere in one (`inside`: a term, which may be a part of an identifier). Each is widened to its
+     * whole word and confirmed by the word's own terms below.
+     */
+    const search = (needle: string, where: 'start' | 'inside') => {
+      for (let at = folded.indexOf(needle); at !== -1; at = folded.indexOf(needle, at + 1)) {
+        let start = at;
+        let end = at + needle.length;
+        if (isWordCharacter(folded[start - 1]) && (where === 'start' || !beginsPiece(text, from + at))) continue;
+        while (start > 0 && isWordCharacter(folded[start - 1])) start--;
+        while (isWordCharacter(folded[end])) end++;
+        ranges.push([from + start, from + end]);
+      }
+    };
+    for (const term of matcher.terms) if (term !== '') search(term, 'inside');
+    for (const prefix of prefixes) if (prefix !== '') search(prefix, 'start');
+    for (const anchor of matcher.otherForms?.anchors ?? []) if (anchor !== '') search(anchor, 'start');
+    ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+    let covered = -1;
+    for (const [start, end] of ranges) {
+      // The same word found again, by another term.
+      if (start < covered) continue;
+      if (marked(text.slice(start, end))) add(start, end);
+      covered = end;
+    }
+    return true;
+  };
+  const scanChunk = (from: number, to: number) => {
+    const before = found.length;
+    if (!byFolding(from, to)) {
+      found.length = before;
+      wordByWord(from, to);
+    }
+  };
+  return new ChunkedMatches(text, found, scanChunk);
+}
+
+/**
+ * The MatchSource of matchWords: reads its text a chunk at a time, as asked. A class rather than an object literal:
+ * V8 makes a literal that has a getter in the old generation, and from there it would keep the text it reads (a
+ * page's body) and everything found in it alive until the next full collection.
+ */
+class ChunkedMatches implements MatchSource {
+  readonly text: string;
+  readonly found: [number, number][];
+  readonly #scanChunk: (from: number, to: number) => void;
+  #scanned = 0;
+
+  constructor(text: string, found: [number, number][], scanChunk: (from: number, to: number) => void) {
+    this.text = text;
+    this.found = found;
+    this.#scanChunk = scanChunk;
+  }
+
+  get exhausted(): boolean {
+    return this.#scanned >= this.text.length;
+  }
+
+  at(i: number, before = this.text.length): readonly [number, number] | undefined {
+    const found = this.found;
+    while (this.#scanned < this.text.length && ((found.length <= i && this.#scanned < before) || (i === found.length - 1 && this.#open()))) this.#step();
+    const range = found[i];
+    return range !== undefined && range[0] < before ? range : undefined;
+  }
+
+  scanTo(position: number): void {
+    while (this.#scanned < this.text.length && (this.#scanned < position || this.#open())) this.#step();
+  }
+
+  /** Reads the next chunk, ending at a space so that no word is cut. */
+  #step(): void {
+    const text = this.text;
+    let to = Math.min(text.length, this.#scanned + CHUNK);
+    while (to < text.length && !SPACE.test(text[to] as string)) to++;
+    this.#scanChunk(this.#scanned, to);
+    this.#scanned = to;
+  }
+
+  /** Whether the last range may still grow into the next chunk (only spaces or punctuation after it so far). */
+  #open(): boolean {
+    const last = this.found[this.found.length - 1];
+    return last !== undefined && this.#scanned < this.text.length && !WORD_CHARACTER.test(this.text.slice(last[1], this.#scanned));
+  }
+}

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RARE_WORD_DOCUMENTS, RARE_WORD_RATIO } from '../../policy/typo-rules.js';
+import { doc, ids } from './contract-support.js';
+import type { IndexedDocument, SearchEngine } from '../../engines/types.js';
+
+/**
+ * The contract of results for typos (SearchQuery.corrections, typo-rules.ts), on words no analysis changes, so every
+ * engine runs it: the Elasticsearch stand-in matches fuzzy clauses over the terms it stores, as Lucene does.
+ */
+export function typoTests(context: { engine: () => SearchEngine; indexWith: (documents: IndexedDocument[]) => Promise<string> }): void {
+  const search = (index: string, text: string, extra: { corrections?: boolean; size?: number } = {}) =>
+    context.engine().search({ index, text, sort: 'relevance', ...extra });
+  const many = (count: number, id: string, title: string, body = '') => Array.from({ length: count }, (_, i) => doc(`${id}${i}`, `${title} ${i}`, { body }));
+
+  describe('results for typos', () => {
+    it('answers a misspelt word with the pages of its nearest word, says what it searched, and searches as typed when asked', async () => {
+      const index = await context.indexWith([
+        doc('rabin2', 'rabin2 binary info', { body: 'rabin2 shows the sections of a binary' }),
+        doc('iperf3', 'iperf3 network throughput', { body: 'measure bandwidth with iperf3' }),
+        doc('svg2png', 'svg2png converter', { body: 'convert svg2png quickly' }),
+        doc('heron', 'Grey heron', { body: 'a wading bird' }),
+      ]);
+      const corrected = await search(index, 'rbin2');
+      assert.equal(ids(corrected)[0], 'rabin2');
+      assert.equal(corrected.corrected, 'rabin2');
+      assert.equal(ids(await search(index, 'ipefr3 throughput'))[0], 'iperf3');
+      assert.equal((await search(index, 'ipefr3 throughput')).corrected, 'iperf3 throughput');
+      assert.equal(ids(await search(index, 'svr2png'))[0], 'svg2png');
+      const asTyped = await search(index, 'rbin2', { corrections: false });
+      assert.deepEqual([ids(asTyped), asTyped.corrected], [[], undefined]);
+      const exact = await search(index, 'heron');
+      assert.equal(exact.corrected, undefined, 'a query that matches as typed is not corrected');
+      assert.deepEqual(ids(await search(index, 'hre')), [], 'a word of three characters is not corrected');
+    });
+
+    it('finds the pages of a far more frequent spelling neighbour of a word held in one page, below that page, correcting nothing', async () => {
+      const kestrels = many(RARE_WORD_RATIO + 10, 'kestrel', 'Kestrel', 'a small falcon');
+      const index = await context.indexWith([...kestrels, doc('kestral', 'Kestral sighting', { body: 'a small falcon' }), doc('heron', 'Grey heron')]);
+      const result = await search(index, 'kestral', { size: 100 });
+      assert.equal(ids(result)[0], 'kestral', 'the word as typed ranks first');
+      assert.deepEqual(new Set(ids(result)), new Set(['kestral', ...kestrels.map((page) => page.id)]));
+      assert.deepEqual([result.total, result.corrected], [{ value: kestrels.length + 1, relation: 'eq' }, undefined]);
+      assert.equal(await context.engine().count({ index, text: 'kestral' }), kestrels.length + 1);
+      assert.equal((await search(index, 'kestral falcon')).total.value, kestrels.length + 1, 'the other words still required');
+      assert.deepEqual(ids(await search(index, 'kestral sighting')), ['kestral']);
+      assert.deepEqual(ids(await search(index, 'kestral', { corrections: false })), ['kestral'], 'as typed when asked');
+    });
+
+    it('leaves a rare word alone when no neighbour is held often enough, or when it is held in more than a few pages', async () => {
+      const index = await context.indexWith([
+        ...many(RARE_WORD_RATIO - 1, 'plover', 'Plover'),
+        doc('plovar', 'Plovar notes'),
+        ...many(RARE_WORD_RATIO + 10, 'curlew', 'Curlew'),
+        ...many(2, 'curlaw', 'Curlaw'),
+        ...many(RARE_WORD_DOCUMENTS + 1, 'dunlim', 'Dunlim'),
+        ...many((RARE_WORD_DOCUMENTS + 1) * RARE_WORD_RATIO, 'dunlin', 'Dunlin'),
+      ]);
+      assert.deepEqual(ids(await search(index, 'plovar')), ['plovar'], `a neighbour held ${RARE_WORD_RATIO - 1} times as often`);
+      assert.deepEqual(ids(await search(index, 'curlaw')).sort(), ['curlaw0', 'curlaw1'], `held in 2 pages, a neighbour in fewer than ${2 * RARE_WORD_RATIO}`);
+      const dunlim = await search(index, 'dunlim', { size: 100 });
+      assert.deepEqual([dunlim.total.value, dunlim.corrected], [RARE_WORD_DOCUMENTS + 1, undefined], `held in more than ${RARE_WORD_DOCUMENTS} pages`);
+    });
+  });
+}
