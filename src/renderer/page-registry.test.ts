@@ -35,6 +35,7 @@ const REGISTRY_ROUTES: RegistryRoute[] = [
   { path: '/plog/second-post', kind: 'post', purgedByPost: true, purgedByComments: true },
   { path: '/plog/category/notes', kind: 'category', purgedByPost: true, purgedByComments: true },
   { path: '/en-US/search', kind: 'search', purgedByPost: false, purgedByComments: false },
+  { path: '/about', kind: 'about', purgedByPost: false, purgedByComments: false },
   { path: '/feed.xml', kind: 'feed', purgedByPost: true, purgedByComments: false },
   { path: '/sitemap.xml', kind: 'sitemap', purgedByPost: true, purgedByComments: false },
 ];

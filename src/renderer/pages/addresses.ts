@@ -1,3 +1,4 @@
+import { aboutAddress } from './about/route.js';
 import { archiveAddress } from './archive/route.js';
 import { categoryAddress } from './category/route.js';
 import { homeAddress } from './home/route.js';
@@ -14,6 +15,7 @@ const PAGE_ADDRESSES: PageAddressMap = {
   category: categoryAddress,
   post: postAddress,
   search: searchAddress,
+  about: aboutAddress,
 };
 
 /** The address of page kind `kind`, typed for its own routes: callers pass a route's kind beside the route. */

@@ -1,3 +1,4 @@
+import { aboutCaching } from './about/cache.js';
 import { archiveCaching } from './archive/cache.js';
 import { categoryCaching } from './category/cache.js';
 import { feedCaching, sitemapCaching } from './crawler-files.js';
@@ -25,6 +26,7 @@ const CACHING: CachingMap = {
   sitemap: sitemapCaching,
   category: categoryCaching,
   search: searchCaching,
+  about: aboutCaching,
 };
 
 export const CACHED_KINDS = Object.keys(CACHING) as CachedKind[];

@@ -11,7 +11,8 @@ export type PageRoute =
   | { kind: 'archive' }
   | { kind: 'post'; oid: string }
   | { kind: 'category'; name: string }
-  | { kind: 'search'; locale: string };
+  | { kind: 'search'; locale: string }
+  | { kind: 'about' };
 
 export type PageKind = PageRoute['kind'];
 export type RouteOf<K extends PageKind> = Extract<PageRoute, { kind: K }>;

@@ -7,6 +7,7 @@ export type PageData =
   | { kind: 'post'; title: string; post: PostDetail; comments: { count: number; items: CommentItem[] } }
   | { kind: 'category'; title: string; name: string; posts: PostListing[] }
   | { kind: 'search'; title: string; locale: string }
+  | { kind: 'about'; title: string }
   | { kind: 'not-found'; title: string; pathname: string }
   | { kind: 'error'; title: string }
   | CommentAnswerPage;

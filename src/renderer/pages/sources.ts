@@ -1,5 +1,6 @@
 import type { OriginClientOptions } from '../origin-client.js';
 import type { PageData } from '../types.js';
+import { aboutSource } from './about/data.js';
 import { archiveSource } from './archive/data.js';
 import { categorySource } from './category/data.js';
 import { homeSource } from './home/data.js';
@@ -18,6 +19,7 @@ const SOURCES: SourceMap = {
   category: categorySource,
   post: postSource,
   search: searchSource,
+  about: aboutSource,
 };
 
 export function sourceOf<K extends PageKind>(kind: K): PageSource<K> {

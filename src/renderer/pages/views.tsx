@@ -2,6 +2,7 @@ import { SearchBox } from '../search-box.js';
 import type { SiteIdentity } from '../site.js';
 import type { PageData } from '../types.js';
 import { commentRefusedView, commentSentView, errorView, notFoundView } from './answers.js';
+import { aboutView } from './about/view.js';
 import { archiveView } from './archive/view.js';
 import { categoryView } from './category/view.js';
 import { homeView } from './home/view.js';
@@ -18,6 +19,7 @@ const VIEWS: ViewMap = {
   category: categoryView,
   post: postView,
   search: searchView,
+  about: aboutView,
   'not-found': notFoundView,
   error: errorView,
   'comment-sent': commentSentView,
@@ -50,7 +52,7 @@ export function App({ page, site, locale }: { page: PageData; site: SiteIdentity
           {site.name}
         </a>
         <nav aria-label="Site">
-          <a href="/">Home</a> <a href="/plog">Archive</a> <a href={`/${locale}/search`}>Search</a> <a href="/feed.xml">Feed</a>
+          <a href="/">Home</a> <a href="/plog">Archive</a> <a href={`/${locale}/search`}>Search</a> <a href="/feed.xml">Feed</a> <a href="/about">About</a>
         </nav>
         <SearchBox locale={locale} />
       </header>
