@@ -9,14 +9,7 @@ import { searchAddress } from './search/route.js';
 type PageAddressMap = { readonly [K in PageKind]: PageAddress<K> };
 
 /** Where each page kind lives: the registry's part that the client bundle routes with. A kind missing here does not compile. */
-const PAGE_ADDRESSES: PageAddressMap = {
-  home: homeAddress,
-  archive: archiveAddress,
-  category: categoryAddress,
-  post: postAddress,
-  search: searchAddress,
-  about: aboutAddress,
-};
+const PAGE_ADDRESSES: PageAddressMap = { home: homeAddress, archive: archiveAddress, category: categoryAddress, post: postAddress, search: searchAddress, about: aboutAddress };
 
 /** The address of page kind `kind`, typed for its own routes: callers pass a route's kind beside the route. */
 export function pageAddressOf<K extends PageKind>(kind: K): PageAddress<K> {

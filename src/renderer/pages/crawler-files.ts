@@ -1,19 +1,13 @@
-import type { Caching, FileKind, FileRoute } from './kinds.js';
-
-type FileCaching<K extends FileKind> = Caching<Extract<FileRoute, { kind: K }>>;
+import { oneAddressCaching } from './one-address.js';
 
 /** The Atom feed: the latest posts with their content, but no comments, so a comment never purges it. */
-export const feedCaching = {
+export const feedCaching = oneAddressCaching({
+  route: { kind: 'feed' },
   path: () => '/feed.xml',
-  key: () => 'listing:feed',
-  purgedBy: (change) => (change.what === 'post' ? [{ kind: 'feed' }] : []),
-  sitemap: { listed: false, because: 'a feed is found through the link every page heads' },
-} satisfies FileCaching<'feed'>;
+  key: 'listing:feed',
+  alteredBy: 'posts',
+  sitemap: { because: 'a feed is found through the link every page heads' },
+});
 
 /** The sitemap: every post and category page, with no comment counts. */
-export const sitemapCaching = {
-  path: () => '/sitemap.xml',
-  key: () => 'listing:sitemap',
-  purgedBy: (change) => (change.what === 'post' ? [{ kind: 'sitemap' }] : []),
-  sitemap: { listed: false, because: 'robots.txt names it' },
-} satisfies FileCaching<'sitemap'>;
+export const sitemapCaching = oneAddressCaching({ route: { kind: 'sitemap' }, path: () => '/sitemap.xml', key: 'listing:sitemap', alteredBy: 'posts', sitemap: { because: 'robots.txt names it' } });

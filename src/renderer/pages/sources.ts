@@ -13,14 +13,7 @@ import type { PageOf } from './view.js';
 type SourceMap = { readonly [K in PageKind]: PageSource<K> };
 
 /** Where each page kind's props come from: the registry's server-only half. A kind missing here does not compile. */
-const SOURCES: SourceMap = {
-  home: homeSource,
-  archive: archiveSource,
-  category: categorySource,
-  post: postSource,
-  search: searchSource,
-  about: aboutSource,
-};
+const SOURCES: SourceMap = { home: homeSource, archive: archiveSource, category: categorySource, post: postSource, search: searchSource, about: aboutSource };
 
 export function sourceOf<K extends PageKind>(kind: K): PageSource<K> {
   return SOURCES[kind];

@@ -1,10 +1,5 @@
-import type { Caching, RouteOf } from '../kinds.js';
+import { oneAddressCaching } from '../one-address.js';
 import { homeAddress } from './route.js';
 
-export const homeCaching = {
-  path: homeAddress.path,
-  key: () => 'listing:home',
-  // It lists the latest posts with their comment counts.
-  purgedBy: () => [{ kind: 'home' }],
-  sitemap: { listed: true, entries: (posts) => [{ route: { kind: 'home' }, lastmod: posts[0]?.pub_date }] },
-} satisfies Caching<RouteOf<'home'>>;
+// It lists the latest posts with their comment counts.
+export const homeCaching = oneAddressCaching({ route: { kind: 'home' }, path: homeAddress.path, key: 'listing:home', alteredBy: 'posts and comments', sitemap: 'dated by the newest post' });
