@@ -30,13 +30,17 @@ function viewOf<K extends PageDataKind>(kind: K): PageView<PageOf<K>> {
   return VIEWS[kind];
 }
 
-/** The head of `page`: its title, description and canonical path. */
-export function pageHead<K extends PageDataKind>(page: PageOf<K>, site: SiteIdentity): PageHead {
-  return viewOf<K>(page.kind as K).head(page, site);
+function headOf<K extends PageDataKind>(kind: K, page: PageOf<K>, site: SiteIdentity): PageHead {
+  return viewOf(kind).head(page, site);
 }
 
-function Content<K extends PageDataKind>({ page, site }: { page: PageOf<K>; site: SiteIdentity }) {
-  const { Component } = viewOf<K>(page.kind as K);
+/** The head of `page`: its title, description and canonical path. */
+export function pageHead(page: PageData, site: SiteIdentity): PageHead {
+  return headOf(page.kind, page, site);
+}
+
+function Content<K extends PageDataKind>({ kind, page, site }: { kind: K; page: PageOf<K>; site: SiteIdentity }) {
+  const { Component } = viewOf(kind);
   return <Component page={page} site={site} />;
 }
 
@@ -57,7 +61,7 @@ export function App({ page, site, locale }: { page: PageData; site: SiteIdentity
         <SearchBox locale={locale} />
       </header>
       <main id="content" tabIndex={-1}>
-        <Content page={page} site={site} />
+        <Content kind={page.kind} page={page} site={site} />
       </main>
       <footer className="site-footer">{site.footer}</footer>
     </>
