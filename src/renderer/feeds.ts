@@ -65,8 +65,8 @@ function sitemapUrls<K extends CachedKind>(kind: K, posts: readonly PostListing[
 const SITEMAP_ORDER: readonly CachedKind[] = [...CACHED_KINDS.filter((kind) => kind !== 'post'), 'post'];
 
 /**
- * The sitemap (sitemaps.org 0.9): the address of every kind the page registry lists (the home page, the archive, every
- * category's page, every post), each with the date of its newest post.
+ * The sitemap (sitemaps.org 0.9): the addresses of every kind the page registry lists (the home page, the archive,
+ * every category's page, the about page, every post), each dated as its entry decides.
  */
 export function sitemap(posts: readonly PostListing[], baseUrl: string): string {
   const url = ({ path, lastmod }: { path: string; lastmod: string | undefined }) =>
