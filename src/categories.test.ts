@@ -17,10 +17,8 @@ describe('isCategoryName', () => {
 
 describe('categoryPath', () => {
   it('percent-encodes the name as one path segment when it has spaces, # or unicode', () => {
-    assert.equal(categoryPath('Web'), '/plog/category/Web');
-    assert.equal(categoryPath('C#'), '/plog/category/C%23');
-    assert.equal(categoryPath('Web design'), '/plog/category/Web%20design');
-    assert.equal(categoryPath('Café'), '/plog/category/Caf%C3%A9');
+    const paths = { Web: '/plog/category/Web', 'C#': '/plog/category/C%23', 'Web design': '/plog/category/Web%20design', Café: '/plog/category/Caf%C3%A9' };
+    for (const [name, path] of Object.entries(paths)) assert.equal(categoryPath(name), path, name);
   });
 
   it('reads back to the name and stays one segment when given any valid name', () => {

@@ -50,9 +50,8 @@ describe('encodeKeyPart', () => {
 describe('postKey and categoryKey', () => {
   it('name a post by its oid and a category by its percent-encoded name', () => {
     assert.equal(postKey('first-look-sqlite'), 'post:first-look-sqlite');
-    assert.equal(categoryKey('Web'), 'category:Web');
-    assert.equal(categoryKey('Node.js'), 'category:Node.js');
-    assert.equal(categoryKey('Web design'), 'category:Web%20design');
+    const categories = { Web: 'category:Web', 'Node.js': 'category:Node.js', 'Web design': 'category:Web%20design' };
+    for (const [name, key] of Object.entries(categories)) assert.equal(categoryKey(name), key, name);
   });
 
   it('answer a valid key for any name, and never one key for two names', () => {

@@ -13,17 +13,6 @@ import { MAX_KEY_LENGTH } from './page-cache/surrogate-keys.js';
  */
 export const SURROGATE_KEY_HEADER_MAX_LENGTH = 2_048;
 
-/** The key of each listing page, named after what it lists rather than its address. */
-export const LISTING_KEYS = {
-  home: 'listing:home',
-  archive: 'listing:archive',
-  feed: 'listing:feed',
-  sitemap: 'listing:sitemap',
-} as const;
-
-/** The search page shows no content of the origin; its key lets an operator purge it all the same. */
-export const SEARCH_PAGE_KEY = 'page:search';
-
 /** RFC 3986's unreserved characters, the only ones a key part keeps as they are. */
 const UNRESERVED = /^[A-Za-z0-9._~-]$/;
 
@@ -72,17 +61,28 @@ export function encodeKeyPart(text: string, maxLength: number): string {
   return `${kept}${HASH_MARK}${hash}`;
 }
 
-const POST_PREFIX = 'post:';
-const CATEGORY_PREFIX = 'category:';
+/**
+ * A surrogate key before it is encoded: a fixed key as it is sent, or a prefix and any text, which {@link surrogateKey}
+ * encodes. The page registry names every key this way (renderer/pages/), since the encoding's hash cannot go into the
+ * client bundle that shares the registry's addresses.
+ */
+export type KeyName = string | readonly [prefix: string, text: string];
+
+/** The key `name` names: a fixed key as it is, a prefix followed by its text as a key part (`category:Caf%C3%A9`). */
+export function surrogateKey(name: KeyName): string {
+  if (typeof name === 'string') return name;
+  const [prefix, text] = name;
+  return `${prefix}${encodeKeyPart(text, MAX_KEY_LENGTH - prefix.length)}`;
+}
 
 /** `post:<oid>`: every response that shows the post (its page, a listing, the feed) carries it. */
 export function postKey(oid: string): string {
-  return `${POST_PREFIX}${encodeKeyPart(oid, MAX_KEY_LENGTH - POST_PREFIX.length)}`;
+  return surrogateKey(['post:', oid]);
 }
 
 /** `category:<name>`, the name percent-encoded: the category's page carries it. */
 export function categoryKey(name: string): string {
-  return `${CATEGORY_PREFIX}${encodeKeyPart(name, MAX_KEY_LENGTH - CATEGORY_PREFIX.length)}`;
+  return surrogateKey(['category:', name]);
 }
 
 /**

@@ -55,6 +55,7 @@ const PAGES = [
   { name: 'post', path: () => `/plog/${oid}`, status: 200 },
   { name: 'category', path: () => '/plog/category/Web', status: 200 },
   { name: 'search', path: () => '/en-US/search?q=measuring', status: 200 },
+  { name: 'about', path: () => '/about', status: 200 },
   { name: '404', path: () => '/no/such/page', status: 404 },
 ] as const;
 

@@ -86,7 +86,7 @@ describe('the reader\'s site over HTTP', () => {
     }
   });
 
-  it('answers /sitemap.xml with every post, every category, the home page and the archive, and robots.txt naming it', async () => {
+  it('answers /sitemap.xml with every post, every category, the home page, the archive and the about page, and robots.txt naming it', async () => {
     const sitemap = parseXml(await (await get('/sitemap.xml')).text());
     const locations = elements(sitemap, 'loc').map((loc) => DomUtils.textContent(loc));
     const posts = await postList();
@@ -98,11 +98,12 @@ describe('the reader\'s site over HTTP', () => {
       new Set([
         `${stack.frontUrl}/`,
         `${stack.frontUrl}/plog`,
+        `${stack.frontUrl}/about`,
         ...[...categories].map((name) => `${stack.frontUrl}/plog/category/${encodeURIComponent(name)}`),
         ...posts.map((oid) => `${stack.frontUrl}/plog/${oid}`),
       ]),
     );
-    assert.equal(locations.length, posts.length + categories.size + 2);
+    assert.equal(locations.length, posts.length + categories.size + 3);
     for (const name of categories) assert.equal((await get(`/plog/category/${encodeURIComponent(name)}`)).status, 200, `the sitemap names only pages that exist: ${name}`);
     const robots = await get('/robots.txt');
     assert.match(robots.headers.get('content-type') ?? '', /^text\/plain/);

@@ -1,31 +1,17 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FastifyInstance } from 'fastify';
-import { silentLogger } from '../log.js';
-import { createOriginApp } from './app.js';
-import { openOriginDatabase, type OriginDatabase } from './database.js';
 import type { PostGroup } from './policy.js';
+import { originAppForSuite } from './test-support/origin-app.js';
 
 const TOKEN = 'admin-token-for-tests';
-let db: OriginDatabase;
-let app: FastifyInstance;
-let base: string;
+const origin = originAppForSuite({ adminToken: TOKEN, commentRateLimit: { max: 1000, windowMs: 60_000 } });
 
-before(async () => {
-  db = openOriginDatabase(':memory:', { seed: false });
-  app = await createOriginApp({ db, logger: silentLogger(), adminToken: TOKEN, commentRateLimit: { max: 1000, windowMs: 60_000 } });
-  base = await app.listen({ host: '127.0.0.1', port: 0 });
-});
-after(async () => {
-  await app.close();
-  db.close();
-});
 beforeEach(() => {
-  db.exec('DELETE FROM posts; DELETE FROM purge_jobs');
+  origin.db.exec('DELETE FROM posts; DELETE FROM purge_jobs');
 });
 
 function admin(method: string, path: string, body?: unknown): Promise<Response> {
-  return fetch(`${base}${path}`, {
+  return fetch(`${origin.base}${path}`, {
     method,
     headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -36,11 +22,11 @@ const post = (categories: string[], pub_date = '2026-03-01') => ({ title: 'T', b
 
 /** The keys of the purge jobs enqueued so far, oldest job first. */
 function jobKeys(): string[][] {
-  return db.prepare<[], string>('SELECT keys FROM purge_jobs ORDER BY id').pluck().all().map((keys) => JSON.parse(keys) as string[]);
+  return origin.db.prepare<[], string>('SELECT keys FROM purge_jobs ORDER BY id').pluck().all().map((keys) => JSON.parse(keys) as string[]);
 }
 
 async function list(query: string): Promise<{ status: number; body: { groups?: PostGroup[]; error?: string; code?: string } }> {
-  const response = await fetch(`${base}/api/v1/plog/${query}`);
+  const response = await fetch(`${origin.base}/api/v1/plog/${query}`);
   return { status: response.status, body: (await response.json()) as { groups?: PostGroup[]; error?: string; code?: string } };
 }
 
@@ -106,11 +92,11 @@ describe('origin purge jobs by key', () => {
 
   it('names the categories the post left and those it joined when an edit moves it', async () => {
     await admin('PUT', '/api/v1/plog/moved', post(['Web', 'Search']));
-    db.exec('DELETE FROM purge_jobs');
+    origin.db.exec('DELETE FROM purge_jobs');
     assert.equal((await admin('PUT', '/api/v1/plog/moved', post(['Search', 'Databases']))).status, 200);
     assert.deepEqual(jobKeys(), [['post:moved', ...listings, 'category:Web', 'category:Search', 'category:Databases']]);
-    db.exec('DELETE FROM purge_jobs');
-    const patched = await fetch(`${base}/api/v1/plog/moved`, {
+    origin.db.exec('DELETE FROM purge_jobs');
+    const patched = await fetch(`${origin.base}/api/v1/plog/moved`, {
       method: 'PATCH',
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/merge-patch+json' },
       body: JSON.stringify({ categories: [] }),
@@ -121,7 +107,7 @@ describe('origin purge jobs by key', () => {
 
   it('names the categories the post was in when it is deleted', async () => {
     await admin('PUT', '/api/v1/plog/gone', post(['Operations']));
-    db.exec('DELETE FROM purge_jobs');
+    origin.db.exec('DELETE FROM purge_jobs');
     assert.equal((await admin('DELETE', '/api/v1/plog/gone')).status, 204);
     assert.deepEqual(jobKeys(), [['post:gone', ...listings, 'category:Operations']]);
     assert.equal((await admin('DELETE', '/api/v1/plog/gone')).status, 404);
@@ -130,13 +116,13 @@ describe('origin purge jobs by key', () => {
 
   it('names the post, the listings that count comments and its categories when a comment is approved or deleted', async () => {
     await admin('PUT', '/api/v1/plog/talked', post(['Web']));
-    const submitted = await fetch(`${base}/api/v1/plog/talked/comments`, {
+    const submitted = await fetch(`${origin.base}/api/v1/plog/talked/comments`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Ann', comment: 'Hi' }),
     });
     const { id } = (await submitted.json()) as { id: number };
-    db.exec('DELETE FROM purge_jobs');
+    origin.db.exec('DELETE FROM purge_jobs');
     assert.equal((await admin('POST', `/api/v1/comments/${id}/approve`)).status, 200);
     assert.equal((await admin('DELETE', `/api/v1/comments/${id}`)).status, 204);
     const comments = ['post:talked', 'listing:home', 'listing:archive', 'category:Web'];

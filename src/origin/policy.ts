@@ -1,6 +1,7 @@
-import { categoryPath } from '../categories.js';
 import { changedByParsing } from '../edge/purge-client.js';
-import { categoryKey, LISTING_KEYS, postKey } from '../surrogate-keys.js';
+import { purgeTargets, type PurgeTargets } from '../renderer/pages/index.js';
+
+export type { PurgeTargets };
 
 /** A post as the list endpoint shows it. */
 export interface PostSummary {
@@ -30,41 +31,23 @@ export function groupByMonth(posts: readonly PostSummary[]): PostGroup[] {
 }
 
 /**
- * What a change purges: pathnames, which every front and the edge understand (and which reach entries stored before
- * fronts kept keys), and surrogate keys, which reach every entry of a page whatever its URL (a query string, a data
- * route of any build). Both name the same pages, so neither depends on the other.
- */
-export interface PurgeTargets {
-  pathnames: string[];
-  keys: string[];
-}
-
-/**
- * The pages a change to one post's approved comments can alter: the post itself, and the listings that show comment
- * counts: the home page (latest posts), the archive and the page of each category the post is in.
+ * The pages a change to one post's approved comments can alter, as the page registry's purge rules name them: the post
+ * itself and the listings that show comment counts (the home page, the archive, each category's page), not the feed or
+ * the sitemap.
  */
 export function purgeForComments(oid: string, categories: readonly string[]): PurgeTargets {
-  const unique = [...new Set(categories)];
-  return {
-    pathnames: [`/plog/${oid}`, '/', '/plog', ...unique.map(categoryPath)],
-    keys: [postKey(oid), LISTING_KEYS.home, LISTING_KEYS.archive, ...unique.map(categoryKey)],
-  };
+  return purgeTargets({ what: 'comments', oid, categories });
 }
 
 /**
- * The pages a post's creation, edit or deletion can alter: those its comments alter, plus the feed and the sitemap,
- * which list posts (titles, dates, content) but not comments, so a comment never purges them. `categories`: the
- * post's categories before and after the change, since it leaves the pages of those it no longer has.
- *
- * Every listing showing the post is named by its own key, not only reached through `post:<oid>`: a listing too long
- * for its `Surrogate-Key` header to name every post (the archive, a large category) would otherwise keep an old title.
+ * The pages a post's creation, edit or deletion can alter: those its comments alter, plus the feed and the sitemap.
+ * `categories`: the post's categories before and after the change, since it leaves the pages of those it no longer
+ * has. Every listing showing the post is named by its own key, not only reached through `post:<oid>`: a listing too
+ * long for its `Surrogate-Key` header to name every post (the archive, a large category) would otherwise keep an old
+ * title.
  */
 export function purgeForPost(oid: string, categories: readonly string[]): PurgeTargets {
-  const unique = [...new Set(categories)];
-  return {
-    pathnames: [`/plog/${oid}`, '/', '/plog', '/feed.xml', '/sitemap.xml', ...unique.map(categoryPath)],
-    keys: [postKey(oid), LISTING_KEYS.home, LISTING_KEYS.archive, LISTING_KEYS.feed, LISTING_KEYS.sitemap, ...unique.map(categoryKey)],
-  };
+  return purgeTargets({ what: 'post', oid, categories });
 }
 
 /** Longest URL the edge step refreshes: the purge route's bound on a pathname. */

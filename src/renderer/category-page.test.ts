@@ -129,14 +129,14 @@ describe('the category page', () => {
   });
 
   it('sends another spelling of the name to the canonical address when it is not the one links use', async () => {
-    const cases: [string, string][] = [
-      ['/plog/category/Caf%c3%a9%20au%20lait', '/plog/category/Caf%C3%A9%20au%20lait'],
-      ['/plog/category/Cafe%CC%81%20au%20lait', '/plog/category/Caf%C3%A9%20au%20lait'],
-      ['/plog/category/%57eb', '/plog/category/Web'],
-      ['/plog/category/C%23/', '/plog/category/C%23'],
-      [`/plog/category/${encodeURIComponent('数据库')}`.toLowerCase(), `/plog/category/${encodeURIComponent('数据库')}`],
-    ];
-    for (const [path, location] of cases) {
+    const unicode = `/plog/category/${encodeURIComponent('数据库')}`;
+    const spellings: Record<string, string[]> = {
+      '/plog/category/Caf%C3%A9%20au%20lait': ['/plog/category/Caf%c3%a9%20au%20lait', '/plog/category/Cafe%CC%81%20au%20lait'],
+      '/plog/category/Web': ['/plog/category/%57eb'],
+      '/plog/category/C%23': ['/plog/category/C%23/'],
+      [unicode]: [unicode.toLowerCase()],
+    };
+    for (const [location, path] of Object.entries(spellings).flatMap(([canonical, paths]) => paths.map((spelling) => [canonical, spelling] as const))) {
       const response = await fetch(`${url}${path}`, { redirect: 'manual' });
       assert.equal(response.status, 301, path);
       assert.equal(response.headers.get('location'), location, path);

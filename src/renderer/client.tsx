@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useState } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { pageHead } from './head.js';
-import { App } from './pages.js';
+import { pageHead } from './pages/views.js';
+import { App } from './pages/views.js';
 import { dataUrl, matchPage } from './routes.js';
 import type { Bootstrap, PageData } from './types.js';
 

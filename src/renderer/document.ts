@@ -1,5 +1,6 @@
 import { escapeHtml } from '../html-escape.js';
-import { headTags, pageHead } from './head.js';
+import { headTags } from './head.js';
+import { pageHead } from './pages/views.js';
 import { STYLE } from './style.js';
 import type { Bootstrap } from './types.js';
 

@@ -28,9 +28,9 @@ describe('atomFeed', () => {
 });
 
 describe('sitemap and robots.txt', () => {
-  it('lists the home page, the archive and each post, and robots.txt names the sitemap on the base', () => {
+  it('lists the home page, the archive, the about page and each post, and robots.txt names the sitemap on the base', () => {
     const map = sitemap([{ oid: 'p', title: 'T', pub_date: '2026-02-03T00:00:00.000Z', categories: [], comments: 0 }], 'http://h');
-    assert.deepEqual([...map.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]), ['http://h/', 'http://h/plog', 'http://h/plog/p']);
+    assert.deepEqual([...map.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]), ['http://h/', 'http://h/plog', 'http://h/about', 'http://h/plog/p']);
     assert.match(robotsTxt('http://h'), /^Sitemap: http:\/\/h\/sitemap.xml$/m);
   });
 

@@ -1,12 +1,17 @@
 import { crc32, deflateSync } from 'node:zlib';
-import { categoryPath, isCategoryName } from '../categories.js';
 import { escapeHtml } from '../html-escape.js';
+import { CACHED_KINDS, cachingOf, type CachedKind } from './pages/caching.js';
 import type { SiteIdentity } from './site.js';
 import type { PostAnswer } from './origin-schema.js';
 import type { PostListing } from './types.js';
 
 /** The files crawlers and feed readers ask for, beside the pages. */
-export const CRAWLER_PATHS = { feed: '/feed.xml', sitemap: '/sitemap.xml', robots: '/robots.txt', favicon: '/favicon.ico' } as const;
+export const CRAWLER_PATHS = {
+  feed: cachingOf('feed').path({ kind: 'feed' }),
+  sitemap: cachingOf('sitemap').path({ kind: 'sitemap' }),
+  robots: '/robots.txt',
+  favicon: '/favicon.ico',
+} as const;
 
 /** Posts in the feed. */
 export const FEED_ENTRIES = 20;
@@ -49,25 +54,26 @@ export function atomFeed(posts: readonly PostAnswer['post'][], site: SiteIdentit
   );
 }
 
+/** The sitemap's entries of one kind, as its registry entry decides. */
+function sitemapUrls<K extends CachedKind>(kind: K, posts: readonly PostListing[]): { path: string; lastmod: string | undefined }[] {
+  const caching = cachingOf(kind);
+  if (!caching.sitemap.listed) return [];
+  return caching.sitemap.entries(posts).map(({ route, lastmod }) => ({ path: caching.path(route), lastmod }));
+}
+
+// Crawlers meet the listings before the posts they lead to.
+const SITEMAP_ORDER: readonly CachedKind[] = [...CACHED_KINDS.filter((kind) => kind !== 'post'), 'post'];
+
 /**
- * The sitemap (sitemaps.org 0.9): the home page, the archive, every category's page and every post, each with the
- * date of its newest post.
+ * The sitemap (sitemaps.org 0.9): the addresses of every kind the page registry lists (the home page, the archive,
+ * every category's page, the about page, every post), each dated as its entry decides.
  */
 export function sitemap(posts: readonly PostListing[], baseUrl: string): string {
-  const latest = posts[0]?.pub_date;
-  // Posts come newest first, so a category's first post is its newest.
-  const categories = new Map<string, string>();
-  for (const post of posts) {
-    for (const name of post.categories) if (isCategoryName(name) && !categories.has(name)) categories.set(name, post.pub_date);
-  }
-  const url = (path: string, lastmod: string | undefined) =>
+  const url = ({ path, lastmod }: { path: string; lastmod: string | undefined }) =>
     `<url><loc>${xmlText(`${baseUrl}${path}`)}</loc>${lastmod === undefined ? '' : `<lastmod>${xmlText(rfc3339(lastmod))}</lastmod>`}</url>`;
   return (
     `<?xml version="1.0" encoding="utf-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
-    url('/', latest) +
-    url('/plog', latest) +
-    [...categories].map(([name, newest]) => url(categoryPath(name), newest)).join('') +
-    posts.map((post) => url(`/plog/${post.oid}`, post.pub_date)).join('') +
+    SITEMAP_ORDER.flatMap((kind) => sitemapUrls(kind, posts).map(url)).join('') +
     `</urlset>\n`
   );
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { focusableCodeBlocks, headTags, pageHead } from './head.js';
+import { focusableCodeBlocks, headTags } from './head.js';
+import { pageHead } from './pages/views.js';
 import { SITE_DEFAULTS } from './site.js';
 
 describe('focusableCodeBlocks', () => {

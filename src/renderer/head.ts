@@ -1,32 +1,6 @@
-import { categoryPath } from '../categories.js';
 import { escapeHtml } from '../html-escape.js';
 import type { SiteIdentity } from './site.js';
-import type { PageData } from './types.js';
-
-/** What a page says about itself to crawlers and link previews; shared by the server's head and the client's updates. */
-export interface PageHead {
-  title: string;
-  description: string;
-  /** The page's own path, or undefined for pages that are not a public address (404, errors, comment answers). */
-  path: string | undefined;
-}
-
-export function pageHead(page: PageData, site: SiteIdentity): PageHead {
-  switch (page.kind) {
-    case 'home':
-      return { title: page.title, description: site.description, path: '/' };
-    case 'archive':
-      return { title: page.title, description: `Every post of ${site.name}, month by month.`, path: '/plog' };
-    case 'post':
-      return { title: page.title, description: page.post.summary.trim() === '' ? site.description : page.post.summary, path: `/plog/${page.post.oid}` };
-    case 'category':
-      return { title: page.title, description: `The posts of ${site.name} in ${page.name}, newest first.`, path: categoryPath(page.name) };
-    case 'search':
-      return { title: page.title, description: `Search the posts of ${site.name}.`, path: `/${page.locale}/search` };
-    default:
-      return { title: page.title, description: site.description, path: undefined };
-  }
-}
+import type { PageHead } from './pages/view.js';
 
 /**
  * The head's meta tags: description, canonical link and Open Graph. `baseUrl` is the public base URL of the request

@@ -3,8 +3,7 @@ import { AppError, isAppError } from '../errors.js';
 import { ERRORS } from '../error-codes.js';
 import { discardBody, readBoundedText } from '../http/index.js';
 import { describeProblem, listAnswerSchema, postAnswerSchema, type PostAnswer } from './origin-schema.js';
-import type { PageRoute } from './routes.js';
-import type { PageData, PostListing } from './types.js';
+import type { PostListing } from './types.js';
 
 /**
  * The content origin failed to answer: the text is `<status> <url>`, as the spec asks, or, for an answer that does not
@@ -31,7 +30,7 @@ export interface OriginClientOptions {
 }
 
 /** The answer at `path`, validated against `schema`; undefined for a 404 when `notFoundIsEmpty`. */
-async function getAnswer<T>(options: OriginClientOptions, path: string, schema: z.ZodType<T>, notFoundIsEmpty: boolean): Promise<T | undefined> {
+export async function getAnswer<T>(options: OriginClientOptions, path: string, schema: z.ZodType<T>, notFoundIsEmpty: boolean): Promise<T | undefined> {
   const url = `${options.apiBase}${path}`;
   // One signal for the headers and the whole body: an origin trickling its answer ends at the timeout all the same.
   const signal = AbortSignal.timeout(options.timeoutMs);
@@ -68,35 +67,6 @@ async function getAnswer<T>(options: OriginClientOptions, path: string, schema: 
   const parsed = schema.safeParse(body, { reportInput: true });
   if (!parsed.success) throw new OriginError(`malformed answer from ${url}: ${describeProblem(parsed.error)}`);
   return parsed.data;
-}
-
-/** Loads a page's props from the origin; undefined when the page does not exist (an unknown post). */
-export async function loadPageData(route: PageRoute, options: OriginClientOptions): Promise<PageData | undefined> {
-  switch (route.kind) {
-    case 'home': {
-      const list = await getAnswer(options, '/api/v1/plog/', listAnswerSchema, false);
-      const posts = (list?.groups ?? []).flatMap((group) => group.posts);
-      return { kind: 'home', title: options.siteName, latest: posts.slice(0, options.latestPosts), total: posts.length };
-    }
-    case 'archive': {
-      const list = await getAnswer(options, '/api/v1/plog/', listAnswerSchema, false);
-      return { kind: 'archive', title: `Archive · ${options.siteName}`, groups: list?.groups ?? [] };
-    }
-    case 'post': {
-      const found = await getAnswer(options, `/api/v1/plog/${encodeURIComponent(route.oid)}`, postAnswerSchema, true);
-      if (found === undefined) return undefined;
-      return { kind: 'post', title: `${found.post.title} · ${options.siteName}`, post: found.post, comments: found.comments };
-    }
-    case 'category': {
-      const list = await getAnswer(options, `/api/v1/plog/?category=${encodeURIComponent(route.name)}`, listAnswerSchema, false);
-      const posts = (list?.groups ?? []).flatMap((group) => group.posts);
-      // A category is a page only while a post is in it: an unknown name and one whose last post left it are 404s.
-      if (posts.length === 0) return undefined;
-      return { kind: 'category', title: `Posts in ${route.name} · ${options.siteName}`, name: route.name, posts };
-    }
-    case 'search':
-      return { kind: 'search', title: `Search · ${options.siteName}`, locale: route.locale };
-  }
 }
 
 /** Every published post, newest first, as the origin lists them. */

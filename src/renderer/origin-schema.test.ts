@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadPageData, OriginError, type OriginClientOptions } from './origin-client.js';
+import { OriginError, type OriginClientOptions } from './origin-client.js';
+import { loadPageData } from './pages/sources.js';
 import { describeProblem, fieldPath, listAnswerSchema, postAnswerSchema } from './origin-schema.js';
 import { LIST_ANSWER, POST_ANSWER } from './test-support/origin-answers.js';
 
