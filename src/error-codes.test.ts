@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { describe, it } from 'node:test';
-import { ERRORS, createError } from './error-codes.js';
-import { AppError } from './errors.js';
+import { ERRORS } from './error-codes.js';
+import { AppError, createError } from './errors.js';
 import { sourceFiles } from './test-support/source-files.js';
 
 describe('the error catalogue', () => {

@@ -1,5 +1,6 @@
 import type { Logger } from '../log.js';
 import type { OriginDatabase } from './database.js';
+import { ERRORS } from '../error-codes.js';
 import { retryDelayMs, type BackoffPolicy } from '../backoff.js';
 import { BOUND_LIMIT } from '../sqlite-limit.js';
 import { edgeUrlOfCacheKey } from './policy.js';
@@ -318,7 +319,7 @@ export class PurgeOutbox {
         // The front has purged (or failed to): the refreshes that overlapped it can run again, with its purge done.
         if (--this.sending === 0) this.statements.unpark.run();
       }
-      if (!response.ok) throw new Error(`${response.status} ${route}`);
+      if (!response.ok) throw ERRORS.UPSTREAM_FAILED(route, response.status);
       const purged = purgedList(answer);
       const urls = this.options.cdnPurge === undefined ? [] : [...new Set(purged.flatMap((key) => edgeUrlOfCacheKey(key) ?? []))];
       this.options.db.transaction(() => {

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERRORS } from '../error-codes.js';
-import type { AppError } from '../errors.js';
 import { silentLogger, type Logger } from '../log.js';
 import { positiveInteger } from '../positive-integer.js';
 
@@ -205,9 +204,7 @@ export const DEFAULTS = {
   gzipLevel: 6,
 } as const satisfies Omit<ResolvedPageCacheOptions, 'logger'>;
 
-function invalid(message: string): AppError {
-  return ERRORS.PAGE_CACHE_OPTIONS_INVALID(message);
-}
+const invalid = ERRORS.PAGE_CACHE_OPTIONS_INVALID;
 
 /** Fills every unset option from {@link DEFAULTS} and rejects values the cache cannot work with. */
 export function resolveOptions(options: PageCacheOptions = {}): ResolvedPageCacheOptions {
@@ -221,24 +218,24 @@ export function resolveOptions(options: PageCacheOptions = {}): ResolvedPageCach
   positiveInteger('maxKeys', resolved.maxKeys, invalid);
   positiveInteger('staleMaxMs', resolved.staleMaxMs, invalid);
   if (!(PURGE_MODES as readonly string[]).includes(resolved.purgeMode)) {
-    throw invalid(`expected purgeMode to be one of ${PURGE_MODES.join(', ')}, got '${String(resolved.purgeMode)}'`);
+    throw invalid('purgeMode', `to be one of ${PURGE_MODES.join(', ')}`, String(resolved.purgeMode));
   }
   if (resolved.purgeMode === 'soft' && typeof resolved.revalidate !== 'function') {
-    throw invalid("purgeMode 'soft' needs the revalidate option: the renderer that replaces a stale entry in the background");
+    throw invalid('revalidate', "with purgeMode 'soft': the renderer that replaces a stale entry in the background");
   }
   if (typeof resolved.key !== 'function' && !(CACHE_KEY_NAMES as readonly string[]).includes(resolved.key)) {
-    throw invalid(`expected key to be one of ${CACHE_KEY_NAMES.join(', ')} or a function, got '${String(resolved.key)}'`);
+    throw invalid('key', `to be one of ${CACHE_KEY_NAMES.join(', ')} or a function`, String(resolved.key));
   }
-  if (!resolved.purgePath.startsWith('/')) throw invalid(`expected purgePath to start with '/', got '${resolved.purgePath}'`);
+  if (!resolved.purgePath.startsWith('/')) throw invalid('purgePath', "to start with '/'", resolved.purgePath);
   if (!resolved.dataRoutePrefix.startsWith('/')) {
-    throw invalid(`expected dataRoutePrefix to start with '/', got '${resolved.dataRoutePrefix}'`);
+    throw invalid('dataRoutePrefix', "to start with '/'", resolved.dataRoutePrefix);
   }
   positiveInteger('compressMinBytes', resolved.compressMinBytes, invalid);
   if (!Number.isInteger(resolved.brotliQuality) || resolved.brotliQuality < 0 || resolved.brotliQuality > 11) {
-    throw invalid(`expected brotliQuality to be an integer from 0 to 11, got '${String(resolved.brotliQuality)}'`);
+    throw invalid('brotliQuality', 'to be an integer from 0 to 11', String(resolved.brotliQuality));
   }
   if (!Number.isInteger(resolved.gzipLevel) || resolved.gzipLevel < 1 || resolved.gzipLevel > 9) {
-    throw invalid(`expected gzipLevel to be an integer from 1 to 9, got '${String(resolved.gzipLevel)}'`);
+    throw invalid('gzipLevel', 'to be an integer from 1 to 9', String(resolved.gzipLevel));
   }
   if (resolved.purgeSecret === '') resolved.purgeSecret = undefined;
   return resolved;

@@ -263,6 +263,7 @@ function corpusTitles(count: number, seed: number, identifierShare: number): { t
     add(identifierTitle(random, kind), kind);
   }
   for (let attempts = 0; titles.length < count && attempts < count * 50; attempts++) add(proseTitle(random, nouns, verbs), 'prose');
+  // eslint-disable-next-line no-restricted-syntax -- an invariant of a benchmark's corpus, seen by no user
   if (titles.length < count) throw new Error(`quality corpus: only ${titles.length} distinct titles of ${count}`);
   for (let i = titles.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));

@@ -22,7 +22,7 @@ import {
 import { HIT_SOURCE, storedDocument, toHit, totalOf, type StoredDocument } from './elasticsearch-documents.js';
 import { ELASTICSEARCH_ENGINE_DEFAULTS, type ElasticsearchEngineOptions } from './elasticsearch-options.js';
 import { correctedText, formsProbe, leftOut, suggestEntries, typoPlan, typoProbe, type TypoProbe } from './elasticsearch-typos.js';
-import { isResponseError, isStatus, isTransient, isUnavailable, responseCause, unavailable } from './elasticsearch-errors.js';
+import { isResponseError, isStatus, isTransient, isUnavailable, missingResource, removedFrom, responseCause, unavailable } from './elasticsearch-errors.js';
 import { MAX_ID_LENGTH, clampInteger, indexExists, indexNotFound, validIndexName, validateDocument } from './validation.js';
 import type { AliasAction, AutocompleteMatch, AutocompleteQuery, BulkItemResult, DeleteItemResult, Health, IndexInfo, IndexedDocument, QueryFilter, SearchEngine, SearchQuery, SearchResult, SuggestQuery, Suggestion } from './types.js';
 
@@ -198,7 +198,7 @@ export class ElasticsearchEngine implements SearchEngine {
     );
     if (failures.length > 0) {
       this.#logger?.error({ index, failed: failures.length, type: failures[0] }, 'search cluster refused document deletions');
-      throw ERRORS.SEARCH_ENGINE_ERROR(`the search cluster refused ${failures.length} of ${ids.length} deletions: ${failures[0] ?? ''}`);
+      throw ERRORS.SEARCH_ENGINE_ERROR(`${failures.length} of ${ids.length} deletions`, failures[0] ?? '');
     }
     return results;
   }
@@ -254,9 +254,9 @@ export class ElasticsearchEngine implements SearchEngine {
     } catch (error) {
       if (isResponseError(error) && (error.statusCode === 404 || error.statusCode === 400)) {
         const { type, reason } = responseCause(error);
-        if (type === 'index_not_found_exception') throw ERRORS.INDEX_NOT_FOUND(reason);
-        if (type === 'aliases_not_found_exception') throw ERRORS.ALIAS_NOT_FOUND(reason);
-        throw ERRORS.INVALID_ALIAS(reason);
+        if (type === 'index_not_found_exception') throw ERRORS.INDEX_NOT_FOUND.with({ cause: error }, missingResource(error) ?? reason);
+        if (type === 'aliases_not_found_exception') throw ERRORS.ALIAS_NOT_FOUND.with({ cause: error }, missingResource(error) ?? reason, removedFrom(actions));
+        throw ERRORS.ALIAS_UPDATE_REFUSED.with({ cause: error }, reason);
       }
       throw this.#unexpected(error, 'update aliases');
     }
@@ -336,10 +336,10 @@ export class ElasticsearchEngine implements SearchEngine {
     if (isResponseError(error)) {
       const { type, reason } = responseCause(error);
       this.#logger?.error({ request: label, status: error.statusCode, type, reason }, 'search cluster refused a request');
-      return ERRORS.SEARCH_ENGINE_ERROR.with({ cause: error }, `the search cluster refused ${label}: ${type}`);
+      return ERRORS.SEARCH_ENGINE_ERROR.with({ cause: error }, label, type);
     }
     this.#logger?.error({ request: label, err: error }, 'search cluster request failed');
-    return ERRORS.SEARCH_ENGINE_ERROR.with({ cause: error }, `the search cluster request ${label} failed`);
+    return ERRORS.SEARCH_ENGINE_ERROR.with({ cause: error }, label);
   }
 
   #languages(query: Pick<QueryFilter, 'locales'>): StemLanguage[] {
