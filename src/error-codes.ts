@@ -1,4 +1,4 @@
-import { AppError, ConfigError, createError, type AppErrorClass, type ErrorFactory } from './errors.js';
+import { AppError, ConfigError, createError, type AppErrorClass, type ErrorFactory, type FieldErrors } from './errors.js';
 
 type Entry = readonly [message: (...args: never[]) => string, status: number, kind?: AppErrorClass];
 type Catalogue<E extends Record<string, Entry>> = { readonly [K in keyof E]: ErrorFactory<Parameters<E[K][0]>> };
@@ -62,6 +62,7 @@ export const ERRORS = catalogue({
   NGINX_EXITED: [(status: number | string) => `nginx exited with status ${status} before it was ready`, 500],
   NGINX_NOT_READY: [(timeoutMs: number) => `nginx was not ready within ${timeoutMs} ms`, 500],
   PAGE_CACHE_OPTIONS_INVALID: [(option: string, wanted: string, value?: string | number) => `page cache: ${expected(option, wanted, value)}`, 500],
+  PAGE_CACHE_OPTION_MISSING: [(setting: string, option: string, why: string) => `page cache: ${setting} needs the ${option} option: ${why}`, 500],
   CDN_PURGE_OPTIONS_INVALID: [expected, 500],
   CDN_BASE_URL_INVALID: [(baseUrl: string) => `expected the CDN base URL to be an http(s) URL without query${got(baseUrl)}`, 500],
   SEARCH_URL_INVALID: [(wanted: string, value?: string) => `SEARCH_URL must be ${wanted}${got(value)}`, 500],
@@ -104,7 +105,7 @@ export const ERRORS = catalogue({
 
   // Requests and their authorisation.
   INVALID_INPUT: [field, 400],
-  INVALID_QUERY: [(fields: Record<string, readonly { message: string }[]>) => `invalid query: ${Object.values(fields).flat().map((problem) => problem.message).join('; ')}`, 400],
+  INVALID_QUERY: [(fields: FieldErrors) => `invalid query: ${Object.values(fields).flat().map((problem) => problem.message).join('; ')}`, 400],
   INVALID_OID: [(maxLength: number) => `oid must be 1-${maxLength} characters of a-z, 0-9 and single hyphens between them`, 400],
   INVALID_COMMENT_ID: [() => 'comment id must be a positive integer', 400],
   INVALID_SONG_ID: [() => `song id must be a positive integer without sign, exponent or leading zeros, at most ${Number.MAX_SAFE_INTEGER}`, 400],
@@ -188,6 +189,12 @@ export const ERRORS = catalogue({
     502,
   ],
   CDN_REFRESH_REFUSED: [(status: number) => `answered ${status}`, 502],
+  // The edge kept what it had, so the URL is not refreshed yet; a later purge will be.
+  CDN_REFRESH_STALE: [
+    (header: string, status: string) =>
+      `answered from the front's stale copy (${header}: ${status}), which the edge does not store; the front is rendering the page again`,
+    503,
+  ],
   CDN_REFRESH_IGNORED: [
     (header: string, cacheStatus: string) =>
       `the edge answered as to an ordinary request (${header}: ${cacheStatus}), not as to a refresh: its EDGE_REFRESH_SECRET differs from the one sent`,

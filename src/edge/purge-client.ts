@@ -1,5 +1,5 @@
 import { ERRORS } from '../error-codes.js';
-import { AppError } from '../errors.js';
+import { AppError, isAppError } from '../errors.js';
 import { positiveInteger } from '../positive-integer.js';
 import { drainBody } from '../upstream-body.js';
 import { EDGE_CACHE_SETTINGS } from './nginx-config.js';
@@ -135,13 +135,6 @@ function codingsToRefresh(url: string): readonly string[] {
   return new URL(url).pathname.startsWith(EDGE_CACHE_SETTINGS.dataRoutePrefix) ? DATA_ROUTE_CODINGS : REFRESHED_CODINGS;
 }
 
-const STALE_REASON =
-  `answered from the front's stale copy (${EDGE_CACHE_SETTINGS.frontCacheHeader}: ${EDGE_CACHE_SETTINGS.frontStaleStatus}), ` +
-  'which the edge does not store; the front is rendering the page again';
-
-/** A refresh that got the front's soft-purged copy: the edge kept what it had, so the URL is not refreshed yet. */
-class StaleAnswer extends Error {}
-
 /**
  * A refresh the edge took is a cache bypass. Anything else (a HIT, a MISS) was served as an ordinary request: the edge
  * did not take the secret, and nothing was refreshed.
@@ -171,7 +164,7 @@ async function refresh(url: string, secret: string, fetchImpl: typeof fetch, tim
     if (cacheStatus !== null && cacheStatus !== REFRESHED_CACHE_STATUS) {
       throw ERRORS.CDN_REFRESH_IGNORED(EDGE_CACHE_SETTINGS.cacheStatusHeader, cacheStatus);
     }
-    if (response.headers.get(EDGE_CACHE_SETTINGS.frontCacheHeader) === EDGE_CACHE_SETTINGS.frontStaleStatus) throw new StaleAnswer(STALE_REASON);
+    if (response.headers.get(EDGE_CACHE_SETTINGS.frontCacheHeader) === EDGE_CACHE_SETTINGS.frontStaleStatus) throw ERRORS.CDN_REFRESH_STALE(EDGE_CACHE_SETTINGS.frontCacheHeader, EDGE_CACHE_SETTINGS.frontStaleStatus);
   }
 }
 
@@ -210,7 +203,7 @@ export async function purgeCdn(urls: readonly string[], options: PurgeCdnOptions
         outcomes[index] = { url: absolute, requested: url };
         await refresh(absolute, options.secret, fetchImpl, timeoutMs);
       } catch (error) {
-        outcomes[index] = { url: outcomes[index]?.url ?? url, requested: url, reason: reasonOf(error), ...(error instanceof StaleAnswer ? { stale: true } : {}) };
+        outcomes[index] = { url: outcomes[index]?.url ?? url, requested: url, reason: reasonOf(error), ...(isAppError(error) && error.code === ERRORS.CDN_REFRESH_STALE.code ? { stale: true } : {}) };
       }
     }
   };

@@ -221,7 +221,7 @@ export function resolveOptions(options: PageCacheOptions = {}): ResolvedPageCach
     throw invalid('purgeMode', `to be one of ${PURGE_MODES.join(', ')}`, String(resolved.purgeMode));
   }
   if (resolved.purgeMode === 'soft' && typeof resolved.revalidate !== 'function') {
-    throw invalid('revalidate', "with purgeMode 'soft': the renderer that replaces a stale entry in the background");
+    throw ERRORS.PAGE_CACHE_OPTION_MISSING("purgeMode 'soft'", 'revalidate', 'the renderer that replaces a stale entry in the background');
   }
   if (typeof resolved.key !== 'function' && !(CACHE_KEY_NAMES as readonly string[]).includes(resolved.key)) {
     throw invalid('key', `to be one of ${CACHE_KEY_NAMES.join(', ')} or a function`, String(resolved.key));
