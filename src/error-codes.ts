@@ -19,15 +19,23 @@ export function withheld(value: string): Withheld {
   return { withheldLength: value.length };
 }
 
+/** A refused value with what is wrong with it, when the expectation alone does not say. */
+export interface Flawed {
+  readonly value: string;
+  readonly flaw: string;
+}
+
+type Refused = string | number | Withheld | Flawed;
+
 /** The value a check refused, as the end of an "expected …" sentence; none when the problem is its absence. */
-function got(value: string | number | Withheld | undefined): string {
+function got(value: Refused | undefined): string {
   if (value === undefined) return '';
-  if (typeof value === 'object') return `, got a value of ${value.withheldLength} characters`;
-  return `, got '${value}'`;
+  if (typeof value !== 'object') return `, got '${value}'`;
+  return 'flaw' in value ? `, got '${value.value}', which ${value.flaw}` : `, got a value of ${value.withheldLength} characters`;
 }
 
 /** What a check expected of a setting or option, and what it got: `expected maxEntries to be a positive integer, got '0'`. */
-const expected = (subject: string, wanted: string, value?: string | number | Withheld): string => `expected ${subject} ${wanted}${got(value)}`;
+const expected = (subject: string, wanted: string, value?: Refused): string => `expected ${subject} ${wanted}${got(value)}`;
 
 /** An input field and the rule it broke, as clients of the JSON APIs read it: `title must be a string`. */
 const field = (name: string, problem: string): string => `${name} ${problem}`;

@@ -159,7 +159,7 @@ function quotePath(path: string): string {
   if (!posix.isAbsolute(path)) throw ERRORS.EDGE_CONFIG_INVALID('an absolute path', 'for the edge files', path);
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f$]/.test(path)) {
-    throw ERRORS.EDGE_CONFIG_INVALID('the edge directory', "to hold no '$' or control character, which nginx cannot take in a path", path);
+    throw ERRORS.EDGE_CONFIG_INVALID('the edge directory', 'to be a path', { value: path, flaw: "contains '$' or a control character, which nginx cannot take in a path" });
   }
   return `"${path.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }

@@ -9,7 +9,7 @@ type Samples = { readonly [K in keyof typeof ERRORS]: Parameters<(typeof ERRORS)
 export const ERROR_SAMPLES: Samples = {
   CONFIG_INVALID: ['PORT', 'a port number', 'abc'],
   EDGE_REFRESH_SECRET_UNSET: [],
-  EDGE_CONFIG_INVALID: ['a port', 'from 1 to 65535', 0],
+  EDGE_CONFIG_INVALID: ['the edge directory', 'to be a path', { value: '/data/$host', flaw: "contains '$'" }],
   NGINX_CONFIG_INVALID: ['/data/edge/nginx.conf', 'unknown directive'],
   NGINX_NOT_FOUND: ["'nginx' is neither on PATH nor in /usr/sbin", 'apt-get install nginx'],
   NGINX_START_FAILED: ['/usr/sbin/nginx', 'EACCES'],
