@@ -17,6 +17,24 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   {
+    // What a caller or a user sees is an AppError of the catalogue (src/error-codes.ts), never a bare Error.
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'src/**/test-support/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'NewExpression[callee.name=/^(Error|TypeError|RangeError|SyntaxError)$/]',
+          message: 'Raise an error of the catalogue: ERRORS.SOME_CODE(...) from src/error-codes.ts.',
+        },
+        {
+          selector: 'CallExpression[callee.name=/^(Error|TypeError|RangeError|SyntaxError)$/]',
+          message: 'Raise an error of the catalogue: ERRORS.SOME_CODE(...) from src/error-codes.ts.',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },

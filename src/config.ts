@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ConfigError } from './errors.js';
+import { ERRORS, SECRET_RULE, withheld } from './error-codes.js';
 import { CACHE_KEY_NAMES, DEFAULTS as PAGE_CACHE_DEFAULTS, PURGE_MODES, type CacheKeyName, type PurgeMode } from './page-cache/index.js';
 import { LOG_REQUESTS_MODES, type LogRequestsMode } from './log-bounds.js';
 import { SITE_DEFAULTS, SITE_LIMITS, type SiteIdentity } from './renderer/site.js';
@@ -108,7 +108,7 @@ function optional<T>(env: Env, name: string, parse: (name: string, value: string
 export function parsePort(name: string, value: string): number {
   const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new ConfigError(`expected ${name} to be a port number, got '${value}'`);
+    throw ERRORS.CONFIG_INVALID(name, 'a port number', value);
   }
   return port;
 }
@@ -116,7 +116,7 @@ export function parsePort(name: string, value: string): number {
 export function parsePositiveInt(name: string, value: string): number {
   const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(number) || number < 1) {
-    throw new ConfigError(`expected ${name} to be a positive integer, got '${value}'`);
+    throw ERRORS.CONFIG_INVALID(name, 'a positive integer', value);
   }
   return number;
 }
@@ -124,7 +124,7 @@ export function parsePositiveInt(name: string, value: string): number {
 export function parseNonNegativeInt(name: string, value: string): number {
   const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(number)) {
-    throw new ConfigError(`expected ${name} to be a whole number of 0 or more, got '${value}'`);
+    throw ERRORS.CONFIG_INVALID(name, 'a whole number of 0 or more', value);
   }
   return number;
 }
@@ -134,10 +134,10 @@ export function parseHttpUrl(name: string, value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new ConfigError(`expected ${name} to be an http(s) URL, got '${value}'`);
+    throw ERRORS.CONFIG_INVALID(name, 'an http(s) URL', value);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`expected ${name} to be an http(s) URL, got '${value}'`);
+    throw ERRORS.CONFIG_INVALID(name, 'an http(s) URL', value);
   }
   return value.replace(/\/+$/, '');
 }
@@ -145,7 +145,7 @@ export function parseHttpUrl(name: string, value: string): string {
 /** A secret that can stand in a header value and an nginx string as it is: 16 to 256 URL-safe characters. */
 export function parseSecret(name: string, value: string): string {
   if (!/^[A-Za-z0-9._~+/=-]{16,256}$/.test(value)) {
-    throw new ConfigError(`expected ${name} to be 16 to 256 characters of letters, digits and ._~+/=-, got a value of ${value.length} characters`);
+    throw ERRORS.CONFIG_INVALID(name, SECRET_RULE, withheld(value));
   }
   return value;
 }
@@ -155,7 +155,7 @@ export function parsePublicUrl(name: string, value: string): string {
   const url = parseHttpUrl(name, value);
   const parsed = new URL(url);
   if (parsed.search !== '' || parsed.hash !== '' || parsed.username !== '' || parsed.password !== '' || (parsed.pathname !== '/' && parsed.pathname !== '')) {
-    throw new ConfigError(`expected ${name} to be a scheme and host such as https://example.com, got '${value}'`);
+    throw ERRORS.CONFIG_INVALID(name, 'a scheme and host such as https://example.com', value);
   }
   return parsed.origin;
 }
@@ -165,14 +165,14 @@ export function parseUpstream(name: string, value: string): string {
   const url = parseHttpUrl(name, value);
   const parsed = new URL(url);
   if (parsed.protocol !== 'http:' || (parsed.pathname !== '/' && parsed.pathname !== '') || parsed.search !== '' || parsed.username !== '') {
-    throw new ConfigError(`expected ${name} to be http://host:port, got '${value}'`);
+    throw ERRORS.CONFIG_INVALID(name, 'http://host:port', value);
   }
   return parsed.origin;
 }
 
 export function parseUpstreams(name: string, value: string): string[] {
   const upstreams = parseList(value).map((url) => parseUpstream(name, url));
-  if (upstreams.length === 0) throw new ConfigError(`expected ${name} to list at least one http://host:port, got '${value}'`);
+  if (upstreams.length === 0) throw ERRORS.CONFIG_INVALID(name, 'a list of at least one http://host:port', value);
   return upstreams;
 }
 
@@ -192,7 +192,7 @@ export function parseList(value: string): string[] {
 
 export function parseOneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) {
-    throw new ConfigError(`expected ${name} to be one of ${allowed.join(', ')}, got '${value}'`);
+    throw ERRORS.CONFIG_INVALID(name, `one of ${allowed.join(', ')}`, value);
   }
   return value as T;
 }
@@ -200,7 +200,7 @@ export function parseOneOf<T extends string>(name: string, value: string, allowe
 /** An HTTP token (RFC 9110 §5.6.2): what a header or cookie name may be. */
 export function parseToken(name: string, value: string): string {
   if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value)) {
-    throw new ConfigError(`expected ${name} to be a header or cookie name, got '${value}'`);
+    throw ERRORS.CONFIG_INVALID(name, 'a header or cookie name', value);
   }
   return value;
 }
@@ -212,7 +212,7 @@ export function parseRateLimit(name: string, value: string): RateLimit {
   const match = /^(\d+)\s*\/\s*(second|minute|hour)$/.exec(value);
   const windowMs = match?.[2] === undefined ? undefined : WINDOWS[match[2]];
   if (match?.[1] === undefined || windowMs === undefined || Number(match[1]) < 1) {
-    throw new ConfigError(`expected ${name} to be a rate such as '25/minute', got '${value}'`);
+    throw ERRORS.CONFIG_INVALID(name, "a rate such as '25/minute'", value);
   }
   return { max: Number(match[1]), windowMs };
 }
@@ -223,7 +223,7 @@ export function parseTrustedProxies(name: string, value: string): string[] {
   const entries = parseList(value);
   const bad = entries.find((entry) => !validProxyEntry(entry));
   if (bad !== undefined || entries.length === 0) {
-    throw new ConfigError(`expected ${name} to be 'none' or a list of IP addresses, CIDR subnets and 'loopback', got '${bad ?? value}'`);
+    throw ERRORS.CONFIG_INVALID(name, "'none' or a list of IP addresses, CIDR subnets and 'loopback'", bad ?? value);
   }
   return entries;
 }
@@ -232,7 +232,7 @@ export function parseTrustedProxies(name: string, value: string): string[] {
 export function parseDisplayText(name: string, value: string, max: number): string {
   // eslint-disable-next-line no-control-regex -- finding control characters is the point
   if (value.length > max || /[\u0000-\u001f\u007f-\u009f]/.test(value)) {
-    throw new ConfigError(`expected ${name} to be one line of at most ${max} characters, got '${value.slice(0, 40)}${value.length > 40 ? '…' : ''}'`);
+    throw ERRORS.CONFIG_INVALID(name, `one line of at most ${max} characters`, `${value.slice(0, 40)}${value.length > 40 ? '…' : ''}`);
   }
   return value;
 }
@@ -247,7 +247,7 @@ function loadSiteIdentity(env: Env): SiteIdentity {
 
 function parseHostName(name: string, value: string): string {
   if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i.test(value)) {
-    throw new ConfigError(`expected ${name} to be a host name such as webservices.amazon.com, got '${value}'`);
+    throw ERRORS.CONFIG_INVALID(name, 'a host name such as webservices.amazon.com', value);
   }
   return value.toLowerCase();
 }
@@ -258,12 +258,12 @@ function loadSongsConfig(env: Env): SongsConfig {
   const partnerTag = read(env, 'AMAZON_PARTNER_TAG');
   const given = [accessKey, secretKey, partnerTag].filter((value) => value !== undefined).length;
   if (given !== 0 && given !== 3) {
-    throw new ConfigError('expected AMAZON_ACCESS_KEY, AMAZON_SECRET_KEY and AMAZON_PARTNER_TAG to be set together, or none of them');
+    throw ERRORS.CONFIG_INVALID('AMAZON_ACCESS_KEY, AMAZON_SECRET_KEY and AMAZON_PARTNER_TAG', 'set together, or none of them');
   }
   const host = parseHostName('AMAZON_PAAPI_HOST', read(env, 'AMAZON_PAAPI_HOST') ?? 'webservices.amazon.com');
   const region = read(env, 'AMAZON_REGION') ?? 'us-east-1';
   if (!/^[a-z]{2}(-[a-z]+)+-\d$/.test(region)) {
-    throw new ConfigError(`expected AMAZON_REGION to be an AWS region such as us-east-1, got '${region}'`);
+    throw ERRORS.CONFIG_INVALID('AMAZON_REGION', 'an AWS region such as us-east-1', region);
   }
   return {
     itunesApiBase: parseHttpUrl('ITUNES_API_BASE', read(env, 'ITUNES_API_BASE') ?? 'https://itunes.apple.com'),

@@ -40,7 +40,11 @@ describe('search through the front', () => {
     assert.deepEqual(body.documents[0]?.highlight.title, ['<mark>Flexbox</mark>']);
     const invalid = await fetch(`${stack.frontUrl}/api/v1/search?q=a&q=b`);
     assert.equal(invalid.status, 400);
-    assert.deepEqual(await invalid.json(), { errors: { q: [{ message: 'q may be given once', code: 'repeated' }] } });
+    assert.deepEqual(await invalid.json(), {
+      error: 'invalid query: q may be given once',
+      code: 'INVALID_QUERY',
+      errors: { q: [{ message: 'q may be given once', code: 'repeated' }] },
+    });
     const autocomplete = await fetch(`${stack.frontUrl}/api/search/autocomplete?q=Fle`);
     assert.equal(autocomplete.headers.get('cache-control'), 'public, max-age=3600');
     assert.deepEqual(await autocomplete.json(), { q: 'Fle', matches: [{ title: 'Flexbox', url: '/en-US/docs/flexbox', locale: 'en-US' }] });

@@ -1,6 +1,5 @@
 import { posix } from 'node:path';
 import { ERRORS } from '../error-codes.js';
-import type { AppError } from '../errors.js';
 import { LOCALE_SEGMENT } from '../locale.js';
 import { CACHE_HEADER } from '../page-cache/entry.js';
 import { DEFAULTS as PAGE_CACHE_DEFAULTS } from '../page-cache/index.js';
@@ -154,19 +153,15 @@ export function edgePaths(edgeDir: string): EdgePaths {
 /** The temp directories nginx needs for its modules; each would otherwise default to a root-only system path. */
 export const TEMP_KINDS = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'] as const;
 
-function invalid(message: string): AppError {
-  return ERRORS.EDGE_CONFIG_INVALID(message);
-}
-
 /**
  * A path as an nginx string. `$` would start a variable in directives that take them and control characters cannot be
  * written at all, so both are refused rather than escaped.
  */
 function quotePath(path: string): string {
-  if (!posix.isAbsolute(path)) throw invalid(`expected an absolute path for the edge files, got '${path}'`);
+  if (!posix.isAbsolute(path)) throw ERRORS.EDGE_CONFIG_INVALID('an absolute path', 'for the edge files', path);
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f$]/.test(path)) {
-    throw invalid(`the edge directory '${path}' contains '$' or a control character, which nginx cannot take in a path`);
+    throw ERRORS.EDGE_CONFIG_INVALID('the edge directory', 'to be a path', { value: path, flaw: "contains '$' or a control character, which nginx cannot take in a path" });
   }
   return `"${path.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
@@ -176,13 +171,13 @@ const IPV6 = /^[0-9a-f:.]+(?:%[a-z0-9]+)?$/i;
 
 /** `host:port` as nginx writes it (IPv6 in brackets), refusing anything that is not a plain host name or address. */
 export function formatHostPort({ host, port }: HostPort): string {
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw invalid(`expected a port from 1 to 65535, got '${port}'`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw ERRORS.EDGE_CONFIG_INVALID('a port', 'from 1 to 65535', port);
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
   if (bare.includes(':')) {
-    if (!IPV6.test(bare)) throw invalid(`expected a host name or an IP address, got '${host}'`);
+    if (!IPV6.test(bare)) throw ERRORS.EDGE_CONFIG_INVALID('a host name', 'or an IP address', host);
     return `[${bare}]:${port}`;
   }
-  if (!HOSTNAME.test(bare)) throw invalid(`expected a host name or an IP address, got '${host}'`);
+  if (!HOSTNAME.test(bare)) throw ERRORS.EDGE_CONFIG_INVALID('a host name', 'or an IP address', host);
   return `${bare}:${port}`;
 }
 
@@ -202,12 +197,12 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
   const settings = EDGE_CACHE_SETTINGS;
   const paths = edgePaths(options.edgeDir);
   const workerProcesses = options.workerProcesses ?? DEFAULTS.workerProcesses;
-  const keepalive = positiveInteger('upstreamKeepalive', options.upstreamKeepalive ?? DEFAULTS.upstreamKeepalive, invalid);
-  const goneValid = positiveInteger('goneValidSeconds', options.goneValidSeconds ?? DEFAULTS.goneValidSeconds, invalid);
-  const dataValid = positiveInteger('dataRouteValidSeconds', options.dataRouteValidSeconds ?? DEFAULTS.dataRouteValidSeconds, invalid);
-  if (options.upstreams.length === 0) throw invalid('expected at least one upstream for the edge');
+  const keepalive = positiveInteger('upstreamKeepalive', options.upstreamKeepalive ?? DEFAULTS.upstreamKeepalive, ERRORS.EDGE_CONFIG_INVALID);
+  const goneValid = positiveInteger('goneValidSeconds', options.goneValidSeconds ?? DEFAULTS.goneValidSeconds, ERRORS.EDGE_CONFIG_INVALID);
+  const dataValid = positiveInteger('dataRouteValidSeconds', options.dataRouteValidSeconds ?? DEFAULTS.dataRouteValidSeconds, ERRORS.EDGE_CONFIG_INVALID);
+  if (options.upstreams.length === 0) throw ERRORS.EDGE_CONFIG_INVALID('at least one upstream', 'for the edge');
   if (options.user !== undefined && !/^[a-z_][a-z0-9_.-]*\$?$/i.test(options.user)) {
-    throw invalid(`expected a user name, got '${options.user}'`);
+    throw ERRORS.EDGE_CONFIG_INVALID('a user', 'name', options.user);
   }
   const frontStatus = `$upstream_http_${settings.frontCacheHeader.replace(/-/g, '_')}`;
   const hosts = publicHostLines(options.publicHost);
@@ -217,7 +212,7 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     ...(options.user === undefined ? [] : [`user ${options.user};`]),
     'daemon off;',
     'master_process on;',
-    `worker_processes ${workerProcesses === 'auto' ? 'auto' : positiveInteger('workerProcesses', workerProcesses, invalid)};`,
+    `worker_processes ${workerProcesses === 'auto' ? 'auto' : positiveInteger('workerProcesses', workerProcesses, ERRORS.EDGE_CONFIG_INVALID)};`,
     'error_log stderr warn;',
     `pid ${quotePath(paths.pid)};`,
     `lock_file ${quotePath(paths.lock)};`,

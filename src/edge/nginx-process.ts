@@ -37,7 +37,7 @@ export function requireNginx(bin: string, searchPath: string | undefined): strin
   const where = bin.includes('/')
     ? `'${bin}' is not an executable file`
     : `'${bin}' is neither on PATH nor in ${NGINX_FALLBACK_DIRS.join(', ')}`;
-  throw ERRORS.NGINX_NOT_FOUND(`nginx is not installed (${where}): install it with \`${NGINX_INSTALL_HINT}\`, or set NGINX_BIN to its path`);
+  throw ERRORS.NGINX_NOT_FOUND(where, NGINX_INSTALL_HINT);
 }
 
 /**
@@ -74,7 +74,7 @@ export async function checkNginxConfig(nginx: string, edgeDir: string, configFil
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const [code] = (await once(child, 'close')) as [number | null];
   if (code !== 0) {
-    throw ERRORS.NGINX_CONFIG_INVALID(`nginx rejected ${configFile}: ${output.trim() || `exit status ${code}`}`);
+    throw ERRORS.NGINX_CONFIG_INVALID(configFile, output.trim() || `exit status ${code}`);
   }
 }
 
@@ -117,7 +117,7 @@ export function spawnNginx(nginx: string, edgeDir: string, configFile: string, o
   const ownProcessGroup = options.ownProcessGroup ?? SPAWN_DEFAULTS.ownProcessGroup;
   const child = spawn(nginx, nginxArgs(edgeDir, configFile), { stdio: ['ignore', stdio, stdio], detached: ownProcessGroup });
   const exited = new Promise<number>((resolve, reject) => {
-    child.once('error', (error) => reject(ERRORS.NGINX_START_FAILED.with({ cause: error }, `cannot start ${nginx}: ${error.message}`)));
+    child.once('error', (error) => reject(ERRORS.NGINX_START_FAILED.with({ cause: error }, nginx, error.message)));
     child.once('exit', (code, signal) => resolve(code ?? 128 + (signal === null ? 0 : (SIGNAL_NUMBERS[signal] ?? 0))));
   });
   const signal = (name: NodeJS.Signals) => {
@@ -159,9 +159,9 @@ export async function waitUntilListening(nginx: NginxProcess, pidFile: string, t
   );
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (exitStatus !== undefined) throw ERRORS.NGINX_START_FAILED(`nginx exited with status ${exitStatus} before it was ready`);
+    if (exitStatus !== undefined) throw ERRORS.NGINX_EXITED(exitStatus);
     if (readPid(pidFile) === nginx.child.pid) return;
-    if (Date.now() > deadline) throw ERRORS.NGINX_START_FAILED(`nginx was not ready within ${timeoutMs} ms`);
+    if (Date.now() > deadline) throw ERRORS.NGINX_NOT_READY(timeoutMs);
     await sleep(20);
   }
 }

@@ -1,4 +1,4 @@
-import { ERRORS } from '../error-codes.js';
+import { ERRORS, SECRET_RULE, withheld } from '../error-codes.js';
 import { PER_CLIENT_HEADERS } from '../page-cache/cacheability.js';
 import { DEFAULTS as PAGE_CACHE_DEFAULTS } from '../page-cache/options.js';
 import { HEALTH_PATH, METRICS_PATH, READY_PATH, REQUEST_BOUNDS } from '../http/index.js';
@@ -40,9 +40,7 @@ function regexEscape(text: string): string {
 /** The `http` block's lines: the maps the server block and `renderNginxConfig` read, and the bounds. */
 export function publicHttpLines(bypassHeader: string, refreshSecret: string | undefined): string[] {
   if (refreshSecret !== undefined && !SECRET.test(refreshSecret)) {
-    throw ERRORS.EDGE_CONFIG_INVALID(
-      `expected the edge refresh secret to be 16 to 256 characters of letters, digits and ._~+/=-, got a value of ${refreshSecret.length} characters`,
-    );
+    throw ERRORS.EDGE_CONFIG_INVALID('the edge refresh secret', `to be ${SECRET_RULE}`, withheld(refreshSecret));
   }
   const header = `$http_${variable(bypassHeader)}`;
   const operatorPaths = OPERATOR_PATHS.map((path) => regexEscape(path.slice(1))).join('|');
@@ -104,7 +102,7 @@ export const OTHER_HOST_VARIABLE = '$sitestack_edge_other_host';
 export function publicHostLines(publicHost: string | undefined): { keyHost: string; lines: string[]; skip: string; serverLines: string[] } {
   if (publicHost === undefined) return { keyHost: '$http_host', lines: [], skip: '', serverLines: [] };
   if (publicHost.length > MAX_HOST_BYTES || !PUBLIC_HOST.test(publicHost)) {
-    throw ERRORS.EDGE_CONFIG_INVALID(`expected the edge's public host to be host[:port], got '${publicHost}'`);
+    throw ERRORS.EDGE_CONFIG_INVALID("the edge's public host", 'to be host[:port]', publicHost);
   }
   const host = publicHost.toLowerCase();
   return {

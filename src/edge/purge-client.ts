@@ -1,5 +1,5 @@
 import { ERRORS } from '../error-codes.js';
-import { AppError } from '../errors.js';
+import { AppError, isAppError } from '../errors.js';
 import { positiveInteger } from '../positive-integer.js';
 import { drainBody } from '../http/index.js';
 import { EDGE_CACHE_SETTINGS } from './nginx-config.js';
@@ -58,13 +58,8 @@ export class CdnPurgeError extends AppError {
   readonly failures: readonly CdnPurgeFailure[];
 
   constructor(failures: readonly CdnPurgeFailure[], total: number) {
-    const failed = ERRORS.CDN_PURGE_FAILED;
-    super(
-      failed.code,
-      `CDN purge failed for ${failures.length} of ${total} URL(s): ${failures.map((f) => `${f.url} (${f.reason})`).join('; ')}`,
-      failed.status,
-      { details: { failures } },
-    );
+    const failed = ERRORS.CDN_PURGE_FAILED(failures, total);
+    super(failed.code, failed.message, failed.status, { details: { failures } });
     this.name = 'CdnPurgeError';
     this.failures = failures;
   }
@@ -78,7 +73,7 @@ function parseBaseUrl(baseUrl: string): URL {
     base = undefined;
   }
   if (base === undefined || (base.protocol !== 'http:' && base.protocol !== 'https:') || base.search !== '' || base.hash !== '') {
-    throw ERRORS.CDN_BASE_URL_INVALID(`expected the CDN base URL to be an http(s) URL without query, got '${baseUrl}'`);
+    throw ERRORS.CDN_BASE_URL_INVALID(baseUrl);
   }
   return base;
 }
@@ -110,16 +105,16 @@ export function resolvePurgeUrl(url: string, base: URL): string {
     try {
       absolute = new URL(url.startsWith('//') ? `${base.protocol}${url}` : url);
     } catch {
-      throw new Error('not a valid URL');
+      throw ERRORS.CDN_URL_INVALID();
     }
-    if (absolute.origin !== base.origin) throw new Error(`not on the CDN base URL's origin ${base.origin}`);
+    if (absolute.origin !== base.origin) throw ERRORS.CDN_URL_FOREIGN(base.origin);
     const changed = changedByParsing(/^(?:[^:/?#]*:)?\/\/[^/?#]*(.*)$/s.exec(url)?.[1] ?? '');
-    if (changed !== undefined) throw new Error(`not refreshed as written: ${changed}`);
+    if (changed !== undefined) throw ERRORS.CDN_URL_REWRITTEN(changed);
     return absolute.href;
   }
   const relative = url.replace(/^\/+/, '');
   const changed = changedByParsing(`/${relative}`);
-  if (changed !== undefined) throw new Error(`not refreshed as written: ${changed}`);
+  if (changed !== undefined) throw ERRORS.CDN_URL_REWRITTEN(changed);
   const prefix = base.href.replace(/\/+$/, '');
   return new URL(`${prefix}/${relative}`).href;
 }
@@ -139,13 +134,6 @@ const DATA_ROUTE_CODINGS = ['gzip'] as const;
 function codingsToRefresh(url: string): readonly string[] {
   return new URL(url).pathname.startsWith(EDGE_CACHE_SETTINGS.dataRoutePrefix) ? DATA_ROUTE_CODINGS : REFRESHED_CODINGS;
 }
-
-const STALE_REASON =
-  `answered from the front's stale copy (${EDGE_CACHE_SETTINGS.frontCacheHeader}: ${EDGE_CACHE_SETTINGS.frontStaleStatus}), ` +
-  'which the edge does not store; the front is rendering the page again';
-
-/** A refresh that got the front's soft-purged copy: the edge kept what it had, so the URL is not refreshed yet. */
-class StaleAnswer extends Error {}
 
 /**
  * A refresh the edge took is a cache bypass. Anything else (a HIT, a MISS) was served as an ordinary request: the edge
@@ -169,22 +157,15 @@ async function refresh(url: string, secret: string, fetchImpl: typeof fetch, tim
     await drainBody(response);
     const refreshed = (response.status >= 200 && response.status <= 299) || GONE_STATUSES.has(response.status);
     if (response.status === MISDIRECTED) {
-      throw new Error(`answered ${MISDIRECTED}: the edge keeps copies for another host than ${new URL(url).host}; set CDN_BASE_URL to the same public URL for the origin and the edge`);
+      throw ERRORS.CDN_REFRESH_MISDIRECTED(MISDIRECTED, new URL(url).host);
     }
-    if (!refreshed) throw new Error(`answered ${response.status}`);
+    if (!refreshed) throw ERRORS.CDN_REFRESH_REFUSED(response.status);
     const cacheStatus = response.headers.get(EDGE_CACHE_SETTINGS.cacheStatusHeader);
     if (cacheStatus !== null && cacheStatus !== REFRESHED_CACHE_STATUS) {
-      throw new Error(
-        `the edge answered as to an ordinary request (${EDGE_CACHE_SETTINGS.cacheStatusHeader}: ${cacheStatus}), not as to a refresh: ` +
-          'its EDGE_REFRESH_SECRET differs from the one sent',
-      );
+      throw ERRORS.CDN_REFRESH_IGNORED(EDGE_CACHE_SETTINGS.cacheStatusHeader, cacheStatus);
     }
-    if (response.headers.get(EDGE_CACHE_SETTINGS.frontCacheHeader) === EDGE_CACHE_SETTINGS.frontStaleStatus) throw new StaleAnswer(STALE_REASON);
+    if (response.headers.get(EDGE_CACHE_SETTINGS.frontCacheHeader) === EDGE_CACHE_SETTINGS.frontStaleStatus) throw ERRORS.CDN_REFRESH_STALE(EDGE_CACHE_SETTINGS.frontCacheHeader, EDGE_CACHE_SETTINGS.frontStaleStatus);
   }
-}
-
-function invalidOptions(message: string): AppError {
-  return ERRORS.CDN_PURGE_OPTIONS_INVALID(message);
 }
 
 function reasonOf(error: unknown): string {
@@ -208,8 +189,8 @@ function reasonOf(error: unknown): string {
 export async function purgeCdn(urls: readonly string[], options: PurgeCdnOptions): Promise<string[]> {
   const base = parseBaseUrl(options.baseUrl);
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const timeoutMs = positiveInteger("purgeCdn's timeoutMs", options.timeoutMs ?? DEFAULTS.timeoutMs, invalidOptions);
-  const concurrency = positiveInteger("purgeCdn's concurrency", options.concurrency ?? DEFAULTS.concurrency, invalidOptions);
+  const timeoutMs = positiveInteger("purgeCdn's timeoutMs", options.timeoutMs ?? DEFAULTS.timeoutMs, ERRORS.CDN_PURGE_OPTIONS_INVALID);
+  const concurrency = positiveInteger("purgeCdn's concurrency", options.concurrency ?? DEFAULTS.concurrency, ERRORS.CDN_PURGE_OPTIONS_INVALID);
   const outcomes: { url: string; requested: string; reason?: string; stale?: true }[] = [];
   let next = 0;
 
@@ -222,7 +203,7 @@ export async function purgeCdn(urls: readonly string[], options: PurgeCdnOptions
         outcomes[index] = { url: absolute, requested: url };
         await refresh(absolute, options.secret, fetchImpl, timeoutMs);
       } catch (error) {
-        outcomes[index] = { url: outcomes[index]?.url ?? url, requested: url, reason: reasonOf(error), ...(error instanceof StaleAnswer ? { stale: true } : {}) };
+        outcomes[index] = { url: outcomes[index]?.url ?? url, requested: url, reason: reasonOf(error), ...(isAppError(error) && error.code === ERRORS.CDN_REFRESH_STALE.code ? { stale: true } : {}) };
       }
     }
   };

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Fastify from 'fastify';
+import { ERRORS } from '../error-codes.js';
 import { AppError } from '../errors.js';
 import { silentLogger } from '../log.js';
 import { installErrorMapper } from './error-mapper.js';
@@ -22,6 +23,16 @@ describe('installErrorMapper', () => {
     const response = await app.inject({ method: 'GET', url: '/boom' });
     assert.equal(response.statusCode, 404);
     assert.deepEqual(response.json(), { error: 'no song 7', code: 'SONG_NOT_FOUND' });
+  });
+
+  it('answers the field errors as errors beside error and code when a route throws a checked request error', async () => {
+    const fields = { size: [{ message: 'size must be from 1 to 100', code: 'out_of_range' }] };
+    const app = await appWith(() => {
+      throw ERRORS.INVALID_QUERY.with({ fields }, fields);
+    });
+    const response = await app.inject({ method: 'GET', url: '/boom' });
+    assert.equal(response.statusCode, 400);
+    assert.deepEqual(response.json(), { error: 'invalid query: size must be from 1 to 100', code: 'INVALID_QUERY', errors: fields });
   });
 
   it('answers 500 without the message when a route throws something else', async () => {

@@ -1,23 +1,17 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ERRORS } from '../error-codes.js';
-import { isAppError, type AppError } from '../errors.js';
+import { errorBody, isAppError, type AppError, type ErrorBody } from '../errors.js';
 import type { Logger } from '../log.js';
 import { logUrl } from '../log-bounds.js';
 
-/** The JSON body of every error answer of sitestack's JSON servers, unless an endpoint's contract says otherwise. */
-export interface ErrorBody {
-  error: string;
-  code: string;
-}
-
 function answer(reply: FastifyReply, error: AppError): FastifyReply {
-  return reply.status(error.status).send({ error: error.message, code: error.code } satisfies ErrorBody);
+  return reply.status(error.status).send(errorBody(error));
 }
 
 /**
  * The one error mapper of a fastify server: AppErrors answer with their own status and code, fastify's own client
- * errors (bad JSON, body too large, unsupported media type) keep their 4xx status, and anything else is logged and
- * answered as a 500 that reveals nothing.
+ * errors (bad JSON, body too large, unsupported media type) keep their 4xx status and code, and anything else is
+ * logged and answered as a 500 that reveals nothing. Every answer has the body of docs/errors.md.
  */
 export function installErrorMapper(app: FastifyInstance, logger: Logger): void {
   app.setErrorHandler((error: FastifyError | Error, request, reply) => {
@@ -27,6 +21,7 @@ export function installErrorMapper(app: FastifyInstance, logger: Logger): void {
     }
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 400 && status < 500) {
+      // fastify's own codes (FST_ERR_…) are kept: they are as stable as ours, and clients may already read them.
       const code = 'code' in error && typeof error.code === 'string' ? error.code : ERRORS.BAD_REQUEST.code;
       return reply.status(status).send({ error: error.message, code } satisfies ErrorBody);
     }
@@ -34,6 +29,6 @@ export function installErrorMapper(app: FastifyInstance, logger: Logger): void {
     return answer(reply, ERRORS.INTERNAL());
   });
   app.setNotFoundHandler((request, reply) => {
-    return answer(reply, ERRORS.NOT_FOUND(request.method, request.url));
+    return answer(reply, ERRORS.NOT_FOUND(`route for ${request.method} ${request.url}`));
   });
 }

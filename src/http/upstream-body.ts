@@ -11,7 +11,7 @@ export async function readBoundedBody(response: Response, maxBytes: number, what
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (declared > maxBytes) {
     await discardBody(response);
-    throw ERRORS.UPSTREAM_ANSWER_TOO_LARGE(`${what}: the answer declares ${declared} bytes, more than the ${maxBytes} allowed`);
+    throw ERRORS.UPSTREAM_ANSWER_TOO_LARGE(what, maxBytes, declared);
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -21,7 +21,7 @@ export async function readBoundedBody(response: Response, maxBytes: number, what
     size += next.value.byteLength;
     if (size > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw ERRORS.UPSTREAM_ANSWER_TOO_LARGE(`${what}: the answer is longer than the ${maxBytes} bytes allowed`);
+      throw ERRORS.UPSTREAM_ANSWER_TOO_LARGE(what, maxBytes);
     }
     chunks.push(next.value);
   }
@@ -37,7 +37,7 @@ export async function readBoundedText(response: Response, maxBytes: number, what
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch (error) {
-    throw ERRORS.UPSTREAM_ANSWER_NOT_UTF8.with({ cause: error }, `${what}: the answer is not UTF-8`);
+    throw ERRORS.UPSTREAM_ANSWER_NOT_UTF8.with({ cause: error }, what);
   }
 }
 

@@ -77,7 +77,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, strictJson);
   app.addHook('onRequest', async (request) => {
-    if (urlTooLong(request.raw.url)) throw ERRORS.URI_TOO_LONG(`the request target is longer than ${REQUEST_BOUNDS.maxUrlBytes} bytes`);
+    if (urlTooLong(request.raw.url)) throw ERRORS.URI_TOO_LONG(REQUEST_BOUNDS.maxUrlBytes);
   });
   await app.register(rateLimit, { global: false });
   const refusedComments = new RateLimitLog({ logger: options.logger, message: 'comment rate limit exceeded', windowMs: limit.windowMs });
@@ -85,10 +85,10 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
 
   const requireAdmin = async (request: FastifyRequest) => {
     const token = options.adminToken;
-    if (token === undefined) throw ERRORS.ADMIN_DISABLED('admin writes are disabled: set ORIGIN_ADMIN_TOKEN');
+    if (token === undefined) throw ERRORS.ADMIN_DISABLED();
     const header = request.headers.authorization;
-    if (header === undefined) throw ERRORS.UNAUTHORIZED('admin writes need Authorization: Bearer <ORIGIN_ADMIN_TOKEN>');
-    if (!adminAuthorized(header, token)) throw ERRORS.FORBIDDEN('wrong admin token');
+    if (header === undefined) throw ERRORS.UNAUTHORIZED('admin writes', 'ORIGIN_ADMIN_TOKEN');
+    if (!adminAuthorized(header, token)) throw ERRORS.FORBIDDEN('admin');
   };
   app.addHook('onSend', async (request, reply) => {
     if (reply.statusCode === 401) reply.header('www-authenticate', 'Bearer');
@@ -102,7 +102,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     });
   }
 
-  const notFound = (oid: string) => ERRORS.POST_NOT_FOUND(`no post '${oid}'`);
+  const notFound = (oid: string) => ERRORS.POST_NOT_FOUND(oid);
 
   // `?category=<name>`: that category's posts (no groups for an unknown one), for its page.
   app.get('/api/v1/plog/', async (request) => ({ groups: store.listGroups(parseListQuery(request.query).category) }));
@@ -129,15 +129,13 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     scope.addHook('preParsing', async (request) => {
       const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
       if (type !== 'application/merge-patch+json' && type !== 'application/json') {
-        throw ERRORS.UNSUPPORTED_MEDIA_TYPE(
-          `PATCH takes a JSON merge patch as application/merge-patch+json (or application/json), got ${JSON.stringify(type?.slice(0, 80) ?? 'no content-type')}`,
-        );
+        throw ERRORS.UNSUPPORTED_MEDIA_TYPE(JSON.stringify(type?.slice(0, 80) ?? 'no content-type'));
       }
     });
     scope.patch<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin, bodyLimit: BODY_LIMITS.post }, async (request) => {
       const oid = parseOid(request.params.oid);
       if (!store.patchPost(oid, (current) => parsePostPatch(current, request.body))) {
-        throw ERRORS.POST_NOT_FOUND(`no post '${oid}' to patch: create it with PUT`);
+        throw ERRORS.POST_NOT_FOUND(oid, true);
       }
       onChange();
       return store.getPost(oid);
@@ -159,14 +157,14 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
 
   app.post<{ Params: { id: string } }>('/api/v1/comments/:id/approve', { onRequest: requireAdmin }, async (request) => {
     const id = parseCommentId(request.params.id);
-    if (!store.approveComment(id)) throw ERRORS.COMMENT_NOT_FOUND(`no comment ${id}`);
+    if (!store.approveComment(id)) throw ERRORS.COMMENT_NOT_FOUND(id);
     onChange();
     return { id, approved: true };
   });
 
   app.delete<{ Params: { id: string } }>('/api/v1/comments/:id', { onRequest: requireAdmin }, async (request, reply) => {
     const id = parseCommentId(request.params.id);
-    if (!store.deleteComment(id)) throw ERRORS.COMMENT_NOT_FOUND(`no comment ${id}`);
+    if (!store.deleteComment(id)) throw ERRORS.COMMENT_NOT_FOUND(id);
     onChange();
     return reply.status(204).send();
   });
@@ -181,7 +179,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
           max: limit.max,
           timeWindow: limit.windowMs,
           errorResponseBuilder: (_request, context) =>
-            ERRORS.RATE_LIMITED(`too many comments from this address; retry in ${context.after}`),
+            ERRORS.RATE_LIMITED('comments from this address', context.after),
           onExceeded: (request, key) => refusedComments.count(key, request.url),
         },
       },

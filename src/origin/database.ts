@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { ERRORS } from '../error-codes.js';
 import { seedDemoContent } from './seed.js';
 
 export type OriginDatabase = Database.Database;
@@ -103,7 +104,7 @@ export interface OpenOriginDatabaseOptions {
 export function migrate(db: OriginDatabase): number {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
-    throw new Error(`origin database schema version ${current} is newer than this sitestack (${MIGRATIONS.length})`);
+    throw ERRORS.SCHEMA_TOO_NEW('origin database', current, MIGRATIONS.length);
   }
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.transaction(() => {

@@ -22,7 +22,7 @@ function define(object: Record<string, unknown>, key: string, value: unknown): v
  */
 export function applyMergePatch(target: unknown, patch: unknown, maxDepth = MERGE_PATCH_MAX_DEPTH): unknown {
   if (!isObject(patch)) return patch;
-  if (maxDepth <= 0) throw ERRORS.INVALID_INPUT(`merge patch nests objects more than ${MERGE_PATCH_MAX_DEPTH} levels deep`);
+  if (maxDepth <= 0) throw ERRORS.INVALID_INPUT('merge patch', `nests objects more than ${MERGE_PATCH_MAX_DEPTH} levels deep`);
   const result: Record<string, unknown> = {};
   if (isObject(target)) for (const [key, value] of Object.entries(target)) define(result, key, value);
   for (const [key, value] of Object.entries(patch)) {

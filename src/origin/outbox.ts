@@ -1,5 +1,6 @@
 import type { Logger } from '../log.js';
 import type { OriginDatabase } from './database.js';
+import { ERRORS } from '../error-codes.js';
 import { retryDelayMs, type BackoffPolicy } from '../backoff.js';
 import { edgeUrlOfCacheKey } from './policy.js';
 import { discardBody, PURGE_ANSWER_MAX_BYTES, readBoundedText } from '../http/index.js';
@@ -202,7 +203,7 @@ export class PurgeOutbox extends OutboxWorker {
         // The front has purged (or failed to): the refreshes that overlapped it can run again, with its purge done.
         if (--this.sending === 0) this.statements.unpark.run();
       }
-      if (!response.ok) throw new Error(`${response.status} ${route}`);
+      if (!response.ok) throw ERRORS.UPSTREAM_FAILED(route, response.status);
       const purged = purgedList(answer);
       const urls = this.options.cdnPurge === undefined ? [] : [...new Set(purged.flatMap((key) => edgeUrlOfCacheKey(key) ?? []))];
       this.options.db.transaction(() => {

@@ -1,4 +1,5 @@
-import { ERRORS, type ErrorFactory } from '../error-codes.js';
+import { ERRORS } from '../error-codes.js';
+import type { ErrorFactory } from '../errors.js';
 import { isObject } from './merge-patch.js';
 
 /** Paging of `GET /api/v1/comments/pending`. */
@@ -17,7 +18,7 @@ export function encodeCursor(lastId: number): string {
 
 /** The comment id a cursor continues after. */
 export function decodeCursor(cursor: string): number {
-  const refuse = () => ERRORS.INVALID_CURSOR('cursor is not one this API gave: pass the `next` of the previous page, or no cursor to start over');
+  const refuse = () => ERRORS.INVALID_CURSOR('cursor', 'is not one this API gave: pass the `next` of the previous page, or no cursor to start over');
   if (cursor.length > CURSOR_MAX_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw refuse();
   const match = new RegExp(`^${CURSOR_PREFIX}([1-9]\\d{0,15})$`).exec(Buffer.from(cursor, 'base64url').toString('latin1'));
   const id = Number(match?.[1]);
@@ -25,10 +26,10 @@ export function decodeCursor(cursor: string): number {
   return id;
 }
 
-function single(query: Record<string, unknown>, name: string, error: ErrorFactory<[string]>): string | undefined {
+function single(query: Record<string, unknown>, name: string, error: ErrorFactory<[string, string]>): string | undefined {
   const value = query[name];
   if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string') throw error(`${name} must be given once`);
+  if (typeof value !== 'string') throw error(name, 'must be given once');
   return value;
 }
 
@@ -37,11 +38,11 @@ export function parsePendingQuery(query: unknown): { afterId: number; limit: num
   const record = isObject(query) ? query : {};
   const unknown = Object.keys(record).filter((name) => !QUERY_FIELDS.includes(name));
   if (unknown.length > 0) {
-    throw ERRORS.INVALID_INPUT(`unknown query parameter(s): ${unknown.slice(0, 5).map((name) => JSON.stringify(name.slice(0, 40))).join(', ')}; use limit and cursor`);
+    throw ERRORS.INVALID_INPUT('unknown query parameter(s):', `${unknown.slice(0, 5).map((name) => JSON.stringify(name.slice(0, 40))).join(', ')}; use limit and cursor`);
   }
   const limitText = single(record, 'limit', ERRORS.INVALID_LIMIT);
   if (limitText !== undefined && (!/^[1-9]\d{0,2}$/.test(limitText) || Number(limitText) > PENDING_PAGE.maxLimit)) {
-    throw ERRORS.INVALID_LIMIT(`limit must be a whole number from 1 to ${PENDING_PAGE.maxLimit}, got ${JSON.stringify(limitText.slice(0, 40))}`);
+    throw ERRORS.INVALID_LIMIT('limit', `must be a whole number from 1 to ${PENDING_PAGE.maxLimit}, got ${JSON.stringify(limitText.slice(0, 40))}`);
   }
   const cursor = single(record, 'cursor', ERRORS.INVALID_CURSOR);
   return {

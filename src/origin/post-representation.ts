@@ -25,13 +25,13 @@ function isWrapper(record: Record<string, unknown>): boolean {
 
 /** The post's fields of a body in either form. */
 function postFields(body: unknown): Record<string, unknown> {
-  if (!isObject(body)) throw ERRORS.INVALID_INPUT('body must be a JSON object: the post\'s fields, or { post } as GET answers it');
+  if (!isObject(body)) throw ERRORS.INVALID_INPUT('body', "must be a JSON object: the post's fields, or { post } as GET answers it");
   if (!isWrapper(body)) return body;
   const wrapper = requireObject(body, WRAPPER_FIELDS);
   if (wrapper.comments !== undefined && !isObject(wrapper.comments)) {
-    throw ERRORS.INVALID_INPUT('comments must be an object as GET answers it (it is ignored: comments are moderated through /api/v1/comments)');
+    throw ERRORS.INVALID_INPUT('comments', 'must be an object as GET answers it (it is ignored: comments are moderated through /api/v1/comments)');
   }
-  if (!isObject(wrapper.post)) throw ERRORS.INVALID_INPUT('post must be a JSON object with the post\'s fields');
+  if (!isObject(wrapper.post)) throw ERRORS.INVALID_INPUT('post', "must be a JSON object with the post's fields");
   return wrapper.post;
 }
 
@@ -40,7 +40,7 @@ function checkReadOnly(fields: Record<string, unknown>, readOnly: ReadOnlyFields
   for (const [field, current] of Object.entries(readOnly) as [keyof ReadOnlyFields, unknown][]) {
     if (Object.hasOwn(fields, field) && !isDeepStrictEqual(fields[field], current)) {
       const given = JSON.stringify(fields[field])?.slice(0, 120) ?? 'nothing';
-      throw ERRORS.READ_ONLY_FIELD(`${field} is read-only (${READ_ONLY_HINTS[field]}): it is ${JSON.stringify(current)}, got ${given}`);
+      throw ERRORS.READ_ONLY_FIELD(field, READ_ONLY_HINTS[field], JSON.stringify(current), given);
     }
   }
 }
@@ -68,13 +68,13 @@ function bodyAsBodyHtml(fields: Record<string, unknown>): Record<string, unknown
  * field (summary, categories) goes back to its default, a required one is refused, a read-only one is refused.
  */
 export function parsePostPatch(current: Post, patch: unknown): PostInput {
-  if (!isObject(patch)) throw ERRORS.INVALID_INPUT('a merge patch of a post must be a JSON object of the fields to change');
+  if (!isObject(patch)) throw ERRORS.INVALID_INPUT('a merge patch of a post', 'must be a JSON object of the fields to change');
   const readOnly: ReadOnlyFields = { oid: current.oid };
   if (!isWrapper(patch)) {
     checkReadOnly(patch, readOnly);
     return parsePostRepresentation(applyMergePatch(current, bodyAsBodyHtml(patch)), readOnly);
   }
-  if (patch.post === null) throw ERRORS.INVALID_INPUT('post cannot be removed by a patch: DELETE the post instead');
+  if (patch.post === null) throw ERRORS.INVALID_INPUT('post', 'cannot be removed by a patch: DELETE the post instead');
   const postPatch = isObject(patch.post) ? bodyAsBodyHtml(patch.post) : patch.post;
   if (isObject(postPatch)) checkReadOnly(postPatch, readOnly);
   const merged = applyMergePatch({ post: current }, postPatch === undefined ? patch : { ...patch, post: postPatch });

@@ -1,5 +1,4 @@
-import { ERRORS, type ErrorFactory } from '../error-codes.js';
-import type { AppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
 import { CATEGORY_NAME_MAX_LENGTH, isCategoryName } from '../categories.js';
 import { characterCount } from '../http/index.js';
 
@@ -46,9 +45,7 @@ export interface CommentInput {
   comment: string;
 }
 
-function invalid(message: string, error: ErrorFactory<[string]> = ERRORS.INVALID_INPUT): AppError {
-  return error(message);
-}
+const invalid = ERRORS.INVALID_INPUT;
 
 // Control characters (C0 and C1) except tab, line feed and carriage return, plus lone surrogates.
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
@@ -59,23 +56,23 @@ const CONTROL_IN_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2
 
 export function parseOid(value: unknown): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > OID_MAX_LENGTH || !OID_PATTERN.test(value)) {
-    throw invalid(`oid must be 1-${OID_MAX_LENGTH} characters of a-z, 0-9 and single hyphens between them`, ERRORS.INVALID_OID);
+    throw ERRORS.INVALID_OID(OID_MAX_LENGTH);
   }
   return value;
 }
 
 export function parseCommentId(value: unknown): number {
   const id = typeof value === 'string' && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(id)) throw invalid('comment id must be a positive integer', ERRORS.INVALID_COMMENT_ID);
+  if (!Number.isSafeInteger(id)) throw ERRORS.INVALID_COMMENT_ID();
   return id;
 }
 
 export function requireObject(body: unknown, fields: readonly string[]): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw invalid(`body must be a JSON object with ${fields.join(', ')}`);
+    throw invalid('body', `must be a JSON object with ${fields.join(', ')}`);
   }
   const unknownFields = Object.keys(body).filter((key) => !fields.includes(key));
-  if (unknownFields.length > 0) throw invalid(`unknown field(s): ${unknownFields.slice(0, 5).map((f) => JSON.stringify(f.slice(0, 40))).join(', ')}`);
+  if (unknownFields.length > 0) throw invalid('unknown field(s):', `${unknownFields.slice(0, 5).map((f) => JSON.stringify(f.slice(0, 40))).join(', ')}`);
   return body as Record<string, unknown>;
 }
 
@@ -85,13 +82,13 @@ function text(
   options: { min: number; max: number; multiline: boolean },
 ): string {
   const raw = record[field];
-  if (raw === undefined) throw invalid(`${field} is required`);
-  if (typeof raw !== 'string') throw invalid(`${field} must be a string`);
+  if (raw === undefined) throw invalid(field, 'is required');
+  if (typeof raw !== 'string') throw invalid(field, 'must be a string');
   const value = raw.normalize('NFC').trim();
-  if (value.length < options.min) throw invalid(`${field} must not be empty`);
-  if (characterCount(value) > options.max) throw invalid(`${field} must be at most ${options.max} characters`);
+  if (value.length < options.min) throw invalid(field, 'must not be empty');
+  if (characterCount(value) > options.max) throw invalid(field, `must be at most ${options.max} characters`);
   if ((options.multiline ? CONTROL_IN_TEXT : CONTROL_IN_LINE).test(value)) {
-    throw invalid(`${field} must not contain control characters`);
+    throw invalid(field, 'must not contain control characters');
   }
   return value;
 }
@@ -100,13 +97,13 @@ const CATEGORY_NAME_RULE = `1-${LIMITS.categoryLength} letters, digits, spaces o
 
 function categories(record: Record<string, unknown>): string[] {
   const raw = record.categories ?? [];
-  if (!Array.isArray(raw)) throw invalid('categories must be an array of strings');
-  if (raw.length > LIMITS.categories) throw invalid(`categories must hold at most ${LIMITS.categories} entries`);
+  if (!Array.isArray(raw)) throw invalid('categories', 'must be an array of strings');
+  if (raw.length > LIMITS.categories) throw invalid('categories', `must hold at most ${LIMITS.categories} entries`);
   const seen = new Set<string>();
   for (const entry of raw) {
-    if (typeof entry !== 'string') throw invalid('categories must be an array of strings');
+    if (typeof entry !== 'string') throw invalid('categories', 'must be an array of strings');
     const value = entry.normalize('NFC').trim();
-    if (!isCategoryName(value)) throw invalid(`each category must be ${CATEGORY_NAME_RULE}`);
+    if (!isCategoryName(value)) throw invalid('each category', `must be ${CATEGORY_NAME_RULE}`);
     seen.add(value);
   }
   return [...seen];
@@ -118,7 +115,7 @@ const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\
 export function parsePubDate(value: unknown): string {
   const match = typeof value === 'string' ? DATE_PATTERN.exec(value) : null;
   if (match === null || typeof value !== 'string') {
-    throw invalid('pub_date must be an ISO 8601 date (YYYY-MM-DD) or date-time with a zone');
+    throw invalid('pub_date', 'must be an ISO 8601 date (YYYY-MM-DD) or date-time with a zone');
   }
   const [, year, month, day] = match;
   const date = new Date(match[4] === undefined ? `${value}T00:00:00Z` : value);
@@ -130,7 +127,7 @@ export function parsePubDate(value: unknown): string {
     Number(year) < 1970 ||
     Number(year) > 9999
   ) {
-    throw invalid('pub_date is not a real calendar date between 1970 and 9999');
+    throw invalid('pub_date', 'is not a real calendar date between 1970 and 9999');
   }
   return date.toISOString();
 }
@@ -143,8 +140,8 @@ const POST_FIELDS = ['title', 'body', 'body_html', 'summary', 'categories', 'pub
  */
 export function parsePostInput(body: unknown): PostInput {
   const record = requireObject(body, POST_FIELDS);
-  if (record.body !== undefined && record.body_html !== undefined) throw invalid('give the body as body or as body_html, not both');
-  if (record.body === undefined && record.body_html === undefined) throw invalid('body is required (as body, or as body_html)');
+  if (record.body !== undefined && record.body_html !== undefined) throw invalid('body', 'must be given as body or as body_html, not both');
+  if (record.body === undefined && record.body_html === undefined) throw invalid('body', 'is required (as body, or as body_html)');
   const bodyField = record.body_html === undefined ? 'body' : 'body_html';
   return {
     title: text(record, 'title', { min: 1, max: LIMITS.titleLength, multiline: false }),
@@ -173,12 +170,12 @@ export function parseListQuery(query: unknown): { category: string | undefined }
   const record = typeof query === 'object' && query !== null ? (query as Record<string, unknown>) : {};
   const unknownNames = Object.keys(record).filter((name) => name !== 'category');
   if (unknownNames.length > 0) {
-    throw invalid(`unknown query parameter(s): ${unknownNames.slice(0, 5).map((name) => JSON.stringify(name.slice(0, 40))).join(', ')}; use category`);
+    throw invalid('unknown query parameter(s):', `${unknownNames.slice(0, 5).map((name) => JSON.stringify(name.slice(0, 40))).join(', ')}; use category`);
   }
   const value = record.category;
   if (value === undefined || value === '') return { category: undefined };
-  if (typeof value !== 'string') throw invalid('category must be given once');
+  if (typeof value !== 'string') throw invalid('category', 'must be given once');
   const name = value.normalize('NFC');
-  if (!isCategoryName(name)) throw invalid(`category must be ${CATEGORY_NAME_RULE}, with no space at either end`);
+  if (!isCategoryName(name)) throw invalid('category', `must be ${CATEGORY_NAME_RULE}, with no space at either end`);
   return { category: name };
 }

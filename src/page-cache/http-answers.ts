@@ -13,12 +13,13 @@ export function sendText(res: ServerResponse, status: number, text: string, head
 }
 
 /** Answers with a JSON body. */
-export function sendJson(res: ServerResponse, status: number, value: unknown): void {
+export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
   const body = Buffer.from(JSON.stringify(value), 'utf8');
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(body.length),
     'cache-control': 'no-store',
+    ...headers,
   });
   res.end(body);
 }

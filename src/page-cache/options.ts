@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ERRORS, type AppError } from './errors.js';
+import { ERRORS } from './errors.js';
 import { SILENT_LOGGER, type Logger } from './log.js';
 
 /** The built-in key policies of spec §4 (see key.ts). */
@@ -202,45 +202,43 @@ export const DEFAULTS = {
   gzipLevel: 6,
 } as const satisfies Omit<ResolvedPageCacheOptions, 'logger'>;
 
-function invalid(message: string): AppError {
-  return ERRORS.PAGE_CACHE_OPTIONS_INVALID(message);
-}
+const invalid = ERRORS.PAGE_CACHE_OPTIONS_INVALID;
 
-/** Throws the complaint, naming the option, as `invalid` makes it, unless `value` is a whole number of at least 1. */
-function positiveInteger(name: string, value: number, invalid: (message: string) => Error): void {
-  if (!Number.isSafeInteger(value) || value < 1) throw invalid(`expected ${name} to be a positive integer, got ${value}`);
+/** Throws the complaint naming the option unless `value` is a whole number of at least 1. */
+function positiveInteger(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 1) throw invalid(name, 'to be a positive integer', value);
 }
 
 /** Fills every unset option from {@link DEFAULTS} and rejects values the cache cannot work with. */
 export function resolveOptions(options: PageCacheOptions = {}): ResolvedPageCacheOptions {
   const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as PageCacheOptions;
   const resolved: ResolvedPageCacheOptions = { ...DEFAULTS, logger: SILENT_LOGGER, ...defined };
-  positiveInteger('maxEntries', resolved.maxEntries, invalid);
-  if (resolved.maxBytes !== undefined) positiveInteger('maxBytes', resolved.maxBytes, invalid);
-  positiveInteger('maxPurgeBodyBytes', resolved.maxPurgeBodyBytes, invalid);
-  positiveInteger('maxPathnames', resolved.maxPathnames, invalid);
-  positiveInteger('maxPathnameLength', resolved.maxPathnameLength, invalid);
-  positiveInteger('maxKeys', resolved.maxKeys, invalid);
-  positiveInteger('staleMaxMs', resolved.staleMaxMs, invalid);
+  positiveInteger('maxEntries', resolved.maxEntries);
+  if (resolved.maxBytes !== undefined) positiveInteger('maxBytes', resolved.maxBytes);
+  positiveInteger('maxPurgeBodyBytes', resolved.maxPurgeBodyBytes);
+  positiveInteger('maxPathnames', resolved.maxPathnames);
+  positiveInteger('maxPathnameLength', resolved.maxPathnameLength);
+  positiveInteger('maxKeys', resolved.maxKeys);
+  positiveInteger('staleMaxMs', resolved.staleMaxMs);
   if (!(PURGE_MODES as readonly string[]).includes(resolved.purgeMode)) {
-    throw invalid(`expected purgeMode to be one of ${PURGE_MODES.join(', ')}, got '${String(resolved.purgeMode)}'`);
+    throw invalid('purgeMode', `to be one of ${PURGE_MODES.join(', ')}`, String(resolved.purgeMode));
   }
   if (resolved.purgeMode === 'soft' && typeof resolved.revalidate !== 'function') {
-    throw invalid("purgeMode 'soft' needs the revalidate option: the renderer that replaces a stale entry in the background");
+    throw ERRORS.PAGE_CACHE_OPTION_MISSING("purgeMode 'soft'", 'revalidate', 'the renderer that replaces a stale entry in the background');
   }
   if (typeof resolved.key !== 'function' && !(CACHE_KEY_NAMES as readonly string[]).includes(resolved.key)) {
-    throw invalid(`expected key to be one of ${CACHE_KEY_NAMES.join(', ')} or a function, got '${String(resolved.key)}'`);
+    throw invalid('key', `to be one of ${CACHE_KEY_NAMES.join(', ')} or a function`, String(resolved.key));
   }
-  if (!resolved.purgePath.startsWith('/')) throw invalid(`expected purgePath to start with '/', got '${resolved.purgePath}'`);
+  if (!resolved.purgePath.startsWith('/')) throw invalid('purgePath', "to start with '/'", resolved.purgePath);
   if (!resolved.dataRoutePrefix.startsWith('/')) {
-    throw invalid(`expected dataRoutePrefix to start with '/', got '${resolved.dataRoutePrefix}'`);
+    throw invalid('dataRoutePrefix', "to start with '/'", resolved.dataRoutePrefix);
   }
-  positiveInteger('compressMinBytes', resolved.compressMinBytes, invalid);
+  positiveInteger('compressMinBytes', resolved.compressMinBytes);
   if (!Number.isInteger(resolved.brotliQuality) || resolved.brotliQuality < 0 || resolved.brotliQuality > 11) {
-    throw invalid(`expected brotliQuality to be an integer from 0 to 11, got '${String(resolved.brotliQuality)}'`);
+    throw invalid('brotliQuality', 'to be an integer from 0 to 11', String(resolved.brotliQuality));
   }
   if (!Number.isInteger(resolved.gzipLevel) || resolved.gzipLevel < 1 || resolved.gzipLevel > 9) {
-    throw invalid(`expected gzipLevel to be an integer from 1 to 9, got '${String(resolved.gzipLevel)}'`);
+    throw invalid('gzipLevel', 'to be an integer from 1 to 9', String(resolved.gzipLevel));
   }
   if (resolved.purgeSecret === '') resolved.purgeSecret = undefined;
   return resolved;

@@ -1,11 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearerMatches, bearerToken } from './auth.js';
-import { sendJson, sendText } from './http-answers.js';
+import { ERRORS } from '../error-codes.js';
+import { errorBody, type AppError } from '../errors.js';
+import { sendJson } from './http-answers.js';
 import type { PageCache } from './page-cache.js';
 
 export interface StatsHandlerOptions {
   /** Bearer secret; unset refuses every request with 403. */
   secret: string | undefined;
+}
+
+/** The stats are JSON, so their refusals are the one error body of every JSON API. */
+function sendError(res: ServerResponse, error: AppError, headers: Record<string, string> = {}): void {
+  sendJson(res, error.status, errorBody(error), headers);
 }
 
 /**
@@ -16,16 +23,16 @@ export function createStatsHandler(cache: Pick<PageCache, 'stats'>, options: Sta
   const secret = options.secret === '' ? undefined : options.secret;
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      sendText(res, 405, 'Method Not Allowed', { allow: 'GET, HEAD' });
+      sendError(res, ERRORS.METHOD_NOT_ALLOWED('the cache stats', 'GET or HEAD'), { allow: 'GET, HEAD' });
       return;
     }
     const authorization = req.headers.authorization;
     if (secret !== undefined && bearerToken(authorization) === undefined) {
-      sendText(res, 401, 'Unauthorized', { 'www-authenticate': 'Bearer' });
+      sendError(res, ERRORS.UNAUTHORIZED('cache stats', 'PURGE_SECRET'), { 'www-authenticate': 'Bearer' });
       return;
     }
     if (!bearerMatches(authorization, secret)) {
-      sendText(res, 403, 'Forbidden');
+      sendError(res, ERRORS.FORBIDDEN('cache stats'));
       return;
     }
     sendJson(res, 200, cache.stats());

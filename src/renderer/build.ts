@@ -69,7 +69,7 @@ function clientEntry(): string {
     const path = fileURLToPath(new URL(`./${name}`, import.meta.url));
     if (existsSync(path)) return path;
   }
-  throw ERRORS.CLIENT_ENTRY_MISSING('the renderer client entry (client.tsx or client.js) is missing beside build.js');
+  throw ERRORS.CLIENT_ENTRY_MISSING();
 }
 
 /**
@@ -97,7 +97,7 @@ export async function buildClient(options: BuildClientOptions): Promise<ClientMa
     ...(options.banner === undefined ? {} : { banner: { js: `/* ${options.banner.replace(/\*\//g, '* /')} */` } }),
   });
   const bundle = result.outputFiles[0];
-  if (bundle === undefined) throw ERRORS.CLIENT_BUILD_FAILED('esbuild produced no client bundle');
+  if (bundle === undefined) throw ERRORS.CLIENT_BUILD_FAILED('client bundle');
   const buildId = createHash('sha256').update(bundle.contents).digest('base64url').slice(0, 16);
   const manifest: ClientManifest = { buildId, script: 'client.js' };
   const script = join(options.outDir, buildId, manifest.script);
@@ -117,17 +117,17 @@ export function loadClientBuild(outDir: string): ClientBuild {
   try {
     manifest = JSON.parse(readFileSync(join(outDir, 'manifest.json'), 'utf8')) as ClientManifest;
   } catch (error) {
-    throw ERRORS.CLIENT_BUILD_MISSING.with({ cause: error }, `no client build in ${outDir}: run buildClient (sitestack front and start do)`);
+    throw ERRORS.CLIENT_BUILD_MISSING.with({ cause: error }, outDir);
   }
   if (typeof manifest.buildId !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(manifest.buildId) || typeof manifest.script !== 'string') {
-    throw ERRORS.CLIENT_BUILD_INVALID(`the client manifest in ${outDir} is malformed`);
+    throw ERRORS.CLIENT_BUILD_INVALID(outDir);
   }
   const script = join(outDir, manifest.buildId, manifest.script);
   const read = (path: string) => {
     try {
       return readFileSync(path);
     } catch (error) {
-      throw ERRORS.CLIENT_BUILD_MISSING.with({ cause: error }, `the client build in ${outDir} lacks ${path}: run buildClient (sitestack front and start do)`);
+      throw ERRORS.CLIENT_BUILD_MISSING.with({ cause: error }, outDir, path);
     }
   };
   const files = new Map([[manifest.script, read(script)]]);

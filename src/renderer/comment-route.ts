@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERRORS } from '../error-codes.js';
-import { isAppError } from '../errors.js';
+import { errorBody, isAppError, type AppError } from '../errors.js';
 import { logUrl } from '../log-bounds.js';
 import { silentLogger, type Logger } from '../log.js';
 import { clientAddress, DEFAULT_TRUSTED_PROXIES, discardBody, formUtf8Problem, readBoundedText, trustedProxyCheck } from '../http/index.js';
@@ -46,7 +46,12 @@ export function matchCommentPath(pathname: string): { oid: string; sent: boolean
 
 type Reply = { status: number; json: Record<string, unknown>; messages: string[]; retryAfter?: string | null };
 
-const originFailed: Reply = { status: 502, json: { error: 'The comment could not be sent. Please try again later.', code: ERRORS.ORIGIN_FAILED.code }, messages: [] };
+/** A reply of the catalogue's error, with its status unless the route answers another. */
+function refusal(error: AppError, status = error.status): Reply {
+  return { status, json: { ...errorBody(error) }, messages: [error.message] };
+}
+
+const originFailed = refusal(ERRORS.ORIGIN_FAILED('comment'));
 
 /** The form's bytes, up to `limit`: URLSearchParams is given them only once formUtf8Problem finds them whole. */
 function readForm(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -56,7 +61,7 @@ function readForm(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        reject(ERRORS.INVALID_INPUT(`the comment form is larger than ${limit} bytes`));
+        reject(ERRORS.INVALID_INPUT('the comment form', `is larger than ${limit} bytes`));
         req.resume();
         return;
       }
@@ -100,7 +105,7 @@ export function createCommentRoute(options: CommentRouteOptions): (req: Incoming
       });
     } catch (error) {
       logger.error({ err: error, url: logUrl(req.url) }, 'comment: the origin did not answer');
-      return { status: 502, json: { error: 'The comment could not be sent: the site is not answering. Please try again later.', code: ERRORS.ORIGIN_FAILED.code }, messages: [] };
+      return refusal(ERRORS.ORIGIN_FAILED('comment', 'the site is not answering'));
     }
     if (response.ok) {
       await discardBody(response);
@@ -116,8 +121,10 @@ export function createCommentRoute(options: CommentRouteOptions): (req: Incoming
         return originFailed;
       }
       const body = parseJsonObject(text);
-      const message = typeof body.error === 'string' ? body.error : `the comment was refused (${response.status})`;
-      const code = typeof body.code === 'string' ? body.code : ERRORS.INVALID_INPUT.code;
+      // The origin's own error body is relayed as it is; one that says nothing is told as a refusal of this status.
+      const fallback = ERRORS.INVALID_INPUT('the comment', `was refused (${response.status})`);
+      const message = typeof body.error === 'string' ? body.error : fallback.message;
+      const code = typeof body.code === 'string' ? body.code : fallback.code;
       return { status: response.status, json: { error: message, code }, messages: [message], retryAfter: response.headers.get('retry-after') };
     }
     await discardBody(response);
@@ -155,7 +162,7 @@ export function createCommentRoute(options: CommentRouteOptions): (req: Incoming
       .then(async (bytes) => {
         const problem = formUtf8Problem(bytes);
         if (problem !== undefined) {
-          answer(req, res, oid, { name: '', comment: '' }, { status: 400, json: { error: problem, code: ERRORS.INVALID_UTF8.code }, messages: [problem] });
+          answer(req, res, oid, { name: '', comment: '' }, refusal(ERRORS.INVALID_UTF8(problem)));
           return;
         }
         const form = new URLSearchParams(bytes.toString('utf8'));
@@ -166,9 +173,8 @@ export function createCommentRoute(options: CommentRouteOptions): (req: Incoming
       })
       .catch((error: unknown) => {
         // readForm raises an AppError only for a body over the limit; anything else is a broken request stream.
-        const status = isAppError(error) ? 413 : 400;
-        const message = isAppError(error) ? error.message : 'the comment form could not be read';
-        if (!res.headersSent) answer(req, res, oid, { name: '', comment: '' }, { status, json: { error: message, code: ERRORS.INVALID_INPUT.code }, messages: [message] });
+        const reply = isAppError(error) ? refusal(error, 413) : refusal(ERRORS.INVALID_INPUT('the comment form', 'could not be read'));
+        if (!res.headersSent) answer(req, res, oid, { name: '', comment: '' }, reply);
         else res.destroy();
       });
   };

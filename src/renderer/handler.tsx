@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { renderToString } from 'react-dom/server';
-import { isAppError } from '../errors.js';
+import { ERRORS } from '../error-codes.js';
+import { errorBody, isAppError, type AppError } from '../errors.js';
 import { logUrl } from '../log-bounds.js';
 import { silentLogger, type Logger } from '../log.js';
 import { publicBaseMemo, type PublicBaseOptions } from '../http/index.js';
@@ -98,7 +99,7 @@ function send(req: IncomingMessage, res: ServerResponse, status: number, headers
 /** Creates the server-side renderer of every page, its data routes and its static files. */
 export function createRenderer(options: RendererOptions): RendererHandler {
   const build = options.build ?? (options.buildDir === undefined ? undefined : loadClientBuild(options.buildDir));
-  if (build === undefined) throw new TypeError('createRenderer needs buildDir or build');
+  if (build === undefined) throw ERRORS.RENDERER_OPTIONS_INVALID('it needs buildDir or build');
   const logger = options.logger ?? silentLogger();
   const locales = options.locales ?? [...DEFAULTS.locales];
   const cacheControl = options.cacheControl ?? DEFAULTS.cacheControl;
@@ -116,7 +117,7 @@ export function createRenderer(options: RendererOptions): RendererHandler {
   };
   const scriptUrl = `${STATIC_PREFIX}${build.buildId}/${build.script}`;
   const script = build.files.get(build.script);
-  if (script === undefined) throw new TypeError(`the client build holds no ${build.script}`);
+  if (script === undefined) throw ERRORS.RENDERER_OPTIONS_INVALID(`the client build holds no ${build.script}`);
   const bundle = prepareStaticFile(script, build.encoded, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': DEFAULTS.staticCacheControl });
   const preferences = preferencesMemo();
   const locale = locales[0] ?? DEFAULT_LOCALE;
@@ -137,6 +138,9 @@ export function createRenderer(options: RendererOptions): RendererHandler {
   const sendJson = (req: IncomingMessage, res: ServerResponse, status: number, body: unknown, keys: readonly string[] = []) =>
     send(req, res, status, { 'content-type': 'application/json; charset=utf-8', ...cacheHeaders(status === 200, keys) }, JSON.stringify(body));
 
+  /** The renderer's JSON answers (the data routes) fail with the one error body of every JSON API. */
+  const sendError = (req: IncomingMessage, res: ServerResponse, error: AppError) => sendJson(req, res, error.status, errorBody(error));
+
   const notFoundPage = (pathname: string): PageData => ({ kind: 'not-found', title: `Not found · ${site.name}`, pathname });
 
   /**
@@ -148,7 +152,7 @@ export function createRenderer(options: RendererOptions): RendererHandler {
       logger.error({ err: error, url: logUrl(req.url) }, isAppError(error) ? error.message : 'render failed');
       if (next !== undefined) next(error);
       else if (res.headersSent) res.destroy();
-      else if (asJson) sendJson(req, res, 502, { error: 'the content origin did not answer as expected', code: 'ORIGIN_FAILED' });
+      else if (asJson) sendError(req, res, ERRORS.ORIGIN_FAILED());
       else sendPage(req, res, 502, { kind: 'error', title: `Error · ${site.name}` });
     } catch (failure) {
       logger.error({ err: failure, url: logUrl(req.url) }, 'answering a failed render failed');
@@ -207,11 +211,11 @@ export function createRenderer(options: RendererOptions): RendererHandler {
     if (pathname.startsWith(DATA_PREFIX)) {
       const data = parseDataUrl(pathname, locales);
       if (data === undefined || data.buildId !== build.buildId) {
-        sendJson(req, res, 404, { error: data === undefined ? 'no such data route' : `build ${data.buildId} is not the current build`, code: 'NOT_FOUND' });
+        sendError(req, res, ERRORS.NOT_FOUND(data === undefined ? 'such data route' : `data route of build ${data.buildId}, which is not the current build`));
         return;
       }
       loadPageData(data.route, origin)
-        .then((page) => (page === undefined ? sendJson(req, res, 404, { error: 'no such page', code: 'NOT_FOUND' }) : sendJson(req, res, 200, page, pageKeys(page))))
+        .then((page) => (page === undefined ? sendError(req, res, ERRORS.NOT_FOUND('such page')) : sendJson(req, res, 200, page, pageKeys(page))))
         .catch((error: unknown) => fail(req, res, error, true, next));
       return;
     }

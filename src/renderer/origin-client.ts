@@ -7,11 +7,12 @@ import type { PostListing } from './types.js';
 
 /**
  * The content origin failed to answer: the text is `<status> <url>`, as the spec asks, or, for an answer that does not
- * match its schema, `malformed answer from <url>: <field>: <problem>`.
+ * match its schema, `malformed answer from <url>: <field>: <problem>`. It is the catalogue's ORIGIN_REFUSED or
+ * ORIGIN_MALFORMED error it is made of, under a name of its own.
  */
 export class OriginError extends AppError {
-  constructor(message: string, cause?: unknown) {
-    super(ERRORS.ORIGIN_FAILED.code, message, ERRORS.ORIGIN_FAILED.status, cause === undefined ? {} : { cause });
+  constructor(failure: AppError) {
+    super(failure.code, failure.message, failure.status, failure);
     this.name = 'OriginError';
   }
 }
@@ -39,7 +40,7 @@ export async function getAnswer<T>(options: OriginClientOptions, path: string, s
   try {
     response = await options.fetch(url, { headers: { accept: 'application/json' }, signal });
   } catch (error) {
-    throw new OriginError(`${timedOut(error) ? 504 : 502} ${url}`, error);
+    throw new OriginError(ERRORS.ORIGIN_REFUSED.with({ cause: error }, timedOut(error) ? 504 : 502, url));
   }
   if (response.status === 404 && notFoundIsEmpty) {
     await discardBody(response);
@@ -47,25 +48,25 @@ export async function getAnswer<T>(options: OriginClientOptions, path: string, s
   }
   if (!response.ok) {
     await discardBody(response);
-    throw new OriginError(`${response.status} ${url}`);
+    throw new OriginError(ERRORS.ORIGIN_REFUSED(response.status, url));
   }
   let text: string;
   try {
     text = await readBoundedText(response, options.maxAnswerBytes, url);
   } catch (error) {
-    if (isAppError(error)) throw new OriginError(`502 ${error.message}`, error);
-    throw new OriginError(`${timedOut(error) ? 504 : 502} ${url} (the answer broke off)`, error);
+    if (isAppError(error)) throw new OriginError(ERRORS.ORIGIN_REFUSED.with({ cause: error }, 502, error.message));
+    throw new OriginError(ERRORS.ORIGIN_REFUSED.with({ cause: error }, timedOut(error) ? 504 : 502, url, 'the answer broke off'));
   }
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (error) {
-    throw new OriginError(`${response.status} ${url} (body is not JSON)`, error);
+    throw new OriginError(ERRORS.ORIGIN_REFUSED.with({ cause: error }, response.status, url, 'body is not JSON'));
   }
   // reportInput names the wrong value's kind in the message; the ZodError itself is not kept as the cause, since it
   // would carry that value, of any size, into the log.
   const parsed = schema.safeParse(body, { reportInput: true });
-  if (!parsed.success) throw new OriginError(`malformed answer from ${url}: ${describeProblem(parsed.error)}`);
+  if (!parsed.success) throw new OriginError(ERRORS.ORIGIN_MALFORMED(url, describeProblem(parsed.error)));
   return parsed.data;
 }
 

@@ -30,7 +30,7 @@ export const benchCommand: Command = {
     const option = args.find((arg) => arg.startsWith('-'));
     if (option !== undefined) throw ERRORS.USAGE(`bench: unknown option '${option}'; usage: sitestack bench [suite ...]`);
     if (!benchAvailable(PROJECT_ROOT)) {
-      throw ERRORS.BENCH_UNAVAILABLE(`the benchmarks run from a source checkout with its development dependencies (bench/ and typescript under ${PROJECT_ROOT}); run 'npm ci' there`);
+      throw ERRORS.BENCH_UNAVAILABLE(PROJECT_ROOT);
     }
     // npm run bench compiles the bench with the project's sources before it runs them.
     const child = spawn('npm', ['run', '--silent', 'bench', '--', ...args], { cwd: PROJECT_ROOT, stdio: 'inherit' });

@@ -13,8 +13,8 @@ export const contentBuildCommand: Command = {
   usage,
   async run({ args, config, logger, out }) {
     const { values, positionals } = parseCommandArgs({ args, allowPositionals: true, options: { out: { type: 'string' } } }, usage);
-    if (positionals.length > 0) throw ERRORS.USAGE(`unexpected argument '${positionals[0]}'\nUsage: ${usage}`);
-    if (values.out !== undefined && values.out.trim() === '') throw ERRORS.USAGE(`--out needs a folder\nUsage: ${usage}`);
+    if (positionals.length > 0) throw ERRORS.USAGE(`unexpected argument '${positionals[0]}'`, usage);
+    if (values.out !== undefined && values.out.trim() === '') throw ERRORS.USAGE('--out needs a folder', usage);
     const started = performance.now();
     const report = await runContentBuild({
       apiBase: config.apiBase,

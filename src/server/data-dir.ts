@@ -10,7 +10,7 @@ function check(path: string, mode: number, what: string): void {
     accessSync(path, mode);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw ERRORS.DATA_DIR_UNUSABLE(`DATA_DIR: ${what} ${path} (${code}): make it this user's to read and write, or set DATA_DIR to another directory`);
+    throw ERRORS.DATA_DIR_UNUSABLE(`DATA_DIR: ${what} ${path}`, code, "make it this user's to read and write, or set DATA_DIR to another directory");
   }
 }
 
@@ -24,13 +24,13 @@ export function ensureDataDir(dataDir: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     // "Create it as this user" would send the operator after permissions when the path names a file.
-    if (code === 'EEXIST') throw ERRORS.DATA_DIR_UNUSABLE(`DATA_DIR: ${dataDir} is a file, not a directory (EEXIST): set DATA_DIR to a directory`);
+    if (code === 'EEXIST') throw ERRORS.DATA_DIR_UNUSABLE(`DATA_DIR: ${dataDir} is a file, not a directory`, code, 'set DATA_DIR to a directory');
     if (code === 'ENOTDIR') {
-      throw ERRORS.DATA_DIR_UNUSABLE(`DATA_DIR: cannot create ${dataDir} (ENOTDIR): a part of its path is a file; set DATA_DIR to a directory`);
+      throw ERRORS.DATA_DIR_UNUSABLE(`DATA_DIR: cannot create ${dataDir}`, code, 'a part of its path is a file; set DATA_DIR to a directory');
     }
-    throw ERRORS.DATA_DIR_UNUSABLE(`DATA_DIR: cannot create ${dataDir} (${code}): create it as this user, or set DATA_DIR to a writable directory`);
+    throw ERRORS.DATA_DIR_UNUSABLE(`DATA_DIR: cannot create ${dataDir}`, code, 'create it as this user, or set DATA_DIR to a writable directory');
   }
-  if (!statSync(dataDir).isDirectory()) throw ERRORS.DATA_DIR_UNUSABLE(`DATA_DIR: ${dataDir} is not a directory: set DATA_DIR to a directory`);
+  if (!statSync(dataDir).isDirectory()) throw ERRORS.DATA_DIR_UNUSABLE(`DATA_DIR: ${dataDir} is not a directory`, 'ENOTDIR', 'set DATA_DIR to a directory');
   check(dataDir, constants.R_OK | constants.W_OK | constants.X_OK, 'cannot read and write the directory');
   for (const name of readdirSync(dataDir)) {
     if (WRITTEN.test(name)) check(join(dataDir, name), constants.R_OK | constants.W_OK, 'cannot read and write');

@@ -59,7 +59,7 @@ export const edgeCommand: Command = {
   async run(context) {
     const { args, logger, out } = context;
     const unknown = args.filter((arg) => arg !== '--check' && arg !== '--access-log');
-    if (unknown.length > 0) throw ERRORS.USAGE(`unknown option '${unknown[0]}'\nUsage: sitestack edge [--check] [--access-log]`);
+    if (unknown.length > 0) throw ERRORS.USAGE(`unknown option '${unknown[0]}'`, 'sitestack edge [--check] [--access-log]');
     ensureDataDir(context.config.dataDir);
     // nginx's own failure on a port in use or a HOST that does not resolve is several lines, and retries: one from here.
     if (!args.includes('--check')) await probeListen(context.config.host, context.config.edgePort, 'EDGE_PORT');

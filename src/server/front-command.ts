@@ -37,7 +37,7 @@ export function parseWorkers(args: readonly string[], usage: string): number {
   const value = parseCommandArgs({ args: [...args], options: { workers: { type: 'string' } } }, usage).values.workers;
   if (value === undefined) return 1;
   const workers = /^\d{1,2}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(workers >= 1 && workers <= 64)) throw ERRORS.USAGE(`--workers expects a whole number from 1 to 64, got '${value}'\nUsage: ${usage}`);
+  if (!(workers >= 1 && workers <= 64)) throw ERRORS.USAGE(`--workers expects a whole number from 1 to 64, got '${value}'`, usage);
   return workers;
 }
 
@@ -158,7 +158,7 @@ function frontChecks(apiBase: string, search: ReadinessCheck): ReadinessCheck[] 
       async run(signal) {
         const response = await fetch(`${apiBase}/healthz`, { signal });
         await discardBody(response);
-        if (!response.ok) throw new Error(`${response.status} from ${apiBase}/healthz`);
+        if (!response.ok) throw ERRORS.ORIGIN_UNHEALTHY(response.status, `${apiBase}/healthz`);
         return 'reachable';
       },
     },

@@ -71,7 +71,7 @@ function askToStop(worker: Worker, force: boolean): void {
  */
 export function runFrontWorkers(options: FrontWorkersOptions): FrontWorkers {
   const { logger } = options;
-  if (!cluster.isPrimary) throw new Error('runFrontWorkers runs in the cluster primary only');
+  if (!cluster.isPrimary) throw ERRORS.WRONG_PROCESS('runFrontWorkers', 'cluster primary');
   const count = Math.max(1, Math.trunc(options.workers));
   const restartDelayMs = options.restartDelayMs ?? FRONT_WORKERS_DEFAULTS.restartDelayMs;
   const stableAfterMs = options.stableAfterMs ?? FRONT_WORKERS_DEFAULTS.stableAfterMs;
@@ -123,7 +123,7 @@ export function runFrontWorkers(options: FrontWorkersOptions): FrontWorkers {
       (worker) =>
         new Promise<void>((resolve, reject) => {
           worker.once('listening', () => resolve());
-          worker.once('exit', (code) => reject(ERRORS.WORKER_START_FAILED(firstFailure ?? `front worker ${worker.id} exited with code ${code} before listening`)));
+          worker.once('exit', (code) => reject(ERRORS.WORKER_START_FAILED(worker.id, code, firstFailure)));
         }),
     ),
   ).then(

@@ -48,13 +48,13 @@ export const indexCommand: Command = {
       },
       usage,
     );
-    if (positionals.length !== 1) throw ERRORS.USAGE(`expected one content build root, got ${positionals.length}\nUsage: ${usage}`);
-    if (values.update === true && values.recreate === true) throw ERRORS.USAGE(`--update and --recreate exclude each other\nUsage: ${usage}`);
+    if (positionals.length !== 1) throw ERRORS.USAGE(`expected one content build root, got ${positionals.length}`, usage);
+    if (values.update === true && values.recreate === true) throw ERRORS.USAGE('--update and --recreate exclude each other', usage);
     if (values['priority-prefix'] !== undefined && values.recreate !== true) {
-      throw ERRORS.USAGE(`--priority-prefix only applies to --recreate\nUsage: ${usage}`);
+      throw ERRORS.USAGE('--priority-prefix only applies to --recreate', usage);
     }
     if (values['allow-shrink'] === true && values.update === true) {
-      throw ERRORS.USAGE(`--allow-shrink only applies to a full or --recreate run\nUsage: ${usage}`);
+      throw ERRORS.USAGE('--allow-shrink only applies to a full or --recreate run', usage);
     }
     const prefix = values.prefix ?? config.searchPrefix;
     if (!/^[a-z0-9][a-z0-9_-]{0,180}$/.test(prefix)) {
@@ -65,7 +65,7 @@ export const indexCommand: Command = {
     const maxFailures = values['max-failures'] === undefined ? undefined : nonNegativeInteger('--max-failures', values['max-failures'], usage);
     const workers = values.workers === undefined ? undefined : nonNegativeInteger('--workers', values.workers, usage);
     const rootInfo = await stat(root).catch(() => undefined);
-    if (rootInfo?.isDirectory() !== true) throw ERRORS.BUILD_ROOT_MISSING(`content build root '${root}' is not a directory`);
+    if (rootInfo?.isDirectory() !== true) throw ERRORS.BUILD_ROOT_MISSING(root);
     const options: IndexRunOptions = { engine: createEngine(config.searchUrl, {}, { logger }), root, prefix, mode, logger };
     if (maxFailures !== undefined) options.maxFailures = maxFailures;
     if (workers !== undefined) options.workers = workers;

@@ -1,4 +1,5 @@
 import type { Worker } from 'node:cluster';
+import { ERRORS } from '../error-codes.js';
 import { AggregatorRegistry, Gauge, type MetricObjectWithValues, type MetricValue, type Registry } from 'prom-client';
 
 /**
@@ -53,7 +54,7 @@ export class WorkerMetrics {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.#waiting.delete(id);
-        reject(new Error(`the cluster primary did not answer within ${METRICS_CLUSTER_DEFAULTS.answerTimeoutMs} ms`));
+        reject(ERRORS.METRICS_NO_ANSWER(METRICS_CLUSTER_DEFAULTS.answerTimeoutMs));
       }, METRICS_CLUSTER_DEFAULTS.answerTimeoutMs);
       this.#waiting.set(id, { resolve, reject, timer });
       this.#channel.send?.({ sitestack: 'metrics-request', id } satisfies MetricsMessage);
@@ -64,7 +65,7 @@ export class WorkerMetrics {
     this.#channel.off('message', this.#listener);
     for (const { reject, timer } of this.#waiting.values()) {
       clearTimeout(timer);
-      reject(new Error('worker stopping'));
+      reject(ERRORS.METRICS_WORKER_STOPPING());
     }
     this.#waiting.clear();
   }
@@ -81,7 +82,7 @@ export class WorkerMetrics {
       this.#waiting.delete(message.id);
       clearTimeout(waiting.timer);
       if (message.text !== undefined) waiting.resolve(message.text);
-      else waiting.reject(new Error(message.error ?? 'no metrics'));
+      else waiting.reject(ERRORS.METRICS_PRIMARY_FAILED(message.error));
     }
   }
 }

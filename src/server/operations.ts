@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERRORS } from '../error-codes.js';
-import type { AppError } from '../errors.js';
-import { isAppError } from '../errors.js';
+import { errorBody, isAppError, type AppError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { secretMatches } from '../secret-compare.js';
 import { HEALTH_PATH, METRICS_PATH, READY_PATH } from '../http/index.js';
@@ -37,14 +36,14 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
 
 function sendError(res: ServerResponse, error: AppError): void {
   if (error.status === 401) res.setHeader('www-authenticate', 'Bearer');
-  sendJson(res, error.status, { error: error.message, code: error.code });
+  sendJson(res, error.status, errorBody(error));
 }
 
 function authorize(header: string | undefined, token: string | undefined): void {
-  if (token === undefined) throw ERRORS.METRICS_TOKEN_UNSET('metrics are disabled: set METRICS_TOKEN');
+  if (token === undefined) throw ERRORS.METRICS_TOKEN_UNSET();
   const presented = header === undefined ? undefined : /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-  if (presented === undefined) throw ERRORS.UNAUTHORIZED('metrics need Authorization: Bearer <METRICS_TOKEN>');
-  if (!secretMatches(presented, token)) throw ERRORS.FORBIDDEN('wrong metrics token');
+  if (presented === undefined) throw ERRORS.UNAUTHORIZED('metrics', 'METRICS_TOKEN');
+  if (!secretMatches(presented, token)) throw ERRORS.FORBIDDEN('metrics');
 }
 
 /**
@@ -57,7 +56,7 @@ export function createOperationsHandler(options: OperationsOptions): (req: Incom
   const answer = async (req: IncomingMessage, res: ServerResponse, path: string) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('allow', 'GET, HEAD');
-      throw ERRORS.METHOD_NOT_ALLOWED(`${path} takes GET or HEAD`);
+      throw ERRORS.METHOD_NOT_ALLOWED(path, 'GET or HEAD');
     }
     if (path === HEALTH_PATH) return sendJson(res, 200, { status: 'ok' });
     if (path === READY_PATH) {
@@ -69,7 +68,7 @@ export function createOperationsHandler(options: OperationsOptions): (req: Incom
     try {
       text = await metricsText();
     } catch (error) {
-      throw ERRORS.METRICS_UNAVAILABLE.with({ cause: error }, `metrics could not be collected: ${error instanceof Error ? error.message : String(error)}`);
+      throw ERRORS.METRICS_UNAVAILABLE.with({ cause: error }, error instanceof Error ? error.message : String(error));
     }
     send(res, 200, PROMETHEUS_CONTENT_TYPE, text);
   };

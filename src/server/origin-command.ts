@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import type { Config } from '../config.js';
-import { ConfigError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { ContentStore, createOriginApp, openOriginDatabase, PurgeOutbox, SearchOutbox, type BackoffPolicy, type CdnPurge } from '../origin/index.js';
 import { CdnPurgeError, purgeCdn } from '../edge/index.js';
@@ -58,7 +57,9 @@ function openDatabase(file: string): ReturnType<typeof openOriginDatabase> {
     if (name !== 'SqliteError') throw error;
     throw ERRORS.DATA_DIR_UNUSABLE.with(
       { cause: error },
-      `cannot open ${file} (${String(code)}: ${String(message)}): it must be an origin database this user can read and write; move it away to start afresh`,
+      `cannot open ${file}`,
+      `${String(code)}: ${String(message)}`,
+      'it must be an origin database this user can read and write; move it away to start afresh',
     );
   }
 }
@@ -74,7 +75,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
   const edgeRefreshSecret = options.edgeRefreshSecret ?? config.edgeRefreshSecret;
   if (options.cdnPurge === undefined && cdnBaseUrl !== undefined && edgeRefreshSecret === undefined) {
     // The edge takes a refresh without its secret as an ordinary request, answered from the copy it meant to replace.
-    throw new ConfigError('CDN_BASE_URL is set but EDGE_REFRESH_SECRET is not: set the same EDGE_REFRESH_SECRET for the origin and `sitestack edge`');
+    throw ERRORS.EDGE_REFRESH_SECRET_UNSET();
   }
   const db = openDatabase(join(config.dataDir, 'origin.sqlite'));
   const cdnPurge: CdnPurge | undefined =
@@ -134,7 +135,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
         name: 'database',
         critical: true,
         run: () => {
-          if (!db.open) throw new Error('origin.sqlite is closed');
+          if (!db.open) throw ERRORS.DATABASE_CLOSED('origin.sqlite');
           db.prepare('SELECT 1').get();
           return 'open';
         },

@@ -14,7 +14,7 @@ export const popularityCommand: Command = {
   async run({ args, config, out }) {
     const { positionals } = parseCommandArgs({ args, allowPositionals: true, options: {} }, usage);
     if (positionals[0] !== 'import' || positionals.length !== 2) {
-      throw ERRORS.USAGE(`expected 'import <csv>'\nUsage: ${usage}`);
+      throw ERRORS.USAGE("expected 'import <csv>'", usage);
     }
     const csv = resolve(positionals[1] as string);
     const result = await importPopularityCsv(csv, join(config.dataDir, 'popularity.sqlite'));

@@ -38,10 +38,10 @@ function splitArgs(args: readonly string[]): { pathnames: string[]; keys: string
   for (const arg of args) {
     if (arg === '--key') afterKey = true;
     else if (arg.startsWith('--key=')) keys.push(arg.slice('--key='.length));
-    else if (arg.startsWith('--')) throw ERRORS.USAGE(`purge: unknown option '${arg}'\nUsage: ${USAGE}`);
+    else if (arg.startsWith('--')) throw ERRORS.USAGE(`purge: unknown option '${arg}'`, USAGE);
     else (afterKey ? keys : pathnames).push(arg);
   }
-  if (afterKey && keys.length === 0) throw ERRORS.USAGE(`purge: --key needs at least one key, e.g. --key post:42\nUsage: ${USAGE}`);
+  if (afterKey && keys.length === 0) throw ERRORS.USAGE('purge: --key needs at least one key, e.g. --key post:42', USAGE);
   return { pathnames, keys };
 }
 
@@ -64,17 +64,17 @@ export const purgeCommand: Command = {
     const request: PurgeRequest = {};
     if (pathnames.length > 0) {
       const validation = validatePathnames(pathnames, DEFAULTS);
-      if (!validation.ok) throw ERRORS.PURGE_PATHNAMES_INVALID(`purge: invalid pathname${which(validation.message, pathnames)}: ${validation.message}`);
+      if (!validation.ok) throw ERRORS.PURGE_PATHNAMES_INVALID(validation.message, which(validation.message, pathnames));
       request.pathnames = pathnames;
     }
     if (keys.length > 0) {
       const validation = validateKeys(keys, DEFAULTS);
-      if (!validation.ok) throw ERRORS.PURGE_KEYS_INVALID(`purge: invalid key${which(validation.message, keys)}: ${validation.message}`);
+      if (!validation.ok) throw ERRORS.PURGE_KEYS_INVALID(validation.message, which(validation.message, keys));
       request.keys = keys;
     }
     const secret = config.purgeSecret ?? readSharedSecrets(config.dataDir)?.purgeSecret;
     if (secret === undefined) {
-      throw ERRORS.PURGE_SECRET_UNSET(`purge: PURGE_SECRET is not set and ${join(config.dataDir, SECRETS_FILE)} does not exist; the purge routes refuse every purge without it`);
+      throw ERRORS.PURGE_SECRET_UNSET(join(config.dataDir, SECRETS_FILE));
     }
     const outcomes = await Promise.all(config.purgeUrls.map((url) => purgeRoute(url, secret, request)));
     for (const outcome of outcomes) {

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ERRORS } from '../error-codes.js';
 import { readinessAnswer, type CheckResult, type Lifecycle, type ReadinessAnswer } from './operations-policy.js';
 
 /** One check `/readyz` runs: resolves with a detail when it passes, rejects (or resolves `false`) when it fails. */
@@ -93,7 +94,7 @@ export class Readiness {
     });
     try {
       const timedOut = new Promise<never>((_resolve, reject) =>
-        signal.addEventListener('abort', () => reject(new Error(`no answer within ${this.#checkTimeoutMs} ms`)), { once: true }),
+        signal.addEventListener('abort', () => reject(ERRORS.CHECK_TIMED_OUT(this.#checkTimeoutMs)), { once: true }),
       );
       const outcome = await Promise.race([Promise.resolve().then(() => check.run(signal)), timedOut]);
       return outcome === false ? result(false, undefined) : result(true, typeof outcome === 'string' ? outcome : undefined);

@@ -1,8 +1,9 @@
+import { ERRORS } from '../error-codes.js';
 import type { SearchEngine } from '../search/index.js';
 import type { ReadinessCheck } from './readiness.js';
 
 /** Why searches fail on a DATA_DIR whose first index was never built, and what to do about it. */
-export const NO_INDEX_REASON = 'no index yet: run `sitestack content-build` and `sitestack index` (`sitestack origin` and `sitestack start` build the first one)';
+export const NO_INDEX_REASON = ERRORS.SEARCH_NO_LIVE_INDEX().message;
 
 /**
  * The `search` check of `/readyz`: it passes only when a search would answer, that is the engine is healthy and the
@@ -16,10 +17,10 @@ export function searchReadinessCheck(engine: Pick<SearchEngine, 'health' | 'list
     critical: false,
     async run() {
       const health = await engine.health();
-      if (health !== 'green' && health !== 'yellow') throw new Error(`search engine health is '${health}'`);
+      if (health !== 'green' && health !== 'yellow') throw ERRORS.SEARCH_UNHEALTHY(health);
       const live = (await engine.listIndices(`${prefix}_`)).filter((info) => info.aliases.includes(prefix));
-      if (live.length === 0) throw new Error(NO_INDEX_REASON);
-      if (live.some((info) => info.outdated === true)) throw new Error(`index ${live.map((info) => info.name).join(', ')} was built by an older version: run \`sitestack index\``);
+      if (live.length === 0) throw ERRORS.SEARCH_NO_LIVE_INDEX();
+      if (live.some((info) => info.outdated === true)) throw ERRORS.SEARCH_LIVE_OUTDATED(live.map((info) => info.name));
       return `${health}, index ${live.map((info) => info.name).join(', ')}`;
     },
   };

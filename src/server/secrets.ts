@@ -24,7 +24,7 @@ function makeSecret(): string {
 }
 
 function readSecretsFile(file: string): SharedSecrets {
-  const invalid = (why: string) => ERRORS.SECRETS_FILE_INVALID(`${file} ${why}: remove it to have new secrets made (then restart every layer)`);
+  const invalid = (why: string) => ERRORS.SECRETS_FILE_INVALID(file, why);
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));

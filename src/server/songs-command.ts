@@ -19,7 +19,7 @@ const MAX_CATALOGUE_BYTES = 256 * 1024 * 1024;
 const MAX_LISTED_PROBLEMS = 50;
 
 function usageError(message: string): AppError {
-  return ERRORS.USAGE(`${message}\n\nUsage: ${USAGE}`);
+  return ERRORS.USAGE(message, USAGE);
 }
 
 function readCatalogue(file: string): string {
@@ -27,14 +27,14 @@ function readCatalogue(file: string): string {
   try {
     size = statSync(file).size;
   } catch (error) {
-    throw ERRORS.SONGS_FILE_UNREADABLE(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw ERRORS.SONGS_FILE_UNREADABLE(file, (error as NodeJS.ErrnoException).code ?? String(error));
   }
-  if (size > MAX_CATALOGUE_BYTES) throw ERRORS.SONGS_FILE_TOO_LARGE(`${file} is ${size} bytes; the largest catalogue read is ${MAX_CATALOGUE_BYTES} bytes`);
+  if (size > MAX_CATALOGUE_BYTES) throw ERRORS.SONGS_FILE_TOO_LARGE(file, size, MAX_CATALOGUE_BYTES);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(file));
   } catch (error) {
-    if (error instanceof TypeError) throw ERRORS.SONGS_FILE_INVALID(`${file} is not UTF-8 text`);
-    throw ERRORS.SONGS_FILE_UNREADABLE(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    if (error instanceof TypeError) throw ERRORS.SONGS_FILE_INVALID(file);
+    throw ERRORS.SONGS_FILE_UNREADABLE(file, (error as NodeJS.ErrnoException).code ?? String(error));
   }
 }
 
@@ -46,7 +46,7 @@ async function importSongs({ args, config, logger, out }: CommandContext): Promi
   if (problems.length > 0) {
     const listed = problems.slice(0, MAX_LISTED_PROBLEMS).map((problem) => `  line ${problem.line}: ${problem.message}`);
     if (problems.length > MAX_LISTED_PROBLEMS) listed.push(`  … and ${problems.length - MAX_LISTED_PROBLEMS} more`);
-    throw ERRORS.SONGS_FILE_INVALID(`${file}: ${problems.length} bad row(s); nothing was imported\n${listed.join('\n')}`);
+    throw ERRORS.SONGS_FILE_INVALID(file, { count: problems.length, listed: listed.join('\n') });
   }
   const opened = openSongs({ dataDir: config.dataDir, config: config.songs, logger, seed: false });
   try {

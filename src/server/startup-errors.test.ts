@@ -27,7 +27,7 @@ describe('describeFailure', () => {
   it('makes a usage error one line with the first line of its usage', () => {
     const usage = ERRORS.USAGE("Unknown option '--bogus'\nUsage: sitestack songs import <file.csv>\n  sitestack songs refresh");
     assert.deepEqual(describeFailure(usage, undefined), { line: "Unknown option '--bogus'; usage: sitestack songs import <file.csv>", exitCode: 2 });
-    assert.equal(describeFailure(ERRORS.CSV_INVALID('a.csv:\n  line 2: bad'), undefined).line, 'a.csv:; line 2: bad');
+    assert.equal(describeFailure(ERRORS.BAD_REQUEST('a.csv:\n  line 2: bad'), undefined).line, 'a.csv:; line 2: bad');
   });
 
   it('keeps the stack trace of an error it does not know, a bug, with exit 1', () => {

@@ -51,23 +51,23 @@ export function startupError(error: unknown, where: Partial<Where> | undefined, 
   const host = where?.host ?? String(system.address ?? system.hostname ?? '');
   if (system.syscall === 'listen' || system.syscall === 'bind') {
     const portName = portVariable(system.port, where, variable);
-    if (code === 'EADDRINUSE') return ERRORS.PORT_IN_USE(`${portName} on HOST=${host} is already in use: stop the process using it or set another port`);
-    if (code === 'EACCES') return ERRORS.PORT_IN_USE(`no permission to listen on ${portName}: use a port above 1023 or run with the right to bind it`);
-    if (code === 'EADDRNOTAVAIL') return ERRORS.HOST_UNUSABLE(`HOST=${host} is not an address of this machine: set HOST to one of its addresses (or 0.0.0.0 for all)`);
-    return ERRORS.LISTEN_FAILED(`cannot listen on ${portName} on HOST=${host} (${code}): check HOST and the port`);
+    if (code === 'EADDRINUSE') return ERRORS.PORT_IN_USE(portName, host);
+    if (code === 'EACCES') return ERRORS.PORT_NOT_PERMITTED(portName);
+    if (code === 'EADDRNOTAVAIL') return ERRORS.HOST_UNUSABLE(`HOST=${host} is not an address of this machine`, code, 'set HOST to one of its addresses (or 0.0.0.0 for all)');
+    return ERRORS.LISTEN_FAILED(portName, host, code);
   }
   if (RESOLVE_CODES.has(code)) {
     const name = typeof system.hostname === 'string' ? system.hostname : host;
     const what = name === where?.host ? `HOST=${name}` : `host '${name}'`;
-    return ERRORS.HOST_UNUSABLE(`${what} does not resolve (${code}): set it to an address or a name of this machine`);
+    return ERRORS.HOST_UNUSABLE(`${what} does not resolve`, code, 'set it to an address or a name of this machine');
   }
   if (FS_CODES.has(code) && typeof system.path === 'string') {
-    const dir = where?.dataDir === undefined ? '' : ` (DATA_DIR=${where.dataDir})`;
-    return ERRORS.DATA_DIR_UNUSABLE(`cannot use ${system.path} (${code})${dir}: make it a directory this user can read and write, or set DATA_DIR`);
+    const dir = where?.dataDir === undefined ? undefined : `DATA_DIR=${where.dataDir}`;
+    return ERRORS.DATA_DIR_UNUSABLE(`cannot use ${system.path}`, code, 'make it a directory this user can read and write, or set DATA_DIR', dir);
   }
   if (system.name === 'SqliteError' && SQLITE_FILE_CODES.has(code)) {
     const dir = where?.dataDir === undefined ? 'DATA_DIR' : `DATA_DIR=${where.dataDir}`;
-    return ERRORS.DATA_DIR_UNUSABLE(`SQLite cannot use a database file in ${dir} (${code}: ${String(system.message)}): check that its .sqlite files are this user's to read and write`);
+    return ERRORS.DATA_DIR_UNUSABLE(`SQLite cannot use a database file in ${dir}`, `${code}: ${String(system.message)}`, "check that its .sqlite files are this user's to read and write");
   }
   return undefined;
 }

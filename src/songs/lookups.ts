@@ -49,14 +49,14 @@ export function createAffiliateLookups(options: AffiliateLookupsOptions): Affili
   function providerNamed(name: string): SongProvider {
     const provider = providers.get(name);
     if (provider === undefined) {
-      throw ERRORS.PROVIDER_NOT_FOUND(`unknown provider; known providers: ${[...providers.keys()].join(', ')}`);
+      throw ERRORS.PROVIDER_NOT_FOUND([...providers.keys()]);
     }
     return provider;
   }
 
   function songWithId(id: number): Song {
     const song = store.getSong(id);
-    if (song === undefined) throw ERRORS.SONG_NOT_FOUND(`no song with id ${id}`);
+    if (song === undefined) throw ERRORS.SONG_NOT_FOUND(id);
     return song;
   }
 
@@ -67,7 +67,7 @@ export function createAffiliateLookups(options: AffiliateLookupsOptions): Affili
     } catch (error) {
       if (isAppError(error)) throw error;
       logger.error({ err: error, provider: provider.name, songId: song.id }, 'provider lookup failed unexpectedly');
-      throw new ProviderError(provider.name, 'lookup failed', { cause: error });
+      throw new ProviderError(ERRORS.PROVIDER_FAILED.with({ cause: error }, provider.name, 'lookup failed'));
     }
     const match = scrubMatch(answer.match);
     store.saveLookup({ songId: song.id, provider: provider.name, fetchedAt: now(), raw: answer.raw, match });

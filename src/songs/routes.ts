@@ -60,7 +60,7 @@ export function songRoutes(deps: SongRoutesDeps): FastifyPluginAsync {
     app.get<{ Params: { songId: string; provider: string } }>(AFFILIATE_ROUTE, { schema: { response: { 200: ANSWER_SCHEMA } } }, async (request, reply) => {
       const songId = parseSongId(request.params.songId);
       if (songId === undefined) {
-        throw ERRORS.INVALID_SONG_ID('song id must be a positive integer without sign, exponent or leading zeros, at most 9007199254740991');
+        throw ERRORS.INVALID_SONG_ID();
       }
       const answer = await lookups.lookup(songId, request.params.provider);
       reply.header('cache-control', AFFILIATE_CACHE_CONTROL);

@@ -1,3 +1,4 @@
+import { ERRORS } from '../error-codes.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -72,7 +73,7 @@ interface LookupRow {
 function migrate(db: Database.Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > MIGRATIONS.length) {
-    throw new Error(`songs store schema version ${version} is newer than this sitestack knows (${MIGRATIONS.length})`);
+    throw ERRORS.SCHEMA_TOO_NEW('songs store', version, MIGRATIONS.length);
   }
   for (let next = version; next < MIGRATIONS.length; next++) {
     db.transaction(() => {

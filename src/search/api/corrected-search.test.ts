@@ -119,7 +119,11 @@ describe('GET /api/v1/search with an engine that corrects misspelt words', () =>
     const response = await get(server, '/api/v1/search?q=flexbx&exact=yes');
     assert.equal(response.status, 400);
     assert.equal(response.headers.get('cache-control'), null);
-    assert.deepEqual(response.body, { errors: { exact: [{ message: 'exact must be one of 0, 1', code: 'invalid_choice' }] } });
+    assert.deepEqual(response.body, {
+      error: 'invalid query: exact must be one of 0, 1',
+      code: 'INVALID_QUERY',
+      errors: { exact: [{ message: 'exact must be one of 0, 1', code: 'invalid_choice' }] },
+    });
     assert.equal(engine.searches.length, searchesBefore);
   });
 });

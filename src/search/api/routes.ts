@@ -84,8 +84,8 @@ function toDocument(hit: SearchHit): SearchDocument {
 
 /**
  * `GET /api/v1/search` (rate-limited per client address) and `GET /api/search/autocomplete`, as a fastify plugin for
- * the front's API app. Errors other than validation (an index not built yet, a broken engine) are thrown to the app's
- * error mapper.
+ * the front's API app. Every error (invalid parameters, an index not built yet, a broken engine) is thrown to the
+ * app's error mapper, which answers the one error body with each invalid field's problems as `errors`.
  */
 export function searchRoutes(options: SearchRoutesOptions): FastifyPluginAsync {
   const index = options.index ?? SEARCH_ROUTES_DEFAULTS.index;
@@ -105,14 +105,14 @@ export function searchRoutes(options: SearchRoutesOptions): FastifyPluginAsync {
       addHeadersOnExceeding: { 'ratelimit-limit': false, 'ratelimit-remaining': false, 'ratelimit-reset': false },
       keyGenerator: (request) => clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], trusted),
       errorResponseBuilder: (_request, context) =>
-        ERRORS.RATE_LIMITED(`too many searches: at most ${context.max} per ${Math.round(limit.windowMs / 1000)} s; retry in ${context.after}`),
+        ERRORS.RATE_LIMITED(`searches: at most ${context.max} per ${Math.round(limit.windowMs / 1000)} s`, context.after),
       onExceeded: (request, key) => refused.count(key, request.url),
     });
 
     app.get('/api/v1/search', { config: { rateLimit: { max: limit.max, timeWindow: limit.windowMs } } }, async (request, reply) => {
       const started = performance.now();
       const parsed = parseSearchParams(request.query);
-      if (!parsed.ok) return reply.status(400).send(parsed.body);
+      if (!parsed.ok) throw ERRORS.INVALID_QUERY.with({ fields: parsed.body.errors }, parsed.body.errors);
       const { q, locales, sort, size, page, slugPrefixes, exact } = parsed.value;
       // The total is exact as far as a client can page (every page up to the last one it may ask for), then `gte`.
       const totalUpTo = size * SEARCH_PARAM_LIMITS.maxPage;
@@ -133,7 +133,7 @@ export function searchRoutes(options: SearchRoutesOptions): FastifyPluginAsync {
 
     app.get('/api/search/autocomplete', async (request, reply) => {
       const parsed = parseAutocompleteParams(request.query);
-      if (!parsed.ok) return reply.status(400).send(parsed.body);
+      if (!parsed.ok) throw ERRORS.INVALID_QUERY.with({ fields: parsed.body.errors }, parsed.body.errors);
       const { q } = parsed.value;
       const matches = await engine.autocomplete({ index, prefix: q, size: 10 });
       const cacheControl = autocompleteCacheControl(q);

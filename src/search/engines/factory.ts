@@ -14,5 +14,5 @@ export function createEngine(
 ): SearchEngine {
   if (url.startsWith('sqlite:')) return new SqliteEngine({ ...sqliteOptions, path: sqlitePathFromUrl(url) });
   if (/^https?:\/\//i.test(url)) return new ElasticsearchEngine({ ...elasticsearchOptions, ...elasticsearchOptionsFromUrl(url) });
-  throw ERRORS.SEARCH_URL_INVALID(`SEARCH_URL must be sqlite:<file> or an http(s) URL, got '${url.replace(/\/\/[^@/]*@/, '//***@')}'`);
+  throw ERRORS.SEARCH_URL_INVALID('sqlite:<file> or an http(s) URL', url.replace(/\/\/[^@/]*@/, '//***@'));
 }

@@ -11,11 +11,11 @@ export function validIndexName(name: string): boolean {
 }
 
 export function indexNotFound(name: string): AppError {
-  return ERRORS.INDEX_NOT_FOUND(`no such index: '${name}'`);
+  return ERRORS.INDEX_NOT_FOUND(name);
 }
 
 export function indexExists(name: string): AppError {
-  return ERRORS.INDEX_EXISTS(`an index or alias named '${name}' already exists`);
+  return ERRORS.INDEX_EXISTS(name);
 }
 
 /** A query's size-like option as a whole number within [min, max]; `fallback` when unset or not finite. */

@@ -4,7 +4,7 @@ import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Parser } from 'htmlparser2';
 import { ERRORS } from '../../error-codes.js';
-import { isAppError, type AppError } from '../../errors.js';
+import { isAppError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 import { discardBody, readBoundedText } from '../../http/index.js';
 import { popularityKey } from './popularity.js';
@@ -137,9 +137,7 @@ export interface ContentBuildReport {
   skipped: string[];
 }
 
-function badResponse(url: string, problem: string): AppError {
-  return ERRORS.ORIGIN_BAD_RESPONSE(`the origin answered ${url} with ${problem}`);
-}
+const badResponse = ERRORS.ORIGIN_BAD_RESPONSE;
 
 type Reader = { fetch: typeof fetch; timeoutMs: number; maxAnswerBytes: number };
 
@@ -148,7 +146,7 @@ async function getJson(reader: Reader, url: string): Promise<unknown> {
   try {
     response = await reader.fetch(url, { signal: AbortSignal.timeout(reader.timeoutMs), headers: { accept: 'application/json' } });
   } catch (error) {
-    throw ERRORS.ORIGIN_UNAVAILABLE.with({ cause: error }, `cannot reach the origin at ${url}: ${(error as Error).message}`);
+    throw ERRORS.ORIGIN_UNAVAILABLE.with({ cause: error }, url, { reaching: (error as Error).message });
   }
   if (response.status === 404) {
     await discardBody(response);
@@ -156,14 +154,14 @@ async function getJson(reader: Reader, url: string): Promise<unknown> {
   }
   if (!response.ok) {
     await discardBody(response);
-    throw ERRORS.ORIGIN_UNAVAILABLE(`the origin answered ${url} with ${response.status}`);
+    throw ERRORS.ORIGIN_UNAVAILABLE(url, response.status);
   }
   let text: string;
   try {
     text = await readBoundedText(response, reader.maxAnswerBytes, url);
   } catch (error) {
     if (isAppError(error)) throw error;
-    throw ERRORS.ORIGIN_UNAVAILABLE.with({ cause: error }, `the origin broke off its answer to ${url}: ${(error as Error).message}`);
+    throw ERRORS.ORIGIN_UNAVAILABLE.with({ cause: error }, url, { reading: (error as Error).message });
   }
   try {
     return JSON.parse(text);
@@ -226,7 +224,7 @@ async function replaceOutput(staging: string, out: string): Promise<void> {
   if (existsSync(out)) {
     const entries = await readdir(out);
     if (entries.length > 0 && !entries.includes(BUILD_MARKER)) {
-      throw ERRORS.BUILD_OUT_NOT_OURS(`'${out}' is not empty and is not a content build; choose another --out`);
+      throw ERRORS.BUILD_OUT_NOT_OURS(out);
     }
     const old = `${out}.old-${randomBytes(4).toString('hex')}`;
     await rename(out, old);
@@ -253,7 +251,7 @@ export async function runContentBuild(options: ContentBuildOptions): Promise<Con
   const base = options.apiBase.replace(/\/+$/, '');
   const listUrl = `${base}/api/v1/plog/`;
   const list = await getJson(reader, listUrl);
-  if (list === undefined) throw ERRORS.ORIGIN_UNAVAILABLE(`the origin answered ${listUrl} with 404`);
+  if (list === undefined) throw ERRORS.ORIGIN_UNAVAILABLE(listUrl, 404);
   const posts = listedPosts(listUrl, list);
   const unsafe = posts.filter((post) => !safeSegment(post.oid));
   if (unsafe.length > 0) {

@@ -112,7 +112,7 @@ const MAX_REPORTED = 1000;
 async function checkHealth(engine: SearchEngine): Promise<void> {
   const health = await engine.health();
   if (health !== 'green' && health !== 'yellow') {
-    throw ERRORS.SEARCH_UNHEALTHY(`search engine health is '${health}'; indexing needs green or yellow`);
+    throw ERRORS.SEARCH_UNHEALTHY(health, 'indexing');
   }
 }
 
@@ -126,7 +126,7 @@ async function createRunIndex(engine: SearchEngine, prefix: string, at: Date): P
       if (!(isAppError(error) && error.code === ERRORS.INDEX_EXISTS.code)) throw error;
     }
   }
-  throw ERRORS.INDEX_EXISTS(`no free index name for ${runIndexName(prefix, at)} after 100 attempts`);
+  throw ERRORS.INDEX_NAMES_EXHAUSTED(runIndexName(prefix, at), 100);
 }
 
 interface Publication {
@@ -192,7 +192,7 @@ async function mergeAndRefresh(engine: SearchEngine, index: string): Promise<voi
 async function requireRoot(root: string): Promise<void> {
   const info = await stat(root).catch(() => undefined);
   if (info === undefined || !info.isDirectory()) {
-    throw ERRORS.BUILD_ROOT_MISSING(`content build root '${root}' is not a directory`);
+    throw ERRORS.BUILD_ROOT_MISSING(root);
   }
 }
 
@@ -202,7 +202,7 @@ async function countIndexFiles(root: string, limit: number): Promise<number> {
   for await (const _path of walkIndexFiles(root)) {
     if (++count >= limit) break;
   }
-  if (count === 0) throw ERRORS.BUILD_EMPTY(`content build root '${root}' holds no index.json`);
+  if (count === 0) throw ERRORS.BUILD_EMPTY(root);
   return count;
 }
 
@@ -214,8 +214,9 @@ function shrinkRefusal(subject: string, documents: number, replaced: readonly In
   const replacedDocuments = replaced.reduce((sum, info) => sum + info.docCount, 0);
   if (documents > 0 && documents * 2 >= replacedDocuments) return undefined;
   const place = replaced.length === 0 ? 'with no live index to replace' : `in place of the ${replacedDocuments} of ${replaced.map((info) => info.name).join(', ')}`;
-  const [refusal, reason] = documents === 0 ? [ERRORS.INDEX_EMPTY_REFUSED, 'an index with no documents is not made live'] : [ERRORS.INDEX_SHRINK_REFUSED, 'fewer than half'];
-  return refusal.with({ details: { documents, replacedDocuments } }, `refused ${subject} ${documents} documents ${place}: ${reason}; ${aftermath}; --allow-shrink accepts it`);
+  const details = { details: { documents, replacedDocuments } };
+  if (documents === 0) return ERRORS.INDEX_EMPTY_REFUSED.with(details, subject, place, aftermath);
+  return ERRORS.INDEX_SHRINK_REFUSED.with(details, subject, documents, place, aftermath);
 }
 
 /** The documents an index holds, as its engine counts them once refreshed. */
@@ -274,7 +275,7 @@ export async function runIndexer(options: IndexRunOptions): Promise<IndexRunRepo
   if (mode === 'update') {
     const target = live[0] ?? existing.filter((info) => isRunIndexName(prefix, info.name)).at(-1);
     if (target === undefined) {
-      throw ERRORS.SEARCH_INDEX_MISSING(`no index named ${prefix}_* to update; run a full index first`);
+      throw ERRORS.SEARCH_INDEX_MISSING(prefix, 'to update');
     }
     index = target.name;
     aliasLive = target.aliases.includes(prefix);

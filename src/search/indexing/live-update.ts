@@ -68,7 +68,7 @@ export function createLiveUpdater(options: LiveUpdaterOptions): (changes: readon
   return async (changes) => {
     const live = (await engine.listIndices(`${prefix}_`)).find((info) => info.aliases.includes(prefix));
     if (live === undefined) {
-      throw ERRORS.SEARCH_INDEX_MISSING(`no index is live under the alias '${prefix}' yet; run sitestack index`);
+      throw ERRORS.SEARCH_INDEX_MISSING(prefix, 'live');
     }
     const documents: IndexedDocument[] = [];
     const removed: string[] = [];
@@ -83,7 +83,7 @@ export function createLiveUpdater(options: LiveUpdaterOptions): (changes: readon
       const refused = results.filter((result) => !result.ok && result.error?.type === 'invalid_document');
       const failed = results.find((result) => !result.ok && result.error?.type !== 'invalid_document');
       if (failed !== undefined) {
-        throw ERRORS.SEARCH_UPDATE_FAILED(`search did not store ${failed.id}: ${failed.error?.reason ?? 'no reason given'}`);
+        throw ERRORS.SEARCH_UPDATE_FAILED(failed.id, failed.error?.reason ?? 'no reason given');
       }
       for (const result of refused) {
         logger?.error({ id: result.id, reason: result.error?.reason }, 'search refused a document; it is not searchable');

@@ -176,15 +176,15 @@ export async function importPopularityCsv(csvPath: string, storePath: string): P
   try {
     await opened;
   } catch (error) {
-    throw ERRORS.CSV_UNREADABLE(`cannot read '${csvPath}': ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw ERRORS.CSV_UNREADABLE(csvPath, (error as NodeJS.ErrnoException).code ?? String(error));
   }
   const parsed = await parsePopularityCsv(createInterface({ input: stream, crlfDelay: Infinity }));
   if (parsed.problems.length > 0) {
     const shown = parsed.problems.slice(0, 20).map((problem) => `  line ${problem.line}: ${problem.message}`);
     const more = parsed.problems.length > 20 ? `\n  … and ${parsed.problems.length - 20} more` : '';
-    throw ERRORS.CSV_INVALID.with({ details: parsed.problems }, `${parsed.problems.length} bad row(s) in '${csvPath}'; nothing imported:\n${shown.join('\n')}${more}`);
+    throw ERRORS.CSV_INVALID.with({ details: parsed.problems }, csvPath, { count: parsed.problems.length, listed: `${shown.join('\n')}${more}` });
   }
-  if (parsed.rows === 0) throw ERRORS.CSV_INVALID(`'${csvPath}' holds no rows; nothing imported`);
+  if (parsed.rows === 0) throw ERRORS.CSV_INVALID(csvPath);
   const store = new PopularityStore(storePath);
   try {
     store.replaceAll(parsed.views);

@@ -109,11 +109,12 @@ async function* walkInThread(root: string, priorityPrefix: string | undefined, b
     for (;;) {
       const message = queue.shift();
       if (message === undefined) {
-        if (failure !== undefined) throw ERRORS.READ_FAILED.with({ cause: failure }, `the walking thread failed: ${failure.message}`);
+        if (failure !== undefined) throw ERRORS.READ_FAILED.with({ cause: failure }, 'walking', failure.message);
         await new Promise<void>((resolve) => (wake = resolve));
         continue;
       }
       if ('done' in message) return;
+      // The walking thread's AppError, rebuilt on this side of the thread boundary with its own code.
       if ('error' in message) throw new AppError(message.error.code, message.error.message, message.error.status);
       thread.postMessage({ more: 1 } satisfies WalkCredit);
       yield message.paths;
@@ -168,7 +169,7 @@ export async function* readBuild(root: string, options: ReadPoolOptions = {}): A
       if (answer === undefined) return;
       if ('error' in answer) {
         const message = answer.error instanceof Error ? answer.error.message : String(answer.error);
-        throw ERRORS.READ_FAILED.with({ cause: answer.error }, `a reading thread failed: ${message}`);
+        throw ERRORS.READ_FAILED.with({ cause: answer.error }, 'reading', message);
       }
       yield* answer.results;
     }

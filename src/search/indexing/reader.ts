@@ -164,7 +164,7 @@ async function* walk(root: string, keepDirectory: (path: string) => boolean, kee
       entries = readdirSync(relative === '' ? root : join(root, relative), { withFileTypes: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      throw ERRORS.BUILD_UNREADABLE.with({ cause: error }, `cannot read the content build folder '${relative === '' ? root : relative}': ${code}`);
+      throw ERRORS.BUILD_UNREADABLE.with({ cause: error }, relative === '' ? root : relative, code);
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const directories: string[] = [];

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { ERRORS } from '../../error-codes.js';
 import { isAppError } from '../../errors.js';
 import type { WalkCredit, WalkRequest, WalkMessage } from './read-pool.js';
 import { walkIndexFiles } from './reader.js';
@@ -37,6 +38,7 @@ async function run(): Promise<void> {
 
 run()
   .catch((error: unknown) => {
-    post({ error: isAppError(error) ? { code: error.code, message: error.message, status: error.status } : { code: 'READ_FAILED', message: String(error), status: 500 } });
+    const failure = isAppError(error) ? error : ERRORS.READ_FAILED('walking', String(error));
+    post({ error: { code: failure.code, message: failure.message, status: failure.status } });
   })
   .finally(() => parentPort?.off('message', onCredit));

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { ERRORS } from '../../error-codes.js';
 
 const ENTRY_BASENAME = 'client';
 
@@ -20,6 +21,6 @@ export async function bundleSearchPageScript(): Promise<string> {
     logLevel: 'silent',
   });
   const [output] = result.outputFiles;
-  if (output === undefined) throw new Error('esbuild produced no search page script');
+  if (output === undefined) throw ERRORS.CLIENT_BUILD_FAILED('search page script');
   return output.text;
 }

@@ -1,3 +1,4 @@
+import { ERRORS } from '../../error-codes.js';
 import { bestMatch, DEFAULT_MATCH_POLICY, type Candidate, type MatchPolicy } from '../match.js';
 import type { Song } from '../types.js';
 import { httpUrlOrNull, isRecord, requestJson, stringOrNull } from './http.js';
@@ -61,7 +62,7 @@ function artistOf(item: Record<string, unknown>): string | null {
 /** The items of a SearchItems answer that can be offered: a title, an artist and a detail page. */
 export function amazonCandidates(body: unknown): Candidate[] {
   if (!isRecord(body) || !isRecord(body.SearchResult) || !Array.isArray(body.SearchResult.Items)) {
-    throw new ProviderError('amazon', 'answer has no SearchResult.Items', { code: 'PROVIDER_GARBAGE' });
+    throw new ProviderError(ERRORS.PROVIDER_GARBAGE('amazon', 'answer has no SearchResult.Items'));
   }
   const candidates: Candidate[] = [];
   for (const item of body.SearchResult.Items) {
@@ -115,7 +116,7 @@ export function createAmazonProvider(options: AmazonProviderOptions): SongProvid
       const codes = errorCodes(answer);
       if (codes.includes('NoResults')) return { raw: answer, match: null };
       if (status !== 200) {
-        throw new ProviderError('amazon', `answered ${status}${codes.length > 0 ? ` (${codes.join(', ')})` : ''}`, { details: { status, codes } });
+        throw new ProviderError(ERRORS.PROVIDER_FAILED.with({ details: { status, codes } }, 'amazon', `answered ${status}${codes.length > 0 ? ` (${codes.join(', ')})` : ''}`));
       }
       return { raw: answer, match: bestMatch(song, amazonCandidates(answer), settings.matchPolicy) };
     },

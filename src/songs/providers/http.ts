@@ -25,14 +25,14 @@ export async function requestJson(provider: string, url: string, init: RequestIn
     text = await readBoundedText(response, maxBytes, `answered ${response.status}`);
   } catch (error) {
     if (!isAppError(error)) throw failure(provider, init.signal, error, 'broke off its answer');
-    const code = error.code === ERRORS.UPSTREAM_ANSWER_TOO_LARGE.code ? 'PROVIDER_ANSWER_TOO_LARGE' : 'PROVIDER_GARBAGE';
-    throw new ProviderError(provider, error.message, { code, cause: error });
+    const kind = error.code === ERRORS.UPSTREAM_ANSWER_TOO_LARGE.code ? ERRORS.PROVIDER_ANSWER_TOO_LARGE : ERRORS.PROVIDER_GARBAGE;
+    throw new ProviderError(kind.with({ cause: error }, provider, error.message));
   }
   try {
     return { status: response.status, body: JSON.parse(text) as unknown };
   } catch (error) {
     const type = response.headers.get('content-type') ?? 'no content type';
-    throw new ProviderError(provider, `answered ${response.status} (${type}) with a body that is not JSON`, { code: 'PROVIDER_GARBAGE', cause: error });
+    throw new ProviderError(ERRORS.PROVIDER_GARBAGE.with({ cause: error }, provider, `answered ${response.status} (${type}) with a body that is not JSON`));
   }
 }
 
@@ -40,12 +40,9 @@ function failure(provider: string, signal: AbortSignal, error: unknown, what: st
   if (signal.aborted) {
     const reason: unknown = signal.reason;
     const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
-    return new ProviderError(provider, timedOut ? 'did not answer in time' : 'lookup was cancelled', {
-      code: timedOut ? 'PROVIDER_TIMEOUT' : 'PROVIDER_CANCELLED',
-      cause: error,
-    });
+    return new ProviderError((timedOut ? ERRORS.PROVIDER_TIMEOUT : ERRORS.PROVIDER_CANCELLED).with({ cause: error }, provider));
   }
-  return new ProviderError(provider, what, { cause: error });
+  return new ProviderError(ERRORS.PROVIDER_FAILED.with({ cause: error }, provider, what));
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

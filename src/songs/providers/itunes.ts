@@ -1,3 +1,4 @@
+import { ERRORS } from '../../error-codes.js';
 import { bestMatch, DEFAULT_MATCH_POLICY, type Candidate, type MatchPolicy } from '../match.js';
 import { formatPrice } from '../price.js';
 import type { Song } from '../types.js';
@@ -28,7 +29,7 @@ export const ITUNES_DEFAULTS: Required<ItunesProviderOptions> = {
 /** The rows of an iTunes Search API answer that can be offered: songs with a title, an artist and a store link. */
 export function itunesCandidates(body: unknown): Candidate[] {
   if (!isRecord(body) || !Array.isArray(body.results)) {
-    throw new ProviderError('itunes', 'answer has no results array', { code: 'PROVIDER_GARBAGE' });
+    throw new ProviderError(ERRORS.PROVIDER_GARBAGE('itunes', 'answer has no results array'));
   }
   const candidates: Candidate[] = [];
   for (const row of body.results) {
@@ -63,7 +64,7 @@ export function createItunesProvider(options: ItunesProviderOptions = {}): SongP
       );
       if (status !== 200) {
         const message = isRecord(body) && typeof body.errorMessage === 'string' ? `: ${body.errorMessage.slice(0, 200)}` : '';
-        throw new ProviderError('itunes', `answered ${status}${message}`, { details: { status } });
+        throw new ProviderError(ERRORS.PROVIDER_FAILED.with({ details: { status } }, 'itunes', `answered ${status}${message}`));
       }
       return { raw: body, match: bestMatch(song, itunesCandidates(body), settings.matchPolicy) };
     },

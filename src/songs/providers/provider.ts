@@ -15,14 +15,13 @@ export interface SongProvider {
   lookup(song: Song, options: { signal: AbortSignal }): Promise<ProviderAnswer>;
 }
 
-/** The codes of a provider's failure. */
-export type ProviderFailure = 'PROVIDER_FAILED' | 'PROVIDER_GARBAGE' | 'PROVIDER_ANSWER_TOO_LARGE' | 'PROVIDER_TIMEOUT' | 'PROVIDER_CANCELLED';
-
-/** A provider failed: it could not be reached, timed out, answered an error or something that is not its format. */
+/**
+ * A provider failed: it could not be reached, timed out, answered an error or something that is not its format. It is
+ * the catalogue's PROVIDER_* error it is made of, under a name of its own.
+ */
 export class ProviderError extends AppError {
-  constructor(provider: string, message: string, options: { code?: ProviderFailure; cause?: unknown; details?: unknown } = {}) {
-    const failure = ERRORS[options.code ?? 'PROVIDER_FAILED'];
-    super(failure.code, failure(provider, message).message, failure.status, options);
+  constructor(failure: AppError) {
+    super(failure.code, failure.message, failure.status, failure);
     this.name = 'ProviderError';
   }
 }
@@ -30,7 +29,8 @@ export class ProviderError extends AppError {
 /** The provider exists but this server has no credentials for it. */
 export class ProviderUnavailableError extends AppError {
   constructor(provider: string, reason: string) {
-    super(ERRORS.PROVIDER_UNAVAILABLE.code, ERRORS.PROVIDER_UNAVAILABLE(provider, reason).message, ERRORS.PROVIDER_UNAVAILABLE.status);
+    const failure = ERRORS.PROVIDER_UNAVAILABLE(provider, reason);
+    super(failure.code, failure.message, failure.status);
     this.name = 'ProviderUnavailableError';
   }
 }

@@ -1,3 +1,4 @@
+import { ERRORS } from '../../error-codes.js';
 import { Hash } from '@smithy/hash-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 
@@ -40,7 +41,7 @@ function queryOf(query: string): Record<string, string | string[]> {
 export async function signatureV4(request: SignableRequest, key: SigningKey): Promise<{ authorization: string; signature: string }> {
   const date = Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'x-amz-date')?.[1];
   const basicIso = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
-  if (date === undefined || !basicIso.test(date)) throw new Error('a SigV4 request needs an x-amz-date header such as 20150830T123600Z');
+  if (date === undefined || !basicIso.test(date)) throw ERRORS.SIGV4_DATE_MISSING();
   const host = Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'host')?.[1] ?? '';
   const signer = new SignatureV4({
     credentials: { accessKeyId: key.accessKey, secretAccessKey: key.secretKey },

@@ -130,10 +130,10 @@ export class Cluster {
     if (isResponseError(error)) {
       const { type, reason } = responseCause(error);
       this.#logger?.error({ request: label, status: error.statusCode, type, reason }, 'search cluster refused a request');
-      return ERRORS.SEARCH_ENGINE_ERROR.with({ cause: error }, `the search cluster refused ${label}: ${type}`);
+      return ERRORS.SEARCH_ENGINE_ERROR.with({ cause: error }, label, type);
     }
     this.#logger?.error({ request: label, err: error }, 'search cluster request failed');
-    return ERRORS.SEARCH_ENGINE_ERROR.with({ cause: error }, `the search cluster request ${label} failed`);
+    return ERRORS.SEARCH_ENGINE_ERROR.with({ cause: error }, label);
   }
 
   async close(): Promise<void> {

@@ -20,7 +20,7 @@ import { HIT_SOURCE, storedDocument, toHit, totalOf, type StoredDocument } from 
 import type { ElasticsearchEngineOptions } from './options.js';
 import { Cluster } from './cluster.js';
 import { correctedText, formsProbe, leftOut, suggestEntries, typoPlan, typoProbe, type TypoProbe } from './typos.js';
-import { isResponseError, isStatus, responseCause } from './errors.js';
+import { isResponseError, isStatus, missingResource, removedFrom, responseCause } from './errors.js';
 import { MAX_ID_LENGTH, clampInteger, indexExists, indexNotFound, validIndexName, validateDocument } from '../validation.js';
 import type { AliasAction, AutocompleteMatch, AutocompleteQuery, BulkItemResult, DeleteItemResult, Health, IndexInfo, IndexedDocument, QueryFilter, SearchEngine, SearchQuery, SearchResult, SuggestQuery, Suggestion } from '../types.js';
 
@@ -150,7 +150,7 @@ export class ElasticsearchEngine implements SearchEngine {
     );
     if (failures.length > 0) {
       this.#logger?.error({ index, failed: failures.length, type: failures[0] }, 'search cluster refused document deletions');
-      throw ERRORS.SEARCH_ENGINE_ERROR(`the search cluster refused ${failures.length} of ${ids.length} deletions: ${failures[0] ?? ''}`);
+      throw ERRORS.SEARCH_ENGINE_ERROR(`${failures.length} of ${ids.length} deletions`, failures[0] ?? '');
     }
     return results;
   }
@@ -174,9 +174,9 @@ export class ElasticsearchEngine implements SearchEngine {
     } catch (error) {
       if (isResponseError(error) && (error.statusCode === 404 || error.statusCode === 400)) {
         const { type, reason } = responseCause(error);
-        if (type === 'index_not_found_exception') throw ERRORS.INDEX_NOT_FOUND(reason);
-        if (type === 'aliases_not_found_exception') throw ERRORS.ALIAS_NOT_FOUND(reason);
-        throw ERRORS.INVALID_ALIAS(reason);
+        if (type === 'index_not_found_exception') throw ERRORS.INDEX_NOT_FOUND.with({ cause: error }, missingResource(error) ?? reason);
+        if (type === 'aliases_not_found_exception') throw ERRORS.ALIAS_NOT_FOUND.with({ cause: error }, missingResource(error) ?? reason, removedFrom(actions));
+        throw ERRORS.ALIAS_UPDATE_REFUSED.with({ cause: error }, reason);
       }
       throw this.#cluster.unexpected(error, 'update aliases');
     }

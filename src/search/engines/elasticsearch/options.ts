@@ -59,10 +59,10 @@ export function elasticsearchOptionsFromUrl(url: string): Pick<ElasticsearchEngi
   try {
     parsed = new URL(url);
   } catch {
-    throw ERRORS.SEARCH_URL_INVALID('SEARCH_URL is not a valid http(s) URL');
+    throw ERRORS.SEARCH_URL_INVALID('a valid http(s) URL');
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw ERRORS.SEARCH_URL_INVALID(`SEARCH_URL must be http(s) for Elasticsearch, got '${parsed.protocol}'`);
+    throw ERRORS.SEARCH_URL_INVALID('http(s) for Elasticsearch', parsed.protocol);
   }
   const auth =
     parsed.username === '' && parsed.password === ''

@@ -108,7 +108,7 @@ export function openDatabase(options: SqliteEngineOptions): Database.Database {
   mkdirSync(dirname(options.path), { recursive: true });
   const pageBytes = options.pageBytes ?? SQLITE_ENGINE_DEFAULTS.pageBytes;
   if (!(Number.isInteger(pageBytes) && pageBytes >= 512 && pageBytes <= 65_536 && (pageBytes & (pageBytes - 1)) === 0)) {
-    throw ERRORS.SEARCH_OPTIONS_INVALID('pageBytes must be a power of two from 512 to 65536');
+    throw ERRORS.SEARCH_OPTIONS_INVALID('pageBytes', 'a power of two from 512 to 65536');
   }
   const db = new Database(options.path);
   // Takes effect on a new, empty file only, and must come before WAL mode writes the first page.

@@ -39,7 +39,7 @@ export class SqliteEngine implements SearchEngine {
     const ftsHashBytes = Math.max(1024 * 1024, Math.trunc(options.ftsHashBytes ?? SQLITE_ENGINE_DEFAULTS.ftsHashBytes));
     const buildTransactionDocuments = Math.max(1, Math.trunc(options.buildTransactionDocuments ?? SQLITE_ENGINE_DEFAULTS.buildTransactionDocuments));
     if (!prefixIndex.every((length) => Number.isInteger(length) && length >= 1 && length <= 10)) {
-      throw ERRORS.SEARCH_OPTIONS_INVALID('prefixIndex lengths must be integers from 1 to 10');
+      throw ERRORS.SEARCH_OPTIONS_INVALID('prefixIndex lengths', 'integers from 1 to 10');
     }
     const db = openDatabase(options);
     this.#connection = new Connection(db);
@@ -61,7 +61,7 @@ export class SqliteEngine implements SearchEngine {
         .all(name) as string[];
       if (rows.length === 0) throw ERRORS.SEARCH_NOT_READY(name);
       if (rows.length > 1) {
-        throw ERRORS.ALIAS_AMBIGUOUS(`alias '${name}' points at ${rows.length} indices; the embedded engine searches one`);
+        throw ERRORS.ALIAS_AMBIGUOUS(name, rows.length);
       }
       return this.#current(rows[0] as string);
     });

@@ -78,8 +78,8 @@ export const SQLITE_ENGINE_DEFAULTS = {
 
 /** `sqlite:<file>` (also `sqlite://<file>`) → the file path. */
 export function sqlitePathFromUrl(url: string): string {
-  if (!url.startsWith('sqlite:')) throw ERRORS.SEARCH_URL_INVALID(`not a sqlite: search URL: '${url}'`);
+  if (!url.startsWith('sqlite:')) throw ERRORS.SEARCH_URL_INVALID('a sqlite: URL', url);
   const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
-  if (path === '') throw ERRORS.SEARCH_URL_INVALID(`the sqlite: search URL names no file: '${url}'`);
+  if (path === '') throw ERRORS.SEARCH_URL_INVALID('sqlite:<file> naming a file', url);
   return path;
 }

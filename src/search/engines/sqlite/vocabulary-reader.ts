@@ -1,3 +1,4 @@
+import { ERRORS } from '../../../error-codes.js';
 import { startThread, threadModule } from '../../threads.js';
 import type { Vocabulary } from './spell-index.js';
 
@@ -22,10 +23,10 @@ export function readVocabularyInThread(request: VocabularyRequest): Promise<Voca
   return new Promise((resolve, reject) => {
     const thread = startThread(threadModule(import.meta.url, 'vocabulary-thread'), request);
     thread.once('message', (answer: VocabularyAnswer) => {
-      if ('error' in answer) reject(new Error(`reading the vocabulary of ${request.index}: ${answer.error}`));
+      if ('error' in answer) reject(ERRORS.VOCABULARY_READ_FAILED(request.index, answer.error));
       else resolve({ terms: answer.terms === '' ? [] : answer.terms.split(' '), docs: answer.docs, documents: answer.documents });
     });
     thread.once('error', reject);
-    thread.once('exit', (code) => reject(new Error(`the vocabulary thread of ${request.index} exited with ${code} before answering`)));
+    thread.once('exit', (code) => reject(ERRORS.VOCABULARY_READ_FAILED(request.index, { exitCode: code })));
   });
 }

@@ -167,7 +167,7 @@ export class IndexWriter {
           if (!isIndex(connection, index)) throw indexNotFound(index);
           if (!validIndexName(alias)) throw ERRORS.INDEX_NAME_INVALID(alias);
           if (isIndex(connection, alias)) {
-            throw ERRORS.INVALID_ALIAS(`'${alias}' is an index name and cannot be an alias`);
+            throw ERRORS.INVALID_ALIAS(alias);
           }
           db.prepare('INSERT OR IGNORE INTO search_aliases (alias, index_name) VALUES (?, ?)').run(alias, index);
         } else {
@@ -175,7 +175,7 @@ export class IndexWriter {
           if (!isIndex(connection, index)) throw indexNotFound(index);
           const removed = db.prepare('DELETE FROM search_aliases WHERE alias = ? AND index_name = ?').run(alias, index);
           if (removed.changes === 0) {
-            throw ERRORS.ALIAS_NOT_FOUND(`alias '${alias}' does not point at '${index}'`);
+            throw ERRORS.ALIAS_NOT_FOUND(alias, index);
           }
         }
       }
