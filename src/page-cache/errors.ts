@@ -4,4 +4,4 @@
  * package of its own changes this file only.
  */
 export { ERRORS } from '../error-codes.js';
-export type { AppError } from '../errors.js';
+export { errorBody, type AppError } from '../errors.js';

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearerMatches, bearerToken } from './auth.js';
-import { ERRORS } from '../error-codes.js';
-import { errorBody, type AppError } from '../errors.js';
+import { ERRORS, errorBody, type AppError } from './errors.js';
 import { sendJson } from './http-answers.js';
 import type { PageCache } from './page-cache.js';
 
