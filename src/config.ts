@@ -2,7 +2,9 @@ import { resolve } from 'node:path';
 import { ERRORS, SECRET_RULE, withheld } from './error-codes.js';
 import { CACHE_KEY_NAMES, DEFAULTS as PAGE_CACHE_DEFAULTS, PURGE_MODES, type CacheKeyName, type PurgeMode } from './page-cache/index.js';
 import { LOG_REQUESTS_MODES, type LogRequestsMode } from './log-bounds.js';
+import { RENDERER_DEFAULTS } from './renderer/index.js';
 import { SITE_DEFAULTS, SITE_LIMITS, type SiteIdentity } from './renderer/site.js';
+import { DRAIN_DEFAULTS } from './server/drain.js';
 import { DEFAULT_TRUSTED_PROXIES, validProxyEntry } from './http/index.js';
 import { ORIGIN_APP_DEFAULTS } from './origin/index.js';
 import { DEFAULT_INDEX_PREFIX, SEARCH_ROUTES_DEFAULTS } from './search/index.js';
@@ -301,8 +303,8 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     nginxBin: read(env, 'NGINX_BIN') ?? 'nginx',
     dataDir,
     apiBase: parseHttpUrl('API_BASE', read(env, 'API_BASE') ?? `http://127.0.0.1:${originPort}`),
-    originTimeoutMs: parsePositiveInt('ORIGIN_TIMEOUT_MS', read(env, 'ORIGIN_TIMEOUT_MS') ?? '10000'),
-    originMaxAnswerBytes: parsePositiveInt('ORIGIN_MAX_ANSWER_BYTES', read(env, 'ORIGIN_MAX_ANSWER_BYTES') ?? String(4 * 1024 * 1024)),
+    originTimeoutMs: parsePositiveInt('ORIGIN_TIMEOUT_MS', read(env, 'ORIGIN_TIMEOUT_MS') ?? String(RENDERER_DEFAULTS.timeoutMs)),
+    originMaxAnswerBytes: parsePositiveInt('ORIGIN_MAX_ANSWER_BYTES', read(env, 'ORIGIN_MAX_ANSWER_BYTES') ?? String(RENDERER_DEFAULTS.maxOriginAnswerBytes)),
     originAdminToken: read(env, 'ORIGIN_ADMIN_TOKEN'),
     purgeSecret: read(env, 'PURGE_SECRET'),
     edgeRefreshSecret: optional(env, 'EDGE_REFRESH_SECRET', parseSecret),
@@ -328,7 +330,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     trustedProxies: parseTrustedProxies('TRUSTED_PROXIES', read(env, 'TRUSTED_PROXIES') ?? DEFAULT_TRUSTED_PROXIES.join(',')),
     commentRateLimit: optional(env, 'COMMENT_RATE_LIMIT', parseRateLimit) ?? { ...ORIGIN_APP_DEFAULTS.commentRateLimit },
     frontWorkerHeader: parseOneOf('FRONT_WORKER_HEADER', read(env, 'FRONT_WORKER_HEADER') ?? 'off', ['on', 'off']) === 'on',
-    shutdownTimeoutMs: parsePositiveInt('SHUTDOWN_TIMEOUT_MS', read(env, 'SHUTDOWN_TIMEOUT_MS') ?? '10000'),
+    shutdownTimeoutMs: parsePositiveInt('SHUTDOWN_TIMEOUT_MS', read(env, 'SHUTDOWN_TIMEOUT_MS') ?? String(DRAIN_DEFAULTS.timeoutMs)),
     drainDelayMs: parseNonNegativeInt('DRAIN_DELAY_MS', read(env, 'DRAIN_DELAY_MS') ?? '0'),
     metricsToken: read(env, 'METRICS_TOKEN'),
     logRequests: parseOneOf('LOG_REQUESTS', read(env, 'LOG_REQUESTS') ?? 'sampled', LOG_REQUESTS_MODES),

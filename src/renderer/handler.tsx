@@ -58,7 +58,7 @@ export interface RendererOptions {
   publicBase?: PublicBaseOptions;
 }
 
-const DEFAULTS = {
+export const RENDERER_DEFAULTS = {
   locales: [DEFAULT_LOCALE],
   timeoutMs: 10_000,
   maxOriginAnswerBytes: 4 * 1024 * 1024,
@@ -101,24 +101,24 @@ export function createRenderer(options: RendererOptions): RendererHandler {
   const build = options.build ?? (options.buildDir === undefined ? undefined : loadClientBuild(options.buildDir));
   if (build === undefined) throw ERRORS.RENDERER_OPTIONS_INVALID('it needs buildDir or build');
   const logger = options.logger ?? silentLogger();
-  const locales = options.locales ?? [...DEFAULTS.locales];
-  const cacheControl = options.cacheControl ?? DEFAULTS.cacheControl;
-  const site = options.site ?? DEFAULTS.site;
-  const allowedHosts = options.allowedHosts ?? DEFAULTS.allowedHosts;
+  const locales = options.locales ?? [...RENDERER_DEFAULTS.locales];
+  const cacheControl = options.cacheControl ?? RENDERER_DEFAULTS.cacheControl;
+  const site = options.site ?? RENDERER_DEFAULTS.site;
+  const allowedHosts = options.allowedHosts ?? RENDERER_DEFAULTS.allowedHosts;
   const baseOf = publicBaseMemo(allowedHosts, options.publicBase);
   const canonicalOf = canonicalUrlMemo(locales);
   const origin = {
     apiBase: options.apiBase.replace(/\/+$/, ''),
     fetch: options.fetch ?? globalThis.fetch,
-    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
-    maxAnswerBytes: options.maxOriginAnswerBytes ?? DEFAULTS.maxOriginAnswerBytes,
-    latestPosts: options.latestPosts ?? DEFAULTS.latestPosts,
+    timeoutMs: options.timeoutMs ?? RENDERER_DEFAULTS.timeoutMs,
+    maxAnswerBytes: options.maxOriginAnswerBytes ?? RENDERER_DEFAULTS.maxOriginAnswerBytes,
+    latestPosts: options.latestPosts ?? RENDERER_DEFAULTS.latestPosts,
     siteName: site.name,
   };
   const scriptUrl = `${STATIC_PREFIX}${build.buildId}/${build.script}`;
   const script = build.files.get(build.script);
   if (script === undefined) throw ERRORS.RENDERER_OPTIONS_INVALID(`the client build holds no ${build.script}`);
-  const bundle = prepareStaticFile(script, build.encoded, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': DEFAULTS.staticCacheControl });
+  const bundle = prepareStaticFile(script, build.encoded, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': RENDERER_DEFAULTS.staticCacheControl });
   const preferences = preferencesMemo();
   const locale = locales[0] ?? DEFAULT_LOCALE;
 
@@ -130,7 +130,7 @@ export function createRenderer(options: RendererOptions): RendererHandler {
       baseUrl: baseOf(req),
     });
 
-  const cacheHeaders = (cache: boolean, keys: readonly string[]) => (cache ? { 'cache-control': cacheControl, ...keyHeader(keys) } : { 'cache-control': DEFAULTS.uncached });
+  const cacheHeaders = (cache: boolean, keys: readonly string[]) => (cache ? { 'cache-control': cacheControl, ...keyHeader(keys) } : { 'cache-control': RENDERER_DEFAULTS.uncached });
 
   const sendPage = (req: IncomingMessage, res: ServerResponse, status: number, page: PageData, cache = status === 200) =>
     send(req, res, status, { 'content-type': 'text/html; charset=utf-8', ...cacheHeaders(cache, pageKeys(page)) }, html(req, page));
@@ -187,24 +187,24 @@ export function createRenderer(options: RendererOptions): RendererHandler {
 
   const handler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      send(req, res, 405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8', 'cache-control': DEFAULTS.uncached }, 'Method Not Allowed');
+      send(req, res, 405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8', 'cache-control': RENDERER_DEFAULTS.uncached }, 'Method Not Allowed');
       return;
     }
     // One URL per resource: nothing is rendered under a spelling of its own, so no cache can keep one.
     const canonical = canonicalOf(req.url ?? '/');
     if (canonical === undefined) {
-      send(req, res, 400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': DEFAULTS.uncached }, 'Bad Request');
+      send(req, res, 400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': RENDERER_DEFAULTS.uncached }, 'Bad Request');
       return;
     }
     if (canonical.target !== req.url) {
-      send(req, res, 301, { location: canonical.target, 'cache-control': DEFAULTS.uncached }, '');
+      send(req, res, 301, { location: canonical.target, 'cache-control': RENDERER_DEFAULTS.uncached }, '');
       return;
     }
     const pathname = pathOf(canonical.target);
 
     if (pathname.startsWith(STATIC_PREFIX)) {
       if (pathname === scriptUrl) sendStaticFile(req, res, bundle, preferences(req.headers['accept-encoding']));
-      else send(req, res, 404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': DEFAULTS.uncached }, 'Not Found');
+      else send(req, res, 404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': RENDERER_DEFAULTS.uncached }, 'Not Found');
       return;
     }
 

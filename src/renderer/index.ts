@@ -1,4 +1,4 @@
-export { createRenderer, type RendererHandler, type RendererOptions } from './handler.js';
+export { createRenderer, RENDERER_DEFAULTS, type RendererHandler, type RendererOptions } from './handler.js';
 export { buildClient, loadClientBuild, type BuildClientOptions, type ClientBuild, type ClientManifest } from './build.js';
 export { OriginError } from './origin-client.js';
 export { matchPage, dataUrl, parseDataUrl, DEFAULT_LOCALE, DATA_PREFIX, STATIC_PREFIX, type PageRoute } from './routes.js';
