@@ -1,4 +1,4 @@
-import { beginsPiece, fold, isWordCharacter, termsOfWord, WORD_SOURCE } from '../analysis/index.js';
+import { beginsPiece, fold, hasBreakingScript, isWordCharacter, termsOfWord, WORD_SOURCE, wordsOf } from '../analysis/index.js';
 
 /** Where the words of a query lie in a text, found as far as fragment selection asks (see highlight-fragments.ts). */
 
@@ -31,7 +31,6 @@ export interface TermMatcher {
   otherForms?: { anchors: readonly string[]; matches: (term: string) => boolean };
 }
 
-const WORD = new RegExp(WORD_SOURCE, 'gu');
 const SPACE = /\s/;
 
 const WORD_CHARACTER = new RegExp(WORD_SOURCE.slice(0, -1), 'u');
@@ -157,16 +156,14 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
     else found.push([start, end]);
   };
   const wordByWord = (from: number, to: number) => {
-    const words = new RegExp(WORD.source, 'gu');
-    words.lastIndex = from;
-    for (let match = words.exec(text); match !== null && match.index < to; match = words.exec(text)) {
-      if (marked(match[0])) add(match.index, match.index + match[0].length);
-    }
+    for (const word of wordsOf(text.slice(from, to))) if (marked(word.text)) add(from + word.start, from + word.end);
   };
   // Found once per text: a one-byte string tells at once that it holds nothing past Latin-1.
   const script = scriptOf(text);
   const byFolding = (from: number, to: number): boolean => {
     const chunk = text.slice(from, to);
+    // Widening a place found to its whole run of word characters would mark a whole sentence of Chinese or Japanese.
+    if (script === 'other' && hasBreakingScript(chunk)) return false;
     const folded = foldChunk(chunk, script);
     if (folded.length !== chunk.length) return false;
     const ranges: [number, number][] = [];

@@ -1,0 +1,92 @@
+/**
+ * Words in scripts written without spaces between them (Han, Hiragana and Katakana, Thai, Lao, Khmer, Myanmar), and
+ * scripts glued to others (a Latin name followed by Korean). Pure: no I/O.
+ *
+ * A **break** is a place between two word characters where a word ends although no separator stands there:
+ * - where the script changes between two word characters and one of them is of a script named here (`Next.js인가`
+ *   breaks before `인`, `npmをインストール` before `を`);
+ * - inside a run of one script written without spaces, where `Intl.Segmenter` ends a word (`国际化` is `国际`, `化`).
+ *
+ * The segmenter's locale is fixed rather than the page's or the query's: ICU segments every locale of a script with
+ * the same dictionary, and a fixed one guarantees that a page and a query in different locales (a `zh-TW` reader
+ * searching every locale) cut the same run the same way. The index and the query both take their words from here.
+ */
+
+const SEGMENTER = new Intl.Segmenter('und', { granularity: 'word' });
+
+/** Classes of word characters: a run of one class is never broken by a script change. */
+const NONE = 0;
+const CHINESE_JAPANESE = 1;
+const HANGUL = 2;
+const THAI = 3;
+const LAO = 4;
+const KHMER = 5;
+const MYANMAR = 6;
+
+/** The classes whose runs Intl.Segmenter cuts into words (Hangul is written with spaces). */
+const SEGMENTED = new Set([CHINESE_JAPANESE, THAI, LAO, KHMER, MYANMAR]);
+
+/** Han and Kana are one class: Japanese mixes them inside a word (`使う`), and the segmenter's dictionary knows both. */
+const CLASSES: readonly (readonly [RegExp, number])[] = [
+  [/[\p{scx=Han}\p{scx=Hira}\p{scx=Kana}]/u, CHINESE_JAPANESE],
+  [/\p{scx=Hang}/u, HANGUL],
+  [/\p{scx=Thai}/u, THAI],
+  [/\p{scx=Laoo}/u, LAO],
+  [/\p{scx=Khmr}/u, KHMER],
+  [/\p{scx=Mymr}/u, MYANMAR],
+];
+
+/** Whether a text may hold a break: one test, so that text of other scripts costs a scan and nothing more. */
+const ANY_CLASS = new RegExp(`[${CLASSES.map(([pattern]) => pattern.source.replace(/^\[|\]$/g, '')).join('')}]`, 'u');
+const WORD_CHARACTER = /^[\p{L}\p{N}\p{M}\p{Co}]$/u;
+const MARK = /^\p{M}$/u;
+/** Below the first of the scripts named here, every character is of no class. */
+const FIRST_CODE = 0x0e00;
+
+const NO_BREAKS: readonly number[] = [];
+
+/** The class of a word character; marks are of the class of the character they follow. */
+function classOf(character: string, previous: number): number {
+  if ((character.codePointAt(0) as number) < FIRST_CODE) return MARK.test(character) ? previous : NONE;
+  for (const [pattern, kind] of CLASSES) if (pattern.test(character)) return kind;
+  return MARK.test(character) ? previous : NONE;
+}
+
+/** Whether a text holds a character of a script named here (when it does not, it has no breaks). */
+export function hasBreakingScript(text: string): boolean {
+  return ANY_CLASS.test(text);
+}
+
+/** The breaks of a text (UTF-16 offsets, ascending): where a word ends between two word characters. */
+export function breaksOf(text: string): readonly number[] {
+  if (!hasBreakingScript(text)) return NO_BREAKS;
+  const breaks: number[] = [];
+  let runStart = -1;
+  let runClass = NONE;
+  const endRun = (end: number) => {
+    if (runStart >= 0 && SEGMENTED.has(runClass)) {
+      for (const { index } of SEGMENTER.segment(text.slice(runStart, end))) if (index > 0) breaks.push(runStart + index);
+    }
+    runStart = -1;
+  };
+  for (let at = 0; at < text.length; ) {
+    const character = String.fromCodePoint(text.codePointAt(at) as number);
+    if (!WORD_CHARACTER.test(character)) {
+      endRun(at);
+      runClass = NONE;
+    } else {
+      const kind = classOf(character, runClass);
+      if (runStart >= 0 && kind !== runClass) {
+        endRun(at);
+        breaks.push(at);
+      } else if (runStart < 0 && at > 0 && kind !== runClass && WORD_CHARACTER.test(text[at - 1] as string)) {
+        breaks.push(at);
+      }
+      if (runStart < 0 && kind !== NONE) runStart = at;
+      runClass = kind;
+    }
+    at += character.length;
+  }
+  endRun(text.length);
+  return breaks.length > 1 ? [...new Set(breaks)].sort((a, b) => a - b) : breaks;
+}
