@@ -90,3 +90,31 @@ export function breaksOf(text: string): readonly number[] {
   endRun(text.length);
   return breaks.length > 1 ? [...new Set(breaks)].sort((a, b) => a - b) : breaks;
 }
+
+/**
+ * The character an engine that cannot segment text itself (Elasticsearch without plugins) is sent at every break:
+ * zero width space, which no word holds, so a tokenizer of words (WORD_SOURCE) ends a word there, while the text
+ * still reads as it did and offsets for highlighting stay in the text the engine stored.
+ */
+export const WORD_BREAK = '\u200b';
+/** WORD_BREAK as a regular expression source, the same in JS and in Java. */
+export const WORD_BREAK_SOURCE = '\\u200B';
+const WORD_BREAKS = new RegExp(WORD_BREAK_SOURCE, 'gu');
+
+/** A text with WORD_BREAK inserted at each of its breaks; the text itself when it has none. */
+export function withWordBreaks(text: string): string {
+  const breaks = breaksOf(text);
+  if (breaks.length === 0) return text;
+  let joined = '';
+  let from = 0;
+  for (const at of breaks) {
+    joined += text.slice(from, at) + WORD_BREAK;
+    from = at;
+  }
+  return joined + text.slice(from);
+}
+
+/** A text an engine gives back without the WORD_BREAKs withWordBreaks put in. */
+export function withoutWordBreaks(text: string): string {
+  return text.includes(WORD_BREAK) ? text.replace(WORD_BREAKS, '') : text;
+}
