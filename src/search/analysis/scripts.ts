@@ -36,8 +36,14 @@ const CLASSES: readonly (readonly [RegExp, number])[] = [
   [/\p{scx=Mymr}/u, MYANMAR],
 ];
 
+/** One character of any of the classes of `kinds`. */
+function anyOf(kinds: (kind: number) => boolean): RegExp {
+  return new RegExp(`[${CLASSES.filter(([, kind]) => kinds(kind)).map(([pattern]) => pattern.source.replace(/^\[|\]$/g, '')).join('')}]`, 'u');
+}
+
 /** Whether a text may hold a break: one test, so that text of other scripts costs a scan and nothing more. */
-const ANY_CLASS = new RegExp(`[${CLASSES.map(([pattern]) => pattern.source.replace(/^\[|\]$/g, '')).join('')}]`, 'u');
+const ANY_CLASS = anyOf(() => true);
+const SEGMENTED_SCRIPT = anyOf((kind) => SEGMENTED.has(kind));
 const WORD_CHARACTER = /^[\p{L}\p{N}\p{M}\p{Co}]$/u;
 const MARK = /^\p{M}$/u;
 /** Below the first of the scripts named here, every character is of no class. */
@@ -50,6 +56,11 @@ function classOf(character: string, previous: number): number {
   if ((character.codePointAt(0) as number) < FIRST_CODE) return MARK.test(character) ? previous : NONE;
   for (const [pattern, kind] of CLASSES) if (pattern.test(character)) return kind;
   return MARK.test(character) ? previous : NONE;
+}
+
+/** Whether a word holds a character of a script Intl.Segmenter cuts into words (Hangul, written with spaces, is not one). */
+export function isSegmentedScript(word: string): boolean {
+  return SEGMENTED_SCRIPT.test(word);
 }
 
 /** Whether a text holds a character of a script named here (when it does not, it has no breaks). */

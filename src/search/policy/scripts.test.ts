@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { titleOf } from './highlight-fragments.js';
 import { matchWords } from './highlight-matches.js';
-import { queryTerms, termsOfWord, wordsOf } from '../analysis/index.js';
+import { spellable } from './spelling.js';
+import { queryTerms, queryText, queryWords, termsOfWord, wordsOf } from '../analysis/index.js';
 
 const WORD_CHARACTER = /[\p{L}\p{N}\p{M}\p{Co}]/u;
 
@@ -46,5 +47,17 @@ describe('highlighting words in every script', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('corrections of words in every script', () => {
+  it('files no word of a script written without spaces for spelling, and Korean and Latin words still', () => {
+    assert.deepEqual(['浏览器兼容', 'インストール', 'การติดตั้ง', '설정하기', 'routing'].map(spellable), [false, false, false, true, true]);
+  });
+
+  it('writes a corrected query back with the words glued as typed, and spaces elsewhere', () => {
+    const words = queryWords('国际化路由 routng, 設定');
+    assert.equal(queryText(words, (word) => (word.term === 'routng' ? 'routing' : word.typed)), `${words.slice(0, -2).map((word) => word.typed).join('')} routing 設定`);
+    assert.equal(queryText(queryWords('npmをインストール'), (word) => word.typed), 'npmをインストール');
   });
 });
