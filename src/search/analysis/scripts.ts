@@ -51,11 +51,32 @@ const FIRST_CODE = 0x0e00;
 
 const NO_BREAKS: readonly number[] = [];
 
-/** The class of a word character; marks are of the class of the character they follow. */
-function classOf(character: string, previous: number): number {
-  if ((character.codePointAt(0) as number) < FIRST_CODE) return MARK.test(character) ? previous : NONE;
-  for (const [pattern, kind] of CLASSES) if (pattern.test(character)) return kind;
-  return MARK.test(character) ? previous : NONE;
+/**
+ * What a character is to breaksOf, by code point: not a word character, a mark of no class here (of the class of
+ * the character it follows), or a word character of a class (its class + FIRST_CLASS). Looked up once per character
+ * of the Basic Multilingual Plane and kept: a run of Chinese reads the same few thousand characters again and again.
+ */
+const UNKNOWN = 0;
+const NOT_WORD = 1;
+const MARK_OF_NO_CLASS = 2;
+const FIRST_CLASS = 3;
+const BMP = new Uint8Array(0x10000);
+
+function kindOf(code: number): number {
+  if (code >= 0x10000) return computeKind(code);
+  let kind = BMP[code] as number;
+  if (kind === UNKNOWN) {
+    kind = computeKind(code);
+    BMP[code] = kind;
+  }
+  return kind;
+}
+
+function computeKind(code: number): number {
+  const character = String.fromCodePoint(code);
+  if (!WORD_CHARACTER.test(character)) return NOT_WORD;
+  if (code >= FIRST_CODE) for (const [pattern, kind] of CLASSES) if (pattern.test(character)) return kind + FIRST_CLASS;
+  return MARK.test(character) ? MARK_OF_NO_CLASS : NONE + FIRST_CLASS;
 }
 
 /** Whether a word holds a character of a script Intl.Segmenter cuts into words (Hangul, written with spaces, is not one). */
@@ -74,6 +95,7 @@ export function breaksOf(text: string): readonly number[] {
   const breaks: number[] = [];
   let runStart = -1;
   let runClass = NONE;
+  let afterWord = false;
   const endRun = (end: number) => {
     if (runStart >= 0 && SEGMENTED.has(runClass)) {
       for (const { index } of SEGMENTER.segment(text.slice(runStart, end))) if (index > 0) breaks.push(runStart + index);
@@ -81,22 +103,25 @@ export function breaksOf(text: string): readonly number[] {
     runStart = -1;
   };
   for (let at = 0; at < text.length; ) {
-    const character = String.fromCodePoint(text.codePointAt(at) as number);
-    if (!WORD_CHARACTER.test(character)) {
+    const code = text.codePointAt(at) as number;
+    const found = kindOf(code);
+    if (found === NOT_WORD) {
       endRun(at);
       runClass = NONE;
+      afterWord = false;
     } else {
-      const kind = classOf(character, runClass);
+      const kind = found === MARK_OF_NO_CLASS ? runClass : found - FIRST_CLASS;
       if (runStart >= 0 && kind !== runClass) {
         endRun(at);
         breaks.push(at);
-      } else if (runStart < 0 && at > 0 && kind !== runClass && WORD_CHARACTER.test(text[at - 1] as string)) {
+      } else if (runStart < 0 && afterWord && kind !== runClass) {
         breaks.push(at);
       }
       if (runStart < 0 && kind !== NONE) runStart = at;
       runClass = kind;
+      afterWord = true;
     }
-    at += character.length;
+    at += code >= 0x10000 ? 2 : 1;
   }
   endRun(text.length);
   return breaks.length > 1 ? [...new Set(breaks)].sort((a, b) => a - b) : breaks;
