@@ -54,7 +54,7 @@ const NO_BREAKS: readonly number[] = [];
 /**
  * What a character is to breaksOf, by code point: not a word character, a mark of no class here (of the class of
  * the character it follows), or a word character of a class (its class + FIRST_CLASS). Looked up once per character
- * of the Basic Multilingual Plane and kept: a run of Chinese reads the same few thousand characters again and again.
+ * of the Basic Multilingual Plane and kept: a run of Chinese reads the same characters again and again.
  */
 const UNKNOWN = 0;
 const NOT_WORD = 1;
