@@ -15,29 +15,31 @@
 const SEGMENTER = new Intl.Segmenter('und', { granularity: 'word' });
 
 /** Classes of word characters: a run of one class is never broken by a script change. */
-const NONE = 0;
-const CHINESE_JAPANESE = 1;
-const HANGUL = 2;
-const THAI = 3;
-const LAO = 4;
-const KHMER = 5;
-const MYANMAR = 6;
+const enum Script {
+  None,
+  ChineseJapanese,
+  Hangul,
+  Thai,
+  Lao,
+  Khmer,
+  Myanmar,
+}
 
 /** The classes whose runs Intl.Segmenter cuts into words (Hangul is written with spaces). */
-const SEGMENTED = new Set([CHINESE_JAPANESE, THAI, LAO, KHMER, MYANMAR]);
+const SEGMENTED = new Set<Script>([Script.ChineseJapanese, Script.Thai, Script.Lao, Script.Khmer, Script.Myanmar]);
 
 /** Han and Kana are one class: Japanese mixes them inside a word (`使う`), and the segmenter's dictionary knows both. */
-const CLASSES: readonly (readonly [RegExp, number])[] = [
-  [/[\p{scx=Han}\p{scx=Hira}\p{scx=Kana}]/u, CHINESE_JAPANESE],
-  [/\p{scx=Hang}/u, HANGUL],
-  [/\p{scx=Thai}/u, THAI],
-  [/\p{scx=Laoo}/u, LAO],
-  [/\p{scx=Khmr}/u, KHMER],
-  [/\p{scx=Mymr}/u, MYANMAR],
+const CLASSES: readonly (readonly [RegExp, Script])[] = [
+  [/[\p{scx=Han}\p{scx=Hira}\p{scx=Kana}]/u, Script.ChineseJapanese],
+  [/\p{scx=Hang}/u, Script.Hangul],
+  [/\p{scx=Thai}/u, Script.Thai],
+  [/\p{scx=Laoo}/u, Script.Lao],
+  [/\p{scx=Khmr}/u, Script.Khmer],
+  [/\p{scx=Mymr}/u, Script.Myanmar],
 ];
 
 /** One character of any of the classes of `kinds`. */
-function anyOf(kinds: (kind: number) => boolean): RegExp {
+function anyOf(kinds: (kind: Script) => boolean): RegExp {
   return new RegExp(`[${CLASSES.filter(([, kind]) => kinds(kind)).map(([pattern]) => pattern.source.replace(/^\[|\]$/g, '')).join('')}]`, 'u');
 }
 
@@ -76,7 +78,7 @@ function computeKind(code: number): number {
   const character = String.fromCodePoint(code);
   if (!WORD_CHARACTER.test(character)) return NOT_WORD;
   if (code >= FIRST_CODE) for (const [pattern, kind] of CLASSES) if (pattern.test(character)) return kind + FIRST_CLASS;
-  return MARK.test(character) ? MARK_OF_NO_CLASS : NONE + FIRST_CLASS;
+  return MARK.test(character) ? MARK_OF_NO_CLASS : Script.None + FIRST_CLASS;
 }
 
 /** Whether a word holds a character of a script Intl.Segmenter cuts into words (Hangul, written with spaces, is not one). */
@@ -94,7 +96,7 @@ export function breaksOf(text: string): readonly number[] {
   if (!hasBreakingScript(text)) return NO_BREAKS;
   const breaks: number[] = [];
   let runStart = -1;
-  let runClass = NONE;
+  let runClass: Script = Script.None;
   let afterWord = false;
   const endRun = (end: number) => {
     if (runStart >= 0 && SEGMENTED.has(runClass)) {
@@ -107,17 +109,17 @@ export function breaksOf(text: string): readonly number[] {
     const found = kindOf(code);
     if (found === NOT_WORD) {
       endRun(at);
-      runClass = NONE;
+      runClass = Script.None;
       afterWord = false;
     } else {
-      const kind = found === MARK_OF_NO_CLASS ? runClass : found - FIRST_CLASS;
+      const kind: Script = found === MARK_OF_NO_CLASS ? runClass : found - FIRST_CLASS;
       if (runStart >= 0 && kind !== runClass) {
         endRun(at);
         breaks.push(at);
       } else if (runStart < 0 && afterWord && kind !== runClass) {
         breaks.push(at);
       }
-      if (runStart < 0 && kind !== NONE) runStart = at;
+      if (runStart < 0 && kind !== Script.None) runStart = at;
       runClass = kind;
       afterWord = true;
     }
