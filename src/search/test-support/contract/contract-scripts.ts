@@ -27,6 +27,14 @@ export function scriptTests(context: { engine: () => SearchEngine; indexWith: (d
       assert.deepEqual(ids(await search(index, '浏览器')), ['compat']);
     });
 
+    it('ranks the page whose whole Chinese title is the query above a more popular page holding it', async () => {
+      const index = await context.indexWith([
+        doc('guide', '国际化路由：国际化路由指南', { locale: 'zh-CN', popularity: 1, body: '国际化路由' }),
+        doc('exact', '国际化路由', { locale: 'zh-CN', popularity: 0 }),
+      ]);
+      assert.deepEqual(ids(await search(index, '国际化路由')), ['exact', 'guide']);
+    });
+
     it('finds a Japanese word inside a longer run of the text', async () => {
       const index = await context.indexWith([
         doc('install', 'パッケージをインストール', { locale: 'ja', body: 'まずnpmをインストールしてください。' }),
