@@ -1,4 +1,4 @@
-import { breaksOf, hasBreakingScript } from './scripts.js';
+import { breaksOf } from './scripts.js';
 
 /**
  * Word splitting, in the manner of Elasticsearch's `word_delimiter_graph` with `preserve_original` and
@@ -136,12 +136,12 @@ export function forEachGroup(text: string, foldPiece: (piece: string, ascii: boo
 }
 
 /**
- * Whether a piece of a word begins at `at`, inside the word: the same rule forEachGroup splits by. The highlighter asks
- * it of a term found inside a word.
+ * Whether a piece of a word begins at `at`, inside the word: the same rule forEachGroup splits by, but for the breaks
+ * of scripts.ts, which only wordsOf reads (finding them costs a pass over the whole text). The highlighter asks it of
+ * a term found inside a word of text without such scripts, and reads any other text word by word.
  */
 export function beginsPiece(text: string, at: number): boolean {
   if (at <= 0 || at >= text.length) return false;
-  if (hasBreakingScript(text) && breaksOf(text).includes(at)) return true;
   const next = at + widthAt(text, at);
   return breaksBefore(kindAt(text, at - 1), kindAt(text, at), next < text.length ? kindAt(text, next) : Kind.Separator);
 }
