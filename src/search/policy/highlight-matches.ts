@@ -31,7 +31,8 @@ export interface TermMatcher {
   otherForms?: { anchors: readonly string[]; matches: (term: string) => boolean };
 }
 
-const SPACE = /\s/;
+/** Where a chunk may end without cutting a word: a space, or punctuation (text of Chinese or Japanese has no spaces). */
+const CHUNK_END = /[\s\p{P}]/u;
 
 const WORD_CHARACTER = new RegExp(WORD_SOURCE.slice(0, -1), 'u');
 // eslint-disable-next-line no-control-regex -- a plain ASCII chunk needs only lower-casing
@@ -237,11 +238,11 @@ class ChunkedMatches implements MatchSource {
     while (this.#scanned < this.text.length && (this.#scanned < position || this.#open())) this.#step();
   }
 
-  /** Reads the next chunk, ending at a space so that no word is cut. */
+  /** Reads the next chunk, ending at a space or punctuation so that no word is cut. */
   #step(): void {
     const text = this.text;
     let to = Math.min(text.length, this.#scanned + CHUNK);
-    while (to < text.length && !SPACE.test(text[to] as string)) to++;
+    while (to < text.length && !CHUNK_END.test(text[to] as string)) to++;
     this.#scanChunk(this.#scanned, to);
     this.#scanned = to;
   }

@@ -48,6 +48,12 @@ describe('highlighting words in every script', () => {
       { numRuns: 300 },
     );
   });
+
+  it('marks the same words when a long text without spaces is read a chunk at a time', () => {
+    const page = Array.from({ length: 120 }, (_, i) => `${WORDS[i % WORDS.length] ?? ''}${WORDS[(i * 7) % WORDS.length] ?? ''}、`).join('');
+    const terms = new Set([...queryTerms('路由'), ...queryTerms('インストール')]);
+    assert.deepEqual(found(page, terms), expectedRanges(page, terms));
+  });
 });
 
 describe('corrections of words in every script', () => {
