@@ -1,3 +1,5 @@
+import { breaksOf } from './scripts.js';
+
 /**
  * Word splitting, in the manner of Elasticsearch's `word_delimiter_graph` with `preserve_original` and
  * `catenate_all`: an identifier gives its whole and its parts, so `getElementById`, `get element by id`,
@@ -8,6 +10,8 @@
  *   character, or a connector not between two segments, ends a group.
  * - A segment splits into **pieces** at a case change (`getElement` → `get`, `Element`; `HTMLParser` → `HTML`,
  *   `Parser`) and between ASCII letters and digits (`iperf3` → `iperf`, `3`; `svg2png` → `svg`, `2`, `png`).
+ * - A break of scripts.ts (a change of script, or a word's end inside text written without spaces) ends a group as a
+ *   separator does: `国际化` gives the groups `国际` and `化`, `Next.js인가` the groups `Next.js` and `인가`.
  * - Each piece gives its folded terms (see terms.ts). A group of one term gives that term. A group of several gives
  *   first its whole (the terms run together: `getelementbyid`), then, for each segment, the segment's whole when it
  *   has several terms and the group more than one segment, and the segment's terms — so every word of the folded text
@@ -64,6 +68,8 @@ const isLetter = (kind: Kind) => kind === Kind.Lower || kind === Kind.Upper;
  */
 export function forEachGroup(text: string, foldPiece: (piece: string, ascii: boolean) => readonly string[], visit: (group: Group) => void): void {
   const length = text.length;
+  const breaks = breaksOf(text);
+  let nextBreak = 0;
   let groupStart = -1;
   /** The terms of each segment of the open group. */
   let segments: string[][] = [];
@@ -111,6 +117,11 @@ export function forEachGroup(text: string, foldPiece: (piece: string, ascii: boo
       previous = kind;
       continue;
     }
+    while (nextBreak < breaks.length && (breaks[nextBreak] as number) < at) nextBreak++;
+    if (breaks[nextBreak] === at) {
+      endGroup(at);
+      previous = Kind.Separator;
+    }
     if (groupStart < 0) groupStart = at;
     const after = at + widthAt(text, at);
     if (pieceStart >= 0 && breaksBefore(previous, kind, after < length ? kindAt(text, after) : Kind.Separator)) endPiece(at);
@@ -125,8 +136,9 @@ export function forEachGroup(text: string, foldPiece: (piece: string, ascii: boo
 }
 
 /**
- * Whether a piece of a word begins at `at`, inside the word: the same rule forEachGroup splits by. The highlighter asks
- * it of a term found inside a word.
+ * Whether a piece of a word begins at `at`, inside the word: the same rule forEachGroup splits by, but for the breaks
+ * of scripts.ts, which only wordsOf reads (finding them costs a pass over the whole text). The highlighter asks it of
+ * a term found inside a word of text without such scripts, and reads any other text word by word.
  */
 export function beginsPiece(text: string, at: number): boolean {
   if (at <= 0 || at >= text.length) return false;

@@ -118,7 +118,7 @@ describe('queryTerms', () => {
   });
 
   it('names the word each term was typed as', () => {
-    assert.deepEqual(queryWords('Café \u2474x'), [{ term: 'cafe', parts: [], typed: 'Café' }, { term: '1x', parts: ['1', 'x'], typed: '\u2474x' }]);
+    assert.deepEqual(queryWords('Café \u2474x'), [{ term: 'cafe', parts: [], typed: 'Café', start: 0, end: 4 }, { term: '1x', parts: ['1', 'x'], typed: '\u2474x', start: 5, end: 7 }]);
   });
 
   it('yields only terms without syntax characters, bounded in count and length, for any input (property)', () => {

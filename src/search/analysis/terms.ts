@@ -1,3 +1,4 @@
+import { breaksOf } from './scripts.js';
 import { forEachGroup, type Group } from './split.js';
 import { HASH_SEED, TermTable, hashStep } from './term-table.js';
 
@@ -44,9 +45,21 @@ export interface Word {
   end: number;
 }
 
-/** The words of a text, in order. */
+/** The words of a text, in order, cut at the breaks of scripts.ts (`国际化` is `国际`, `化`). */
 export function* wordsOf(text: string): Generator<Word> {
-  for (const match of text.matchAll(WORD)) yield { text: match[0], start: match.index, end: match.index + match[0].length };
+  const breaks = breaksOf(text);
+  let next = 0;
+  for (const match of text.matchAll(WORD)) {
+    let start = match.index;
+    const end = start + match[0].length;
+    while (next < breaks.length && (breaks[next] as number) <= start) next++;
+    for (; next < breaks.length && (breaks[next] as number) < end; next++) {
+      const at = breaks[next] as number;
+      yield { text: text.slice(start, at), start, end: at };
+      start = at;
+    }
+    yield { text: start === match.index ? match[0] : text.slice(start, end), start, end };
+  }
 }
 
 /** Whether a character is part of a word. */

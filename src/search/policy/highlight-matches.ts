@@ -1,4 +1,4 @@
-import { beginsPiece, fold, isWordCharacter, termsOfWord, WORD_SOURCE } from '../analysis/index.js';
+import { beginsPiece, fold, hasBreakingScript, isWordCharacter, termsOfWord, WORD_SOURCE, wordsOf } from '../analysis/index.js';
 
 /** Where the words of a query lie in a text, found as far as fragment selection asks (see highlight-fragments.ts). */
 
@@ -31,8 +31,8 @@ export interface TermMatcher {
   otherForms?: { anchors: readonly string[]; matches: (term: string) => boolean };
 }
 
-const WORD = new RegExp(WORD_SOURCE, 'gu');
-const SPACE = /\s/;
+/** Where a chunk may end without cutting a word: a space, or punctuation (text of Chinese or Japanese has no spaces). */
+const CHUNK_END = /[\s\p{P}]/u;
 
 const WORD_CHARACTER = new RegExp(WORD_SOURCE.slice(0, -1), 'u');
 // eslint-disable-next-line no-control-regex -- a plain ASCII chunk needs only lower-casing
@@ -157,16 +157,14 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
     else found.push([start, end]);
   };
   const wordByWord = (from: number, to: number) => {
-    const words = new RegExp(WORD.source, 'gu');
-    words.lastIndex = from;
-    for (let match = words.exec(text); match !== null && match.index < to; match = words.exec(text)) {
-      if (marked(match[0])) add(match.index, match.index + match[0].length);
-    }
+    for (const word of wordsOf(text.slice(from, to))) if (marked(word.text)) add(from + word.start, from + word.end);
   };
   // Found once per text: a one-byte string tells at once that it holds nothing past Latin-1.
   const script = scriptOf(text);
   const byFolding = (from: number, to: number): boolean => {
     const chunk = text.slice(from, to);
+    // Widening a place found to its whole run of word characters would mark a whole sentence of Chinese or Japanese.
+    if (script === 'other' && hasBreakingScript(chunk)) return false;
     const folded = foldChunk(chunk, script);
     if (folded.length !== chunk.length) return false;
     const ranges: [number, number][] = [];
@@ -240,11 +238,11 @@ class ChunkedMatches implements MatchSource {
     while (this.#scanned < this.text.length && (this.#scanned < position || this.#open())) this.#step();
   }
 
-  /** Reads the next chunk, ending at a space so that no word is cut. */
+  /** Reads the next chunk, ending at a space or punctuation so that no word is cut. */
   #step(): void {
     const text = this.text;
     let to = Math.min(text.length, this.#scanned + CHUNK);
-    while (to < text.length && !SPACE.test(text[to] as string)) to++;
+    while (to < text.length && !CHUNK_END.test(text[to] as string)) to++;
     this.#scanChunk(this.#scanned, to);
     this.#scanned = to;
   }

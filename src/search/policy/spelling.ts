@@ -1,3 +1,5 @@
+import { isSegmentedScript } from '../analysis/index.js';
+
 /**
  * Pure spelling policy of "did you mean" (SymSpell's symmetric deletion): the deletion neighbourhood a vocabulary term
  * is filed under, the same neighbourhood of a query word to look candidates up with, the distance that confirms a
@@ -14,11 +16,12 @@ export const MAX_TERM_LENGTH = 40;
 
 /**
  * Whether a vocabulary term is worth filing for suggestions: a word of a sensible length that starts with a letter;
- * digits may follow (`iperf3`, `rabin2`, `svg2png` are names people misspell too).
+ * digits may follow (`iperf3`, `rabin2`, `svg2png` are names people misspell too). Not a word of a script written
+ * without spaces: one character more or less there is another word (or a run the segmenter would cut otherwise), not a typo.
  */
 export function spellable(term: string): boolean {
   const length = Array.from(term).length;
-  return length >= MIN_TERM_LENGTH && length <= MAX_TERM_LENGTH && /^\p{L}[\p{L}\p{M}\p{N}]*$/u.test(term);
+  return length >= MIN_TERM_LENGTH && length <= MAX_TERM_LENGTH && /^\p{L}[\p{L}\p{M}\p{N}]*$/u.test(term) && !isSegmentedScript(term);
 }
 
 /** Every string reached from `word`'s first PREFIX_LENGTH characters by deleting up to `distance` characters, itself included. */

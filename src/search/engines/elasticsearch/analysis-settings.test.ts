@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { STEM_LANGUAGES, WORD_SOURCE, groupsOf, stemOf } from '../../analysis/index.js';
+import { STEM_LANGUAGES, WORD_BREAK, breaksOf, WORD_BREAK_SOURCE, WORD_SOURCE, groupsOf, stemOf, withWordBreaks, wordsOf } from '../../analysis/index.js';
 import {
   ANALYSIS_PARTS,
   ANALYZERS,
@@ -25,7 +25,7 @@ interface Analysis {
   char_filter: Record<string, Record<string, unknown>>;
   filter: Record<string, Record<string, unknown>>;
   analyzer: Record<string, Analyzer>;
-  normalizer: Record<string, { type: string; filter: string[] }>;
+  normalizer: Record<string, { type: string; filter: string[]; char_filter?: string[] }>;
 }
 
 const analysis = elasticsearchAnalysis() as unknown as Analysis;
@@ -48,7 +48,10 @@ function undefinedNames(settings: Analysis): string[] {
     for (const filter of analyzer.filter ?? []) check('filter', name, filter);
     for (const filter of analyzer.char_filter ?? []) check('char_filter', name, filter);
   }
-  for (const [name, normalizer] of Object.entries(settings.normalizer)) for (const filter of normalizer.filter) check('filter', name, filter);
+  for (const [name, normalizer] of Object.entries(settings.normalizer)) {
+    for (const filter of normalizer.filter) check('filter', name, filter);
+    for (const filter of normalizer.char_filter ?? []) check('char_filter', name, filter);
+  }
   return missing;
 }
 
@@ -88,13 +91,37 @@ describe('elasticsearchAnalysis', () => {
     const unit = fc.constantFrom('a', 'B', 'z', '3', '0', 'é', 'Ω', '東', '.', '_', '-', ':', ' ', '!', '/', "'");
     fc.assert(
       fc.property(fc.string({ unit, maxLength: 30 }), (text) => {
-        const tokens = tokensOf(WORD_SOURCE, text);
+        // Offsets in the text as sent, after the word breaks put in before them (see documents.ts).
+        const breaks = breaksOf(text);
+        const startAt = (at: number) => at + breaks.filter((place) => place <= at).length;
+        const endAt = (at: number) => at + breaks.filter((place) => place < at).length;
+        const tokens = tokensOf(WORD_SOURCE, withWordBreaks(text));
         const starts = new Set(tokens.map(([start]) => start));
         const ends = new Set(tokens.map(([, end]) => end));
-        for (const group of groupsOf(text)) {
+        for (const { start: from, end: to } of groupsOf(text)) {
+          const group = { start: startAt(from), end: endAt(to) };
           assert.ok(starts.has(group.start) && ends.has(group.end), JSON.stringify(text));
           for (const [start, end] of tokens) assert.ok(end <= group.start || start >= group.end || (start >= group.start && end <= group.end), JSON.stringify(text));
         }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads the word breaks the engine sends: words end there, the whole title reads one as a space', () => {
+    assert.deepEqual(analysis.char_filter[ANALYSIS_PARTS.breaksAsSpaces], { type: 'pattern_replace', pattern: WORD_BREAK_SOURCE, replacement: ' ' });
+    assert.deepEqual(analysis.char_filter[ANALYSIS_PARTS.withoutBreaks], { type: 'pattern_replace', pattern: WORD_BREAK_SOURCE, replacement: '' });
+    assert.deepEqual(analysis.normalizer[ANALYZERS.keyword], { type: 'custom', char_filter: [ANALYSIS_PARTS.breaksAsSpaces], filter: [...FOLDING_FILTERS] });
+    assert.ok(new RegExp(WORD_BREAK_SOURCE, 'u').test(WORD_BREAK) && !new RegExp(WORD_SOURCE, 'u').test(WORD_BREAK));
+  });
+
+  it('gives the words of the analysis module as its tokens of a text sent with word breaks (property)', () => {
+    const unit = fc.constantFrom('a', 'B', '3', 'é', '国', '际', '化', '路', '由', 'の', 'を', 'イ', 'ン', 'ス', '인', '가', 'ก', 'า', 'ร', ' ', '.', '（');
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 30 }), (text) => {
+        const sent = withWordBreaks(text);
+        const tokens = tokensOf(WORD_SOURCE, sent).map(([start, end]) => sent.slice(start, end));
+        assert.deepEqual(tokens, [...wordsOf(text)].map((word) => word.text), JSON.stringify(text));
       }),
       { numRuns: 500 },
     );

@@ -1,4 +1,4 @@
-import { SPACES_SOURCE, STEM_LANGUAGES, WORD_SOURCE, type StemLanguage } from '../../analysis/index.js';
+import { SPACES_SOURCE, STEM_LANGUAGES, WORD_BREAK_SOURCE, WORD_SOURCE, type StemLanguage } from '../../analysis/index.js';
 
 /**
  * The analysis rules of analysis/terms.ts, split.ts and stem.ts as Elasticsearch index settings, so that a cluster splits,
@@ -17,6 +17,12 @@ import { SPACES_SOURCE, STEM_LANGUAGES, WORD_SOURCE, type StemLanguage } from '.
  *   a cluster has no NFKD, so outside the Latin scripts (Greek accents, for one) it folds less than analysis/terms.ts does.
  * - Stemming: per language of stem.ts, its `elasticsearch` filter after the folding (stem.ts stems folded terms), with
  *   the same terms left alone (shorter than 3 characters, or holding a digit).
+ *
+ * - Words in scripts written without spaces (Chinese, Japanese, Thai…) and scripts glued to one another: a cluster
+ *   without the ICU plugin has no dictionary segmenter, so the engine sends the text with WORD_BREAK at each break of
+ *   analysis/scripts.ts (see documents.ts), where the words tokenizer ends a word as it ends one at any separator. The
+ *   whole-title keyword reads a break as a space (the query's words joined by spaces name it), the title prefixes of
+ *   autocomplete as nothing (the reader types the title as it reads).
  *
  * Queries are not split again by the cluster: the engine sends the words of analysis/query.ts (each group's whole,
  * already folded), which the search analyzers only tokenize and fold. A graph filter at search time would turn a word
@@ -54,6 +60,10 @@ export const ANALYSIS_PARTS = {
   unstemmed: 'unstemmed_terms',
   /** Char filter: runs of spaces made one. */
   collapseSpaces: 'collapse_spaces',
+  /** Char filter: each WORD_BREAK made a space. */
+  breaksAsSpaces: 'word_breaks_as_spaces',
+  /** Char filter: WORD_BREAKs dropped. */
+  withoutBreaks: 'without_word_breaks',
 } as const;
 
 /** The `word_delimiter_graph` options that split a word as split.ts splits a segment (see above). */
@@ -96,6 +106,8 @@ export function elasticsearchAnalysis(extra: { filter?: Record<string, unknown>;
     },
     char_filter: {
       [ANALYSIS_PARTS.collapseSpaces]: { type: 'pattern_replace', pattern: SPACES_SOURCE, replacement: ' ' },
+      [ANALYSIS_PARTS.breaksAsSpaces]: { type: 'pattern_replace', pattern: WORD_BREAK_SOURCE, replacement: ' ' },
+      [ANALYSIS_PARTS.withoutBreaks]: { type: 'pattern_replace', pattern: WORD_BREAK_SOURCE, replacement: '' },
     },
     filter: {
       [ANALYSIS_PARTS.split]: { ...SPLIT_FILTER },
@@ -111,7 +123,7 @@ export function elasticsearchAnalysis(extra: { filter?: Record<string, unknown>;
       ...extra.analyzer,
     },
     normalizer: {
-      [ANALYZERS.keyword]: { type: 'custom', filter: [...FOLDING_FILTERS] },
+      [ANALYZERS.keyword]: { type: 'custom', char_filter: [ANALYSIS_PARTS.breaksAsSpaces], filter: [...FOLDING_FILTERS] },
     },
   };
 }

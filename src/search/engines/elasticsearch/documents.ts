@@ -3,6 +3,7 @@
  * search hit and total read back. No I/O.
  */
 import type { estypes } from '@elastic/elasticsearch';
+import { withWordBreaks, withoutWordBreaks } from '../../analysis/index.js';
 import { withoutControlCharacters } from '../../policy/query-text.js';
 import { POPULARITY_FACTOR, stemmedCopy } from './schema.js';
 import type { IndexedDocument, SearchHit, SearchQuery, SearchResult } from '../types.js';
@@ -20,13 +21,17 @@ export function totalOf(response: estypes.SearchResponse<unknown>): SearchResult
     : { value: total?.value ?? 0, relation: total?.relation === 'gte' ? 'gte' : 'eq' };
 }
 
-/** A document as sent: the stored fields, and the stemmed copy of its text in its locale's language (see stemmedCopy). */
+/**
+ * A document as sent: the stored fields, and the stemmed copy of its text in its locale's language (see stemmedCopy).
+ * The text fields carry a WORD_BREAK at each break of the analysis (see analysis-settings.ts), taken out again from
+ * whatever the cluster gives back (see withoutBreaks).
+ */
 export function storedDocument(document: IndexedDocument): StoredDocument & { body: string } {
   const stored = {
     url: document.url,
-    title: withoutControlCharacters(document.title),
-    summary: withoutControlCharacters(document.summary),
-    body: withoutControlCharacters(document.body),
+    title: withWordBreaks(withoutControlCharacters(document.title)),
+    summary: withWordBreaks(withoutControlCharacters(document.summary)),
+    body: withWordBreaks(withoutControlCharacters(document.body)),
     popularity: document.popularity,
     locale: document.locale,
     slug: document.slug,
@@ -40,8 +45,8 @@ export function toHit(hit: estypes.SearchHit<StoredDocument>, sort: SearchQuery[
   const result: SearchHit = {
     id: hit._id ?? '',
     url: source.url,
-    title: source.title,
-    summary: source.summary,
+    title: withoutWordBreaks(source.title),
+    summary: withoutWordBreaks(source.summary),
     locale: source.locale,
     slug: source.slug,
     popularity: source.popularity,
@@ -49,7 +54,7 @@ export function toHit(hit: estypes.SearchHit<StoredDocument>, sort: SearchQuery[
     score: sort === 'best' ? engineScore - source.popularity * POPULARITY_FACTOR : engineScore,
   };
   if (withHighlight) {
-    result.highlight = { title: hit.highlight?.['title'] ?? [], body: hit.highlight?.['body'] ?? [] };
+    result.highlight = { title: (hit.highlight?.['title'] ?? []).map(withoutWordBreaks), body: (hit.highlight?.['body'] ?? []).map(withoutWordBreaks) };
   }
   return result;
 }

@@ -1,7 +1,7 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { ERRORS } from '../../../error-codes.js';
 import type { Logger } from '../../../log.js';
-import { queryTerms, queryWords, type QueryTerm, type StemLanguage } from '../../analysis/index.js';
+import { queryTerms, queryWords, withoutWordBreaks, type QueryTerm, type StemLanguage } from '../../analysis/index.js';
 import {
   DEFAULT_STEM_LOCALES,
   TERM_SUGGESTER,
@@ -374,7 +374,7 @@ export class ElasticsearchEngine implements SearchEngine {
       ),
     );
     return response.hits.hits.flatMap((hit) =>
-      hit._source === undefined ? [] : [{ title: hit._source.title, url: hit._source.url, locale: hit._source.locale }],
+      hit._source === undefined ? [] : [{ title: withoutWordBreaks(hit._source.title), url: hit._source.url, locale: hit._source.locale }],
     );
   }
 

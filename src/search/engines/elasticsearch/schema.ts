@@ -111,7 +111,7 @@ export function indexDefinition(shape: IndexShape = {}): Pick<estypes.IndicesCre
       analysis: elasticsearchAnalysis({
         filter: { title_edge: { type: 'edge_ngram', min_gram: 1, max_gram: AUTOCOMPLETE_MAX_GRAM } },
         analyzer: {
-          title_prefix: { type: 'custom', tokenizer: 'keyword', char_filter: [ANALYSIS_PARTS.collapseSpaces], filter: ['trim', ...FOLDING_FILTERS, 'title_edge'] },
+          title_prefix: { type: 'custom', tokenizer: 'keyword', char_filter: [ANALYSIS_PARTS.withoutBreaks, ANALYSIS_PARTS.collapseSpaces], filter: ['trim', ...FOLDING_FILTERS, 'title_edge'] },
         },
       }),
     },

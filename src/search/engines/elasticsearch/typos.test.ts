@@ -73,6 +73,7 @@ describe('elasticsearch typo policy', () => {
     assert.deepEqual(typoPlan(['zzzz'], probed(['zzzz'], [0], []), false).unknown, new Set(), 'the only word is never left out');
     assert.equal(FUZZINESS, 'AUTO:4,8');
     assert.deepEqual([0, 3, 4, 7, 8].map((length) => allowedEdits('x'.repeat(length))), [0, 0, 1, 1, 2]);
+    assert.deepEqual(['浏览器兼容性', 'インストール', 'การติดตั้ง'].map(allowedEdits), [0, 0, 0], 'no typos in words of scripts written without spaces');
   });
 
   it('never corrects or leaves out a held word, and widens every missing word one way when the query found nothing', () => {

@@ -8,7 +8,7 @@
  * left out, whether the index holds that word in another form (an aggregation of its clause).
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { QueryTerm, StemLanguage } from '../../analysis/index.js';
+import { isSegmentedScript, queryText, type QueryTerm, type StemLanguage } from '../../analysis/index.js';
 import { editDistance } from '../../policy/spelling.js';
 import { RARE_WORD_DOCUMENTS, joinsRareWord, typoDistance } from '../../policy/typo-rules.js';
 import { TERM_SUGGESTER, wordQuery, type SuggestEntry } from './schema.js';
@@ -23,7 +23,7 @@ export type TypoProbe = Pick<estypes.SearchRequest, 'aggs' | 'suggest'>;
 
 /** The edits a word's neighbours may lie from it (FUZZINESS counts the query word alone), by its length. */
 export function allowedEdits(word: string): number {
-  return typoDistance(Array.from(word).length);
+  return isSegmentedScript(word) ? 0 : typoDistance(Array.from(word).length);
 }
 
 /**
@@ -120,7 +120,7 @@ export function leftOut(unknown: ReadonlySet<number>, response: Pick<estypes.Sea
 
 /** The query as searched: each corrected word replaced by its neighbour, the words left out gone, the others as typed. */
 export function correctedText(typed: readonly QueryTerm[], corrections: ReadonlyMap<number, string>, dropped: ReadonlySet<number> = new Set()): string {
-  return typed.flatMap((word, at) => (dropped.has(at) ? [] : [corrections.get(at) ?? word.typed])).join(' ');
+  return queryText(typed.filter((_, at) => !dropped.has(at)), (word) => corrections.get(typed.indexOf(word)) ?? word.typed);
 }
 
 /** The entries of a term suggester's answer. */

@@ -24,7 +24,7 @@ const FTS_TERMS = "tokenize = 'ascii', content = '', contentless_delete = 1";
  * The layout of an index's tables this version writes and reads. An index of another layout (built by another
  * version) is listed as outdated and searched by no one until a full index run replaces it.
  */
-export const INDEX_LAYOUT = 6;
+export const INDEX_LAYOUT = 7;
 
 /** The catalogue of indices and their aliases, shared by every index of the database. */
 export function createCatalogue(db: Database.Database): void {

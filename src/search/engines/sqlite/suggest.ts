@@ -1,4 +1,4 @@
-import { queryWords } from '../../analysis/index.js';
+import { queryText, queryWords } from '../../analysis/index.js';
 import { countExpression } from './search-expression.js';
 import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../../policy/spelling.js';
 import { SpellLookup } from './spell-index.js';
@@ -29,7 +29,6 @@ export const SUGGESTION_TOTAL_CAP = 20;
  */
 export function suggestIn(connection: Connection, index: string, query: SuggestQuery): Suggestion[] {
   const typedWords = queryWords(query.text);
-  const typed = typedWords.map((word) => word.typed);
   const words = typedWords.map((word) => word.term);
   const size = clampInteger(query.size, 3, 1, 10);
   if (words.length === 0 || !hasSpelling(connection, index)) return [];
@@ -61,7 +60,7 @@ export function suggestIn(connection: Connection, index: string, query: SuggestQ
   }
   const suggestions: Suggestion[] = [];
   for (const alternative of alternatives) {
-    const text = alternative.words.map((word, position) => (word === words[position] ? typed[position] : word)).join(' ');
+    const text = queryText(typedWords, (word, position) => (alternative.words[position] === word.term ? word.typed : (alternative.words[position] ?? word.typed)));
     const total = countIn(connection, index, countExpressionOf(connection, index, text, asTyped), { ...filters, text }, SUGGESTION_TOTAL_CAP + 1);
     if (total > SUGGESTION_TOTAL_CAP) suggestions.push({ text, total: SUGGESTION_TOTAL_CAP, relation: 'gte' });
     else if (total > 0) suggestions.push({ text, total, relation: 'eq' });

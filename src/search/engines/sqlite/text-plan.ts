@@ -1,4 +1,4 @@
-import { STEM_MARKER, queryWords, stemLanguagesOf, stemOf, type StemLanguage } from '../../analysis/index.js';
+import { STEM_MARKER, queryText, queryWords, stemLanguagesOf, stemOf, type StemLanguage } from '../../analysis/index.js';
 import { spellable } from '../../policy/spelling.js';
 import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, MIN_PREFIX_LENGTH, countExpression, planCountExpression, planQuery, requiredPositions, withoutWords, type QueryPlan } from './search-expression.js';
 import { SpellLookup, spellTables } from './spell-index.js';
@@ -143,7 +143,7 @@ export function planOf(connection: Connection, index: string, text: string, opti
   const searched = dropped.size === 0 ? plan : withoutWords(plan, dropped);
   const droppedTerms = new Set([...dropped].map((at) => plan.words[at]));
   if (corrections.size > 0 || dropped.size > 0) {
-    searched.corrected = typed.filter((word) => !droppedTerms.has(word.term)).map((word) => corrections.get(word.term) ?? word.typed).join(' ');
+    searched.corrected = queryText(typed.filter((word) => !droppedTerms.has(word.term)), (word) => corrections.get(word.term) ?? word.typed);
   }
   return searched;
 }

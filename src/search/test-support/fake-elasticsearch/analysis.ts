@@ -119,11 +119,7 @@ export class Analysis {
             : (() => {
                 throw new EsError(400, 'illegal_argument_exception', `failed to find tokenizer under [${String(tokenizer)}]`);
               })();
-      const charFilters = ((definition['char_filter'] ?? []) as string[]).map((filter) => {
-        const found = this.#charFilters.get(filter);
-        if (found === undefined) throw new EsError(400, 'illegal_argument_exception', `failed to find char_filter under [${filter}]`);
-        return found;
-      });
+      const charFilters = this.#charFiltersOf(definition);
       const filters = ((definition['filter'] ?? []) as string[]).map((filter) => this.#filter(filter));
       this.analyzers.set(name, (text) => {
         const filtered = charFilters.reduce((value, filter) => filter(value), text);
@@ -131,9 +127,21 @@ export class Analysis {
       });
     }
     for (const [name, definition] of Object.entries((analysis['normalizer'] ?? {}) as Record<string, Json>)) {
+      const charFilters = this.#charFiltersOf(definition);
       const filters = ((definition['filter'] ?? []) as string[]).map((filter) => this.#filter(filter));
-      this.normalizers.set(name, (value) => filters.reduce((tokens, filter) => filter(tokens), [{ term: value, start: 0, end: value.length, position: 0 }])[0]?.term ?? '');
+      this.normalizers.set(name, (value) => {
+        const filtered = charFilters.reduce((text, filter) => filter(text), value);
+        return filters.reduce((tokens, filter) => filter(tokens), [{ term: filtered, start: 0, end: filtered.length, position: 0 }])[0]?.term ?? '';
+      });
     }
+  }
+
+  #charFiltersOf(definition: Json): ((text: string) => string)[] {
+    return ((definition['char_filter'] ?? []) as string[]).map((filter) => {
+      const found = this.#charFilters.get(filter);
+      if (found === undefined) throw new EsError(400, 'illegal_argument_exception', `failed to find char_filter under [${filter}]`);
+      return found;
+    });
   }
 
   #filter(name: string): TokenFilter {
