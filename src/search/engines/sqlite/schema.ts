@@ -24,7 +24,7 @@ const FTS_TERMS = "tokenize = 'ascii', content = '', contentless_delete = 1";
  * The layout of an index's tables this version writes and reads. An index of another layout (built by another
  * version) is listed as outdated and searched by no one until a full index run replaces it.
  */
-export const INDEX_LAYOUT = 6;
+export const INDEX_LAYOUT = 7;
 
 /** The catalogue of indices and their aliases, shared by every index of the database. */
 export function createCatalogue(db: Database.Database): void {
@@ -83,7 +83,7 @@ export function createIndexTables(db: Database.Database, name: string): void {
     ) STRICT;
     CREATE INDEX ${quoteIdentifier(`ix_${name}_title_key`)} ON ${tables.docs} (title_key);
     CREATE INDEX ${quoteIdentifier(`ix_${name}_exact_key`)} ON ${tables.docs} (exact_key);
-    CREATE TABLE ${tables.prefixes} (prefix TEXT NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY (prefix, doc)) STRICT, WITHOUT ROWID;
+    CREATE TABLE ${tables.prefixes} (prefix TEXT NOT NULL, place INTEGER NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY (prefix, place, doc)) STRICT, WITHOUT ROWID;
     CREATE TABLE ${tables.partitions} (partition INTEGER PRIMARY KEY) STRICT;
   `);
   db.prepare('INSERT INTO search_indices (name, created_at, layout) VALUES (?, ?, ?)').run(name, new Date().toISOString(), INDEX_LAYOUT);

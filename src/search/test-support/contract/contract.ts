@@ -7,6 +7,7 @@ import { languageAnalysisTests } from './contract-language.js';
 import { exactCountTests } from './contract-counts.js';
 import { typoTests } from './contract-typos.js';
 import { queryTests } from './contract-queries.js';
+import { autocompleteTests } from './contract-autocomplete.js';
 import type { IndexedDocument, SearchEngine } from '../../engines/types.js';
 
 /**
@@ -60,6 +61,7 @@ export function engineContractTests(name: string, makeEngine: () => Promise<Sear
     typoTests({ engine: () => engine, indexWith });
     exactCountTests({ engine: () => engine, indexWith, forget: (index) => created.splice(created.indexOf(index), 1), languageAnalysis });
     queryTests({ engine: () => engine, indexWith, fresh });
+    autocompleteTests({ engine: () => engine, indexWith, fresh });
 
     it('reports green or yellow health when the engine is up', async () => {
       assert.ok(['green', 'yellow'].includes(await engine.health()));
