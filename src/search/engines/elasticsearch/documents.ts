@@ -4,7 +4,7 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import { withoutControlCharacters } from '../../policy/query-text.js';
-import { POPULARITY_FACTOR, stemmedCopy } from './schema.js';
+import { POPULARITY_FACTOR, TITLE_WORDS, stemmedCopy, titleWords } from './schema.js';
 import type { IndexedDocument, SearchHit, SearchQuery, SearchResult } from '../types.js';
 
 /** The fields of a hit read back from `_source`: the rest of a SearchHit is the id, the score and the highlights. */
@@ -20,8 +20,11 @@ export function totalOf(response: estypes.SearchResponse<unknown>): SearchResult
     : { value: total?.value ?? 0, relation: total?.relation === 'gte' ? 'gte' : 'eq' };
 }
 
-/** A document as sent: the stored fields, and the stemmed copy of its text in its locale's language (see stemmedCopy). */
-export function storedDocument(document: IndexedDocument): StoredDocument & { body: string } {
+/**
+ * A document as sent: the stored fields, the stemmed copy of its text in its locale's language (see stemmedCopy) and
+ * its title's word starts for autocomplete (see titleWords).
+ */
+export function storedDocument(document: IndexedDocument): StoredDocument & { body: string; [TITLE_WORDS]: string[] } {
   const stored = {
     url: document.url,
     title: withoutControlCharacters(document.title),
@@ -31,7 +34,7 @@ export function storedDocument(document: IndexedDocument): StoredDocument & { bo
     locale: document.locale,
     slug: document.slug,
   };
-  return { ...stored, ...stemmedCopy(stored) };
+  return { ...stored, ...stemmedCopy(stored), [TITLE_WORDS]: titleWords(stored.title) };
 }
 
 export function toHit(hit: estypes.SearchHit<StoredDocument>, sort: SearchQuery['sort'], withHighlight: boolean): SearchHit {
