@@ -84,6 +84,23 @@ describe("the reader's site in Chromium", { skip }, () => {
     await page.close();
   });
 
+  it("offers a title when the reader types a word that is not its first, asking in the page's locale", async () => {
+    const page = await chromium.context.newPage();
+    const asked: { q: string | null; locale: string | null }[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/search/autocomplete') asked.push({ q: url.searchParams.get('q'), locale: url.searchParams.get('locale') });
+    });
+    await open(page, '/');
+    await page.locator(box).pressSequentially('revers', { delay: 15 });
+    await page.waitForSelector('#site-search-listbox:not([hidden])');
+    const titles = await suggestionTitles(page);
+    assert.ok(titles.includes('Measuring nginx as a reverse proxy'), titles.join(', '));
+    assert.ok(titles.every((title) => /\breverse/i.test(title)), titles.join(', '));
+    assert.deepEqual(asked, [{ q: 'revers', locale: 'en-US' }]);
+    await page.close();
+  });
+
   it('searches the typed text on Enter with no option chosen, and opens an option by mouse and by touch', async () => {
     const page = await chromium.context.newPage();
     await open(page, '/');

@@ -18,7 +18,7 @@ const NONE: Suggestions = { prefix: '', matches: [] };
 
 /**
  * The search box in every page's header: the WAI-ARIA 1.2 combobox pattern with a listbox popup of title suggestions
- * from the autocomplete API. Without JavaScript it is a plain GET form to the search page. Typing waits for a pause
+ * from the autocomplete API, of the page's locale. Without JavaScript it is a plain GET form to the search page. Typing waits for a pause
  * (debounce), aborts the request of an older text, and shows a list only for the text the box holds now.
  */
 export function SearchBox({ locale }: { locale: string }) {
@@ -47,7 +47,7 @@ export function SearchBox({ locale }: { locale: string }) {
     timer.current = setTimeout(() => {
       const controller = new AbortController();
       inFlight.current = controller;
-      fetch(`${SEARCH_BOX_DEFAULTS.endpoint}?q=${encodeURIComponent(prefix)}`, { signal: controller.signal, headers: { accept: 'application/json' } })
+      fetch(`${SEARCH_BOX_DEFAULTS.endpoint}?q=${encodeURIComponent(prefix)}&locale=${encodeURIComponent(locale)}`, { signal: controller.signal, headers: { accept: 'application/json' } })
         .then((response) => (response.ok ? (response.json() as Promise<{ matches?: Match[] }>) : { matches: [] }))
         .then((body) => {
           // A late answer for text the reader has since changed is dropped: the list always matches the box.

@@ -19,6 +19,21 @@ describe('GET /api/search/autocomplete', () => {
     });
   });
 
+  it('answers the matches of the locale asked, at any word of a title, en-US when no locale is given', async () => {
+    const urls = async (query: string) => ((await get(server, `/api/search/autocomplete?${query}`)).body as AutocompleteResponse).matches.map((match) => match.url);
+    assert.deepEqual(await urls('q=fetch'), ['/en-US/docs/web/api/fetch']);
+    assert.deepEqual(await urls('q=fetch&locale=fr'), ['/fr/docs/web/api/fetch']);
+    assert.deepEqual(await urls('q=fetch&locale=fr&locale=en-US'), ['/en-US/docs/web/api/fetch', '/fr/docs/web/api/fetch']);
+    assert.deepEqual(await urls('q=stri&locale=en-US'), (await urls('q=zebra')).slice(0, 10));
+  });
+
+  it('answers 400 through the error mapper when a locale is not a locale code', async () => {
+    const response = await get(server, '/api/search/autocomplete?q=fe&locale=%3Cbad%3E');
+    assert.equal(response.status, 400);
+    assert.deepEqual(fieldCodes(response.body), { locale: ['invalid'] });
+    assert.equal(response.headers.get('cache-control'), null);
+  });
+
   const lengths: [string, string, boolean][] = [
     ['1 character', 'a', true],
     ['9 characters', 'zebrastri', true],

@@ -62,9 +62,14 @@ describe('parseSearchParams', () => {
 
 describe('parseAutocompleteParams and autocompleteCacheControl', () => {
   it('requires one non-empty q', () => {
-    assert.deepEqual(parseAutocompleteParams({ q: ' ' }), { ok: true, value: { q: ' ' } });
+    assert.deepEqual(parseAutocompleteParams({ q: ' ' }), { ok: true, value: { q: ' ', locales: ['en-US'] } });
     assert.equal(parseAutocompleteParams({}).ok, false);
     assert.equal(parseAutocompleteParams({ q: ['a', 'b'] }).ok, false);
+  });
+
+  it('takes locale as search does when it is given, distinct and checked', () => {
+    assert.deepEqual(parseAutocompleteParams({ q: 'a', locale: ['zh-CN', '', 'ZH-cn', 'fr'] }), { ok: true, value: { q: 'a', locales: ['zh-CN', 'fr'] } });
+    assert.deepEqual(parseAutocompleteParams({ q: 'a', locale: 'not a locale!' }), parseSearchParams({ q: 'a', locale: 'not a locale!' }), 'the same error');
   });
 
   it('makes 1 to 9 code points cacheable for an hour and nothing else', () => {

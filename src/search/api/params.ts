@@ -162,8 +162,7 @@ export function parseSearchParams(query: unknown): Parsed<SearchParams> {
       errors.add('q', 'too_long', `q must be at most ${SEARCH_PARAM_LIMITS.maxQueryLength} characters`);
     }
   }
-  const locales = repeatable(query, 'locale', errors) ?? [];
-  if (locales.some((locale) => !SEARCH_LOCALE.test(locale))) errors.add('locale', 'invalid', 'locale must be a locale code such as en-US');
+  const locales = localesOf(query, errors);
 
   const sortValue = single(query, 'sort', errors);
   const sort = sortValue === undefined || sortValue === '' ? SEARCH_PARAM_DEFAULTS.sort : sortValue;
@@ -189,7 +188,7 @@ export function parseSearchParams(query: unknown): Parsed<SearchParams> {
     ok: true,
     value: {
       q: q as string,
-      locales: locales.length === 0 ? [SEARCH_PARAM_DEFAULTS.locale] : distinctBy(locales, (locale) => locale.toLowerCase()),
+      locales,
       sort: sort as SortOrder,
       size,
       page,
@@ -199,15 +198,35 @@ export function parseSearchParams(query: unknown): Parsed<SearchParams> {
   };
 }
 
-/** Validates the query of `GET /api/search/autocomplete`: `q` present, not empty, given once, at most 200 characters. */
-export function parseAutocompleteParams(query: unknown): Parsed<{ q: string }> {
+/**
+ * The `locale` values, checked: distinct (case-insensitively), in the order given; the default locale when none is
+ * given. Search and autocomplete read them alike.
+ */
+function localesOf(query: unknown, errors: Errors): string[] {
+  const locales = repeatable(query, 'locale', errors) ?? [];
+  if (locales.some((locale) => !SEARCH_LOCALE.test(locale))) errors.add('locale', 'invalid', 'locale must be a locale code such as en-US');
+  return locales.length === 0 ? [SEARCH_PARAM_DEFAULTS.locale] : distinctBy(locales, (locale) => locale.toLowerCase());
+}
+
+export interface AutocompleteParams {
+  q: string;
+  /** Distinct locales, in the order given (see SearchParams.locales). */
+  locales: string[];
+}
+
+/**
+ * Validates the query of `GET /api/search/autocomplete`: `q` present, not empty, given once, at most 200 characters;
+ * `locale` as search takes it.
+ */
+export function parseAutocompleteParams(query: unknown): Parsed<AutocompleteParams> {
   const errors = new Errors();
   const q = single(query, 'q', errors);
   if (q === '') errors.add('q', 'required', 'q is required');
   else if (q !== undefined && codePointLength(q) > SEARCH_PARAM_LIMITS.maxAutocompleteLength) {
     errors.add('q', 'too_long', `q must be at most ${SEARCH_PARAM_LIMITS.maxAutocompleteLength} characters`);
   }
-  return errors.empty ? { ok: true, value: { q: q as string } } : { ok: false, body: { errors: errors.fields } };
+  const locales = localesOf(query, errors);
+  return errors.empty ? { ok: true, value: { q: q as string, locales } } : { ok: false, body: { errors: errors.fields } };
 }
 
 /** Autocomplete answers for `q` of 1–9 code points may be kept by proxies for an hour; longer ones are not kept. */

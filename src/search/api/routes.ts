@@ -134,8 +134,8 @@ export function searchRoutes(options: SearchRoutesOptions): FastifyPluginAsync {
     app.get('/api/search/autocomplete', async (request, reply) => {
       const parsed = parseAutocompleteParams(request.query);
       if (!parsed.ok) throw ERRORS.INVALID_QUERY.with({ fields: parsed.body.errors }, parsed.body.errors);
-      const { q } = parsed.value;
-      const matches = await engine.autocomplete({ index, prefix: q, size: 10 });
+      const { q, locales } = parsed.value;
+      const matches = await engine.autocomplete({ index, prefix: q, locales, size: 10 });
       const cacheControl = autocompleteCacheControl(q);
       if (cacheControl !== undefined) reply.header('cache-control', cacheControl);
       return reply.send({ q, matches: matches.map(({ title, url, locale }) => ({ title, url, locale })) } satisfies AutocompleteResponse);

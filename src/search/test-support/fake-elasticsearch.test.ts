@@ -32,6 +32,17 @@ describe('in-memory Elasticsearch on the mock transport', () => {
     ]);
   });
 
+  it('indexes every value of an array field and matches a prefix on any of them, refusing an object among them', async () => {
+    await client.indices.create({ index: 'arrays', ...indexDefinition() });
+    const source = { url: '/a', title: 'Measuring nginx', summary: '', body: '', popularity: 0, locale: 'en', slug: 'a' };
+    await client.bulk({ operations: [{ index: { _index: 'arrays', _id: 'a' } }, { ...source, title_words: ['measuring nginx', 'nginx'] }] });
+    await client.indices.refresh({ index: 'arrays' });
+    assert.equal((await client.count({ index: 'arrays', query: { prefix: { title_words: { value: 'ngi' } } } })).count, 1);
+    assert.equal((await client.count({ index: 'arrays', query: { prefix: { title_words: { value: 'ginx' } } } })).count, 0);
+    const response = await client.bulk({ operations: [{ index: { _index: 'arrays', _id: 'b' } }, { ...source, title_words: ['x', { y: 1 }] }] });
+    assert.equal(response.items[0]?.index?.error?.type, 'document_parsing_exception');
+  });
+
   it('counts the whole index under a global aggregation, and the matches under a filters one', async () => {
     await client.indices.create({ index: 'counts', ...indexDefinition() });
     const page = (id: string, title: string) => [{ index: { _index: 'counts', _id: id } }, { url: `/${id}`, title, summary: '', body: '', popularity: 0, locale: 'en', slug: id }];

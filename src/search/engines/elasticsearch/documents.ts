@@ -5,7 +5,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { withWordBreaks, withoutWordBreaks } from '../../analysis/index.js';
 import { withoutControlCharacters } from '../../policy/query-text.js';
-import { POPULARITY_FACTOR, stemmedCopy } from './schema.js';
+import { POPULARITY_FACTOR, TITLE_WORDS, stemmedCopy, titleWords } from './schema.js';
 import type { IndexedDocument, SearchHit, SearchQuery, SearchResult } from '../types.js';
 
 /** The fields of a hit read back from `_source`: the rest of a SearchHit is the id, the score and the highlights. */
@@ -22,11 +22,11 @@ export function totalOf(response: estypes.SearchResponse<unknown>): SearchResult
 }
 
 /**
- * A document as sent: the stored fields, and the stemmed copy of its text in its locale's language (see stemmedCopy).
- * The text fields carry a WORD_BREAK at each break of the analysis (see analysis-settings.ts), taken out again from
- * whatever the cluster gives back (see withoutBreaks).
+ * A document as sent: the stored fields, the stemmed copy of its text in its locale's language (see stemmedCopy) and
+ * its title's word starts for autocomplete (see titleWords, from the title as written). The text fields carry a WORD_BREAK at each break of the
+ * analysis (see analysis-settings.ts), taken out again from whatever the cluster gives back (see withoutBreaks).
  */
-export function storedDocument(document: IndexedDocument): StoredDocument & { body: string } {
+export function storedDocument(document: IndexedDocument): StoredDocument & { body: string; [TITLE_WORDS]: string[] } {
   const stored = {
     url: document.url,
     title: withWordBreaks(withoutControlCharacters(document.title)),
@@ -36,7 +36,7 @@ export function storedDocument(document: IndexedDocument): StoredDocument & { bo
     locale: document.locale,
     slug: document.slug,
   };
-  return { ...stored, ...stemmedCopy(stored) };
+  return { ...stored, ...stemmedCopy(stored), [TITLE_WORDS]: titleWords(withoutControlCharacters(document.title)) };
 }
 
 export function toHit(hit: estypes.SearchHit<StoredDocument>, sort: SearchQuery['sort'], withHighlight: boolean): SearchHit {

@@ -5,6 +5,7 @@ import { queryTerms, queryWords, withoutWordBreaks, type QueryTerm, type StemLan
 import {
   DEFAULT_STEM_LOCALES,
   TERM_SUGGESTER,
+  AUTOCOMPLETE_SORT,
   autocompletePrefix,
   autocompleteQuery,
   highlightRequest,
@@ -367,7 +368,7 @@ export class ElasticsearchEngine implements SearchEngine {
           size,
           track_total_hits: false,
           query: prefix === '' ? { match_none: {} } : autocompleteQuery(prefix, query.locales),
-          sort: [{ popularity: { order: 'desc' } }],
+          sort: [...AUTOCOMPLETE_SORT],
           _source: ['title', 'url', 'locale'],
         },
         options,

@@ -4,16 +4,19 @@ import { STEM_LANGUAGES, stemLanguageOf } from '../../analysis/index.js';
 import { ANALYZERS, stemmedAnalyzer, stemmedSearchAnalyzer } from './analysis-settings.js';
 import {
   AUTOCOMPLETE_MAX_GRAM,
+  AUTOCOMPLETE_SORT,
   FIELD_BOOSTS,
   FUZZINESS,
   TEXT_FIELDS,
   autocompletePrefix,
+  autocompleteQuery,
   indexDefinition,
   queryLanguages,
   rankedSearch,
   spliceSuggestions,
   stemmedCopy,
   textQuery,
+  titleWords,
 } from './schema.js';
 
 type Json = Record<string, unknown>;
@@ -72,7 +75,7 @@ describe('elasticsearch index definition', () => {
         assert.deepEqual(object.properties[field], { type: 'text', analyzer: stemmedAnalyzer(language), search_analyzer: stemmedSearchAnalyzer(language), index_options: 'freqs' });
       }
     }
-    assert.deepEqual(definition.mappings._source, { excludes: ['stemmed_*'] });
+    assert.deepEqual(definition.mappings._source, { excludes: ['stemmed_*', 'title_words'] });
   });
 
   it('fills the stemmed copies of a document in its locale language and in English', () => {
@@ -182,6 +185,24 @@ describe('elasticsearch query policy', () => {
   it('cuts an autocomplete prefix to the indexed n-gram length when it is longer', () => {
     assert.equal(autocompletePrefix('  Élan  Vital '), 'elan vital');
     assert.equal(Array.from(autocompletePrefix('x'.repeat(200))).length, AUTOCOMPLETE_MAX_GRAM);
+  });
+
+  it('sends autocomplete as constant prefix clauses on the title start and its word starts, sorted by score then popularity', () => {
+    assert.deepEqual(autocompleteQuery('ngi', ['fr']), {
+      bool: {
+        should: [{ prefix: { 'title.prefix': { value: 'ngi', boost: 2 } } }, { prefix: { title_words: { value: 'ngi' } } }],
+        minimum_should_match: 1,
+        filter: [{ terms: { locale: ['fr'] } }],
+      },
+    });
+    assert.deepEqual(AUTOCOMPLETE_SORT, [{ _score: { order: 'desc' } }, { popularity: { order: 'desc' } }]);
+    assert.deepEqual(indexDefinition().mappings?.properties?.['title_words'], { type: 'keyword', doc_values: false });
+  });
+
+  it('files the folded title from its start and each later word, cut to the n-gram length, when a document is sent', () => {
+    assert.deepEqual(titleWords('Measuring  Server-side'), ['measuring server-side', 'server-side', 'side']);
+    assert.deepEqual(titleWords('nginx'), ['nginx']);
+    assert.equal(Array.from(titleWords(`a ${'x'.repeat(200)}`)[1] ?? '').length, AUTOCOMPLETE_MAX_GRAM);
   });
 
   it('splices the best candidate of every misspelled word first, then single alternatives', () => {

@@ -5,11 +5,15 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { STEM_LANGUAGES, foldPhrase, queryWords, stemLanguagesOf, type QueryTerm, type StemLanguage, wordsOf } from '../../analysis/index.js';
 import { ANALYSIS_PARTS, ANALYZERS, FOLDING_FILTERS, elasticsearchAnalysis, stemmedAnalyzer, stemmedSearchAnalyzer } from './analysis-settings.js';
+import { laterWordStarts } from '../../policy/autocomplete.js';
 import { ONE_TYPO_FROM, TWO_TYPOS_FROM } from '../../policy/typo-rules.js';
 import type { IndexedDocument, QueryFilter, SortOrder } from '../types.js';
 
 /** Longest title prefix the autocomplete field indexes; a longer typed prefix is cut to it. */
 export const AUTOCOMPLETE_MAX_GRAM = 50;
+
+/** The field of a title's word starts, which the engine fills at bulk time (see titleWords). */
+export const TITLE_WORDS = 'title_words';
 
 /** Title, summary and body weights of the text query: a title match weighs more than a body match. */
 export const FIELD_BOOSTS = { title: 10, summary: 3, body: 1 } as const;
@@ -85,7 +89,7 @@ export interface IndexShape {
  * Settings and mappings of every index the engine creates. Text is split into words, identifiers into their whole and
  * parts, and folded as the analysis module defines (see analysis-settings.ts); positions are indexed, so a phrase
  * query ranks the words in a row above scattered ones. `title.prefix` indexes every leading run of the folded title
- * (edge n-grams) for autocomplete; `words` gathers the title, summary and body words as the suggester's vocabulary.
+ * (edge n-grams) and `title_words` the folded title from each of its words, for autocomplete; `words` gathers the title, summary and body words as the suggester's vocabulary.
  * `dynamic: strict` turns a stray field into a failed item instead of a silent mapping change.
  *
  * Stemming: `title`, `summary` and `body` are not stemmed, so the words the suggester offers ("did you mean", typo
@@ -117,7 +121,7 @@ export function indexDefinition(shape: IndexShape = {}): Pick<estypes.IndicesCre
     },
     mappings: {
       dynamic: 'strict',
-      _source: { excludes: ['stemmed_*'] },
+      _source: { excludes: ['stemmed_*', TITLE_WORDS] },
       properties: {
         url: { type: 'keyword', index: false },
         title: {
@@ -132,6 +136,7 @@ export function indexDefinition(shape: IndexShape = {}): Pick<estypes.IndicesCre
         // Offsets in the postings let the unified highlighter work on bodies of any length without re-analysing them.
         body: { ...text, index_options: 'offsets' as const, copy_to: ['words'] },
         words: { ...text, index_options: 'docs' as const, norms: false },
+        [TITLE_WORDS]: { type: 'keyword', doc_values: false },
         ...Object.fromEntries(
           STEM_LANGUAGES.map((language) => [
             stemmedObject(language),
@@ -275,8 +280,34 @@ export function autocompletePrefix(prefix: string): string {
   return Array.from(foldPhrase(prefix)).slice(0, AUTOCOMPLETE_MAX_GRAM).join('').trim();
 }
 
+/** Weight of a match at the title's start (see autocompleteQuery): above any match at a later word alone. */
+const TITLE_START_BOOST = 2;
+
+/**
+ * Titles the folded prefix begins at any word of (see policy/autocomplete.ts): every match scores the same constant,
+ * one at the title's start that and TITLE_START_BOOST more, so sorting by score, then popularity, puts title starts
+ * first. Prefix queries score by constant whatever the number of terms they expand to.
+ */
 export function autocompleteQuery(prefix: string, locales: readonly string[] | undefined): estypes.QueryDslQueryContainer {
-  return { bool: { must: [{ match: { 'title.prefix': { query: prefix } } }], filter: filters({ locales }) } };
+  return {
+    bool: {
+      should: [{ prefix: { 'title.prefix': { value: prefix, boost: TITLE_START_BOOST } } }, { prefix: { [TITLE_WORDS]: { value: prefix } } }],
+      minimum_should_match: 1,
+      filter: filters({ locales }),
+    },
+  };
+}
+
+/** The order of autocomplete matches: title starts first (see autocompleteQuery), then popularity. */
+export const AUTOCOMPLETE_SORT = [{ _score: { order: 'desc' } }, { popularity: { order: 'desc' } }] as const satisfies estypes.SortCombinations[];
+
+/**
+ * A title's word starts as `title_words` holds them: the folded title from its start and from each later word (see
+ * policy/autocomplete.ts), cut to the n-gram length the typed prefix is cut to.
+ */
+export function titleWords(title: string): string[] {
+  const cut = (start: string) => Array.from(start).slice(0, AUTOCOMPLETE_MAX_GRAM).join('');
+  return [...new Set([foldPhrase(title), ...laterWordStarts(title)].filter((start) => start !== '').map(cut))];
 }
 
 /** Term-suggester options: candidates within two edits of a word missing from the vocabulary, first letter kept. */

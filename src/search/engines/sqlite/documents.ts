@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { analyzeDocument, foldPhrase, termsOf } from '../../analysis/index.js';
 import { withoutControlCharacters } from '../../policy/query-text.js';
-import { localePartition, partitionOf, rankBucket, rowidBlock, titlePrefixes } from './static-rank.js';
+import { filedPrefixes, localePartition, partitionOf, rankBucket, rowidBlock } from './static-rank.js';
 import type { TermChanges } from './spell-index.js';
 import { bodyText, storedBody } from './stored-text.js';
 import { tablesOf, type PartitionTables } from './tables.js';
@@ -64,10 +64,10 @@ export class DocumentWriter {
       const { titles } = this.#fullText(partition);
       return this.#statement(`title\u0000${partition}`, () => `INSERT INTO ${titles} (rowid, title, title_stems) VALUES (?, ?, ?)`);
     };
-    // One statement per document for its (at most FILED_PREFIX_LENGTH) title prefixes.
+    // One statement per document for its autocomplete prefixes (see filedPrefixes).
     const insertPrefixes = (count: number) =>
       this.#statement(`prefixes\u0000${count}`, () =>
-        `INSERT OR IGNORE INTO ${tables.prefixes} (prefix, doc) VALUES ${Array.from({ length: count }, () => '(?, ?)').join(', ')}`,
+        `INSERT OR IGNORE INTO ${tables.prefixes} (prefix, place, doc) VALUES ${Array.from({ length: count }, () => '(?, ?, ?)').join(', ')}`,
       );
 
     const results: BulkItemResult[] = [];
@@ -123,8 +123,8 @@ export class DocumentWriter {
         insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity, summary, storedBody(body), analysis.exactKey);
         insertText(partition).run(rowid, ...terms, analysis.titleStems, analysis.textStems);
         insertTitle(partition).run(rowid, terms[0], analysis.titleStems);
-        const prefixes = titlePrefixes(titleKey);
-        if (prefixes.length > 0) insertPrefixes(prefixes.length).run(prefixes.flatMap((prefix) => [prefix, rowid]));
+        const prefixes = filedPrefixes(title);
+        if (prefixes.length > 0) insertPrefixes(prefixes.length).run(prefixes.flatMap(([prefix, place]) => [prefix, place, rowid]));
         this.#changes?.entering(terms);
         this.#added++;
         next.set(block, rowid + 1n);
@@ -148,9 +148,9 @@ export class DocumentWriter {
   /** Removes every row of a document. */
   #remove(rowid: bigint): void {
     const tables = tablesOf(this.#index);
-    const titleKeyOf = this.#statement('title-key', () => `SELECT title_key FROM ${tables.docs} WHERE rowid = ?`).pluck();
+    const titleOf = this.#statement('title-of', () => `SELECT title FROM ${tables.docs} WHERE rowid = ?`).pluck();
     const textOf = this.#statement('text-of', () => `SELECT title, summary, body FROM ${tables.docs} WHERE rowid = ?`).raw();
-    const deletePrefixes = this.#statement('unprefix', () => `DELETE FROM ${tables.prefixes} WHERE prefix = ? AND doc = ?`);
+    const deletePrefixes = this.#statement('unprefix', () => `DELETE FROM ${tables.prefixes} WHERE prefix = ? AND place = ? AND doc = ?`);
     const deleteDoc = this.#statement('delete', () => `DELETE FROM ${tables.docs} WHERE rowid = ?`);
     // A document's full-text rows are in the tables of its rowid's partition, which a document of it created.
     const partition = partitionOf(Number(rowid));
@@ -159,7 +159,7 @@ export class DocumentWriter {
     const deleteTitle = this.#statement(`untitle\u0000${partition}`, () => `DELETE FROM ${titles} WHERE rowid = ?`);
     const columns = this.#changes === undefined ? undefined : (textOf.get(rowid) as [string, string, string | Buffer] | undefined);
     const text = columns?.map((column) => termsOf(bodyText(column)).join(' '));
-    for (const prefix of titlePrefixes((titleKeyOf.get(rowid) as string | undefined) ?? '')) deletePrefixes.run(prefix, rowid);
+    for (const [prefix, place] of filedPrefixes((titleOf.get(rowid) as string | undefined) ?? '')) deletePrefixes.run(prefix, place, rowid);
     deleteDoc.run(rowid);
     deleteText.run(rowid);
     deleteTitle.run(rowid);

@@ -155,9 +155,7 @@ export class SqliteEngine implements SearchEngine {
   }
 
   /**
-   * Title prefixes of up to FILED_PREFIX_LENGTH characters are read from the prefix table in rowid (static rank)
-   * order, stopping at `size` matches whatever the number of titles sharing a short prefix; longer prefixes, shared
-   * by few titles, are a range of the title key index.
+   * Titles the prefix begins at any word of, those it begins first, each most popular first (see autocompleteIn).
    */
   async autocomplete(query: AutocompleteQuery): Promise<AutocompleteMatch[]> {
     const prefix = foldPhrase(query.prefix);

@@ -83,7 +83,7 @@ export function createIndexTables(db: Database.Database, name: string): void {
     ) STRICT;
     CREATE INDEX ${quoteIdentifier(`ix_${name}_title_key`)} ON ${tables.docs} (title_key);
     CREATE INDEX ${quoteIdentifier(`ix_${name}_exact_key`)} ON ${tables.docs} (exact_key);
-    CREATE TABLE ${tables.prefixes} (prefix TEXT NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY (prefix, doc)) STRICT, WITHOUT ROWID;
+    CREATE TABLE ${tables.prefixes} (prefix TEXT NOT NULL, place INTEGER NOT NULL, doc INTEGER NOT NULL, PRIMARY KEY (prefix, place, doc)) STRICT, WITHOUT ROWID;
     CREATE TABLE ${tables.partitions} (partition INTEGER PRIMARY KEY) STRICT;
   `);
   db.prepare('INSERT INTO search_indices (name, created_at, layout) VALUES (?, ?, ?)').run(name, new Date().toISOString(), INDEX_LAYOUT);

@@ -7,6 +7,8 @@
  *
  * Layout of a rowid: `-2^52 + partition * 2^44 + bucket * 2^24 + sequence`.
  */
+import { foldPhrase } from '../../analysis/index.js';
+import { laterWordStarts } from '../../policy/autocomplete.js';
 
 /** Popularity (0–1) is quantised into this many steps; rowids of one step are consecutive, in insertion order. */
 export const RANK_BUCKETS = 2 ** 20;
@@ -77,6 +79,28 @@ export function titlePrefixes(titleKey: string): string[] {
   const prefixes: string[] = [];
   for (let length = 1; length <= Math.min(FILED_PREFIX_LENGTH, characters.length); length++) prefixes.push(characters.slice(0, length).join(''));
   return prefixes;
+}
+
+/** Where a filed prefix stands in its title: at the title's start, or at a later word's (see policy/autocomplete.ts). */
+export const enum PrefixPlace {
+  TitleStart = 0,
+  LaterWord = 1,
+}
+
+/**
+ * The rows autocomplete files for a title (control characters already spaces): the prefixes of its folded title at
+ * its start and, at each later word's start, the prefixes of the title from there plus that whole rest when longer,
+ * which a typed prefix longer than FILED_PREFIX_LENGTH finds by range. Prefix, then place, per row.
+ */
+export function filedPrefixes(title: string): [string, PrefixPlace][] {
+  const rows: [string, PrefixPlace][] = titlePrefixes(foldPhrase(title)).map((prefix) => [prefix, PrefixPlace.TitleStart]);
+  const later = new Set<string>();
+  for (const start of laterWordStarts(title)) {
+    for (const prefix of titlePrefixes(start)) later.add(prefix);
+    later.add(start);
+  }
+  for (const prefix of later) rows.push([prefix, PrefixPlace.LaterWord]);
+  return rows;
 }
 
 export type RankedSort = 'best' | 'relevance' | 'popularity';

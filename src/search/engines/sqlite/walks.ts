@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { BOUND_LIMIT } from '../../../sqlite-limit.js';
-import { FILED_PREFIX_LENGTH, localePartition, partitionOf, popularityOf, type RowidRange } from './static-rank.js';
+import { FILED_PREFIX_LENGTH, PrefixPlace, localePartition, partitionOf, popularityOf, type RowidRange } from './static-rank.js';
 import { rowidRanges } from './partitions.js';
 import { partitionTablesOf, quoteIdentifier, tablesOf, type PartitionTables } from './tables.js';
 import type { AutocompleteMatch, QueryFilter } from '../types.js';
@@ -137,39 +137,50 @@ export function holdsOnly(connection: Connection, index: string, range: RowidRan
 }
 
 /**
- * Title prefixes of up to FILED_PREFIX_LENGTH characters are read from the prefix table in rowid (static rank)
- * order, stopping at `size` matches whatever the number of titles sharing a short prefix; longer prefixes, shared
- * by few titles, are a range of the title key index.
+ * Titles a typed prefix begins at any word of (see policy/autocomplete.ts): those it begins first, then the rest,
+ * each most popular first. Prefixes of up to FILED_PREFIX_LENGTH characters are read from the prefix table in rowid
+ * (static rank) order, stopping at `size` matches whatever the number of titles sharing a short prefix; longer
+ * prefixes, shared by few titles, are a range of the title key index (at the title's start) and of the filed rests of
+ * titles (at a later word).
  */
 export function autocompleteIn(connection: Connection, index: string, prefix: string, size: number, locales: readonly string[] | undefined): AutocompleteMatch[] {
   const tables = tablesOf(index);
   const filter = docFilter(locales);
   const ranges = rowidRanges(connection, index, locales);
-  const titleOf = (match: AutocompleteMatch & { rowid: number }) => match.rowid;
-  const complete = (statement: Database.Statement, head: unknown[]) =>
-    mergeWalks(ranges.map(([low, high]) => statement.all(...head, ...filter.parameters, low, high, size) as (AutocompleteMatch & { rowid: number })[]), size, titleOf)
-      .map(({ title, url, locale }) => ({ title, url, locale }));
-  if (Array.from(prefix).length <= FILED_PREFIX_LENGTH) {
-    // The prefix table alone gives each partition's first rowids; the documents are read for the merged winners only.
-    const filtered = connection.statement(`${index}\u0000autocomplete-filed\u0000${filter.shape}`, () =>
-      `SELECT p.doc FROM ${tables.prefixes} p CROSS JOIN ${tables.docs} d ON d.rowid = p.doc
-       WHERE p.prefix = ? AND ${filter.sql} AND p.doc >= ? AND p.doc <= ? ORDER BY p.doc ${BOUND_LIMIT}`,
-    ).pluck();
-    const unfiltered = connection.statement(`${index}\u0000autocomplete-prefix`, () =>
-      `SELECT doc FROM ${tables.prefixes} WHERE prefix = ? AND doc >= ? AND doc <= ? ORDER BY doc ${BOUND_LIMIT}`,
-    ).pluck();
-    const walks = ranges.map((range) =>
-      (filterNeeded(connection, index, { index, locales }, range)
-        ? filtered.all(prefix, ...filter.parameters, ...range, size)
-        : unfiltered.all(prefix, ...range, size)) as number[],
-    );
-    const readMatch = connection.statement(`${index}\u0000autocomplete-read`, () => `SELECT title, url, locale FROM ${tables.docs} WHERE rowid = ?`);
-    return mergeWalks(walks, size, (rowid) => rowid).map((rowid) => readMatch.get(rowid) as AutocompleteMatch);
-  }
-  return complete(connection.statement(`${index}\u0000autocomplete\u0000${filter.shape}`, () =>
-    // The title key range is short; left to itself, the planner would walk the whole partition in rowid order.
-    `SELECT d.rowid, d.title, d.url, d.locale FROM ${tables.docs} d INDEXED BY ${quoteIdentifier(`ix_${index}_title_key`)}
-     WHERE d.title_key >= ? AND d.title_key < ? AND ${filter.sql} AND d.rowid >= ? AND d.rowid <= ?
-     ORDER BY d.rowid ${BOUND_LIMIT}`,
-  ), [prefix, `${prefix}\u{10FFFF}`]);
+  const filed = Array.from(prefix).length <= FILED_PREFIX_LENGTH;
+  const walk = (place: PrefixPlace, limit: number): number[] => {
+    const walks = ranges.map((range) => {
+      if (!filed) return rangeWalk(connection, index, place, filter).all(prefix, `${prefix}\u{10FFFF}`, ...filter.parameters, ...range, limit) as number[];
+      // The prefix table alone gives each partition's first rowids; the documents are read for the merged winners only.
+      return (filterNeeded(connection, index, { index, locales }, range)
+        ? connection.statement(`${index}\u0000autocomplete-filed\u0000${filter.shape}`, () =>
+            `SELECT p.doc FROM ${tables.prefixes} p CROSS JOIN ${tables.docs} d ON d.rowid = p.doc
+             WHERE p.prefix = ? AND p.place = ? AND ${filter.sql} AND p.doc >= ? AND p.doc <= ? ORDER BY p.doc ${BOUND_LIMIT}`,
+          ).pluck().all(prefix, place, ...filter.parameters, ...range, limit)
+        : connection.statement(`${index}\u0000autocomplete-prefix`, () =>
+            `SELECT doc FROM ${tables.prefixes} WHERE prefix = ? AND place = ? AND doc >= ? AND doc <= ? ORDER BY doc ${BOUND_LIMIT}`,
+          ).pluck().all(prefix, place, ...range, limit)) as number[];
+    });
+    return mergeWalks(walks, limit, (rowid) => rowid);
+  };
+  const first = walk(PrefixPlace.TitleStart, size);
+  // A title found at its start may be found again at a later word: enough later matches are read to fill the rest.
+  const later = first.length < size ? walk(PrefixPlace.LaterWord, size).filter((rowid) => !first.includes(rowid)) : [];
+  const readMatch = connection.statement(`${index}\u0000autocomplete-read`, () => `SELECT title, url, locale FROM ${tables.docs} WHERE rowid = ?`);
+  return [...first, ...later].slice(0, size).map((rowid) => readMatch.get(rowid) as AutocompleteMatch);
+}
+
+/** The rowids of a range of title starts (the title key index) or of later word starts (the filed rests), in rowid order. */
+function rangeWalk(connection: Connection, index: string, place: PrefixPlace, filter: DocFilter): Database.Statement {
+  const tables = tablesOf(index);
+  return connection.statement(`${index}\u0000autocomplete-range\u0000${place}\u0000${filter.shape}`, () =>
+    place === PrefixPlace.TitleStart
+      ? // The title key range is short; left to itself, the planner would walk the whole partition in rowid order.
+        `SELECT d.rowid FROM ${tables.docs} d INDEXED BY ${quoteIdentifier(`ix_${index}_title_key`)}
+         WHERE d.title_key >= ? AND d.title_key < ? AND ${filter.sql} AND d.rowid >= ? AND d.rowid <= ?
+         ORDER BY d.rowid ${BOUND_LIMIT}`
+      : `SELECT DISTINCT p.doc FROM ${tables.prefixes} p CROSS JOIN ${tables.docs} d ON d.rowid = p.doc
+         WHERE p.prefix >= ? AND p.prefix < ? AND p.place = ${PrefixPlace.LaterWord} AND ${filter.sql} AND p.doc >= ? AND p.doc <= ?
+         ORDER BY p.doc ${BOUND_LIMIT}`,
+  ).pluck();
 }

@@ -141,22 +141,6 @@ export function queryTests(context: ContractContext): void {
       assert.equal((await engine.listIndices(index))[0]?.docCount, 3);
     });
 
-    it('completes title prefixes by popularity, at most the asked size, case- and diacritic-insensitively', async () => {
-      const index = await indexWith([
-        doc('1', 'Élan vital', { popularity: 0.2 }),
-        doc('2', 'Elastic search', { popularity: 0.9 }),
-        doc('3', 'elapsed time', { popularity: 0.5, locale: 'fr' }),
-        doc('4', 'Other elan', { popularity: 1 }),
-        ...Array.from({ length: 15 }, (_, i) => doc(`z${i}`, `Zebra ${i}`, { popularity: i / 20 })),
-      ]);
-      assert.deepEqual((await engine.autocomplete({ index, prefix: 'EL' })).map((match) => match.title), ['Elastic search', 'elapsed time', 'Élan vital']);
-      assert.deepEqual((await engine.autocomplete({ index, prefix: 'ela', locales: ['en-us'] })).map((match) => match.url), ['/2', '/1']);
-      assert.deepEqual(await engine.autocomplete({ index, prefix: 'élan' }), [{ title: 'Élan vital', url: '/1', locale: 'en-US' }]);
-      assert.equal((await engine.autocomplete({ index, prefix: 'zebra' })).length, 10, 'at most 10 by default');
-      assert.equal((await engine.autocomplete({ index, prefix: 'zebra', size: 3 }))[0]?.title, 'Zebra 14');
-      assert.deepEqual(await engine.autocomplete({ index, prefix: '"*' }), []);
-    });
-
     it('suggests a known word with its count when a query word has a typo, and nothing for a correct query', async () => {
       const index = await indexWith([
         doc('1', 'Flexbox layout', { body: 'flexbox aligns items' }),

@@ -8,6 +8,7 @@ import { exactCountTests } from './contract-counts.js';
 import { typoTests } from './contract-typos.js';
 import { queryTests } from './contract-queries.js';
 import { scriptTests } from './contract-scripts.js';
+import { autocompleteTests } from './contract-autocomplete.js';
 import type { IndexedDocument, SearchEngine } from '../../engines/types.js';
 
 /**
@@ -62,6 +63,7 @@ export function engineContractTests(name: string, makeEngine: () => Promise<Sear
     exactCountTests({ engine: () => engine, indexWith, forget: (index) => created.splice(created.indexOf(index), 1), languageAnalysis });
     queryTests({ engine: () => engine, indexWith, fresh });
     scriptTests({ engine: () => engine, indexWith });
+    autocompleteTests({ engine: () => engine, indexWith, fresh });
 
     it('reports green or yellow health when the engine is up', async () => {
       assert.ok(['green', 'yellow'].includes(await engine.health()));

@@ -26,9 +26,11 @@ export function storedDocument(index: FakeIndex, id: string, source: Json, nextS
       doc.numbers.set(field, Math.fround(number));
       continue;
     }
-    if (typeof value === 'object') throw new EsError(400, 'document_parsing_exception', `failed to parse field [${field}] of type [${mapping.type}]`);
+    // An array gives the field several values, as Elasticsearch takes any field's.
+    const values = Array.isArray(value) ? (value as unknown[]) : [value];
+    if (values.some((item) => typeof item === 'object')) throw new EsError(400, 'document_parsing_exception', `failed to parse field [${field}] of type [${mapping.type}]`);
     for (const target of [field, ...[...index.fields.keys()].filter((key) => key.startsWith(`${field}.`)), ...mapping.copyTo]) {
-      texts.set(target, [...(texts.get(target) ?? []), String(value)]);
+      texts.set(target, [...(texts.get(target) ?? []), ...values.map(String)]);
     }
   }
   for (const [field, values] of texts) {
