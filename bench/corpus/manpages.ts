@@ -11,18 +11,20 @@ import type { SyntheticDocument } from './synthetic.js';
  */
 
 /** The locales of the corpus, their folders under the man root, and the Debian package that fills each. */
-export const MANPAGE_LOCALES = [
-  { locale: 'zh-CN', folder: 'zh_CN', package: 'manpages-zh' },
-  { locale: 'zh-TW', folder: 'zh_TW', package: 'manpages-zh' },
-  { locale: 'ja', folder: 'ja', package: 'manpages-ja' },
-  // Debian has no Korean manual package: these pages come with base packages (man-db, xz-utils, psmisc, passwd, login).
-  { locale: 'ko', folder: 'ko', package: 'man-db' },
-  { locale: 'de', folder: 'de', package: 'manpages-de' },
-  { locale: 'fr', folder: 'fr', package: 'manpages-fr' },
-  { locale: 'es', folder: 'es', package: 'manpages-es' },
-  { locale: 'pt-BR', folder: 'pt_BR', package: 'manpages-pt-br' },
-  { locale: 'ru', folder: 'ru', package: 'manpages-ru' },
-] as const;
+export const MANPAGE_LOCALES: readonly { locale: string; folder: string; package: string }[] = (
+  [
+    ['zh-CN', 'zh_CN', 'manpages-zh'],
+    ['zh-TW', 'zh_TW', 'manpages-zh'],
+    ['ja', 'ja', 'manpages-ja'],
+    // Debian has no Korean manual package: these pages come with base packages (man-db, xz-utils, psmisc, passwd, login).
+    ['ko', 'ko', 'man-db'],
+    ['de', 'de', 'manpages-de'],
+    ['fr', 'fr', 'manpages-fr'],
+    ['es', 'es', 'manpages-es'],
+    ['pt-BR', 'pt_BR', 'manpages-pt-br'],
+    ['ru', 'ru', 'manpages-ru'],
+  ] as const
+).map(([locale, folder, name]) => ({ locale, folder, package: name }));
 
 /** Fewer pages than this in a locale's folder means its package is not installed (base packages ship a few). */
 export const MIN_PAGES_PER_LOCALE = 100;
