@@ -45,8 +45,9 @@ const isWordCharacter = (character: string | undefined) => character !== undefin
  * digit) or insertion of a letter — in one of its space-separated words of 4 or more letters and digits (`rabin2` →
  * `rbin2`). An edit that leaves a word for which `known` holds (a word of the corpus, such as another inflection or
  * another page's name) is drawn again; undefined when the title has no such word or no edit qualifies in 20 draws.
+ * Letters substituted or inserted come from `alphabet` (the locale's, for a Cyrillic or accented title).
  */
-export function typoQuery(title: string, random: () => number, known: (folded: string) => boolean): TypoQuery | undefined {
+export function typoQuery(title: string, random: () => number, known: (folded: string) => boolean, alphabet: string = LETTERS): TypoQuery | undefined {
   const words = title.split(' ');
   const candidates = words
     .map((word, index) => ({ word, index, positions: Array.from(word).flatMap((character, at) => (isWordCharacter(character) ? [at] : [])) }))
@@ -66,11 +67,11 @@ export function typoQuery(title: string, random: () => number, known: (folded: s
       if (!isWordCharacter(next) || foldWord(next as string) === foldWord(original)) continue;
       [characters[at], characters[at + 1]] = [next as string, original];
     } else if (kind === 'substitution') {
-      const alphabet = (/\p{N}/u.test(original) ? DIGITS : LETTERS).replace(foldWord(original), '');
-      const replacement = draw(Array.from(alphabet));
+      const letters = (/\p{N}/u.test(original) ? DIGITS : alphabet).replace(foldWord(original), '');
+      const replacement = draw(Array.from(letters));
       characters[at] = original === original.toUpperCase() && original !== original.toLowerCase() ? replacement.toUpperCase() : replacement;
     } else {
-      characters.splice(at + (random() < 0.5 ? 0 : 1), 0, draw(Array.from(LETTERS)));
+      characters.splice(at + (random() < 0.5 ? 0 : 1), 0, draw(Array.from(alphabet)));
     }
     const typo = characters.join('');
     if (foldWord(typo) === foldWord(word) || known(foldWord(typo))) continue;

@@ -9,6 +9,8 @@ import { ADJECTIVES, FUNCTION_WORDS } from '../corpus/quality-words.js';
 import { seededRandom } from '../../src/seeded-random.js';
 import { SYNTHETIC_DEFAULTS, syntheticDocuments, syntheticVocabulary, type SyntheticDocument } from '../corpus/synthetic.js';
 import { foldWord, identifierQueries, pageWords, typoQuery, wordFormQuery, type IdentifierRule, type TypoKind } from '../quality/queries.js';
+import { percentile, share } from '../quality/figures.js';
+import { MANPAGE_LOCALE_NAMES, measureManPages } from './search-quality-locales.js';
 import type { BenchResult, BenchSuite } from '../lib.js';
 
 const INDEX = 'quality_20260101000000';
@@ -62,14 +64,6 @@ interface Query {
   set: 'exact' | 'typo' | 'form' | 'identifier';
   /** What kind of typo or identifier rule, for the notes. */
   detail?: TypoKind | IdentifierRule;
-}
-
-function percentile(sorted: readonly number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-}
-
-function share(found: number, of: number): number {
-  return of === 0 ? Number.NaN : (100 * found) / of;
 }
 
 /** `deletion 96% of 250, …`: the share found for each kind of query within a set. */
@@ -190,37 +184,49 @@ function englishWords(): Set<string> {
 }
 
 /**
- * Search quality on two corpora of different shapes, with query sets derived from sampled pages by general rules
- * (bench/quality/queries.ts): the synthetic build (SEARCH_QUALITY_DOCUMENTS documents, 20,000 by default; Zipf-drawn
- * pseudo-words, seven locales, 1–20 KB) and the English corpus of bench/corpus/quality-corpus.ts
- * (SEARCH_QUALITY_ENGLISH_DOCUMENTS, 8,000 by default; real words inflected, 3–40 KB, code identifiers as titles).
+ * Search quality on three corpora of different shapes, with query sets derived from sampled pages by general rules
+ * (bench/quality/queries.ts, locale-queries.ts): the synthetic build (SEARCH_QUALITY_DOCUMENTS documents, 20,000 by
+ * default; Zipf-drawn pseudo-words, seven locales, 1–20 KB), the English corpus of bench/corpus/quality-corpus.ts
+ * (SEARCH_QUALITY_ENGLISH_DOCUMENTS, 8,000 by default; real words inflected, 3–40 KB, code identifiers as titles), and
+ * the translated manual pages Debian ships (bench/corpus/manpages.ts, under SEARCH_QUALITY_MAN_ROOT, /usr/share/man by
+ * default), measured per locale. SEARCH_QUALITY_CORPORA=synthetic,english,manpages picks some of them.
  */
 export const searchQualitySuite: BenchSuite = {
   name: 'search-quality',
-  description: 'exact names, typos, other word forms and identifier parts on the synthetic build and an English corpus with code names',
+  description: `exact names, typos, other word forms and identifier parts on the synthetic build and an English corpus with code names; titles, title words, typos, phrases and latency per locale on Debian's manual pages (${MANPAGE_LOCALE_NAMES.join(', ')})`,
   async run(): Promise<BenchResult[]> {
+    const corpora = new Set((process.env.SEARCH_QUALITY_CORPORA ?? 'synthetic,english,manpages').split(','));
     const synthetic = Number(process.env.SEARCH_QUALITY_DOCUMENTS ?? 20_000);
     const english = Number(process.env.SEARCH_QUALITY_ENGLISH_DOCUMENTS ?? QUALITY_CORPUS_DEFAULTS.documents);
     const lexicon = englishWords();
     const syntheticWords = new Set([...syntheticVocabulary(seededRandom(SYNTHETIC_DEFAULTS.seed), SYNTHETIC_DEFAULTS.vocabularySize).words].map(foldWord));
-    return [
-      ...(await measureCorpus({
-        name: 'synthetic',
-        description: `the synthetic build, ${synthetic.toLocaleString('en-US')} documents (not 50,000, to keep the run short)`,
-        count: synthetic,
-        documents: () => syntheticDocuments({ documents: synthetic }),
-        vocabulary: new Set([...syntheticWords, ...lexicon]),
-        forms: 'one of its real English words (the rest are pseudo-words)',
-        without: 'no identifier-part row: no synthetic title is a code identifier',
-      })),
-      ...(await measureCorpus({
-        name: 'english',
-        description: `the English corpus (quality-corpus.ts), ${english.toLocaleString('en-US')} documents`,
-        count: english,
-        documents: () => qualityDocuments({ documents: english }),
-        vocabulary: lexicon,
-        forms: 'one word',
-      })),
-    ];
+    const results: BenchResult[] = [];
+    if (corpora.has('synthetic')) {
+      results.push(
+        ...(await measureCorpus({
+          name: 'synthetic',
+          description: `the synthetic build, ${synthetic.toLocaleString('en-US')} documents (not 50,000, to keep the run short)`,
+          count: synthetic,
+          documents: () => syntheticDocuments({ documents: synthetic }),
+          vocabulary: new Set([...syntheticWords, ...lexicon]),
+          forms: 'one of its real English words (the rest are pseudo-words)',
+          without: 'no identifier-part row: no synthetic title is a code identifier',
+        })),
+      );
+    }
+    if (corpora.has('english')) {
+      results.push(
+        ...(await measureCorpus({
+          name: 'english',
+          description: `the English corpus (quality-corpus.ts), ${english.toLocaleString('en-US')} documents`,
+          count: english,
+          documents: () => qualityDocuments({ documents: english }),
+          vocabulary: lexicon,
+          forms: 'one word',
+        })),
+      );
+    }
+    if (corpora.has('manpages')) results.push(...(await measureManPages(process.env.SEARCH_QUALITY_MAN_ROOT ?? '/usr/share/man')));
+    return results;
   },
 };
