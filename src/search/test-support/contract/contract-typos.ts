@@ -9,7 +9,7 @@ import type { IndexedDocument, SearchEngine } from '../../engines/types.js';
  * engine runs it: the Elasticsearch stand-in matches fuzzy clauses over the terms it stores, as Lucene does.
  */
 export function typoTests(context: { engine: () => SearchEngine; indexWith: (documents: IndexedDocument[]) => Promise<string> }): void {
-  const search = (index: string, text: string, extra: { corrections?: boolean; size?: number } = {}) =>
+  const search = (index: string, text: string, extra: { corrections?: boolean; size?: number; locales?: string[] } = {}) =>
     context.engine().search({ index, text, sort: 'relevance', ...extra });
   const many = (count: number, id: string, title: string, body = '') => Array.from({ length: count }, (_, i) => doc(`${id}${i}`, `${title} ${i}`, { body }));
 
@@ -45,6 +45,20 @@ export function typoTests(context: { engine: () => SearchEngine; indexWith: (doc
       assert.equal((await search(index, 'kestral falcon')).total.value, kestrels.length + 1, 'the other words still required');
       assert.deepEqual(ids(await search(index, 'kestral sighting')), ['kestral']);
       assert.deepEqual(ids(await search(index, 'kestral', { corrections: false })), ['kestral'], 'as typed when asked');
+    });
+
+    it('judges a word, corrects it and suggests only by the words of the locales searched', async () => {
+      const index = await context.indexWith([
+        doc('pt', 'Grebe ausente', { locale: 'pt-BR', body: 'grebe falcon' }),
+        ...many(RARE_WORD_RATIO + 10, 'fr', 'Greve', 'grabe').map((page) => ({ ...page, locale: 'fr' })),
+      ]);
+      const ptBr = { locales: ['pt-BR'] };
+      const typed = await search(index, 'grabe', ptBr);
+      assert.deepEqual([ids(typed), typed.corrected], [['pt'], 'grebe'], 'a word held in French pages only is unknown to a pt-BR query');
+      const near = await search(index, 'grede', ptBr);
+      assert.deepEqual([ids(near), near.corrected], [['pt'], 'grebe'], 'the French neighbour, held more often, is not searched');
+      const suggested = await context.engine().suggest({ index, text: 'grede ausente', locales: ['pt-BR'] });
+      assert.equal(suggested[0]?.text, 'grebe ausente');
     });
 
     it('leaves a rare word alone when no neighbour is held often enough, or when it is held in more than a few pages', async () => {
