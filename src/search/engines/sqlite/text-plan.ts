@@ -1,10 +1,10 @@
 import { STEM_MARKER, queryWords, stemLanguagesOf, stemOf, type StemLanguage } from '../../analysis/index.js';
 import { compareCandidates, heldFirst, spellable } from '../../policy/spelling.js';
-import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, MIN_PREFIX_LENGTH, countExpression, planCountExpression, planQuery, requiredPositions, withoutWords, type QueryPlan } from './search-expression.js';
+import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, MIN_PREFIX_LENGTH, countExpression, planCountExpression, planQuery, requiredPositions, withoutWords, TITLE_ONLY, type QueryPlan } from './search-expression.js';
 import { SpellLookup, spellTables } from './spell-index.js';
 import { partitionOf } from './static-rank.js';
 import { indexPartitions, rowidRanges, somePartitionMatches, vocabularyCountSql } from './partitions.js';
-import { tablesOf } from './tables.js';
+import { partitionTablesOf, tablesOf } from './tables.js';
 import type { Connection } from './connection.js';
 import { RARE_WORD_DOCUMENTS, RARE_WORD_RATIO, typoDistance } from '../../policy/typo-rules.js';
 
@@ -130,6 +130,14 @@ export function planOf(connection: Connection, index: string, text: string, opti
     if (matches.correction !== undefined) corrections.set(word, matches.correction.term);
     return matches.others;
   });
+  // A known word may still be a typo of a title's word (`git mere` for `git merge`): in a query of several words, the
+  // others pin the title, so it also matches the title words within its typo budget, in titles only.
+  if (correcting && plan.words.length > 1) {
+    plan.words.forEach((word, at) => {
+      if (documentsHoldingIn(connection, index, partitions, word) === undefined) return;
+      for (const neighbour of titleNeighbours(connection, index, partitions, word)) alternatives[at]?.push(TITLE_ONLY + neighbour);
+    });
+  }
   if (alternatives.some((others) => others.length > 0)) plan.alternatives = alternatives;
   // A word that matches nothing, even corrected, is left out while other words match: the page that holds them is
   // better than no answer (the response says what was searched).
@@ -230,11 +238,7 @@ function typoNeighbours(connection: Connection, index: string, partitions: reado
   // The alternatives left are those the index holds.
   const replace = held === undefined && others.size === 0;
   if (held !== undefined && held > RARE_WORD_DOCUMENTS) return none;
-  let lookup = connection.spellLookups.get(index);
-  if (lookup === undefined) {
-    lookup = new SpellLookup(connection.db, index);
-    connection.spellLookups.set(index, lookup);
-  }
+  const lookup = spellLookup(connection, index);
   // The rule counts the longer of the two words: `dek` is one edit from `desk`. A neighbour two edits away is at most
   // two characters longer, so a word too short for two edits even against it looks up the neighbours one edit away.
   const allowed = (candidate: string) => typoDistance(Math.max(length, Array.from(candidate).length));
@@ -247,6 +251,42 @@ function typoNeighbours(connection: Connection, index: string, partitions: reado
   if (!replace && (held === undefined || nearest.length === 0)) return none;
   const best = nearest[0];
   return { terms: nearest.map((candidate) => candidate.term), ...(replace && best !== undefined ? { correction: { term: best.term, documents: nearest.length === 1 ? best.docs : undefined } } : {}) };
+}
+
+/** The spelling neighbours of a word within its typo budget that a title of `partitions` holds, nearest first, at most TYPO_NEIGHBOURS. */
+function titleNeighbours(connection: Connection, index: string, partitions: readonly number[], word: string): string[] {
+  if (!spellable(word)) return [];
+  const length = Array.from(word).length;
+  const allowed = (candidate: string) => typoDistance(Math.max(length, Array.from(candidate).length));
+  const reach = typoDistance(length + 2) >= 2 ? 2 : typoDistance(length + 1);
+  if (reach === 0) return [];
+  const candidates = spellLookup(connection, index).candidates(word, reach).filter((candidate) => candidate.distance <= allowed(candidate.term)).sort(compareCandidates);
+  return heldFirst(candidates, TYPO_NEIGHBOURS, (candidate) => titleHolds(connection, index, partitions, candidate.term)).map((candidate) => candidate.term);
+}
+
+/** Whether a title of one of `partitions` holds a term: the title tables are small, their posting lists short. */
+function titleHolds(connection: Connection, index: string, partitions: readonly number[], term: string): boolean {
+  connection.checkVersion();
+  const key = `${index}\u0000title\u0000${partitions.join(' ')}\u0000${term}`;
+  const remembered = connection.termDocuments.get(key);
+  if (remembered !== undefined) return remembered.documents !== undefined;
+  const expression = countExpression([term], false) as string;
+  const holds = partitions.some((partition) => {
+    const { titles } = partitionTablesOf(index, partition);
+    return connection.statement(`${index}\u0000title-holds\u0000${partition}`, () => `SELECT 1 FROM ${titles} WHERE ${titles} MATCH ? LIMIT 1`).get(expression) !== undefined;
+  });
+  connection.termDocuments.set(key, { documents: holds ? 1 : undefined });
+  return holds;
+}
+
+/** The index's spelling lookup, prepared once per connection. */
+function spellLookup(connection: Connection, index: string): SpellLookup {
+  let lookup = connection.spellLookups.get(index);
+  if (lookup === undefined) {
+    lookup = new SpellLookup(connection.db, index);
+    connection.spellLookups.set(index, lookup);
+  }
+  return lookup;
 }
 
 /**
