@@ -196,8 +196,9 @@ describe('GET /api/v1/search ranking and suggestions on a small corpus', () => {
     assert.deepEqual(urls(await search(server, 'q=CANVAS')), ['/en-US/docs/canvas', '/en-US/docs/canvas-recipes']);
   });
 
-  it('suggests a neighbour of a known word when the query of known words matches nothing', async () => {
-    assert.deepEqual((await search(server, 'q=card%20layout')).suggestions, [{ text: 'cart layout', total: 1, relation: 'eq' }]);
+  it('suggests a neighbour of a known word when the query of known words matches nothing, and answers the title a typo names', async () => {
+    assert.deepEqual(urls(await search(server, 'q=card%20layout')), ['/en-US/docs/cart']);
+    assert.deepEqual((await search(server, 'q=cards%20layout')).suggestions, [{ text: 'cart layout', total: 1, relation: 'eq' }]);
     assert.deepEqual((await search(server, 'q=card%20games')).suggestions, []);
   });
 });

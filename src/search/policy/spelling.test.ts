@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { deletionNeighbourhood, editDistance, spellable, spliceAlternatives } from './spelling.js';
+import { deletionNeighbourhood, editDistance, heldFirst, spellable, spliceAlternatives } from './spelling.js';
 
 describe('editDistance', () => {
   it('counts insertions, deletions, substitutions and adjacent transpositions as 1 each', () => {
@@ -129,5 +129,18 @@ describe('spliceAlternatives', () => {
       ['flexbox and grid', 'flexbot and grid'],
     );
     assert.deepEqual(spliceAlternatives(['fine'], new Map(), 3, 5), [], 'nothing to correct, nothing suggested');
+  });
+});
+
+describe('heldFirst', () => {
+  it('keeps the first items held, in order, and asks no further once it has enough', () => {
+    const asked: number[] = [];
+    const held = (item: number) => {
+      asked.push(item);
+      return item % 2 === 0;
+    };
+    assert.deepEqual(heldFirst([1, 2, 3, 4, 5, 6, 8], 2, held), [2, 4]);
+    assert.deepEqual(asked, [1, 2, 3, 4]);
+    assert.deepEqual(heldFirst([1, 3], 2, held), [], 'none held');
   });
 });

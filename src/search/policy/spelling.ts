@@ -98,6 +98,19 @@ export function compareCandidates(a: Candidate, b: Candidate): number {
   return a.distance - b.distance || b.docs - a.docs || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0);
 }
 
+/**
+ * The first `limit` of `ranked` that `held` accepts, asked in order and no further: checking a neighbour against the
+ * locales searched costs a lookup, and a short word has dozens of neighbours.
+ */
+export function heldFirst<T>(ranked: readonly T[], limit: number, held: (item: T) => boolean): T[] {
+  const kept: T[] = [];
+  for (const item of ranked) {
+    if (kept.length === limit) break;
+    if (held(item)) kept.push(item);
+  }
+  return kept;
+}
+
 export interface Alternative {
   words: string[];
   /** Sum of the edit distances of the replaced words. */

@@ -20,7 +20,7 @@ import {
 import { HIT_SOURCE, storedDocument, toHit, totalOf, type StoredDocument } from './documents.js';
 import type { ElasticsearchEngineOptions } from './options.js';
 import { Cluster } from './cluster.js';
-import { correctedText, formsProbe, leftOut, suggestEntries, typoPlan, typoProbe, type TypoProbe } from './typos.js';
+import { correctedText, formsProbe, heldCorrections, leftOut, optionsProbe, suggestEntries, typoPlan, typoProbe, type TypoProbe } from './typos.js';
 import { isResponseError, isStatus, missingResource, removedFrom, responseCause } from './errors.js';
 import { MAX_ID_LENGTH, clampInteger, indexExists, indexNotFound, validIndexName, validateDocument } from '../validation.js';
 import type { AliasAction, AutocompleteMatch, AutocompleteQuery, BulkItemResult, DeleteItemResult, Health, IndexInfo, IndexedDocument, QueryFilter, SearchEngine, SearchQuery, SearchResult, SuggestQuery, Suggestion } from '../types.js';
@@ -269,7 +269,7 @@ export class ElasticsearchEngine implements SearchEngine {
           options,
         ),
       );
-    const { response, corrected } = query.corrections === false || typed.length === 0 ? { response: await send({}) } : await this.#widened(typed, languages, send);
+    const { response, corrected } = query.corrections === false || typed.length === 0 ? { response: await send({}) } : await this.#widened(typed, languages, query.locales, send);
     return {
       documents: response.hits.hits.map((hit) => toHit(hit, sort, highlight !== undefined)),
       total: totalOf(response),
@@ -284,13 +284,18 @@ export class ElasticsearchEngine implements SearchEngine {
   async #widened<R extends estypes.SearchResponse<unknown>>(
     typed: readonly QueryTerm[],
     languages: readonly StemLanguage[],
+    locales: readonly string[] | undefined,
     send: (attempt: Attempt) => Promise<R>,
   ): Promise<{ response: R; corrected?: string }> {
-    const first = await send({ probe: typoProbe(typed.map((word) => word.term)) });
+    const first = await send({ probe: typoProbe(typed.map((word) => word.term), locales) });
     const found = totalOf(first).value > 0;
-    const { fuzzy, corrections, unknown } = typoPlan(typed.map((word) => word.term), first, found);
+    const { fuzzy, options, unknown, ...plan } = typoPlan(typed.map((word) => word.term), first, found);
     if (fuzzy.size === 0 && unknown.size === 0) return { response: first };
-    let response = await send({ fuzzy, dropped: unknown, ...(unknown.size === 0 ? {} : { probe: formsProbe(typed, unknown, languages) }) });
+    // With locales, a correction is the nearest neighbour their pages hold (see optionsProbe).
+    const judged = locales !== undefined && locales.length > 0 && options.size > 0 ? optionsProbe(options, locales).aggs : undefined;
+    const forms = unknown.size === 0 ? undefined : formsProbe(typed, unknown, languages, locales).aggs;
+    let response = await send({ fuzzy, dropped: unknown, ...(judged === undefined && forms === undefined ? {} : { probe: { aggs: { ...judged, ...forms } } }) });
+    const corrections = judged === undefined ? plan.corrections : heldCorrections(options, response);
     const dropped = unknown.size === 0 ? unknown : leftOut(unknown, response, typed.length);
     if (dropped.size !== unknown.size) {
       // A word held in another form stays required, as typed: the search is sent again without leaving it out.
@@ -318,7 +323,7 @@ export class ElasticsearchEngine implements SearchEngine {
       this.#cluster.read('count', query.index, (options) =>
         this.#client.search({ index: query.index, size: 0, track_total_hits: true, query: textQuery(query, { languages, ...widened }), ...probe }, options),
       );
-    return totalOf((await this.#widened(typed, languages, send)).response).value;
+    return totalOf((await this.#widened(typed, languages, query.locales, send)).response).value;
   }
 
   /**

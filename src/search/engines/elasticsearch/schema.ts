@@ -23,6 +23,11 @@ export const PHRASE_BOOSTS = { title: 10, body: 2 } as const;
 
 /** Extra weight of a title that is exactly the query (folded): the page named by the query ranks first. */
 export const EXACT_TITLE_BOOST = 100;
+/**
+ * Weight of a title that is the query as typed, signs included (folded), whose words alone may name another title:
+ * `clang++` ranks the page titled so above the page titled `clang`, which the exact clause boosts.
+ */
+export const LITERAL_TITLE_BOOST = 2 * EXACT_TITLE_BOOST;
 
 /** `best` rank is `popularity * POPULARITY_FACTOR + score`. */
 export const POPULARITY_FACTOR = 10;
@@ -222,6 +227,8 @@ export function textQuery(query: QueryFilter, options: TextQueryOptions = {}): e
   const termsOf = (positions: readonly number[]) => positions.map((at) => (typed[at] as QueryTerm).term).join(' ');
   const must = kept.map((at) => wordQuery(typed[at] as QueryTerm, languages, at === typed.length - 1, options.fuzzy?.has(at) === true));
   const should: estypes.QueryDslQueryContainer[] = [{ term: { 'title.exact': { value: termsOf(kept), boost: EXACT_TITLE_BOOST } } }];
+  const literal = foldPhrase(query.text);
+  if (kept.length === typed.length && literal !== termsOf(kept)) should.push({ term: { 'title.exact': { value: literal, boost: LITERAL_TITLE_BOOST } } });
   for (const run of runsOf(kept)) {
     if (run.length < 2) continue;
     should.push(

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { queryWords } from '../../analysis/index.js';
 import { RARE_WORD_DOCUMENTS, RARE_WORD_RATIO } from '../../policy/typo-rules.js';
 import { FUZZINESS, wordQuery } from './schema.js';
-import { allowedEdits, correctedText, formsProbe, leftOut, typoPlan, typoProbe } from './typos.js';
+import { allowedEdits, correctedText, formsProbe, heldCorrections, leftOut, optionsProbe, typoPlan, typoProbe } from './typos.js';
 
 /** A response as the search as typed carries it back: documents per word, and options per word from the suggester. */
 function probed(words: readonly string[], held: readonly number[], options: readonly (readonly [string, number])[][]) {
@@ -33,6 +33,24 @@ describe('elasticsearch typo policy', () => {
     });
   });
 
+  it('asks how the pages of the locales searched hold each word, and every word its neighbours, when the query names locales', () => {
+    const inPtBr = (clause: object) => ({ bool: { filter: [clause, { terms: { locale: ['pt-br'] } }] } });
+    const probe = typoProbe(['grabe'], ['pt-BR']);
+    assert.deepEqual(probe.aggs, { held: { global: {}, aggs: { words: { filters: { filters: { 0: inPtBr({ term: { words: 'grabe' } }) } } } } } });
+    assert.equal((probe.suggest?.['typos'] as { term: { suggest_mode: string } }).term.suggest_mode, 'always');
+    const options = optionsProbe(new Map([[0, ['greve', 'grebe']]]), ['pt-BR']);
+    assert.deepEqual(options.aggs, {
+      options: { global: {}, aggs: { words: { filters: { filters: { '0:0': inPtBr({ term: { words: 'greve' } }), '0:1': inPtBr({ term: { words: 'grebe' } }) } } } } },
+    });
+  });
+
+  it('corrects a word to its nearest neighbour the locales searched hold, and not at all when they hold none', () => {
+    const answer = (counts: Record<string, number>) =>
+      ({ aggregations: { options: { doc_count: 9, words: { buckets: Object.fromEntries(Object.entries(counts).map(([key, count]) => [key, { doc_count: count }])) } } } }) as never;
+    const options = new Map([[0, ['greve', 'grebe']], [2, ['tutorial']]]);
+    assert.deepEqual(heldCorrections(options, answer({ '0:0': 0, '0:1': 1, '2:0': 0 })), new Map([[0, 'grebe']]));
+  });
+
   it('asks whether the index holds a word in another form by the clause the query matches it with, without neighbours', () => {
     const typed = queryWords('kestral missingword');
     const probe = formsProbe(typed, new Set([1]), []);
@@ -53,7 +71,7 @@ describe('elasticsearch typo policy', () => {
       ]),
       false,
     );
-    assert.deepEqual(plan, { fuzzy: new Set([0]), corrections: new Map(), unknown: new Set() }, 'kestrels lies two edits away, plumber three');
+    assert.deepEqual(plan, { fuzzy: new Set([0]), corrections: new Map(), options: new Map(), unknown: new Set() }, 'kestrels lies two edits away, plumber three');
     assert.deepEqual(typoPlan(words, probed(words, [1, 40, 1, 9, 2], [[['kestrel', 60]]]), true).fuzzy, new Set([0]), 'whether or not the query found something');
   });
 
@@ -68,8 +86,9 @@ describe('elasticsearch typo policy', () => {
     ]);
     const plan = typoPlan(words, response, false);
     assert.deepEqual(plan.corrections, new Map([[0, 'flexbux'], [2, 'tutorial']]), 'flexboxes lies three edits away, tutorials two');
+    assert.deepEqual(plan.options, new Map([[0, ['flexbux', 'flexbox']], [2, ['tutorial', 'tutorials']]]), 'every neighbour within the edits, nearest first');
     assert.deepEqual([plan.fuzzy, plan.unknown], [new Set([0, 2]), new Set([3, 4])]);
-    assert.deepEqual(typoPlan(words, response, true), { fuzzy: new Set(), corrections: new Map(), unknown: new Set() });
+    assert.deepEqual(typoPlan(words, response, true), { fuzzy: new Set(), corrections: new Map(), options: new Map(), unknown: new Set() });
     assert.deepEqual(typoPlan(['zzzz'], probed(['zzzz'], [0], []), false).unknown, new Set(), 'the only word is never left out');
     assert.equal(FUZZINESS, 'AUTO:4,8');
     assert.deepEqual([0, 3, 4, 7, 8].map((length) => allowedEdits('x'.repeat(length))), [0, 0, 1, 1, 2]);

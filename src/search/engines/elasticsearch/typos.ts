@@ -17,6 +17,9 @@ import { TERM_SUGGESTER, wordQuery, type SuggestEntry } from './schema.js';
 const SUGGESTER = 'typos';
 const HELD = 'held';
 const FORMS = 'forms';
+const OPTIONS = 'options';
+/** max_term_freq that no word's document count exceeds: every word gets its neighbours. */
+const ANY_FREQUENCY = 2 ** 31 - 1;
 
 /** What a request carries besides its query to learn how the index holds the query's words. */
 export type TypoProbe = Pick<estypes.SearchRequest, 'aggs' | 'suggest'>;
@@ -30,8 +33,10 @@ export function allowedEdits(word: string): number {
  * Counts over the whole index, whatever the query and its filters match (a `filters` aggregation under `global`), of
  * the documents each clause matches, keyed by the word's position.
  */
-function globalCounts(name: string, clauses: readonly (readonly [number, estypes.QueryDslQueryContainer])[]): Record<string, estypes.AggregationsAggregationContainer> {
-  const filters = Object.fromEntries(clauses.map(([at, clause]) => [String(at), clause]));
+function globalCounts(name: string, clauses: readonly (readonly [number | string, estypes.QueryDslQueryContainer])[], locales?: readonly string[]): Record<string, estypes.AggregationsAggregationContainer> {
+  const inLocales = (clause: estypes.QueryDslQueryContainer) =>
+    locales === undefined || locales.length === 0 ? clause : { bool: { filter: [clause, { terms: { locale: locales.map((locale) => locale.toLowerCase()) } }] } };
+  const filters = Object.fromEntries(clauses.map(([at, clause]) => [String(at), inLocales(clause)]));
   return { [name]: { global: {}, aggs: { words: { filters: { filters } } } } };
 }
 
@@ -42,22 +47,47 @@ function globalCounts(name: string, clauses: readonly (readonly [number, estypes
  * - a term suggester in `popular` mode: options for a word the index does not hold, and for a word it holds in at most
  *   RARE_WORD_DOCUMENTS documents (`max_term_freq`; a more frequent word costs the suggester nothing), the neighbours
  *   held in more documents, each with its count (`freq`).
+ * With `locales`, a word is held when a page of theirs holds it: the suggester, which counts the whole index, then
+ * offers every word its neighbours (`always`), as a word held in other locales' pages only is unknown to the query,
+ * and its neighbours must be judged in the locales searched (see optionsProbe).
  */
-export function typoProbe(words: readonly string[]): TypoProbe {
+export function typoProbe(words: readonly string[], locales?: readonly string[]): TypoProbe {
+  const everyWord = locales !== undefined && locales.length > 0;
+  const mode = everyWord ? { suggest_mode: 'always' as const, max_term_freq: ANY_FREQUENCY } : { suggest_mode: 'popular' as const, max_term_freq: RARE_WORD_DOCUMENTS };
   return {
-    aggs: globalCounts(HELD, words.map((word, at) => [at, { term: { words: word } }] as const)),
-    suggest: { [SUGGESTER]: { text: words.join(' '), term: { ...TERM_SUGGESTER, suggest_mode: 'popular', max_term_freq: RARE_WORD_DOCUMENTS } } },
+    aggs: globalCounts(HELD, words.map((word, at) => [at, { term: { words: word } }] as const), locales),
+    suggest: { [SUGGESTER]: { text: words.join(' '), term: { ...TERM_SUGGESTER, ...mode } } },
   };
 }
 
 /**
- * What the widened search carries when words may be left out: whether any document of the index matches each of them
+ * What the widened search carries when the query names locales and words are corrected: how many pages of those
+ * locales hold each neighbour a word may be corrected to (see TypoPlan.options), keyed `position:rank`.
+ */
+export function optionsProbe(options: ReadonlyMap<number, readonly string[]>, locales: readonly string[]): TypoProbe {
+  const clauses = [...options].flatMap(([at, texts]) => texts.map((text, rank) => [`${at}:${rank}`, { term: { words: text } }] as const));
+  return { aggs: globalCounts(OPTIONS, clauses, locales) };
+}
+
+/** The corrections of a plan whose neighbours a page of the locales searched holds: each word's nearest such (see optionsProbe). */
+export function heldCorrections(options: ReadonlyMap<number, readonly string[]>, response: Pick<estypes.SearchResponse<unknown>, 'aggregations'>): Map<number, string> {
+  const counts = countsByKey(response, OPTIONS);
+  const corrections = new Map<number, string>();
+  for (const [at, texts] of options) {
+    const held = texts.find((_, rank) => (counts.get(`${at}:${rank}`) ?? 0) > 0);
+    if (held !== undefined) corrections.set(at, held);
+  }
+  return corrections;
+}
+
+/**
+ * What the widened search carries when words may be left out: whether any document of the index (of `locales`) matches each of them
  * in some form — its stems, an identifier's parts, the completions of the last word — as the query would match it
  * (wordQuery, without neighbours).
  */
-export function formsProbe(typed: readonly QueryTerm[], positions: ReadonlySet<number>, languages: readonly StemLanguage[]): TypoProbe {
+export function formsProbe(typed: readonly QueryTerm[], positions: ReadonlySet<number>, languages: readonly StemLanguage[], locales?: readonly string[]): TypoProbe {
   const clauses = [...positions].map((at) => [at, wordQuery(typed[at] as QueryTerm, languages, at === typed.length - 1)] as const);
-  return { aggs: globalCounts(FORMS, clauses) };
+  return { aggs: globalCounts(FORMS, clauses, locales) };
 }
 
 /** How a search widens the words of its query. */
@@ -66,6 +96,8 @@ export interface TypoPlan {
   fuzzy: Set<number>;
   /** The neighbour each word the index does not hold is corrected to (the text searched names it). */
   corrections: Map<number, string>;
+  /** Each corrected word's neighbours within its edits, nearest first: the first held in the locales searched is its correction (see heldCorrections). */
+  options: Map<number, string[]>;
   /** Positions of the words the index does not hold that have no neighbour near enough: left out (see leftOut). */
   unknown: Set<number>;
 }
@@ -83,7 +115,7 @@ export interface TypoPlan {
 export function typoPlan(words: readonly string[], response: Pick<estypes.SearchResponse<unknown>, 'aggregations' | 'suggest'>, found: boolean): TypoPlan {
   const held = countsOf(response, HELD);
   const options = optionsByPosition(words, suggestEntries(response, SUGGESTER));
-  const plan: TypoPlan = { fuzzy: new Set(), corrections: new Map(), unknown: new Set() };
+  const plan: TypoPlan = { fuzzy: new Set(), corrections: new Map(), options: new Map(), unknown: new Set() };
   words.forEach((word, at) => {
     const documents = held.get(at) ?? 0;
     const edits = allowedEdits(word);
@@ -96,12 +128,14 @@ export function typoPlan(words: readonly string[], response: Pick<estypes.Search
       return;
     }
     if (found) return;
-    const [nearest] = near.sort((a, b) => a.distance - b.distance || b.freq - a.freq || (a.text < b.text ? -1 : 1));
+    const ranked = near.sort((a, b) => a.distance - b.distance || b.freq - a.freq || (a.text < b.text ? -1 : 1));
+    const nearest = ranked[0];
     if (nearest === undefined) {
       // The one word of a query is never left out: nothing would be left to search.
       if (words.length > 1) plan.unknown.add(at);
     } else {
       plan.corrections.set(at, nearest.text);
+      plan.options.set(at, ranked.map((option) => option.text));
       plan.fuzzy.add(at);
     }
   });
@@ -152,6 +186,10 @@ function optionsByPosition(words: readonly string[], entries: readonly SuggestEn
 
 /** The document counts of a globalCounts aggregation of a response, by position. */
 function countsOf(response: Pick<estypes.SearchResponse<unknown>, 'aggregations'>, name: string): Map<number, number> {
+  return new Map([...countsByKey(response, name)].map(([at, count]) => [Number(at), count]));
+}
+
+function countsByKey(response: Pick<estypes.SearchResponse<unknown>, 'aggregations'>, name: string): Map<string, number> {
   const aggregate = response.aggregations?.[name] as { words?: { buckets?: Record<string, { doc_count?: number }> } } | undefined;
-  return new Map(Object.entries(aggregate?.words?.buckets ?? {}).map(([at, bucket]) => [Number(at), bucket.doc_count ?? 0]));
+  return new Map(Object.entries(aggregate?.words?.buckets ?? {}).map(([at, bucket]) => [at, bucket.doc_count ?? 0]));
 }

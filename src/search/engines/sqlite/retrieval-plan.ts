@@ -20,6 +20,13 @@ import { rankCandidates, staticRank, type RankedSort } from './static-rank.js';
  */
 export const EXACT_TITLE_BOOST = 25;
 /**
+ * Added besides when the title is the query as typed, signs included (folded): more than popularity can add, so that
+ * `clang` ranks the page titled so above `clang++`, whose words are the same.
+ */
+export const LITERAL_TITLE_BOOST = 15;
+/** The SQL of both boosts of a documents row `d`, given the query's exact key and its folded text, in that order. */
+export const EXACT_TITLE_SCORE = `((d.exact_key = ?) * ${EXACT_TITLE_BOOST} + (d.title_key = ?) * ${LITERAL_TITLE_BOOST})`;
+/**
  * A document whose title holds every query word scores this plus the bm25 of its title alone (from the title table),
  * ranking it above documents matching in the summary or body only (scored by the weighted bm25 of all columns). Body
  * matches are read only when title matches do not fill the page: ranking every body match of a common word is what

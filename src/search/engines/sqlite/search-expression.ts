@@ -87,6 +87,14 @@ function quote(word: string): string {
   return `"${word.replaceAll('"', '""')}"`;
 }
 
+/** Marks an alternative matched in titles only (see titleNeighbours in text-plan.ts): a typo is judged by the title it names. */
+export const TITLE_ONLY = '\u0002';
+
+/** An alternative as an FTS5 clause: quoted, and scoped to the title column when marked TITLE_ONLY. */
+function alternativeClause(alternative: string): string {
+  return alternative.startsWith(TITLE_ONLY) ? `title : ${quote(alternative.slice(TITLE_ONLY.length))}` : quote(alternative);
+}
+
 /** What a search's expressions are made of: a plan's words, how its last word matches, and its phrases. */
 export type ExpressionPlan = Pick<QueryPlan, 'words' | 'prefixLast' | 'expansions' | 'phrases' | 'alternatives' | 'dropped'>;
 
@@ -109,12 +117,12 @@ function allWords(words: readonly string[], prefixLast: boolean, expansions: rea
   const last = words[words.length - 1] as string;
   const clause = (word: string, at: number) => {
     const others = alternatives?.[at];
-    return others === undefined || others.length === 0 ? quote(word) : `(${[word, ...others].map(quote).join(' OR ')})`;
+    return others === undefined || others.length === 0 ? quote(word) : `(${[quote(word), ...others.map(alternativeClause)].join(' OR ')})`;
   };
   const head = words.slice(0, -1).map(clause);
   let lastTerm = clause(last, words.length - 1);
   if (prefixLast) {
-    const others = (alternatives?.[words.length - 1] ?? []).map(quote);
+    const others = (alternatives?.[words.length - 1] ?? []).map(alternativeClause);
     lastTerm = expansions === undefined
       ? `(${[quote(last), `${quote(last)}*`, ...others].join(' OR ')})`
       : `(${[...lastAlternatives(last, expansions).map(quote), ...others].join(' OR ')})`;

@@ -1,5 +1,5 @@
 import { BOUND_LIMIT } from '../../../sqlite-limit.js';
-import { exactKeyOf, stemLanguageOf, termsOf } from '../../analysis/index.js';
+import { exactKeyOf, foldPhrase, stemLanguageOf, termsOf } from '../../analysis/index.js';
 import { clampInteger } from '../validation.js';
 import type { SearchQuery, SearchResult } from '../types.js';
 import type { Connection } from './connection.js';
@@ -8,7 +8,7 @@ import { partitionOf, type RowidRange } from './static-rank.js';
 import { rowidRanges } from './partitions.js';
 import { cannotMatch, planOf, textRankOf, titleRankOf, type RankSettings } from './text-plan.js';
 import { planCountExpression, searchExpression } from './search-expression.js';
-import { BODY_CANDIDATES, EXACT_TITLE_BOOST, PHRASE_CANDIDATES, TITLE_CANDIDATES, TITLE_MATCH_BOOST, TOTAL_CAP, bodyWalkNeeded, exactTitleGaps, knownTotal, mergeWalks, newRetrieval, phraseToWalk, rankedPage, rowidOfRanked, takeBodyMatches, takeExactTitles, takePhraseMatches, takePopularityWalks, takeScored, takeTitleMatches, totalOf, walkedExpression, withDroppedWords, type RankedRow } from './retrieval-plan.js';
+import { BODY_CANDIDATES, EXACT_TITLE_BOOST, EXACT_TITLE_SCORE, PHRASE_CANDIDATES, TITLE_CANDIDATES, TITLE_MATCH_BOOST, TOTAL_CAP, bodyWalkNeeded, exactTitleGaps, knownTotal, mergeWalks, newRetrieval, phraseToWalk, rankedPage, rowidOfRanked, takeBodyMatches, takeExactTitles, takePhraseMatches, takePopularityWalks, takeScored, takeTitleMatches, totalOf, walkedExpression, withDroppedWords, type RankedRow } from './retrieval-plan.js';
 import { NO_FILTER, countIn, docFilter, filterNeeded, filterSql, rangeTables, rankedRead } from './walks.js';
 import { readHits } from './hits.js';
 
@@ -44,6 +44,8 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
   // The query as searched (corrected words included), stemmed as the titles of its first locale are (see exactKeyOf).
   const [firstLocale] = query.locales ?? [];
   const titleKey = exactKeyOf(plan.corrected ?? query.text, firstLocale === undefined ? plan.languages[0] : stemLanguageOf(firstLocale));
+  // A title that is the query as typed, signs included, ranks above one that differs by signs only (`clang`, `clang++`).
+  const literalKey = foldPhrase(plan.corrected ?? query.text);
   const wanted = from + size;
   const retrieval = newRetrieval();
   // Statements are per partition: each range is one partition's full-text tables (see rangeTables).
@@ -53,7 +55,7 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
     const { fts } = rangeTables(index, range);
     return rankedRead(connection, key(`walk\u0000${score(fts)}\u0000${filter.shape}`, range), () =>
       `SELECT ${fts}.rowid AS rowid, d.popularity AS popularity,
-              ${score(fts)} + (d.exact_key = ?) * ${EXACT_TITLE_BOOST} AS score
+              ${score(fts)} + ${EXACT_TITLE_SCORE} AS score
        FROM ${fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${fts}.rowid
        WHERE ${filterSql(fts, filter)}
        ORDER BY ${fts}.rowid ${BOUND_LIMIT}`,
@@ -61,7 +63,7 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
   };
   const textRank = (fts: string) => textRankOf(settings, fts);
   if (sort === 'popularity') {
-    const walks = ranges.map((range) => scoredWalk(textRank, range)([titleKey, expression, ...filters, ...range, wanted]));
+    const walks = ranges.map((range) => scoredWalk(textRank, range)([titleKey, literalKey, expression, ...filters, ...range, wanted]));
     takePopularityWalks(retrieval, walks, from, wanted);
   } else {
     // As in the body, a query of common words scores its title matches without bm25: they come in popularity order,
@@ -71,7 +73,7 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
     const titleRows = (range: RowidRange) => {
       const { titles } = rangeTables(index, range);
       return connection.statement(key(`titles\u0000${plan.common}\u0000${filter.shape}`, range), () =>
-        `SELECT ${titles}.rowid, d.popularity, ${titleScore(titles)} + ${TITLE_MATCH_BOOST} + (d.exact_key = ?) * ${EXACT_TITLE_BOOST}, ${titleScore(titles)}, d.title
+        `SELECT ${titles}.rowid, d.popularity, ${titleScore(titles)} + ${TITLE_MATCH_BOOST} + ${EXACT_TITLE_SCORE}, ${titleScore(titles)}, d.title
          FROM ${titles} CROSS JOIN ${tables.docs} d ON d.rowid = ${titles}.rowid
          WHERE ${filterSql(titles, filter)}
          ORDER BY ${titles}.rowid ${BOUND_LIMIT}`,
@@ -79,7 +81,7 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
     };
     const holdsDropped = droppedWordsIn(plan.dropped);
     const titleMatches = walk(
-      (range) => (titleRows(range).all(titleKey, titleExpression, ...filters, ...range, TITLE_CANDIDATES) as [number, number, number, number, string][])
+      (range) => (titleRows(range).all(titleKey, literalKey, titleExpression, ...filters, ...range, TITLE_CANDIDATES) as [number, number, number, number, string][])
         .map(([rowid, popularity, score, ownScore, title]) => withDroppedWords({ rowid, popularity, score, titleScore: ownScore, holdsDropped: holdsDropped(title) })),
       TITLE_CANDIDATES,
       rowidOfRanked,
@@ -125,7 +127,7 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
       };
       const bodyWalks = ranges.map((range) =>
         filterNeeded(connection, index, query, range)
-          ? scoredWalk(bodyRank, range)([titleKey, bodyExpression, ...filters, ...range, BODY_CANDIDATES])
+          ? scoredWalk(bodyRank, range)([titleKey, literalKey, bodyExpression, ...filters, ...range, BODY_CANDIDATES])
           : bareWalk(range)([bodyExpression, ...range, BODY_CANDIDATES]),
       );
       takeBodyMatches(retrieval, bodyWalks);
@@ -146,13 +148,13 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
           const { fts } = rangeTables(index, range);
           const scored = rankedRead(connection, key('score-listed', range), () =>
             `SELECT ${fts}.rowid AS rowid, d.popularity AS popularity,
-                    ${textRank(fts)} + (d.exact_key = ?) * ${EXACT_TITLE_BOOST} AS score
+                    ${textRank(fts)} + ${EXACT_TITLE_SCORE} AS score
              FROM ${fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${fts}.rowid
              WHERE ${fts} MATCH ? AND ${fts}.rowid >= CAST(? AS INTEGER) AND ${fts}.rowid <= CAST(? AS INTEGER)
                AND +${fts}.rowid IN (SELECT value FROM json_each(?))
              LIMIT ${PHRASE_CANDIDATES}`,
           );
-          takeScored(retrieval, scored([titleKey, expression, listed[0], listed[listed.length - 1], JSON.stringify(listed)]));
+          takeScored(retrieval, scored([titleKey, literalKey, expression, listed[0], listed[listed.length - 1], JSON.stringify(listed)]));
         }
       }
     }

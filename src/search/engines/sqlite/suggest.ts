@@ -1,11 +1,11 @@
 import { queryText, queryWords } from '../../analysis/index.js';
 import { countExpression } from './search-expression.js';
-import { singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../../policy/spelling.js';
+import { compareCandidates, heldFirst, singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../../policy/spelling.js';
 import { SpellLookup } from './spell-index.js';
 import type { SuggestQuery, Suggestion } from '../types.js';
 import { clampInteger } from '../validation.js';
 import type { Connection } from './connection.js';
-import { countExpressionOf, documentsHolding, hasSpelling } from './text-plan.js';
+import { countExpressionOf, documentsHoldingIn, hasSpelling, searchedPartitions } from './text-plan.js';
 import { countIn, matchesAny } from './walks.js';
 
 /** Alternatives of a misspelt query counted at most, and candidates per word tried: each costs one count query. */
@@ -40,11 +40,15 @@ export function suggestIn(connection: Connection, index: string, query: SuggestQ
   const filters = { index, locales: query.locales, slugPrefixes: query.slugPrefixes };
   // An alternative is counted as its words match, not as their own neighbours would.
   const asTyped = { locales: query.locales, corrections: false };
+  // Words, neighbours and alternatives are those of the locales searched (see documentsHoldingIn).
+  const partitions = searchedPartitions(connection, index, query.locales);
+  const held = (word: string) => documentsHoldingIn(connection, index, partitions, word) !== undefined;
+  const neighboursOf = (word: string) => heldFirst(lookup.candidates(word).sort(compareCandidates), CANDIDATES_PER_WORD, (candidate) => held(candidate.term));
   const candidates = new Map<number, Candidate[]>();
   words.forEach((word, position) => {
-    if (!spellable(word) || documentsHolding(connection, index, word) !== undefined) return;
+    if (!spellable(word) || held(word)) return;
     const asPrefix = position === words.length - 1 && countExpression([word])?.endsWith('*') === true;
-    if (!(asPrefix && lookup.knownPrefix(word))) candidates.set(position, lookup.candidates(word));
+    if (!(asPrefix && lookup.knownPrefix(word))) candidates.set(position, neighboursOf(word));
   });
   let alternatives: Alternative[];
   if (candidates.size > 0) alternatives = spliceAlternatives(words, candidates, CANDIDATES_PER_WORD, SUGGESTION_ALTERNATIVES);
@@ -54,7 +58,7 @@ export function suggestIn(connection: Connection, index: string, query: SuggestQ
     const matches = query.knownTotal === undefined ? matchesAny(connection, index, countExpressionOf(connection, index, words.join(' '), asTyped), filters) : query.knownTotal > 0;
     if (matches) return [];
     words.forEach((word, position) => {
-      if (spellable(word)) candidates.set(position, lookup.candidates(word));
+      if (spellable(word)) candidates.set(position, neighboursOf(word));
     });
     alternatives = singleChanges(words, candidates, CANDIDATES_PER_WORD).slice(0, SUGGESTION_ALTERNATIVES * 2);
   }

@@ -1,10 +1,10 @@
 import { STEM_MARKER, queryText, queryWords, stemLanguagesOf, stemOf, type StemLanguage } from '../../analysis/index.js';
-import { spellable } from '../../policy/spelling.js';
-import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, MIN_PREFIX_LENGTH, countExpression, planCountExpression, planQuery, requiredPositions, withoutWords, type QueryPlan } from './search-expression.js';
+import { compareCandidates, heldFirst, spellable } from '../../policy/spelling.js';
+import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, MIN_PREFIX_LENGTH, countExpression, planCountExpression, planQuery, requiredPositions, withoutWords, TITLE_ONLY, type QueryPlan } from './search-expression.js';
 import { SpellLookup, spellTables } from './spell-index.js';
 import { partitionOf } from './static-rank.js';
 import { indexPartitions, rowidRanges, somePartitionMatches, vocabularyCountSql } from './partitions.js';
-import { tablesOf } from './tables.js';
+import { partitionTablesOf, tablesOf } from './tables.js';
 import type { Connection } from './connection.js';
 import { RARE_WORD_DOCUMENTS, RARE_WORD_RATIO, typoDistance } from '../../policy/typo-rules.js';
 
@@ -82,7 +82,7 @@ export function planOf(connection: Connection, index: string, text: string, opti
   );
   const typed = queryWords(text);
   const languages = languagesOf(connection, index, options.locales);
-  const partitions = rowidRanges(connection, index, options.locales).map(([low]) => partitionOf(low));
+  const partitions = searchedPartitions(connection, index, options.locales);
   const holds = (alternative: string) => holdsAlternative(connection, index, partitions, alternative);
   const correcting = spelling && options.corrections !== false;
   const partsOf = new Map(typed.map((word) => [word.term, word.parts]));
@@ -91,7 +91,7 @@ export function planOf(connection: Connection, index: string, text: string, opti
     const key = unfinished ? `\u0000${word}` : word;
     let matches = found.get(key);
     if (matches === undefined) {
-      matches = wordMatches(connection, index, word, partsOf.get(word) ?? [], languages, holds, correcting && !unfinished);
+      matches = wordMatches(connection, index, partitions, word, partsOf.get(word) ?? [], languages, correcting && !unfinished);
       found.set(key, matches);
     }
     return matches;
@@ -100,14 +100,15 @@ export function planOf(connection: Connection, index: string, text: string, opti
   const completions = new Map<string, Completion[]>();
   const completionsOfLast = (word: string) => {
     let known = completions.get(word);
-    if (known === undefined) completions.set(word, (known = completionsOf(connection, index, word)));
+    // A completion only other locales' pages hold is no word of this query (see documentsHoldingIn).
+    if (known === undefined) completions.set(word, (known = completionsOf(connection, index, word).filter((completion) => documentsHoldingIn(connection, index, partitions, completion.term) !== undefined)));
     return known;
   };
   // How many documents a word stands for when planned: those holding it, or for a word the index does not hold, those
   // holding the one neighbour it is corrected to (see WordMatches). A last word that terms of the index start with is
   // unfinished, never corrected.
   const frequency = (word: string): number | undefined => {
-    const held = documentsHolding(connection, index, word);
+    const held = documentsHoldingIn(connection, index, partitions, word);
     if (held !== undefined || !correcting) return held;
     if (word === last && Array.from(word).length >= MIN_PREFIX_LENGTH && completionsOfLast(word).length > 0) return undefined;
     return matchesOf(word, false).correction?.documents;
@@ -129,6 +130,14 @@ export function planOf(connection: Connection, index: string, text: string, opti
     if (matches.correction !== undefined) corrections.set(word, matches.correction.term);
     return matches.others;
   });
+  // A known word may still be a typo of a title's word (`git mere` for `git merge`): in a query of several words, the
+  // others pin the title, so it also matches the title words within its typo budget, in titles only.
+  if (correcting && plan.words.length > 1) {
+    plan.words.forEach((word, at) => {
+      if (documentsHoldingIn(connection, index, partitions, word) === undefined) return;
+      for (const neighbour of titleNeighbours(connection, index, partitions, word)) alternatives[at]?.push(TITLE_ONLY + neighbour);
+    });
+  }
   if (alternatives.some((others) => others.length > 0)) plan.alternatives = alternatives;
   // A word that matches nothing, even corrected, is left out while other words match: the page that holds them is
   // better than no answer (the response says what was searched).
@@ -152,7 +161,8 @@ export function planOf(connection: Connection, index: string, text: string, opti
  * What one word is matched by besides itself: an identifier's parts, its stems in `languages`, and when `correcting`,
  * its spelling neighbours (see typoNeighbours), with the other forms of the word it is corrected to.
  */
-function wordMatches(connection: Connection, index: string, word: string, parts: readonly string[], languages: readonly StemLanguage[], holds: (alternative: string) => boolean, correcting: boolean): WordMatches {
+function wordMatches(connection: Connection, index: string, partitions: readonly number[], word: string, parts: readonly string[], languages: readonly StemLanguage[], correcting: boolean): WordMatches {
+  const holds = (alternative: string) => holdsAlternative(connection, index, partitions, alternative);
   const others = new Set<string>(parts.length > 0 ? [parts.join(' ')] : []);
   for (const language of languages) {
     const stem = stemOf(language, word);
@@ -162,7 +172,7 @@ function wordMatches(connection: Connection, index: string, word: string, parts:
   // An alternative the partitions searched do not hold matches nothing and costs every statement a lookup.
   for (const other of others) if (!holds(other)) others.delete(other);
   if (!correcting) return { others: [...others] };
-  const neighbours = typoNeighbours(connection, index, word, others);
+  const neighbours = typoNeighbours(connection, index, partitions, word, others);
   for (const neighbour of neighbours.terms) {
     others.add(neighbour);
     // A corrected word finds the other forms of the word it is corrected to, as that word typed would.
@@ -220,29 +230,63 @@ function languagesOf(connection: Connection, index: string, locales: readonly st
  * its other alternatives is a term of the index, its nearest neighbours replace it, and the nearest is its
  * `correction`; when the index holds it in far fewer documents than a neighbour, the neighbours join it.
  */
-function typoNeighbours(connection: Connection, index: string, word: string, others: ReadonlySet<string>): { terms: string[]; correction?: WordMatches['correction'] } {
+function typoNeighbours(connection: Connection, index: string, partitions: readonly number[], word: string, others: ReadonlySet<string>): { terms: string[]; correction?: WordMatches['correction'] } {
   const none = { terms: [] };
   const length = Array.from(word).length;
   if (!spellable(word)) return none;
-  const held = documentsHolding(connection, index, word);
+  const held = documentsHoldingIn(connection, index, partitions, word);
   // The alternatives left are those the index holds.
   const replace = held === undefined && others.size === 0;
   if (held !== undefined && held > RARE_WORD_DOCUMENTS) return none;
+  const lookup = spellLookup(connection, index);
+  // The rule counts the longer of the two words: `dek` is one edit from `desk`. A neighbour two edits away is at most
+  // two characters longer, so a word too short for two edits even against it looks up the neighbours one edit away.
+  const allowed = (candidate: string) => typoDistance(Math.max(length, Array.from(candidate).length));
+  const reach = typoDistance(length + 2) >= 2 ? 2 : typoDistance(length + 1);
+  const candidates = lookup
+    .candidates(word, reach)
+    .filter((candidate) => candidate.distance <= allowed(candidate.term) && (replace || candidate.docs >= (held ?? 0) * RARE_WORD_RATIO))
+    .sort(compareCandidates);
+  const nearest = heldFirst(candidates, TYPO_NEIGHBOURS, (candidate) => documentsHoldingIn(connection, index, partitions, candidate.term) !== undefined);
+  if (!replace && (held === undefined || nearest.length === 0)) return none;
+  const best = nearest[0];
+  return { terms: nearest.map((candidate) => candidate.term), ...(replace && best !== undefined ? { correction: { term: best.term, documents: nearest.length === 1 ? best.docs : undefined } } : {}) };
+}
+
+/** The spelling neighbours of a word within its typo budget that a title of `partitions` holds, nearest first, at most TYPO_NEIGHBOURS. */
+function titleNeighbours(connection: Connection, index: string, partitions: readonly number[], word: string): string[] {
+  if (!spellable(word)) return [];
+  const length = Array.from(word).length;
+  const allowed = (candidate: string) => typoDistance(Math.max(length, Array.from(candidate).length));
+  const reach = typoDistance(length + 2) >= 2 ? 2 : typoDistance(length + 1);
+  if (reach === 0) return [];
+  const candidates = spellLookup(connection, index).candidates(word, reach).filter((candidate) => candidate.distance <= allowed(candidate.term)).sort(compareCandidates);
+  return heldFirst(candidates, TYPO_NEIGHBOURS, (candidate) => titleHolds(connection, index, partitions, candidate.term)).map((candidate) => candidate.term);
+}
+
+/** Whether a title of one of `partitions` holds a term: the title tables are small, their posting lists short. */
+function titleHolds(connection: Connection, index: string, partitions: readonly number[], term: string): boolean {
+  connection.checkVersion();
+  const key = `${index}\u0000title\u0000${partitions.join(' ')}\u0000${term}`;
+  const remembered = connection.termDocuments.get(key);
+  if (remembered !== undefined) return remembered.documents !== undefined;
+  const expression = countExpression([term], false) as string;
+  const holds = partitions.some((partition) => {
+    const { titles } = partitionTablesOf(index, partition);
+    return connection.statement(`${index}\u0000title-holds\u0000${partition}`, () => `SELECT 1 FROM ${titles} WHERE ${titles} MATCH ? LIMIT 1`).get(expression) !== undefined;
+  });
+  connection.termDocuments.set(key, { documents: holds ? 1 : undefined });
+  return holds;
+}
+
+/** The index's spelling lookup, prepared once per connection. */
+function spellLookup(connection: Connection, index: string): SpellLookup {
   let lookup = connection.spellLookups.get(index);
   if (lookup === undefined) {
     lookup = new SpellLookup(connection.db, index);
     connection.spellLookups.set(index, lookup);
   }
-  // The rule counts the longer of the two words: `dek` is one edit from `desk`. A neighbour two edits away is at most
-  // two characters longer, so a word too short for two edits even against it looks up the neighbours one edit away.
-  const allowed = (candidate: string) => typoDistance(Math.max(length, Array.from(candidate).length));
-  const reach = typoDistance(length + 2) >= 2 ? 2 : typoDistance(length + 1);
-  const candidates = lookup.candidates(word, reach).filter((candidate) => candidate.distance <= allowed(candidate.term) && (replace || candidate.docs >= (held ?? 0) * RARE_WORD_RATIO));
-  if (!replace && (held === undefined || candidates.length === 0)) return none;
-  candidates.sort((a, b) => a.distance - b.distance || b.docs - a.docs || (a.term < b.term ? -1 : 1));
-  const nearest = candidates.slice(0, TYPO_NEIGHBOURS);
-  const best = nearest[0];
-  return { terms: nearest.map((candidate) => candidate.term), ...(replace && best !== undefined ? { correction: { term: best.term, documents: nearest.length === 1 ? best.docs : undefined } } : {}) };
+  return lookup;
 }
 
 /**
@@ -261,11 +305,26 @@ function vocabularyHolds(connection: Connection, index: string, partitions: read
 }
 
 /**
- * Whether a term, a marked stem, or each word of a phrase of parts may match in `partitions`: the index holds it (its
- * statistics, for the whole index), or a document of one of them does.
+ * Whether a term, a marked stem, or a phrase of parts matches in `partitions`. A phrase is looked up whole: its parts
+ * held apart would keep an identifier typed with a wrong part (`SitestackCMD`) from being corrected whole.
  */
 function holdsAlternative(connection: Connection, index: string, partitions: readonly number[], alternative: string): boolean {
-  return alternative.split(' ').every((term) => documentsHolding(connection, index, term) !== undefined || vocabularyHolds(connection, index, partitions, term));
+  return alternative.includes(' ') ? vocabularyHolds(connection, index, partitions, alternative) : documentsHoldingIn(connection, index, partitions, alternative) !== undefined || vocabularyHolds(connection, index, partitions, alternative);
+}
+
+/** The partitions a query of `locales` walks (see rowidRanges). */
+export function searchedPartitions(connection: Connection, index: string, locales: readonly string[] | undefined): number[] {
+  return rowidRanges(connection, index, locales).map(([low]) => partitionOf(low));
+}
+
+/**
+ * How many documents of the index hold a term (see documentsHolding) when a document of `partitions` holds it, else
+ * undefined: a word of another locale's pages is no word of a query of this one, nor a neighbour it may mean.
+ */
+export function documentsHoldingIn(connection: Connection, index: string, partitions: readonly number[], term: string): number | undefined {
+  const documents = documentsHolding(connection, index, term);
+  if (documents === undefined || partitions.length >= indexPartitions(connection, index).length) return documents;
+  return vocabularyHolds(connection, index, partitions, term) ? documents : undefined;
 }
 
 /**

@@ -103,9 +103,9 @@ export function exactCountTests(context: {
             const matches = (document: IndexedDocument, word: string, position: number) =>
               holds(document, word, position) ||
               (languageAnalysis && spellable(word) && !heldAnywhere(word, position) && termsOf(document).some((term) => neighbour(word, term)));
-            // A word no document holds in any form is left out while another word matches.
+            // A word no page of the query's locales holds in any form is left out while another word matches.
             const every = words.map((_, position) => position);
-            const held = every.filter((position) => documents.some((document) => matches(document, words[position] as string, position)));
+            const held = every.filter((position) => searchable.some((document) => matches(document, words[position] as string, position)));
             const required = held.length > 0 ? held : every;
             const matching = documents.filter((document) => {
               return (

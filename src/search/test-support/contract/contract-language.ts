@@ -46,6 +46,16 @@ export function languageAnalysisTests(context: { engine: () => SearchEngine; ind
       assert.equal(ids(await search(index, 'std::vector'))[0], 'vector');
     });
 
+    it('corrects an identifier typed with a wrong part as a whole, when its parts are words of other pages', async () => {
+      const index = await context.indexWith([
+        doc('cms', 'SitestackCMS guide', { body: 'Install SitestackCMS on a server.' }),
+        doc('cmd', 'The cmd shell', { body: 'Sitestack builds run from cmd.' }),
+      ]);
+      const typed = await search(index, 'SitestackCMD');
+      assert.deepEqual([ids(typed)[0], typed.corrected], ['cms', 'sitestackcms']);
+      assert.equal(ids(await search(index, 'sitestack cmd'))[0], 'cmd', 'the parts typed apart still find their page');
+    });
+
     it('ranks the word as typed, then its other forms, then the pages of a far more common spelling neighbour', async () => {
       const index = await context.indexWith([
         ...Array.from({ length: 60 }, (_, i) => doc(`kestrel${i}`, `Kestrel ${i}`)),

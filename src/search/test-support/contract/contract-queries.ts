@@ -173,6 +173,14 @@ export function queryTests(context: ContractContext): void {
       assert.deepEqual(ids(await engine.search({ index, text: 'heron' })), ['exact', 'popular']);
     });
 
+    it('ranks the title that is the query as typed above one that only adds signs to it, whatever their popularity', async () => {
+      const index = await indexWith([doc('plus', 'clang++', { popularity: 1 }), doc('clang', 'clang', { popularity: 0 }), doc('other', 'clang options', { popularity: 1 })]);
+      for (const sort of ['best', 'relevance'] as const) {
+        assert.deepEqual(ids(await engine.search({ index, text: 'clang', sort })).slice(0, 2), ['clang', 'plus'], sort);
+        assert.equal(ids(await engine.search({ index, text: 'clang++', sort }))[0], 'plus', sort);
+      }
+    });
+
     it('ranks the exact title first and pages through title matches when hundreds of titles match', async () => {
       const index = await indexWith([
         ...Array.from({ length: 300 }, (_, i) => doc(`c${i}`, `Cormorant ${i}`, { popularity: 0.5 + i / 1000 })),

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { RARE_WORD_DOCUMENTS, RARE_WORD_RATIO } from '../../policy/typo-rules.js';
 import { doc, ids } from './contract-support.js';
 import type { IndexedDocument, SearchEngine } from '../../engines/types.js';
@@ -9,7 +10,7 @@ import type { IndexedDocument, SearchEngine } from '../../engines/types.js';
  * engine runs it: the Elasticsearch stand-in matches fuzzy clauses over the terms it stores, as Lucene does.
  */
 export function typoTests(context: { engine: () => SearchEngine; indexWith: (documents: IndexedDocument[]) => Promise<string> }): void {
-  const search = (index: string, text: string, extra: { corrections?: boolean; size?: number } = {}) =>
+  const search = (index: string, text: string, extra: { corrections?: boolean; size?: number; locales?: string[] } = {}) =>
     context.engine().search({ index, text, sort: 'relevance', ...extra });
   const many = (count: number, id: string, title: string, body = '') => Array.from({ length: count }, (_, i) => doc(`${id}${i}`, `${title} ${i}`, { body }));
 
@@ -45,6 +46,38 @@ export function typoTests(context: { engine: () => SearchEngine; indexWith: (doc
       assert.equal((await search(index, 'kestral falcon')).total.value, kestrels.length + 1, 'the other words still required');
       assert.deepEqual(ids(await search(index, 'kestral sighting')), ['kestral']);
       assert.deepEqual(ids(await search(index, 'kestral', { corrections: false })), ['kestral'], 'as typed when asked');
+    });
+
+    it('judges a word, corrects it and suggests only by the words of the locales searched', async () => {
+      const index = await context.indexWith([
+        doc('pt', 'Grebe ausente', { locale: 'pt-BR', body: 'grebe falcon' }),
+        ...many(RARE_WORD_RATIO + 10, 'fr', 'Greve', 'grabe').map((page) => ({ ...page, locale: 'fr' })),
+      ]);
+      const ptBr = { locales: ['pt-BR'] };
+      const typed = await search(index, 'grabe', ptBr);
+      assert.deepEqual([ids(typed), typed.corrected], [['pt'], 'grebe'], 'a word held in French pages only is unknown to a pt-BR query');
+      const near = await search(index, 'grede', ptBr);
+      assert.deepEqual([ids(near), near.corrected], [['pt'], 'grebe'], 'the French neighbour, held more often, is not searched');
+      const suggested = await context.engine().suggest({ index, text: 'grede ausente', locales: ['pt-BR'] });
+      assert.equal(suggested[0]?.text, 'grebe ausente');
+    });
+
+    it('never corrects or suggests a word that no page of the locales searched holds, for any pages and typo', async () => {
+      const word = fc.constantFrom('grebe', 'greve', 'plover', 'glover', 'curlew', 'curled', 'heron', 'baron');
+      const page = fc.record({ words: fc.array(word, { minLength: 1, maxLength: 3 }), locale: fc.constantFrom('pt-BR', 'fr') });
+      const typo = fc.tuple(word, fc.nat(), fc.constantFrom('a', 'e', 'x')).map(([typed, at, letter]) => typed.slice(0, at % typed.length) + letter + typed.slice((at % typed.length) + 1));
+      await fc.assert(
+        fc.asyncProperty(fc.array(page, { minLength: 1, maxLength: 12 }), typo, fc.constantFrom('pt-BR', 'fr'), async (pages, typed, locale) => {
+          const index = await context.indexWith(pages.map((fields, i) => doc(`p${i}`, fields.words.join(' '), { locale: fields.locale })));
+          const held = new Set<string>(pages.filter((fields) => fields.locale === locale).flatMap((fields) => fields.words));
+          const result = await search(index, typed, { locales: [locale] });
+          for (const corrected of result.corrected?.split(' ') ?? []) assert.ok(held.has(corrected), `${typed} corrected to ${corrected}`);
+          for (const suggestion of await context.engine().suggest({ index, text: typed, locales: [locale] })) {
+            assert.ok(suggestion.text.split(' ').every((suggested) => held.has(suggested)), `${typed} suggests ${suggestion.text}`);
+          }
+        }),
+        { numRuns: 25 },
+      );
     });
 
     it('leaves a rare word alone when no neighbour is held often enough, or when it is held in more than a few pages', async () => {
