@@ -177,7 +177,7 @@ describe('readiness through a drain', () => {
   it('answers /readyz 503 draining while /healthz stays 200 during DRAIN_DELAY_MS, then stops accepting', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'sitestack-operations-drain-'));
     try {
-      const config = loadConfig({ DATA_DIR: dataDir, API_BASE: 'http://127.0.0.1:9', DRAIN_DELAY_MS: '800', LOG_REQUESTS: 'off' });
+      const config = loadConfig({ DATA_DIR: dataDir, API_BASE: 'http://127.0.0.1:9', DRAIN_DELAY_MS: '2000', LOG_REQUESTS: 'off' });
       const front = await startFront({ config, logger: silentLogger(), port: 0 });
       const ready = await get(`${front.url}/readyz`);
       // The origin is unreachable here: readiness reports it and stays 200, as that check is not critical.
@@ -191,7 +191,7 @@ describe('readiness through a drain', () => {
       assert.equal((await get(`${front.url}/healthz`)).status, 200);
       assert.equal((await get(`${front.url}/plog`)).status, 502, 'pages are still answered while unready');
       await closed;
-      assert.ok(Date.now() - started >= 750, `the drain waited DRAIN_DELAY_MS (${Date.now() - started} ms)`);
+      assert.ok(Date.now() - started >= 1950, `the drain waited DRAIN_DELAY_MS (${Date.now() - started} ms)`);
       await assert.rejects(fetch(`${front.url}/healthz`));
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
