@@ -158,6 +158,25 @@ describe('elasticsearch engine: typo results', () => {
     }
   });
 
+  it('searches again naming the title words near a held word as terms of the title, never a fuzzy clause, and keeps the text as typed', async () => {
+    const gitMere = { ...probed([9, 1], []), suggest: { typos: [], titles: [{ text: 'git', offset: 0, length: 3, options: [] }, { text: 'mere', offset: 4, length: 4, options: [option('merge', 1)] }] } };
+    const { bodies, engine } = scriptedCluster((body) => (body['suggest'] === undefined ? hitsOf(['merge', 'typed-mere']) : { ...hitsOf(['typed-mere']), ...gitMere }));
+    try {
+      const result = await engine.search({ index: 'i', text: 'git mere' });
+      assert.deepEqual([result.documents.map((hit) => hit.id), result.corrected], [['merge', 'typed-mere'], undefined]);
+      assert.equal(bodies.length, 2);
+      const widened = JSON.stringify(bodies[1]?.body['query']);
+      assert.ok(widened.includes('{"terms":{"title":["merge"]'), widened);
+      assert.ok(widened.includes('{"terms":{"title":["git"]') && widened.includes('{"terms":{"title":["mere","merge"]'), 'a title holding every word ranks first');
+      assert.ok(!isFuzzy(bodies[1]?.body));
+      bodies.length = 0;
+      await engine.search({ index: 'i', text: 'mere' });
+      assert.equal(JSON.stringify(bodies[0]?.body['suggest']).includes('"title"'), false, 'one word alone asks for no title words');
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('keeps the first answer when the fuzzy search finds nothing either', async () => {
     const { bodies, engine } = scriptedCluster((body) => (isFuzzy(body) ? hitsOf([]) : { ...hitsOf([]), ...flexbxGrid }));
     try {

@@ -96,6 +96,23 @@ describe('elasticsearch typo policy', () => {
     assert.deepEqual(['浏览器兼容性', 'インストール', 'การติดตั้ง'].map(allowedEdits), [0, 0, 0], 'no typos in words of scripts written without spaces');
   });
 
+  it('matches a held word of a query of several words to the title words within its typo budget, counted on the longer word', () => {
+    const words = ['git', 'mere', 'dif', 'rv', 'statuz', 'bar'];
+    const titles = (options: readonly (readonly string[])[]) => {
+      let offset = 0;
+      return words.map((word, at) => {
+        const entry = { text: word, offset, length: word.length, options: (options[at] ?? []).map((text) => ({ text, score: 0.8, freq: 1 })) };
+        offset += word.length + 1;
+        return entry;
+      });
+    };
+    const response = (held: readonly number[]) => ({ ...(probed(words, held, []) as object), suggest: { typos: [], titles: titles([['gitk'], ['merge', 'mere', 'meres'], ['diff', 'dig'], ['rev'], ['status', 'statue', 'stout'], ['barely']]) } }) as never;
+    const plan = typoPlan(words, response([9, 1, 1, 1, 0, 1]), true);
+    assert.deepEqual(plan.titles, new Map([[0, ['gitk']], [1, ['merge', 'meres']], [2, ['diff']]]), 'dif gets an edit against diff, not dig; rv none even against rev; barely lies three edits from bar');
+    assert.equal(plan.corrections.size + plan.fuzzy.size, 0, 'statuz is held by no page: it is corrected, if at all, by its own neighbours');
+    assert.deepEqual(typoPlan(['mere'], { ...(probed(['mere'], [1], []) as object), suggest: { typos: [], titles: titles([[], ['merge']]) } } as never, true).titles, new Map(), 'one word alone pins no title');
+  });
+
   it('never corrects or leaves out a held word, and widens every missing word one way when the query found nothing', () => {
     const word = fc.stringMatching(/^[a-z]{2,10}$/);
     fc.assert(
