@@ -43,6 +43,17 @@ describe('in-memory Elasticsearch on the mock transport', () => {
     assert.equal(response.items[0]?.index?.error?.type, 'document_parsing_exception');
   });
 
+  it('matches a terms query on a text field by the indexed terms as given, with a constant score, and suggests the terms a title holds', async () => {
+    await client.indices.create({ index: 'title-terms', ...indexDefinition() });
+    const page = (id: string, title: string) => [{ index: { _index: 'title-terms', _id: id } }, { url: `/${id}`, title, summary: '', body: 'git mere', popularity: 0, locale: 'en', slug: id }];
+    await client.bulk({ operations: [...page('a', 'git merge'), ...page('b', 'Notes on mere')] });
+    await client.indices.refresh({ index: 'title-terms' });
+    const found = await client.search({ index: 'title-terms', query: { terms: { title: ['merge', 'Merge', 'mer'], boost: 2.5 } } });
+    assert.deepEqual(found.hits.hits.map((hit) => [hit._id, hit._score]), [['a', 2.5]]);
+    const suggested = await client.search({ index: 'title-terms', size: 0, suggest: { t: { text: 'mere', term: { field: 'title', suggest_mode: 'always' } } } });
+    assert.deepEqual((suggested.suggest?.['t']?.[0]?.options as { text: string }[]).map((option) => option.text), ['merge']);
+  });
+
   it('counts the whole index under a global aggregation, and the matches under a filters one', async () => {
     await client.indices.create({ index: 'counts', ...indexDefinition() });
     const page = (id: string, title: string) => [{ index: { _index: 'counts', _id: id } }, { url: `/${id}`, title, summary: '', body: '', popularity: 0, locale: 'en', slug: id }];

@@ -35,7 +35,7 @@ const TOTAL_HITS_LIMIT = 1000;
 const MAX_RESULT_WINDOW = 10_000;
 
 /** One request of a search or count: which words match their neighbours or are left out, and what it carries besides. */
-interface Attempt extends Pick<TextQueryOptions, 'fuzzy' | 'dropped'> {
+interface Attempt extends Pick<TextQueryOptions, 'fuzzy' | 'dropped' | 'titles'> {
   probe?: TypoProbe;
 }
 
@@ -289,18 +289,18 @@ export class ElasticsearchEngine implements SearchEngine {
   ): Promise<{ response: R; corrected?: string }> {
     const first = await send({ probe: typoProbe(typed.map((word) => word.term), locales) });
     const found = totalOf(first).value > 0;
-    const { fuzzy, options, unknown, ...plan } = typoPlan(typed.map((word) => word.term), first, found);
-    if (fuzzy.size === 0 && unknown.size === 0) return { response: first };
+    const { fuzzy, options, unknown, titles, ...plan } = typoPlan(typed.map((word) => word.term), first, found);
+    if (fuzzy.size === 0 && unknown.size === 0 && titles.size === 0) return { response: first };
     // With locales, a correction is the nearest neighbour their pages hold (see optionsProbe).
     const judged = locales !== undefined && locales.length > 0 && options.size > 0 ? optionsProbe(options, locales).aggs : undefined;
     const forms = unknown.size === 0 ? undefined : formsProbe(typed, unknown, languages, locales).aggs;
-    let response = await send({ fuzzy, dropped: unknown, ...(judged === undefined && forms === undefined ? {} : { probe: { aggs: { ...judged, ...forms } } }) });
+    let response = await send({ fuzzy, titles, dropped: unknown, ...(judged === undefined && forms === undefined ? {} : { probe: { aggs: { ...judged, ...forms } } }) });
     const corrections = judged === undefined ? plan.corrections : heldCorrections(options, response);
     const dropped = unknown.size === 0 ? unknown : leftOut(unknown, response, typed.length);
     if (dropped.size !== unknown.size) {
       // A word held in another form stays required, as typed: the search is sent again without leaving it out.
-      if (fuzzy.size === 0 && dropped.size === 0) return { response: first };
-      response = await send({ fuzzy, dropped });
+      if (fuzzy.size === 0 && titles.size === 0 && dropped.size === 0) return { response: first };
+      response = await send({ fuzzy, titles, dropped });
     }
     if (!found && totalOf(response).value === 0) return { response: first };
     return { response, ...(corrections.size === 0 && dropped.size === 0 ? {} : { corrected: correctedText(typed, corrections, dropped) }) };

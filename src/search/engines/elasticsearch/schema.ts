@@ -29,6 +29,12 @@ export const EXACT_TITLE_BOOST = 100;
  */
 export const LITERAL_TITLE_BOOST = 2 * EXACT_TITLE_BOOST;
 
+/**
+ * Weight of a title holding every word of the query, some only through their title neighbours (see typos.ts
+ * titleNeighbours): below a title that is the query, above what a page's popularity adds.
+ */
+export const TYPO_TITLE_BOOST = EXACT_TITLE_BOOST / 2;
+
 /** `best` rank is `popularity * POPULARITY_FACTOR + score`. */
 export const POPULARITY_FACTOR = 10;
 
@@ -180,6 +186,8 @@ export interface TextQueryOptions {
   fuzzy?: ReadonlySet<number>;
   /** The positions (in queryWords) of the words left out: they match nothing, and split the phrases they stood in. */
   dropped?: ReadonlySet<number>;
+  /** The title words each word (by position in queryWords) also matches, in titles only (see typos.ts titleNeighbours). */
+  titles?: ReadonlyMap<number, readonly string[]>;
 }
 
 const EXACT_FIELDS = TEXT_FIELDS.map((field) => `${field}^${FIELD_BOOSTS[field]}`);
@@ -191,10 +199,11 @@ const stemmedFields = (language: StemLanguage) => TEXT_FIELDS.map((field) => `${
  * identifier typed with its connectors (`document.getElementById`, `std::vector`) also as the phrase of its segments,
  * as the index holds each segment's whole but not the group's (see analysis-settings.ts); its stem in the stemmed
  * fields of the query's languages, at STEM_WEIGHT; the last word also as the start of a word (search as you type); a
- * word in `fuzzy` also its spelling neighbours in the exact fields, at FUZZY_WEIGHT. The score is the sum of what
- * matches, so a document holding the word as typed, which also holds its stem, outranks a stem-only one.
+ * word in `fuzzy` also its spelling neighbours in the exact fields, at FUZZY_WEIGHT; `titleWords` in the title only, at
+ * the same weight. The score is the sum of what matches, so a document holding the word as typed, which also holds its
+ * stem, outranks a stem-only one.
  */
-export function wordQuery(typed: QueryTerm, languages: readonly StemLanguage[], last: boolean, fuzzy = false): estypes.QueryDslQueryContainer {
+export function wordQuery(typed: QueryTerm, languages: readonly StemLanguage[], last: boolean, fuzzy = false, titleWords: readonly string[] = []): estypes.QueryDslQueryContainer {
   const word = typed.term;
   const segments = [...wordsOf(typed.typed)].map((segment) => segment.text);
   const should: estypes.QueryDslQueryContainer[] = [
@@ -210,6 +219,7 @@ export function wordQuery(typed: QueryTerm, languages: readonly StemLanguage[], 
       multi_match: { query: word, type: 'best_fields', fields: FUZZY_FIELDS, fuzziness: FUZZINESS, prefix_length: FUZZY_PREFIX_LENGTH, max_expansions: FUZZY_EXPANSIONS },
     });
   }
+  if (titleWords.length > 0) should.push({ terms: { title: [...titleWords], boost: FIELD_BOOSTS.title * FUZZY_WEIGHT } });
   return should.length === 1 ? (should[0] as estypes.QueryDslQueryContainer) : { bool: { should, minimum_should_match: 1 } };
 }
 
@@ -225,8 +235,14 @@ export function textQuery(query: QueryFilter, options: TextQueryOptions = {}): e
   if (kept.length === 0) return { match_none: {} };
   const languages = options.languages ?? queryLanguages(query.locales);
   const termsOf = (positions: readonly number[]) => positions.map((at) => (typed[at] as QueryTerm).term).join(' ');
-  const must = kept.map((at) => wordQuery(typed[at] as QueryTerm, languages, at === typed.length - 1, options.fuzzy?.has(at) === true));
+  const must = kept.map((at) => wordQuery(typed[at] as QueryTerm, languages, at === typed.length - 1, options.fuzzy?.has(at) === true, options.titles?.get(at)));
   const should: estypes.QueryDslQueryContainer[] = [{ term: { 'title.exact': { value: termsOf(kept), boost: EXACT_TITLE_BOOST } } }];
+  // A title holding every word, some through their title neighbours, is the page the query names despite the typo.
+  const titles = options.titles;
+  if (titles !== undefined && titles.size > 0) {
+    const inTitle = kept.map((at) => ({ terms: { title: [(typed[at] as QueryTerm).term, ...(titles.get(at) ?? [])], boost: TYPO_TITLE_BOOST / kept.length } }));
+    should.push({ bool: { must: inTitle } });
+  }
   const literal = foldPhrase(query.text);
   if (kept.length === typed.length && literal !== termsOf(kept)) should.push({ term: { 'title.exact': { value: literal, boost: LITERAL_TITLE_BOOST } } });
   for (const run of runsOf(kept)) {

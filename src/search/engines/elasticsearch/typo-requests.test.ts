@@ -69,6 +69,7 @@ describe('elasticsearch engine: typo results', () => {
       });
       assert.deepEqual(bodies[0]?.body['suggest'], {
         typos: { text: 'flexbx grid', term: { field: 'words', suggest_mode: 'popular', max_edits: 2, prefix_length: 1, min_word_length: 3, size: 3, sort: 'score', max_term_freq: 3 } },
+        titles: { text: 'flexbx grid', term: { field: 'title', suggest_mode: 'always', max_edits: 2, prefix_length: 1, min_word_length: 3, size: 3, sort: 'score', max_term_freq: 2 ** 31 - 1 } },
       });
       assert.ok(!isFuzzy(bodies[0]?.body));
       assert.deepEqual([bodies[1]?.body['suggest'], bodies[1]?.body['aggs']], [undefined, undefined]);
@@ -154,6 +155,25 @@ describe('elasticsearch engine: typo results', () => {
       assert.equal(far.bodies.length, 1, 'a 3-letter word has no neighbour within the fuzziness, and the only word is not left out');
     } finally {
       await Promise.all([found.engine.close(), off.engine.close(), far.engine.close()]);
+    }
+  });
+
+  it('searches again naming the title words near a held word as terms of the title, never a fuzzy clause, and keeps the text as typed', async () => {
+    const gitMere = { ...probed([9, 1], []), suggest: { typos: [], titles: [{ text: 'git', offset: 0, length: 3, options: [] }, { text: 'mere', offset: 4, length: 4, options: [option('merge', 1)] }] } };
+    const { bodies, engine } = scriptedCluster((body) => (body['suggest'] === undefined ? hitsOf(['merge', 'typed-mere']) : { ...hitsOf(['typed-mere']), ...gitMere }));
+    try {
+      const result = await engine.search({ index: 'i', text: 'git mere' });
+      assert.deepEqual([result.documents.map((hit) => hit.id), result.corrected], [['merge', 'typed-mere'], undefined]);
+      assert.equal(bodies.length, 2);
+      const widened = JSON.stringify(bodies[1]?.body['query']);
+      assert.ok(widened.includes('{"terms":{"title":["merge"]'), widened);
+      assert.ok(widened.includes('{"terms":{"title":["git"]') && widened.includes('{"terms":{"title":["mere","merge"]'), 'a title holding every word ranks first');
+      assert.ok(!isFuzzy(bodies[1]?.body));
+      bodies.length = 0;
+      await engine.search({ index: 'i', text: 'mere' });
+      assert.equal(JSON.stringify(bodies[0]?.body['suggest']).includes('"title"'), false, 'one word alone asks for no title words');
+    } finally {
+      await engine.close();
     }
   });
 

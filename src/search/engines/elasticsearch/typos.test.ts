@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { queryWords } from '../../analysis/index.js';
 import { RARE_WORD_DOCUMENTS, RARE_WORD_RATIO } from '../../policy/typo-rules.js';
 import { FUZZINESS, wordQuery } from './schema.js';
-import { allowedEdits, correctedText, formsProbe, heldCorrections, leftOut, optionsProbe, typoPlan, typoProbe } from './typos.js';
+import { TITLE_NEIGHBOURS, allowedEdits, correctedText, formsProbe, heldCorrections, leftOut, optionsProbe, typoPlan, typoProbe } from './typos.js';
 
 /** A response as the search as typed carries it back: documents per word, and options per word from the suggester. */
 function probed(words: readonly string[], held: readonly number[], options: readonly (readonly [string, number])[][]) {
@@ -29,6 +29,7 @@ describe('elasticsearch typo policy', () => {
       aggs: { held: { global: {}, aggs: { words: { filters: { filters: { 0: { term: { words: 'kestral' } }, 1: { term: { words: 'falcon' } } } } } } } },
       suggest: {
         typos: { text: 'kestral falcon', term: { field: 'words', suggest_mode: 'popular', max_edits: 2, prefix_length: 1, min_word_length: 3, size: 3, sort: 'score', max_term_freq: RARE_WORD_DOCUMENTS } },
+        titles: { text: 'kestral falcon', term: { field: 'title', suggest_mode: 'always', max_edits: 2, prefix_length: 1, min_word_length: 3, size: TITLE_NEIGHBOURS, sort: 'score', max_term_freq: 2 ** 31 - 1 } },
       },
     });
   });
@@ -71,7 +72,7 @@ describe('elasticsearch typo policy', () => {
       ]),
       false,
     );
-    assert.deepEqual(plan, { fuzzy: new Set([0]), corrections: new Map(), options: new Map(), unknown: new Set() }, 'kestrels lies two edits away, plumber three');
+    assert.deepEqual(plan, { fuzzy: new Set([0]), corrections: new Map(), options: new Map(), unknown: new Set(), titles: new Map() }, 'kestrels lies two edits away, plumber three');
     assert.deepEqual(typoPlan(words, probed(words, [1, 40, 1, 9, 2], [[['kestrel', 60]]]), true).fuzzy, new Set([0]), 'whether or not the query found something');
   });
 
@@ -88,11 +89,28 @@ describe('elasticsearch typo policy', () => {
     assert.deepEqual(plan.corrections, new Map([[0, 'flexbux'], [2, 'tutorial']]), 'flexboxes lies three edits away, tutorials two');
     assert.deepEqual(plan.options, new Map([[0, ['flexbux', 'flexbox']], [2, ['tutorial', 'tutorials']]]), 'every neighbour within the edits, nearest first');
     assert.deepEqual([plan.fuzzy, plan.unknown], [new Set([0, 2]), new Set([3, 4])]);
-    assert.deepEqual(typoPlan(words, response, true), { fuzzy: new Set(), corrections: new Map(), options: new Map(), unknown: new Set() });
+    assert.deepEqual(typoPlan(words, response, true), { fuzzy: new Set(), corrections: new Map(), options: new Map(), unknown: new Set(), titles: new Map() });
     assert.deepEqual(typoPlan(['zzzz'], probed(['zzzz'], [0], []), false).unknown, new Set(), 'the only word is never left out');
     assert.equal(FUZZINESS, 'AUTO:4,8');
     assert.deepEqual([0, 3, 4, 7, 8].map((length) => allowedEdits('x'.repeat(length))), [0, 0, 1, 1, 2]);
     assert.deepEqual(['浏览器兼容性', 'インストール', 'การติดตั้ง'].map(allowedEdits), [0, 0, 0], 'no typos in words of scripts written without spaces');
+  });
+
+  it('matches a held word of a query of several words to the title words within its typo budget, counted on the longer word', () => {
+    const words = ['git', 'mere', 'dif', 'rv', 'statuz', 'bar'];
+    const titles = (options: readonly (readonly string[])[]) => {
+      let offset = 0;
+      return words.map((word, at) => {
+        const entry = { text: word, offset, length: word.length, options: (options[at] ?? []).map((text) => ({ text, score: 0.8, freq: 1 })) };
+        offset += word.length + 1;
+        return entry;
+      });
+    };
+    const response = (held: readonly number[]) => ({ ...(probed(words, held, []) as object), suggest: { typos: [], titles: titles([['gitk'], ['merge', 'mere', 'meres'], ['diff', 'dig'], ['rev'], ['status', 'statue', 'stout'], ['barely']]) } }) as never;
+    const plan = typoPlan(words, response([9, 1, 1, 1, 0, 1]), true);
+    assert.deepEqual(plan.titles, new Map([[0, ['gitk']], [1, ['merge', 'meres']], [2, ['diff']]]), 'dif gets an edit against diff, not dig; rv none even against rev; barely lies three edits from bar');
+    assert.equal(plan.corrections.size + plan.fuzzy.size, 0, 'statuz is held by no page: it is corrected, if at all, by its own neighbours');
+    assert.deepEqual(typoPlan(['mere'], { ...(probed(['mere'], [1], []) as object), suggest: { typos: [], titles: titles([[], ['merge']]) } } as never, true).titles, new Map(), 'one word alone pins no title');
   });
 
   it('never corrects or leaves out a held word, and widens every missing word one way when the query found nothing', () => {

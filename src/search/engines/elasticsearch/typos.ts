@@ -15,11 +15,14 @@ import { TERM_SUGGESTER, wordQuery, type SuggestEntry } from './schema.js';
 
 /** The names of what a search carries for its typo results. */
 const SUGGESTER = 'typos';
+const TITLE_SUGGESTER = 'titles';
 const HELD = 'held';
 const FORMS = 'forms';
 const OPTIONS = 'options';
 /** max_term_freq that no word's document count exceeds: every word gets its neighbours. */
 const ANY_FREQUENCY = 2 ** 31 - 1;
+/** At most this many title words stand for a known word of a query of several words (see titleNeighbours), as in the embedded engine. */
+export const TITLE_NEIGHBOURS = 3;
 
 /** What a request carries besides its query to learn how the index holds the query's words. */
 export type TypoProbe = Pick<estypes.SearchRequest, 'aggs' | 'suggest'>;
@@ -50,13 +53,18 @@ function globalCounts(name: string, clauses: readonly (readonly [number | string
  * With `locales`, a word is held when a page of theirs holds it: the suggester, which counts the whole index, then
  * offers every word its neighbours (`always`), as a word held in other locales' pages only is unknown to the query,
  * and its neighbours must be judged in the locales searched (see optionsProbe).
+ * A query of several words also carries a term suggester on `title` for every word: the title words near each, which
+ * the widened search matches in titles only (see titleNeighbours). Its options are words the titles hold, so the
+ * widened search names terms only, never a fuzzy clause that would reach words no page holds.
  */
 export function typoProbe(words: readonly string[], locales?: readonly string[]): TypoProbe {
   const everyWord = locales !== undefined && locales.length > 0;
   const mode = everyWord ? { suggest_mode: 'always' as const, max_term_freq: ANY_FREQUENCY } : { suggest_mode: 'popular' as const, max_term_freq: RARE_WORD_DOCUMENTS };
+  const text = words.join(' ');
+  const titles = { text, term: { ...TERM_SUGGESTER, field: 'title', suggest_mode: 'always' as const, max_term_freq: ANY_FREQUENCY, size: TITLE_NEIGHBOURS } };
   return {
     aggs: globalCounts(HELD, words.map((word, at) => [at, { term: { words: word } }] as const), locales),
-    suggest: { [SUGGESTER]: { text: words.join(' '), term: { ...TERM_SUGGESTER, ...mode } } },
+    suggest: { [SUGGESTER]: { text, term: { ...TERM_SUGGESTER, ...mode } }, ...(words.length > 1 ? { [TITLE_SUGGESTER]: titles } : {}) },
   };
 }
 
@@ -100,6 +108,8 @@ export interface TypoPlan {
   options: Map<number, string[]>;
   /** Positions of the words the index does not hold that have no neighbour near enough: left out (see leftOut). */
   unknown: Set<number>;
+  /** The title words each known word of a query of several words also matches, in titles only (see titleNeighbours). */
+  titles: Map<number, string[]>;
 }
 
 /**
@@ -115,7 +125,7 @@ export interface TypoPlan {
 export function typoPlan(words: readonly string[], response: Pick<estypes.SearchResponse<unknown>, 'aggregations' | 'suggest'>, found: boolean): TypoPlan {
   const held = countsOf(response, HELD);
   const options = optionsByPosition(words, suggestEntries(response, SUGGESTER));
-  const plan: TypoPlan = { fuzzy: new Set(), corrections: new Map(), options: new Map(), unknown: new Set() };
+  const plan: TypoPlan = { fuzzy: new Set(), corrections: new Map(), options: new Map(), unknown: new Set(), titles: titleNeighbours(words, held, response) };
   words.forEach((word, at) => {
     const documents = held.get(at) ?? 0;
     const edits = allowedEdits(word);
@@ -140,6 +150,29 @@ export function typoPlan(words: readonly string[], response: Pick<estypes.Search
     }
   });
   return plan;
+}
+
+/**
+ * A known word may still be a typo of a title's word (`git mere` for `git merge`): in a query of several words the
+ * others pin the title, so each word held in the locales searched also matches the title words within its typo budget
+ * (counted on the longer of the two, so a short word gets an edit only against a longer title word), nearest first.
+ */
+function titleNeighbours(words: readonly string[], held: ReadonlyMap<number, number>, response: Pick<estypes.SearchResponse<unknown>, 'suggest'>): Map<number, string[]> {
+  const titles = new Map<number, string[]>();
+  if (words.length < 2) return titles;
+  for (const [at, options] of optionsByPosition(words, suggestEntries(response, TITLE_SUGGESTER))) {
+    const word = words[at] as string;
+    if ((held.get(at) ?? 0) === 0 || isSegmentedScript(word)) continue;
+    const allowed = (text: string) => typoDistance(Math.max(Array.from(word).length, Array.from(text).length));
+    const near = options
+      .filter((option) => option.text !== word)
+      .map((option) => ({ text: option.text, distance: editDistance(word, option.text, allowed(option.text)) }))
+      .filter((option) => option.distance <= allowed(option.text))
+      .sort((a, b) => a.distance - b.distance)
+      .slice(0, TITLE_NEIGHBOURS);
+    if (near.length > 0) titles.set(at, near.map((option) => option.text));
+  }
+  return titles;
 }
 
 /**

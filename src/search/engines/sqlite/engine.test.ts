@@ -30,27 +30,6 @@ describe('SqliteEngine suggestions', () => {
   });
 });
 
-describe('SqliteEngine typos against titles', () => {
-  it('ranks the title every word of which matches, one within its typo budget, above pages holding the typo as typed', async () => {
-    await withEngine(join(dir, 'title-typos.sqlite'), async (engine) => {
-      const page = (id: string, title: string, body: string, popularity: number) => ({ id, url: `/${id}`, title, body, summary: '', popularity, locale: 'en-US', slug: id });
-      await engine.createIndex('git');
-      await engine.bulk('git', [
-        ...['merge', 'status', 'replay', 'diff'].map((name) => page(name, `git ${name}`, `The git ${name} command.`, 0)),
-        ...['mere', 'stats', 'reply', 'dif'].map((typo) => page(`typed-${typo}`, `Notes on ${typo}`, `git ${typo}`, 1)),
-      ]);
-      await engine.refresh('git');
-      const ids = async (text: string) => (await engine.search({ index: 'git', text })).documents.map((hit) => hit.id);
-      for (const [text, id] of [['git mere', 'merge'], ['git stats', 'status'], ['git reply', 'replay'], ['git dif', 'diff'], ['mere git', 'merge']] as const) {
-        assert.equal((await ids(text))[0], id, text);
-      }
-      assert.deepEqual(await ids('dif'), ['typed-dif'], 'a short word alone pulls no title');
-      assert.deepEqual(await ids('reply'), ['typed-reply'], 'nor a longer one');
-      assert.deepEqual((await ids('git reply')).slice(0, 2), ['replay', 'typed-reply'], 'the page of the typo as typed still matches');
-    });
-  });
-});
-
 describe('SqliteEngine term counts across reads', () => {
   it('forgets a word it found in no document once another connection or its own writes and refreshes one', async () => {
     const file = join(dir, 'term-memo.sqlite');

@@ -80,6 +80,22 @@ export function typoTests(context: { engine: () => SearchEngine; indexWith: (doc
       );
     });
 
+    it('ranks the title every word of which matches, one within its typo budget, above pages holding the typo as typed', async () => {
+      const index = await context.indexWith([
+        ...['merge', 'status', 'replay', 'diff'].map((name) => doc(name, `git ${name}`, { body: `The git ${name} command.` })),
+        ...['mere', 'stats', 'reply', 'dif'].map((typo) => doc(`typed-${typo}`, `Notes on ${typo}`, { body: `git ${typo}`, popularity: 1 })),
+      ]);
+      const found = async (text: string) => ids(await context.engine().search({ index, text }));
+      for (const [text, id] of [['git mere', 'merge'], ['git stats', 'status'], ['git reply', 'replay'], ['git dif', 'diff'], ['mere git', 'merge']] as const) {
+        assert.equal((await found(text))[0], id, text);
+      }
+      assert.deepEqual(await found('mere'), ['typed-mere'], 'a short word alone pulls no title');
+      // The last word also matches as a prefix, which Elasticsearch tries whether or not the index holds it (`dif` of `diff`).
+      assert.equal((await found('dif'))[0], 'typed-dif', 'nor one a title word starts with');
+      assert.deepEqual(await found('reply'), ['typed-reply'], 'nor a longer one');
+      assert.deepEqual((await found('git reply')).slice(0, 2), ['replay', 'typed-reply'], 'the page of the typo as typed still matches');
+    });
+
     it('leaves a rare word alone when no neighbour is held often enough, or when it is held in more than a few pages', async () => {
       const index = await context.indexWith([
         ...many(RARE_WORD_RATIO - 1, 'plover', 'Plover'),

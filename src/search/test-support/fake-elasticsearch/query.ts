@@ -229,6 +229,13 @@ export function evaluate(query: Json, doc: StoredDoc, context: SearchContext, hi
         remember(field, [term]);
         return score > 0 ? score * (typeof options['boost'] === 'number' ? options['boost'] : 1) : undefined;
       }
+      if (kind === 'terms' && mapping.type === 'text') {
+        // On a text field a terms query looks the indexed terms up as given, unanalysed, with a constant score.
+        const wanted = (value as unknown[]).map(String);
+        const held = wanted.filter((term) => doc.text.get(field)?.frequencies.has(term) === true);
+        remember(field, held);
+        return held.length > 0 ? boost : undefined;
+      }
       if (mapping.type !== 'keyword') throw new EsError(400, 'query_shard_exception', `the fake supports ${kind} queries on keyword fields only, not [${field}]`);
       const values = kind === 'terms' ? (value as unknown[]) : [typeof value === 'object' && value !== null ? (value as Json)['value'] : value];
       const wanted = values.map((item) => mapping.normalize(String(item)));
