@@ -161,12 +161,8 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
   };
   // Found once per text: a one-byte string tells at once that it holds nothing past Latin-1.
   const script = scriptOf(text);
-  const byFolding = (from: number, to: number): boolean => {
-    const chunk = text.slice(from, to);
-    // Widening a place found to its whole run of word characters would mark a whole sentence of Chinese or Japanese.
-    if (script === 'other' && hasBreakingScript(chunk)) return false;
-    const folded = foldChunk(chunk, script);
-    if (folded.length !== chunk.length) return false;
+  const needles = [...matcher.terms, ...prefixes, ...(matcher.otherForms?.anchors ?? [])].filter((needle) => needle !== '');
+  const byFolding = (from: number, folded: string): void => {
     const ranges: [number, number][] = [];
     /**
      * Places where a word may be marked: where `needle` begins a word (`start`: a prefix, or the beginning of another
@@ -194,14 +190,16 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
       if (marked(text.slice(start, end))) add(start, end);
       covered = end;
     }
-    return true;
   };
   const scanChunk = (from: number, to: number) => {
-    const before = found.length;
-    if (!byFolding(from, to)) {
-      found.length = before;
-      wordByWord(from, to);
-    }
+    const chunk = text.slice(from, to);
+    const folded = foldChunk(chunk, script);
+    // Every term of a word of the chunk is a part of the chunk's folding: where nothing that marks a word is in it,
+    // no word is marked, and a chunk of Chinese, Japanese or Korean (whose folding is longer) is not read word by word.
+    if (!needles.some((needle) => folded.includes(needle))) return;
+    // Widening a place found to its whole run of word characters would mark a whole sentence of Chinese or Japanese.
+    if (folded.length !== chunk.length || (script === 'other' && hasBreakingScript(chunk))) wordByWord(from, to);
+    else byFolding(from, folded);
   };
   return new ChunkedMatches(text, found, scanChunk);
 }
