@@ -191,17 +191,49 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
       covered = end;
     }
   };
+  /**
+   * A chunk folded character for character, read word by word only in the runs of word characters where something
+   * that marks a word is found: words are cut within such a run alone (see scripts.ts), and a run of Chinese or
+   * Japanese is a clause, where the chunk is many.
+   */
+  const runByRun = (from: number, chunk: string, folded: string) => {
+    const runs: [number, number][] = [];
+    for (const needle of needles) {
+      for (let at = folded.indexOf(needle); at !== -1; at = folded.indexOf(needle, at + 1)) {
+        let start = at;
+        let end = at + needle.length;
+        while (start > 0 && inRun(chunk, start - 1)) start--;
+        while (end < chunk.length && inRun(chunk, end)) end++;
+        runs.push([start, end]);
+      }
+    }
+    runs.sort((a, b) => a[0] - b[0]);
+    let covered = 0;
+    for (const [start, end] of runs) {
+      // The same run found again, by another needle or another place.
+      if (start < covered) continue;
+      wordByWord(from + start, from + end);
+      covered = end;
+    }
+  };
   const scanChunk = (from: number, to: number) => {
     const chunk = text.slice(from, to);
     const folded = foldChunk(chunk, script);
     // Every term of a word of the chunk is a part of the chunk's folding: where nothing that marks a word is in it,
     // no word is marked, and a chunk of Chinese, Japanese or Korean (whose folding is longer) is not read word by word.
     if (!needles.some((needle) => folded.includes(needle))) return;
+    if (folded.length !== chunk.length) wordByWord(from, to);
     // Widening a place found to its whole run of word characters would mark a whole sentence of Chinese or Japanese.
-    if (folded.length !== chunk.length || (script === 'other' && hasBreakingScript(chunk))) wordByWord(from, to);
+    else if (script === 'other' && hasBreakingScript(chunk)) runByRun(from, chunk, folded);
     else byFolding(from, folded);
   };
   return new ChunkedMatches(text, found, scanChunk);
+}
+
+/** Whether a character belongs to a run of word characters; a surrogate too, so that a run never cuts a pair. */
+function inRun(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  return (code >= 0xd800 && code <= 0xdfff) || isWordCharacter(text[at]);
 }
 
 /**
