@@ -12,7 +12,7 @@ function markedWords(text: string, terms: ReadonlySet<string>): [number, number]
 }
 
 describe('matchWords in scripts written without spaces', () => {
-  const piece = fc.constantFrom('国际化', '路由', '配置文件', 'インストール', 'する', 'ファイルを', '설치', '파일', 'nginx', 'Café', '。', '、', ' ', '\n', '（i18n）', '𠮷野家');
+  const piece = fc.constantFrom('国际化', '路由', '配置文件', 'インストール', 'する', 'ファイルを', '설치', '파일', 'nginx', 'NGINX', 'Ｆｕｌｌ', 'ｶﾞ', 'Café', '。', '、', ' ', '\n', '（i18n）', '𠮷野家');
 
   it('marks exactly the words of the whole text one of whose terms is asked for, however long the text (property)', () => {
     fc.assert(

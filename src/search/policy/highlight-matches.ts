@@ -135,8 +135,33 @@ function foldChunk(chunk: string, script: Script): string {
   if (script === 'ascii') return chunk.toLowerCase();
   const latin1 = script === 'latin1' ? foldLatin1(chunk) : undefined;
   if (latin1 !== undefined) return latin1;
-  if (ASCII.test(chunk)) return chunk.toLowerCase();
+  if (ASCII.test(chunk) || foldsToItselfButAscii(chunk)) return chunk.toLowerCase();
   return NOT_FOLDED_BY_TABLE.test(chunk) ? fold(chunk) : chunk.replace(LATIN_FOLDABLE, foldLatinCharacter).toLowerCase();
+}
+
+/**
+ * Whether each character of the Basic Multilingual Plane folds to itself (and lower-cases to itself): 0 not known
+ * yet, 1 it does, 2 it does not. Filled as characters are met, so that a chunk of Chinese or Japanese, most of whose
+ * characters fold to themselves, is not decomposed as a whole (decomposing was the largest cost of highlighting it).
+ * A surrogate is a character of its own only with its pair: never taken as folding to itself.
+ */
+const FOLDS_TO_ITSELF = new Uint8Array(0x10000);
+
+/** Whether every character of a text is ASCII or folds to itself: its folding is then its lower-casing. */
+function foldsToItselfButAscii(text: string): boolean {
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code < 0x80) continue;
+    let known = FOLDS_TO_ITSELF[code] as number;
+    if (known === 0) {
+      const character = String.fromCharCode(code);
+      const itself = (code < 0xd800 || code > 0xdfff) && fold(character) === character && character.toLowerCase() === character;
+      known = itself ? 1 : 2;
+      FOLDS_TO_ITSELF[code] = known;
+    }
+    if (known === 2) return false;
+  }
+  return true;
 }
 
 /**
