@@ -46,35 +46,15 @@ const ASCII = /^[\u0000-\u007f]*$/;
 const CHUNK = 512;
 
 /**
- * Latin-1 and Latin Extended-A/B characters folded as the analysis module folds them, where that gives one character:
- * a table lookup per accented letter instead of normalizing the chunk, which costs twice as much on accented text.
- * Characters that fold to several (¼, ĳ, Ǆ) are left out of the table, and a chunk holding one, or anything past
- * U+024F, is folded whole instead.
- */
-const LATIN_FOLDS = new Map<string, string>();
-let notFoldedByTable = '';
-for (let code = 0xa0; code <= 0x24f; code++) {
-  const character = String.fromCharCode(code);
-  // Between letters, so that a space-like character is not trimmed away.
-  const folded = fold(`a${character}a`).slice(1, -1);
-  if (folded.length === 1) {
-    if (folded !== character) LATIN_FOLDS.set(character, folded);
-  } else notFoldedByTable += character;
-}
-const LATIN_FOLDABLE = /[\u00a0-\u024f]/g;
-const NOT_FOLDED_BY_TABLE = new RegExp(`[^\\u0000-\\u024f]${notFoldedByTable === '' ? '' : `|[${notFoldedByTable}]`}`);
-const foldLatinCharacter = (character: string) => LATIN_FOLDS.get(character) ?? character;
-/**
- * The same folds over Latin-1 alone, as bytes, lower-casing included: a text of Latin-1 characters only (a one-byte
- * string in V8) is folded through this table a chunk at a time, without a regular expression replacing each accented
- * letter by a call. 0 stands for a character the table does not fold to one Latin-1 character (`µ` is `μ`, `½` is
- * `1⁄2`); a chunk holding one is folded as any other text.
+ * Latin-1 characters folded as the analysis module folds them, as bytes, lower-casing included: a text of Latin-1
+ * characters only (a one-byte string in V8) is folded through this table a chunk at a time, without a regular
+ * expression replacing each accented letter by a call. 0 stands for a character that does not fold to one Latin-1
+ * character (`µ` is `μ`, `½` is `1⁄2`); a chunk holding one is folded as any other text.
  */
 const LATIN1_FOLDS = new Uint8Array(256);
 for (let code = 1; code < 256; code++) {
-  const character = String.fromCharCode(code);
-  const folded = foldLatinCharacter(character).toLowerCase();
-  if (folded.length === 1 && folded.charCodeAt(0) < 256 && !notFoldedByTable.includes(character)) LATIN1_FOLDS[code] = folded.charCodeAt(0);
+  const folded = fold(String.fromCharCode(code));
+  if (folded.length === 1 && folded.charCodeAt(0) < 256) LATIN1_FOLDS[code] = folded.charCodeAt(0);
 }
 // eslint-disable-next-line no-control-regex -- the class is everything past Latin-1
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
@@ -135,33 +115,48 @@ function foldChunk(chunk: string, script: Script): string {
   if (script === 'ascii') return chunk.toLowerCase();
   const latin1 = script === 'latin1' ? foldLatin1(chunk) : undefined;
   if (latin1 !== undefined) return latin1;
-  if (ASCII.test(chunk) || foldsToItselfButAscii(chunk)) return chunk.toLowerCase();
-  return NOT_FOLDED_BY_TABLE.test(chunk) ? fold(chunk) : chunk.replace(LATIN_FOLDABLE, foldLatinCharacter).toLowerCase();
+  if (ASCII.test(chunk)) return chunk.toLowerCase();
+  return foldByCharacter(chunk) ?? fold(chunk);
 }
 
 /**
- * Whether each character of the Basic Multilingual Plane folds to itself (and lower-cases to itself): 0 not known
- * yet, 1 it does, 2 it does not. Filled as characters are met, so that a chunk of Chinese or Japanese, most of whose
- * characters fold to themselves, is not decomposed as a whole (decomposing was the largest cost of highlighting it).
- * A surrogate is a character of its own only with its pair: never taken as folding to itself.
+ * What each character of the Basic Multilingual Plane folds to, where that is one character: 0 not known yet,
+ * NOT_ONE_CHARACTER where it is none or several (a mark, a Hangul syllable) or the character is a surrogate (a
+ * character only with its pair). Filled as characters are met, so that a chunk of Chinese, Japanese or Cyrillic is
+ * folded a character at a time rather than decomposed as a whole, which was the largest cost of highlighting it.
  */
-const FOLDS_TO_ITSELF = new Uint8Array(0x10000);
+const SINGLE_FOLDS = new Uint16Array(0x10000);
+const NOT_ONE_CHARACTER = 0xffff;
+/** Characters are turned back into a string this many at a time, within the arguments a call takes. */
+const CODES_PER_CALL = 4096;
 
-/** Whether every character of a text is ASCII or folds to itself: its folding is then its lower-casing. */
-function foldsToItselfButAscii(text: string): boolean {
-  for (let at = 0; at < text.length; at++) {
-    const code = text.charCodeAt(at);
-    if (code < 0x80) continue;
-    let known = FOLDS_TO_ITSELF[code] as number;
-    if (known === 0) {
-      const character = String.fromCharCode(code);
-      const itself = (code < 0xd800 || code > 0xdfff) && fold(character) === character && character.toLowerCase() === character;
-      known = itself ? 1 : 2;
-      FOLDS_TO_ITSELF[code] = known;
+/**
+ * A text folded a character at a time after lower-casing it whole (as fold does, for case that depends on the next
+ * letter), or undefined when a character does not fold to one character: decomposing a character of a lower-cased
+ * text and dropping its marks give the same as doing so to the whole, as marks are what reordering moves.
+ */
+function foldByCharacter(text: string): string | undefined {
+  const lower = text.toLowerCase();
+  const codes = new Uint16Array(lower.length);
+  for (let at = 0; at < lower.length; at++) {
+    const code = lower.charCodeAt(at);
+    if (code < 0x80) {
+      codes[at] = code;
+      continue;
     }
-    if (known === 2) return false;
+    let folded = SINGLE_FOLDS[code] as number;
+    if (folded === 0) {
+      const character = String.fromCharCode(code);
+      const whole = code >= 0xd800 && code <= 0xdfff ? '' : fold(character);
+      folded = whole.length === 1 ? whole.charCodeAt(0) : NOT_ONE_CHARACTER;
+      SINGLE_FOLDS[code] = folded;
+    }
+    if (folded === NOT_ONE_CHARACTER) return undefined;
+    codes[at] = folded;
   }
-  return true;
+  let folded = '';
+  for (let at = 0; at < codes.length; at += CODES_PER_CALL) folded += String.fromCharCode(...codes.subarray(at, at + CODES_PER_CALL));
+  return folded;
 }
 
 /**
