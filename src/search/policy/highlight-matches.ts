@@ -46,35 +46,15 @@ const ASCII = /^[\u0000-\u007f]*$/;
 const CHUNK = 512;
 
 /**
- * Latin-1 and Latin Extended-A/B characters folded as the analysis module folds them, where that gives one character:
- * a table lookup per accented letter instead of normalizing the chunk, which costs twice as much on accented text.
- * Characters that fold to several (¼, ĳ, Ǆ) are left out of the table, and a chunk holding one, or anything past
- * U+024F, is folded whole instead.
- */
-const LATIN_FOLDS = new Map<string, string>();
-let notFoldedByTable = '';
-for (let code = 0xa0; code <= 0x24f; code++) {
-  const character = String.fromCharCode(code);
-  // Between letters, so that a space-like character is not trimmed away.
-  const folded = fold(`a${character}a`).slice(1, -1);
-  if (folded.length === 1) {
-    if (folded !== character) LATIN_FOLDS.set(character, folded);
-  } else notFoldedByTable += character;
-}
-const LATIN_FOLDABLE = /[\u00a0-\u024f]/g;
-const NOT_FOLDED_BY_TABLE = new RegExp(`[^\\u0000-\\u024f]${notFoldedByTable === '' ? '' : `|[${notFoldedByTable}]`}`);
-const foldLatinCharacter = (character: string) => LATIN_FOLDS.get(character) ?? character;
-/**
- * The same folds over Latin-1 alone, as bytes, lower-casing included: a text of Latin-1 characters only (a one-byte
- * string in V8) is folded through this table a chunk at a time, without a regular expression replacing each accented
- * letter by a call. 0 stands for a character the table does not fold to one Latin-1 character (`µ` is `μ`, `½` is
- * `1⁄2`); a chunk holding one is folded as any other text.
+ * Latin-1 characters folded as the analysis module folds them, as bytes, lower-casing included: a text of Latin-1
+ * characters only (a one-byte string in V8) is folded through this table a chunk at a time, without a regular
+ * expression replacing each accented letter by a call. 0 stands for a character that does not fold to one Latin-1
+ * character (`µ` is `μ`, `½` is `1⁄2`); a chunk holding one is folded as any other text.
  */
 const LATIN1_FOLDS = new Uint8Array(256);
 for (let code = 1; code < 256; code++) {
-  const character = String.fromCharCode(code);
-  const folded = foldLatinCharacter(character).toLowerCase();
-  if (folded.length === 1 && folded.charCodeAt(0) < 256 && !notFoldedByTable.includes(character)) LATIN1_FOLDS[code] = folded.charCodeAt(0);
+  const folded = fold(String.fromCharCode(code));
+  if (folded.length === 1 && folded.charCodeAt(0) < 256) LATIN1_FOLDS[code] = folded.charCodeAt(0);
 }
 // eslint-disable-next-line no-control-regex -- the class is everything past Latin-1
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
@@ -136,7 +116,49 @@ function foldChunk(chunk: string, script: Script): string {
   const latin1 = script === 'latin1' ? foldLatin1(chunk) : undefined;
   if (latin1 !== undefined) return latin1;
   if (ASCII.test(chunk)) return chunk.toLowerCase();
-  return NOT_FOLDED_BY_TABLE.test(chunk) ? fold(chunk) : chunk.replace(LATIN_FOLDABLE, foldLatinCharacter).toLowerCase();
+  return foldByCharacter(chunk) ?? fold(chunk);
+}
+
+/**
+ * What each character of the Basic Multilingual Plane folds to, where that is one character: 0 not known yet,
+ * NOT_ONE_CHARACTER where it is none or several (a mark, a Hangul syllable) or the character is a surrogate (a
+ * character only with its pair). Filled as characters are met, so that a chunk of Chinese, Japanese or Cyrillic is
+ * folded a character at a time rather than decomposed as a whole, which was the largest cost of highlighting it.
+ */
+const SINGLE_FOLDS = new Uint16Array(0x10000);
+const NOT_ONE_CHARACTER = 0xffff;
+/** The UTF-16 code units foldByCharacter folds into, grown to the longest chunk met; read back as UTF-16LE. */
+let foldUnits = new Uint16Array(4096);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * A text folded a character at a time after lower-casing it whole (as fold does, for case that depends on the next
+ * letter), or undefined when a character does not fold to one character: decomposing a character of a lower-cased
+ * text and dropping its marks give the same as doing so to the whole, as marks are what reordering moves.
+ */
+function foldByCharacter(text: string): string | undefined {
+  const lower = text.toLowerCase();
+  if (lower.length > foldUnits.length) foldUnits = new Uint16Array(2 ** Math.ceil(Math.log2(lower.length)));
+  const codes = foldUnits;
+  for (let at = 0; at < lower.length; at++) {
+    const code = lower.charCodeAt(at);
+    if (code < 0x80) {
+      codes[at] = code;
+      continue;
+    }
+    let folded = SINGLE_FOLDS[code] as number;
+    if (folded === 0) {
+      const character = String.fromCharCode(code);
+      const whole = code >= 0xd800 && code <= 0xdfff ? '' : fold(character);
+      folded = whole.length === 1 ? whole.charCodeAt(0) : NOT_ONE_CHARACTER;
+      SINGLE_FOLDS[code] = folded;
+    }
+    if (folded === NOT_ONE_CHARACTER) return undefined;
+    codes[at] = folded;
+  }
+  // Decoding the units as UTF-16 costs a twentieth of passing them to String.fromCharCode.
+  const bytes = Buffer.from(codes.buffer, codes.byteOffset, lower.length * 2);
+  return (LITTLE_ENDIAN ? bytes : Buffer.from(bytes).swap16()).toString('utf16le');
 }
 
 /**
@@ -161,12 +183,8 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
   };
   // Found once per text: a one-byte string tells at once that it holds nothing past Latin-1.
   const script = scriptOf(text);
-  const byFolding = (from: number, to: number): boolean => {
-    const chunk = text.slice(from, to);
-    // Widening a place found to its whole run of word characters would mark a whole sentence of Chinese or Japanese.
-    if (script === 'other' && hasBreakingScript(chunk)) return false;
-    const folded = foldChunk(chunk, script);
-    if (folded.length !== chunk.length) return false;
+  const needles = [...matcher.terms, ...prefixes, ...(matcher.otherForms?.anchors ?? [])].filter((needle) => needle !== '');
+  const byFolding = (from: number, folded: string): void => {
     const ranges: [number, number][] = [];
     /**
      * Places where a word may be marked: where `needle` begins a word (`start`: a prefix, or the beginning of another
@@ -194,16 +212,50 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
       if (marked(text.slice(start, end))) add(start, end);
       covered = end;
     }
-    return true;
   };
-  const scanChunk = (from: number, to: number) => {
-    const before = found.length;
-    if (!byFolding(from, to)) {
-      found.length = before;
-      wordByWord(from, to);
+  /**
+   * A chunk folded character for character, read word by word only in the runs of word characters where something
+   * that marks a word is found: words are cut within such a run alone (see scripts.ts), and a run of Chinese or
+   * Japanese is a clause, where the chunk is many.
+   */
+  const runByRun = (from: number, chunk: string, folded: string) => {
+    const runs: [number, number][] = [];
+    for (const needle of needles) {
+      for (let at = folded.indexOf(needle); at !== -1; at = folded.indexOf(needle, at + 1)) {
+        let start = at;
+        let end = at + needle.length;
+        while (start > 0 && inRun(chunk, start - 1)) start--;
+        while (end < chunk.length && inRun(chunk, end)) end++;
+        runs.push([start, end]);
+      }
+    }
+    runs.sort((a, b) => a[0] - b[0]);
+    let covered = 0;
+    for (const [start, end] of runs) {
+      // The same run found again, by another needle or another place.
+      if (start < covered) continue;
+      wordByWord(from + start, from + end);
+      covered = end;
     }
   };
+  const scanChunk = (from: number, to: number) => {
+    const chunk = text.slice(from, to);
+    const folded = foldChunk(chunk, script);
+    // Every term of a word of the chunk is a part of the chunk's folding: where nothing that marks a word is in it,
+    // no word is marked, and a chunk of Chinese, Japanese or Korean (whose folding is longer) is not read word by word.
+    if (!needles.some((needle) => folded.includes(needle))) return;
+    if (folded.length !== chunk.length) wordByWord(from, to);
+    // Widening a place found to its whole run of word characters would mark a whole sentence of Chinese or Japanese.
+    else if (script === 'other' && hasBreakingScript(chunk)) runByRun(from, chunk, folded);
+    else byFolding(from, folded);
+  };
   return new ChunkedMatches(text, found, scanChunk);
+}
+
+/** Whether a character belongs to a run of word characters; a surrogate too, so that a run never cuts a pair. */
+function inRun(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  return (code >= 0xd800 && code <= 0xdfff) || isWordCharacter(text[at]);
 }
 
 /**

@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { matchWords } from './highlight-matches.js';
+import { termsOfWord, wordsOf } from '../analysis/index.js';
+
+/** The words (as [start, end)) inside the ranges matchWords finds in a text for some terms. */
+function markedWords(text: string, terms: ReadonlySet<string>): [number, number][] {
+  const source = matchWords(text, { terms });
+  source.scanTo(text.length);
+  return source.found.flatMap(([start, end]) => [...wordsOf(text.slice(start, end))].map((word): [number, number] => [start + word.start, start + word.end]));
+}
+
+describe('matchWords in scripts written without spaces', () => {
+  const piece = fc.constantFrom('国际化', '路由', '配置文件', 'インストール', 'する', 'ファイルを', '설치', '파일', 'nginx', 'NGINX', 'Ｆｕｌｌ', 'ｶﾞ', 'Café', '。', '、', ' ', '\n', '（i18n）', '𠮷野家');
+
+  it('marks exactly the words of the whole text one of whose terms is asked for, however long the text (property)', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 600 }), fc.nat(), (pieces, seed) => {
+        const text = pieces.join('');
+        const words = [...wordsOf(text)];
+        const candidates = [...new Set(words.flatMap((word) => termsOfWord(word.text)))];
+        const terms = new Set(candidates.filter((_, at) => (at + seed) % 3 === 0));
+        const expected = words.filter((word) => termsOfWord(word.text).some((term) => terms.has(term))).map((word): [number, number] => [word.start, word.end]);
+        assert.deepEqual(markedWords(text, terms), expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('marks nothing when no term asked for is in the text', () => {
+    assert.deepEqual(markedWords('国际化路由。インストールする。'.repeat(200), new Set(['설치'])), []);
+  });
+});
