@@ -10,8 +10,8 @@ const LAYERS = [
     path: ['^src/[^/]+\\.tsx?$', '^src/test-support/'],
     pathNot: ['^src/(config|cli|surrogate-keys)(\\.test)?\\.ts$'],
   },
+  { name: 'page-cache', comment: 'the page cache package, self-contained', path: ['^src/page-cache/'] },
   { name: 'http', comment: 'HTTP pieces every server shares', path: ['^src/http/'] },
-  { name: 'page-cache', comment: 'the page cache package', path: ['^src/page-cache/'] },
   {
     name: 'search-core',
     comment: 'search engines, analysis and the indexing pipeline',
