@@ -103,12 +103,20 @@ export async function measureManPages(root: string): Promise<BenchResult[]> {
     for (const query of queries.slice(0, 200)) await search(query);
     const found = new Set<Query>();
     const took = new Map<Query, number>();
+    // SEARCH_QUALITY_MISSES=N prints the first N misses of each locale's query set, with what was found instead.
+    const missesShown = Number(process.env.SEARCH_QUALITY_MISSES ?? 0);
+    const shown = new Map<string, number>();
     for (const query of queries) {
       const start = process.hrtime.bigint();
       const result = await search(query);
       took.set(query, Number(process.hrtime.bigint() - start) / 1e6);
       const rank = result.documents.findIndex((hit) => hit.url === query.url);
       if (rank >= 0 && rank < query.within) found.add(query);
+      else if ((shown.get(query.locale + query.set) ?? 0) < missesShown) {
+        shown.set(query.locale + query.set, (shown.get(query.locale + query.set) ?? 0) + 1);
+        const top = result.documents.slice(0, query.within).map((hit) => hit.title).join(' | ');
+        console.error(`  miss ${query.locale} ${query.set}: '${query.text}' for ${query.url} (rank ${rank}${result.corrected === undefined ? '' : `, corrected '${result.corrected}'`}): ${top}`);
+      }
     }
     return corpus.locales.flatMap((locale) => localeRows(locale, queries.filter((query) => query.locale === locale), found, took));
   } finally {

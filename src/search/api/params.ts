@@ -1,5 +1,6 @@
 import { SEARCH_LOCALE } from '../../locale.js';
 import type { SortOrder } from '../engines/types.js';
+import { MAX_TYPED_PREFIX } from '../policy/autocomplete.js';
 
 /**
  * Pure validation of the search and autocomplete query strings (DESIGN §7). Lengths are counted in Unicode code points.
@@ -19,7 +20,7 @@ export const SEARCH_PARAM_LIMITS = {
   /** Longest `slug_prefix`, in code points. */
   maxSlugPrefixLength: 200,
   /** Longest autocomplete `q`, in code points. */
-  maxAutocompleteLength: 200,
+  maxAutocompleteLength: MAX_TYPED_PREFIX,
 } as const;
 
 export const SEARCH_PARAM_DEFAULTS = { locale: 'en-US', sort: 'best', size: 10, page: 1, exact: false } as const satisfies {

@@ -8,6 +8,9 @@ import { tablesOf, type PartitionTables } from './tables.js';
 import { validateDocument } from '../validation.js';
 import type { BulkItemResult, DeleteItemResult, IndexedDocument } from '../types.js';
 
+/** Rows of autocomplete prefixes written by one statement: three bound parameters a row, far below SQLite's bound. */
+const PREFIX_ROWS_PER_STATEMENT = 128;
+
 /** A statement of one index, prepared once per connection under `name` (the engine's statement cache). */
 export type IndexStatement = (name: string, sql: () => string) => Database.Statement;
 
@@ -64,11 +67,23 @@ export class DocumentWriter {
       const { titles } = this.#fullText(partition);
       return this.#statement(`title\u0000${partition}`, () => `INSERT INTO ${titles} (rowid, title, title_stems) VALUES (?, ?, ?)`);
     };
-    // One statement per document for its autocomplete prefixes (see filedPrefixes).
+    // A few statements per document for its autocomplete prefixes (see filedPrefixes), each within SQLite's bound on
+    // bound parameters.
     const insertPrefixes = (count: number) =>
       this.#statement(`prefixes\u0000${count}`, () =>
         `INSERT OR IGNORE INTO ${tables.prefixes} (prefix, place, doc) VALUES ${Array.from({ length: count }, () => '(?, ?, ?)').join(', ')}`,
       );
+    const filePrefixes = (rowid: bigint, prefixes: readonly (readonly [string, number])[]) => {
+      for (let from = 0; from < prefixes.length; from += PREFIX_ROWS_PER_STATEMENT) {
+        const rows = prefixes.slice(from, from + PREFIX_ROWS_PER_STATEMENT);
+        insertPrefixes(rows.length).run(rows.flatMap(([prefix, place]) => [prefix, place, rowid]));
+      }
+    };
+    // A document is written whole or not at all: a failure part way (a row SQLite refuses) rolls back to here, so
+    // that it leaves no half-written rows and its rowid is free for the next document.
+    const savepoint = this.#statement('savepoint', () => 'SAVEPOINT document');
+    const release = this.#statement('release', () => 'RELEASE document');
+    const rollback = this.#statement('rollback', () => 'ROLLBACK TO document');
 
     const results: BulkItemResult[] = [];
     const latest = new Map<string, number>();
@@ -105,6 +120,9 @@ export class DocumentWriter {
       .sort((a, b) => a.partition - b.partition || a.bucket - b.bucket || a.position - b.position);
     for (const { position, partition, bucket } of inserts) {
       const document = documents[position] as IndexedDocument;
+      // A partition's tables are made outside the savepoint: the caller remembers them as made.
+      this.#fullText(partition);
+      savepoint.run();
       try {
         const block = `${partition}:${bucket}`;
         let rowid = next.get(block);
@@ -123,12 +141,14 @@ export class DocumentWriter {
         insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity, summary, storedBody(body), analysis.exactKey);
         insertText(partition).run(rowid, ...terms, analysis.titleStems, analysis.textStems);
         insertTitle(partition).run(rowid, terms[0], analysis.titleStems);
-        const prefixes = filedPrefixes(title);
-        if (prefixes.length > 0) insertPrefixes(prefixes.length).run(prefixes.flatMap(([prefix, place]) => [prefix, place, rowid]));
+        filePrefixes(rowid, filedPrefixes(title));
+        release.run();
         this.#changes?.entering(terms);
         this.#added++;
         next.set(block, rowid + 1n);
       } catch (error) {
+        rollback.run();
+        release.run();
         failed(position, error);
       }
     }

@@ -1,5 +1,6 @@
 import { ERRORS } from '../../../error-codes.js';
 import { foldPhrase } from '../../analysis/index.js';
+import { cutToTypedPrefix } from '../../policy/autocomplete.js';
 import { planCountExpression } from './search-expression.js';
 import { tablesOf } from './tables.js';
 import { Connection, openDatabase, unmapped } from './connection.js';
@@ -158,7 +159,7 @@ export class SqliteEngine implements SearchEngine {
    * Titles the prefix begins at any word of, those it begins first, each most popular first (see autocompleteIn).
    */
   async autocomplete(query: AutocompleteQuery): Promise<AutocompleteMatch[]> {
-    const prefix = foldPhrase(query.prefix);
+    const prefix = cutToTypedPrefix(foldPhrase(query.prefix));
     const size = clampInteger(query.size, 10, 1, 100);
     return this.#connection.read(() => {
       const index = this.#resolve(query.index);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { SqliteEngine } from './engine.js';
+import { tablesOf } from './tables.js';
 import { testDirectory, withEngine } from '../../test-support/sqlite-engine.js';
 
 const dir = testDirectory('sitestack-sqlite-storage-');
@@ -42,6 +43,25 @@ describe('SqliteEngine live writes', () => {
       await reader.deleteDocuments('live', ['own']);
       assert.deepEqual(await reader.suggest({ index: 'site', text: 'numbta' }), []);
       assert.deepEqual(await reader.autocomplete({ index: 'site', prefix: 'numb' }), []);
+    });
+  });
+
+  it('writes a document whole or not at all, and the documents after it, when SQLite refuses one of its rows', async () => {
+    const file = join(dir, 'refused-row.sqlite');
+    await withEngine(file, async (engine) => {
+      await engine.createIndex('refusing');
+      await engine.bulk('refusing', [page('first', 'Ibis wading')]);
+      await engine.refresh('refusing');
+      const db = new Database(file);
+      db.exec(`CREATE TRIGGER refuse_bittern BEFORE INSERT ON ${tablesOf('refusing').prefixes} WHEN NEW.prefix = 'bittern' BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+      db.close();
+      const results = await engine.bulk('refusing', [page('a', 'Heron fishing'), page('b', 'Bittern booming'), page('c', 'Heron nesting')]);
+      assert.deepEqual(results.map((result) => result.ok), [true, false, true], JSON.stringify(results));
+      await engine.refresh('refusing');
+      const found = async (text: string) => (await engine.search({ index: 'refusing', text })).documents.map((hit) => hit.id).sort();
+      assert.deepEqual(await found('heron'), ['a', 'c']);
+      assert.deepEqual(await found('booming'), [], 'no half-written document');
+      assert.deepEqual((await engine.autocomplete({ index: 'refusing', prefix: 'bit' })).map((match) => match.url), []);
     });
   });
 

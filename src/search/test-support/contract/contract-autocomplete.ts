@@ -76,5 +76,18 @@ export function autocompleteTests(context: ContractContext): void {
       assert.equal(found.length, 10);
       assert.deepEqual(found.slice(0, 5), ['/start3', '/start2', '/start1', '/start0', '/later11']);
     });
+
+    it('indexes a title of thousands of words with the documents around it, completing its first words, when a page’s text became its title', async () => {
+      const words = Array.from({ length: 12_000 }, (_, i) => `word${i}`);
+      const index = await indexWith([
+        doc('before', 'Harrier notes', { popularity: 0.5 }),
+        doc('long', `${words.join(' ')} リストファイル${'の名前'.repeat(500)}`, { popularity: 0.4 }),
+        doc('after', 'Harrier sightings', { popularity: 0.3 }),
+      ]);
+      assert.deepEqual(await urls(index, 'harr'), ['/before', '/after']);
+      assert.deepEqual(await urls(index, 'word0 word1'), ['/long'], 'from its start');
+      assert.deepEqual(await urls(index, 'word2 word3 word4'), ['/long'], 'from an early later word');
+      assert.deepEqual((await engine.search({ index, text: 'word11999', size: 3 })).documents.map((hit) => hit.url), ['/long'], 'every word is searchable');
+    });
   });
 }
