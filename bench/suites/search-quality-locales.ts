@@ -20,7 +20,7 @@ const MAX_PHRASE_PAGES = 3;
 /** Languages written without spaces between words: the issue's lower targets for title words and phrases. */
 const UNSPACED_LANGUAGES = new Set(['zh', 'ja', 'th', 'lo', 'km', 'my']);
 
-type QuerySet = 'title' | 'word' | 'typo' | 'phrase';
+type QuerySet = 'title' | 'word' | 'typo' | 'phrase' | 'complete';
 
 interface Query {
   locale: string;
@@ -61,7 +61,13 @@ function localeQueries(locale: string, documents: SyntheticDocument[], seed: num
     if (position % every !== 0 || titles.get(title.toLowerCase()) !== 1) return;
     queries.push({ locale, url, text: title, within: 1, set: 'title' });
     const word = titleWordQuery(title, locale, script, (key) => titlesWith.get(key) ?? 0, random);
-    if (word !== undefined) queries.push({ locale, url, text: word, within: 3, set: 'word' });
+    if (word !== undefined) {
+      queries.push({ locale, url, text: word, within: 3, set: 'word' });
+      // Autocomplete as a reader types the same word into the header box: all of it, and all but its last character.
+      const characters = Array.from(word);
+      queries.push({ locale, url, text: word, within: 10, set: 'complete' });
+      if (characters.length >= 4) queries.push({ locale, url, text: characters.slice(0, -1).join(''), within: 10, set: 'complete' });
+    }
     if (script !== 'other') {
       const typo = typoQuery(title, random, (key) => known.has(key), alphabet);
       if (typo !== undefined) queries.push({ locale, url, text: typo.text, within: 3, set: 'typo' });
@@ -99,8 +105,9 @@ export async function measureManPages(root: string): Promise<BenchResult[]> {
       ),
     );
     const search = (query: Query) => engine.search({ index: ALIAS, text: query.text, locales: [query.locale], size: 10, highlight: true });
+    const complete = (query: Query) => engine.autocomplete({ index: ALIAS, prefix: query.text, locales: [query.locale], size: 10 });
     // Warm-up, so the timings below are of compiled code and a warm page cache.
-    for (const query of queries.slice(0, 200)) await search(query);
+    for (const query of queries.slice(0, 200)) await (query.set === 'complete' ? complete(query) : search(query));
     const found = new Set<Query>();
     const took = new Map<Query, number>();
     // SEARCH_QUALITY_MISSES=N prints the first N misses of each locale's query set, with what was found instead.
@@ -108,14 +115,15 @@ export async function measureManPages(root: string): Promise<BenchResult[]> {
     const shown = new Map<string, number>();
     for (const query of queries) {
       const start = process.hrtime.bigint();
-      const result = await search(query);
+      const result = query.set === 'complete' ? { documents: await complete(query) } : await search(query);
       took.set(query, Number(process.hrtime.bigint() - start) / 1e6);
       const rank = result.documents.findIndex((hit) => hit.url === query.url);
       if (rank >= 0 && rank < query.within) found.add(query);
       else if ((shown.get(query.locale + query.set) ?? 0) < missesShown) {
         shown.set(query.locale + query.set, (shown.get(query.locale + query.set) ?? 0) + 1);
         const top = result.documents.slice(0, query.within).map((hit) => hit.title).join(' | ');
-        console.error(`  miss ${query.locale} ${query.set}: '${query.text}' for ${query.url} (rank ${rank}${result.corrected === undefined ? '' : `, corrected '${result.corrected}'`}): ${top}`);
+        const corrected = 'corrected' in result && result.corrected !== undefined ? `, corrected '${result.corrected}'` : '';
+        console.error(`  miss ${query.locale} ${query.set}: '${query.text}' for ${query.url} (rank ${rank}${corrected}): ${top}`);
       }
     }
     return corpus.locales.flatMap((locale) => localeRows(locale, queries.filter((query) => query.locale === locale), found, took));
@@ -130,13 +138,14 @@ const LABELS: Record<QuerySet, string> = {
   word: 'one title word, page in top 3',
   typo: 'one typo, page in top 3',
   phrase: 'body phrase, page in top 5',
+  complete: 'autocomplete on a title word, page among 10',
 };
 
 function localeRows(locale: string, queries: Query[], found: ReadonlySet<Query>, took: ReadonlyMap<Query, number>): BenchResult[] {
   const unspaced = UNSPACED_LANGUAGES.has(locale.split('-')[0] ?? '');
-  const targets: Record<QuerySet, number> = { title: 99.5, word: unspaced ? 95 : 99, typo: 95, phrase: unspaced ? 85 : 95 };
+  const targets: Record<QuerySet, number> = { title: 99.5, word: unspaced ? 95 : 99, typo: 95, phrase: unspaced ? 85 : 95, complete: 95 };
   const rows: BenchResult[] = [];
-  for (const set of ['title', 'word', 'typo', 'phrase'] as const) {
+  for (const set of ['title', 'word', 'typo', 'phrase', 'complete'] as const) {
     const subset = queries.filter((query) => query.set === set);
     if (subset.length === 0) continue;
     const value = share(subset.filter((query) => found.has(query)).length, subset.length);
@@ -147,6 +156,8 @@ function localeRows(locale: string, queries: Query[], found: ReadonlySet<Query>,
     { name: `manpages ${locale}: one-word search p50`, value: percentile(words, 0.5), unit: 'ms', target: { max: 2 }, note: `${words.length} title-word searches, size 10 with highlighting` },
     { name: `manpages ${locale}: one-word search p99`, value: percentile(words, 0.99), unit: 'ms', target: { max: 10 } },
   );
+  const completions = queries.filter((query) => query.set === 'complete').map((query) => took.get(query) ?? Number.NaN).sort((a, b) => a - b);
+  rows.push({ name: `manpages ${locale}: autocomplete p99`, value: percentile(completions, 0.99), unit: 'ms', target: { max: 5 }, note: `p50 ${percentile(completions, 0.5).toFixed(3)} ms, size 10` });
   return rows;
 }
 

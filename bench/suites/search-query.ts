@@ -223,7 +223,7 @@ export const searchQuerySuite: BenchSuite = {
         { name: 'raw FTS5 MATCH p99', value: baseline.p99, unit: 'ms' },
         { name: 'search + highlight + suggest p50', value: full.p50, unit: 'ms', baseline: 'raw FTS5 MATCH p50 (baseline)', target: { max: 2 }, note: `${queries.length} queries × 2` },
         { name: 'search + highlight + suggest p99', value: full.p99, unit: 'ms', target: { max: 10 } },
-        { name: 'autocomplete p99', value: autocomplete.p99, unit: 'ms', target: { max: 2 }, note: `p50 ${autocomplete.p50.toFixed(3)} ms; prefixes of 1, 3, 5, 9 characters at the title's start and its middle word's, in its locale` },
+        { name: 'autocomplete p99', value: autocomplete.p99, unit: 'ms', target: { max: 5 }, note: `p50 ${autocomplete.p50.toFixed(3)} ms; prefixes of 1, 3, 5, 9 characters at the title's start and its middle word's, in its locale` },
         ...httpRows,
         { name: 'exact title ranked first', value: percent(exactFirst, samples.length), unit: '%', target: { min: 99 }, note: `${samples.length} titles; strict (this very page): ${percent(exactFirstStrict, samples.length).toFixed(1)}%` },
         { name: 'one typo: page in top 3 or word suggested', value: percent(typoFound, typos.length), unit: '%', target: { min: 95 }, note: `${typos.length} queries` },
