@@ -79,11 +79,6 @@ export class DocumentWriter {
         insertPrefixes(rows.length).run(rows.flatMap(([prefix, place]) => [prefix, place, rowid]));
       }
     };
-    // A document is written whole or not at all: a failure part way (a row SQLite refuses) rolls back to here, so
-    // that it leaves no half-written rows and its rowid is free for the next document.
-    const savepoint = this.#statement('savepoint', () => 'SAVEPOINT document');
-    const release = this.#statement('release', () => 'RELEASE document');
-    const rollback = this.#statement('rollback', () => 'ROLLBACK TO document');
 
     const results: BulkItemResult[] = [];
     const latest = new Map<string, number>();
@@ -120,12 +115,9 @@ export class DocumentWriter {
       .sort((a, b) => a.partition - b.partition || a.bucket - b.bucket || a.position - b.position);
     for (const { position, partition, bucket } of inserts) {
       const document = documents[position] as IndexedDocument;
-      // A partition's tables are made outside the savepoint: the caller remembers them as made.
-      this.#fullText(partition);
-      savepoint.run();
+      const block = `${partition}:${bucket}`;
+      let rowid = next.get(block);
       try {
-        const block = `${partition}:${bucket}`;
-        let rowid = next.get(block);
         if (rowid === undefined) {
           const [start, end] = rowidBlock(partition, bucket);
           const last = lastInBucket.get(start, end) as bigint | null;
@@ -138,17 +130,23 @@ export class DocumentWriter {
         // Control characters separate words as the spaces replacing them do: the analysis of either text is the same.
         const analysis = document.analysis ?? analyzeDocument(document);
         const terms = [analysis.title, analysis.summary, analysis.body] as const;
+        // A refused statement writes nothing; the documents row is the first, and only what follows it needs undoing.
         insertDoc.run(rowid, document.id, document.url, title, titleKey, document.locale, document.locale.toLowerCase(), document.slug, document.slug.toLowerCase(), document.popularity, summary, storedBody(body), analysis.exactKey);
-        insertText(partition).run(rowid, ...terms, analysis.titleStems, analysis.textStems);
-        insertTitle(partition).run(rowid, terms[0], analysis.titleStems);
-        filePrefixes(rowid, filedPrefixes(title));
-        release.run();
+        try {
+          insertText(partition).run(rowid, ...terms, analysis.titleStems, analysis.textStems);
+          insertTitle(partition).run(rowid, terms[0], analysis.titleStems);
+          filePrefixes(rowid, filedPrefixes(title));
+        } catch (error) {
+          // A document is written whole or not at all: the rows written before the one SQLite refused are taken out
+          // again, so that none is left half-written and its rowid is free for the next document. (A savepoint per
+          // document would do the same at the cost of journalling every page each document touches.)
+          this.#discard(rowid, title);
+          throw error;
+        }
         this.#changes?.entering(terms);
         this.#added++;
         next.set(block, rowid + 1n);
       } catch (error) {
-        rollback.run();
-        release.run();
         failed(position, error);
       }
     }
@@ -165,24 +163,27 @@ export class DocumentWriter {
     });
   }
 
-  /** Removes every row of a document. */
+  /** Removes the rows of a document under `rowid` whose title is `title` (none of them need exist). */
+  #discard(rowid: bigint, title: string): void {
+    const tables = tablesOf(this.#index);
+    // A document's full-text rows are in the tables of its rowid's partition, which a document of it created.
+    const partition = partitionOf(Number(rowid));
+    const { fts, titles } = this.#fullText(partition);
+    const deletePrefixes = this.#statement('unprefix', () => `DELETE FROM ${tables.prefixes} WHERE prefix = ? AND place = ? AND doc = ?`);
+    for (const [prefix, place] of filedPrefixes(title)) deletePrefixes.run(prefix, place, rowid);
+    this.#statement('delete', () => `DELETE FROM ${tables.docs} WHERE rowid = ?`).run(rowid);
+    this.#statement(`untext\u0000${partition}`, () => `DELETE FROM ${fts} WHERE rowid = ?`).run(rowid);
+    this.#statement(`untitle\u0000${partition}`, () => `DELETE FROM ${titles} WHERE rowid = ?`).run(rowid);
+  }
+
+  /** Removes every row of a document the index holds. */
   #remove(rowid: bigint): void {
     const tables = tablesOf(this.#index);
     const titleOf = this.#statement('title-of', () => `SELECT title FROM ${tables.docs} WHERE rowid = ?`).pluck();
     const textOf = this.#statement('text-of', () => `SELECT title, summary, body FROM ${tables.docs} WHERE rowid = ?`).raw();
-    const deletePrefixes = this.#statement('unprefix', () => `DELETE FROM ${tables.prefixes} WHERE prefix = ? AND place = ? AND doc = ?`);
-    const deleteDoc = this.#statement('delete', () => `DELETE FROM ${tables.docs} WHERE rowid = ?`);
-    // A document's full-text rows are in the tables of its rowid's partition, which a document of it created.
-    const partition = partitionOf(Number(rowid));
-    const { fts, titles } = this.#fullText(partition);
-    const deleteText = this.#statement(`untext\u0000${partition}`, () => `DELETE FROM ${fts} WHERE rowid = ?`);
-    const deleteTitle = this.#statement(`untitle\u0000${partition}`, () => `DELETE FROM ${titles} WHERE rowid = ?`);
     const columns = this.#changes === undefined ? undefined : (textOf.get(rowid) as [string, string, string | Buffer] | undefined);
     const text = columns?.map((column) => termsOf(bodyText(column)).join(' '));
-    for (const [prefix, place] of filedPrefixes((titleOf.get(rowid) as string | undefined) ?? '')) deletePrefixes.run(prefix, place, rowid);
-    deleteDoc.run(rowid);
-    deleteText.run(rowid);
-    deleteTitle.run(rowid);
+    this.#discard(rowid, (titleOf.get(rowid) as string | undefined) ?? '');
     if (text !== undefined) this.#changes?.leaving(text);
     this.#added--;
   }
