@@ -69,7 +69,7 @@ describe('elasticsearch engine: typo results', () => {
       });
       assert.deepEqual(bodies[0]?.body['suggest'], {
         typos: { text: 'flexbx grid', term: { field: 'words', suggest_mode: 'popular', max_edits: 2, prefix_length: 1, min_word_length: 3, size: 3, sort: 'score', max_term_freq: 3 } },
-        titles: { text: 'flexbx grid', term: { field: 'title', suggest_mode: 'always', max_edits: 2, prefix_length: 1, min_word_length: 3, size: 3, sort: 'score', max_term_freq: 2 ** 31 - 1 } },
+        titles: { text: 'flexbx grid', term: { field: 'title', suggest_mode: 'always', max_edits: 2, prefix_length: 1, min_word_length: 2, size: 12, sort: 'score', max_term_freq: 2 ** 31 - 1 } },
       });
       assert.ok(!isFuzzy(bodies[0]?.body));
       assert.deepEqual([bodies[1]?.body['suggest'], bodies[1]?.body['aggs']], [undefined, undefined]);

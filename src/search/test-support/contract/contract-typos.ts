@@ -96,6 +96,35 @@ export function typoTests(context: { engine: () => SearchEngine; indexWith: (doc
       assert.deepEqual((await found('git reply')).slice(0, 2), ['replay', 'typed-reply'], 'the page of the typo as typed still matches');
     });
 
+    it('matches a word of two or three letters one edit from a title word only in a title that holds every other word', async () => {
+      const index = await context.indexWith([
+        ...['rev', 'rm', 'log', 'rev-list'].map((name) => doc(name, `git ${name}`, { body: `The git ${name} command.` })),
+        doc('typed-lag', 'Notes on latency', { body: 'git lag', popularity: 1 }),
+        doc('lop', 'Lop notes', { body: 'git lop' }),
+        doc('heron', 'Grey heron', { body: 'a wading bird' }),
+      ]);
+      const found = async (text: string) => ids(await context.engine().search({ index, text }));
+      for (const [text, id] of [['git rv', 'rev'], ['rv git', 'rev'], ['git lgo', 'log'], ['git lag', 'log'], ['rv list', 'rev-list']] as const) {
+        assert.equal((await found(text))[0], id, text);
+      }
+      const gitRv = await context.engine().search({ index, text: 'git rv' });
+      assert.deepEqual([ids(gitRv).includes('rm'), gitRv.corrected], [false, undefined], 'rv is kept, and a letter of two replaced is no typo: rv is not rm');
+      assert.deepEqual(await found('rv'), [], 'alone, a short word is corrected to no title word');
+      assert.deepEqual(await found('lgo'), [], 'nor one of three letters');
+      assert.deepEqual(await found('lag'), ['typed-lag']);
+      assert.equal((await found('git lop'))[0], 'lop', 'a word of a title is taken as typed');
+      assert.deepEqual(await found('rv bird'), ['heron'], 'no title holds rev with bird');
+    });
+
+    it('takes the title words a typo may stand for from the titles of the locales searched', async () => {
+      const index = await context.indexWith([
+        doc('merge', 'git merge', { locale: 'pt-BR', body: 'The git merge command.' }),
+        doc('typed-mere', 'Notes on mere', { locale: 'pt-BR', body: 'git mere', popularity: 1 }),
+        ...many(5, 'fr', 'mare mire more mers').map((page) => ({ ...page, locale: 'fr' })),
+      ]);
+      assert.equal(ids(await search(index, 'git mere', { locales: ['pt-BR'] }))[0], 'merge');
+    });
+
     it('leaves a rare word alone when no neighbour is held often enough, or when it is held in more than a few pages', async () => {
       const index = await context.indexWith([
         ...many(RARE_WORD_RATIO - 1, 'plover', 'Plover'),
