@@ -177,6 +177,27 @@ describe('elasticsearch engine: typo results', () => {
     }
   });
 
+  it('keeps the title words the titles of the locales searched hold, sending the search again only when a word had more than three', async () => {
+    const near = ['mare', 'mire', 'more', 'mers', 'merge'];
+    const gitMere = { ...probed([9, 1], []), suggest: { typos: [], titles: [{ text: 'git', offset: 0, length: 3, options: [] }, { text: 'mere', offset: 4, length: 4, options: near.map((text) => option(text, 5)) }] } };
+    const judged = (held: readonly number[]) => ({ 'title-words': { doc_count: 9, words: { buckets: Object.fromEntries(held.map((count, rank) => [`1:${rank}`, { doc_count: count }])) } } });
+    const cluster = (held: readonly number[]) =>
+      scriptedCluster((body) => (body['suggest'] !== undefined ? { ...hitsOf(['typed-mere']), ...gitMere } : body['aggs'] !== undefined ? { ...hitsOf(['merge']), aggregations: judged(held) } : hitsOf(['mare'])));
+    const one = cluster([0, 0, 0, 0, 1]);
+    const more = cluster([1, 1, 0, 1, 1]);
+    try {
+      assert.deepEqual((await one.engine.search({ index: 'i', text: 'git mere', locales: ['pt-BR'] })).documents.map((hit) => hit.id), ['merge']);
+      assert.equal(one.bodies.length, 2, 'the titles of other locales hold the others: they match nothing in pt-BR');
+      assert.ok(JSON.stringify(one.bodies[1]?.body['query']).includes(`{"terms":{"title":${JSON.stringify(near)}`));
+      assert.deepEqual((await more.engine.search({ index: 'i', text: 'git mere', locales: ['pt-BR'] })).documents.map((hit) => hit.id), ['mare']);
+      assert.equal(more.bodies.length, 3);
+      const again = JSON.stringify(more.bodies[2]?.body['query']);
+      assert.ok(again.includes('{"terms":{"title":["mare","mire","mers"]') && !again.includes('merge'), again);
+    } finally {
+      await Promise.all([one.engine.close(), more.engine.close()]);
+    }
+  });
+
   it('keeps the first answer when the fuzzy search finds nothing either', async () => {
     const { bodies, engine } = scriptedCluster((body) => (isFuzzy(body) ? hitsOf([]) : { ...hitsOf([]), ...flexbxGrid }));
     try {
