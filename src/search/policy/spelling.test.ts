@@ -116,6 +116,10 @@ describe('spellable', () => {
     for (const term of ['rabin2', 'iperf3', 'a1b2']) assert.ok(spellable(term), term);
     for (const term of ['ab', '123', '3d', 'x'.repeat(41), 'foo_bar']) assert.equal(spellable(term), false, term);
   });
+
+  it('takes shorter words when a shortest length is given', () => {
+    assert.deepEqual([spellable('rv', 2), spellable('r', 2), spellable('3d', 2)], [true, false, false]);
+  });
 });
 
 describe('spliceAlternatives', () => {

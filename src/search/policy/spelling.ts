@@ -15,13 +15,13 @@ export const MIN_TERM_LENGTH = 3;
 export const MAX_TERM_LENGTH = 40;
 
 /**
- * Whether a vocabulary term is worth filing for suggestions: a word of a sensible length that starts with a letter;
+ * Whether a vocabulary term is worth filing for suggestions: a word of a sensible length (from `shortest` characters) that starts with a letter;
  * digits may follow (`iperf3`, `rabin2`, `svg2png` are names people misspell too). Not a word of a script written
  * without spaces: one character more or less there is another word (or a run the segmenter would cut otherwise), not a typo.
  */
-export function spellable(term: string): boolean {
+export function spellable(term: string, shortest = MIN_TERM_LENGTH): boolean {
   const length = Array.from(term).length;
-  return length >= MIN_TERM_LENGTH && length <= MAX_TERM_LENGTH && /^\p{L}[\p{L}\p{M}\p{N}]*$/u.test(term) && !isSegmentedScript(term);
+  return length >= shortest && length <= MAX_TERM_LENGTH && /^\p{L}[\p{L}\p{M}\p{N}]*$/u.test(term) && !isSegmentedScript(term);
 }
 
 /** Every string reached from `word`'s first PREFIX_LENGTH characters by deleting up to `distance` characters, itself included. */

@@ -17,6 +17,24 @@ export function typoDistance(length: number): number {
 }
 
 /**
+ * Words shorter than ONE_TYPO_FROM get one edit only when the rest of the query pins a title: against a word of that
+ * title, which holds every other word of the query too, of more than PINNED_TYPO_FROM characters and no fewer than
+ * the typed word's. A word of PINNED_TYPO_FROM characters is then one with a letter dropped (`rv` for `rev`): with one
+ * of its two letters replaced, too little of it is left to name a word.
+ */
+export const PINNED_TYPO_FROM = 2;
+
+/** Whether a word of `length` characters gets a typo only when a title pins it (see PINNED_TYPO_FROM). */
+export function pinnable(length: number): boolean {
+  return length >= PINNED_TYPO_FROM && typoDistance(length) === 0;
+}
+
+/** The edits allowed between a word and a neighbour that a title pins (see PINNED_TYPO_FROM), by their lengths in characters. */
+export function pinnedTypoDistance(word: number, neighbour: number): number {
+  return word >= PINNED_TYPO_FROM && neighbour > PINNED_TYPO_FROM && neighbour >= word && typoDistance(Math.max(word, neighbour)) === 0 ? 1 : 0;
+}
+
+/**
  * A word the index holds in at most this many documents is matched by its neighbours too when one of them is held at
  * least RARE_WORD_RATIO times as often: the word itself is most likely a typo that made it into a page.
  */

@@ -20,7 +20,7 @@ import {
 import { HIT_SOURCE, storedDocument, toHit, totalOf, type StoredDocument } from './documents.js';
 import type { ElasticsearchEngineOptions } from './options.js';
 import { Cluster } from './cluster.js';
-import { correctedText, formsProbe, heldCorrections, leftOut, optionsProbe, suggestEntries, typoPlan, typoProbe, type TypoProbe } from './typos.js';
+import { correctedText, formsProbe, heldCorrections, heldTitles, leftOut, optionsProbe, suggestEntries, titlesProbe, typoPlan, typoProbe, type TypoProbe } from './typos.js';
 import { isResponseError, isStatus, missingResource, removedFrom, responseCause } from './errors.js';
 import { MAX_ID_LENGTH, clampInteger, indexExists, indexNotFound, validIndexName, validateDocument } from '../validation.js';
 import type { AliasAction, AutocompleteMatch, AutocompleteQuery, BulkItemResult, DeleteItemResult, Health, IndexInfo, IndexedDocument, QueryFilter, SearchEngine, SearchQuery, SearchResult, SuggestQuery, Suggestion } from '../types.js';
@@ -35,7 +35,7 @@ const TOTAL_HITS_LIMIT = 1000;
 const MAX_RESULT_WINDOW = 10_000;
 
 /** One request of a search or count: which words match their neighbours or are left out, and what it carries besides. */
-interface Attempt extends Pick<TextQueryOptions, 'fuzzy' | 'dropped' | 'titles'> {
+interface Attempt extends Pick<TextQueryOptions, 'fuzzy' | 'dropped' | 'titles' | 'pinned'> {
   probe?: TypoProbe;
 }
 
@@ -289,18 +289,21 @@ export class ElasticsearchEngine implements SearchEngine {
   ): Promise<{ response: R; corrected?: string }> {
     const first = await send({ probe: typoProbe(typed.map((word) => word.term), locales) });
     const found = totalOf(first).value > 0;
-    const { fuzzy, options, unknown, titles, ...plan } = typoPlan(typed.map((word) => word.term), first, found);
-    if (fuzzy.size === 0 && unknown.size === 0 && titles.size === 0) return { response: first };
-    // With locales, a correction is the nearest neighbour their pages hold (see optionsProbe).
-    const judged = locales !== undefined && locales.length > 0 && options.size > 0 ? optionsProbe(options, locales).aggs : undefined;
-    const forms = unknown.size === 0 ? undefined : formsProbe(typed, unknown, languages, locales).aggs;
-    let response = await send({ fuzzy, titles, dropped: unknown, ...(judged === undefined && forms === undefined ? {} : { probe: { aggs: { ...judged, ...forms } } }) });
+    const { fuzzy, options, unknown, titles: near, pinned, ...plan } = typoPlan(typed.map((word) => word.term), first, found, locales);
+    if (fuzzy.size === 0 && unknown.size === 0 && near.size === 0 && pinned.size === 0) return { response: first };
+    // With locales, a correction is the nearest neighbour their pages hold (see optionsProbe), a title word one their titles hold (see heldTitles).
+    const named = locales !== undefined && locales.length > 0;
+    const judged = named && options.size > 0 ? optionsProbe(options, locales).aggs : undefined;
+    const forms = unknown.size === 0 ? undefined : formsProbe(typed, unknown, languages, locales, pinned).aggs;
+    const titled = named && near.size > 0 ? titlesProbe(near, locales).aggs : undefined;
+    let response = await send({ fuzzy, titles: near, pinned, dropped: unknown, ...(judged === undefined && forms === undefined && titled === undefined ? {} : { probe: { aggs: { ...judged, ...forms, ...titled } } }) });
     const corrections = judged === undefined ? plan.corrections : heldCorrections(options, response);
     const dropped = unknown.size === 0 ? unknown : leftOut(unknown, response, typed.length);
-    if (dropped.size !== unknown.size) {
+    const { titles, trimmed } = titled === undefined ? { titles: near, trimmed: false } : heldTitles(near, response);
+    if (dropped.size !== unknown.size || trimmed) {
       // A word held in another form stays required, as typed: the search is sent again without leaving it out.
-      if (fuzzy.size === 0 && titles.size === 0 && dropped.size === 0) return { response: first };
-      response = await send({ fuzzy, titles, dropped });
+      if (fuzzy.size === 0 && titles.size === 0 && pinned.size === 0 && dropped.size === 0) return { response: first };
+      response = await send({ fuzzy, titles, pinned, dropped });
     }
     if (!found && totalOf(response).value === 0) return { response: first };
     return { response, ...(corrections.size === 0 && dropped.size === 0 ? {} : { corrected: correctedText(typed, corrections, dropped) }) };

@@ -7,6 +7,7 @@ import { STEM_LANGUAGES, foldPhrase, queryWords, stemLanguagesOf, type QueryTerm
 import { ANALYSIS_PARTS, ANALYZERS, FOLDING_FILTERS, elasticsearchAnalysis, stemmedAnalyzer, stemmedSearchAnalyzer } from './analysis-settings.js';
 import { laterWordStarts } from '../../policy/autocomplete.js';
 import { ONE_TYPO_FROM, TWO_TYPOS_FROM } from '../../policy/typo-rules.js';
+import { orPinnedTitles } from './pinned-titles.js';
 import type { IndexedDocument, QueryFilter, SortOrder } from '../types.js';
 
 /** Longest title prefix the autocomplete field indexes; a longer typed prefix is cut to it. */
@@ -188,6 +189,8 @@ export interface TextQueryOptions {
   dropped?: ReadonlySet<number>;
   /** The title words each word (by position in queryWords) also matches, in titles only (see typos.ts titleNeighbours). */
   titles?: ReadonlyMap<number, readonly string[]>;
+  /** The title words each word too short for a typo matches in a title that every other word pins (see pinned-titles.ts). */
+  pinned?: ReadonlyMap<number, readonly string[]>;
 }
 
 const EXACT_FIELDS = TEXT_FIELDS.map((field) => `${field}^${FIELD_BOOSTS[field]}`);
@@ -235,12 +238,12 @@ export function textQuery(query: QueryFilter, options: TextQueryOptions = {}): e
   if (kept.length === 0) return { match_none: {} };
   const languages = options.languages ?? queryLanguages(query.locales);
   const termsOf = (positions: readonly number[]) => positions.map((at) => (typed[at] as QueryTerm).term).join(' ');
-  const must = kept.map((at) => wordQuery(typed[at] as QueryTerm, languages, at === typed.length - 1, options.fuzzy?.has(at) === true, options.titles?.get(at)));
+  const titleTerms = (at: number) => [(typed[at] as QueryTerm).term, ...(options.titles?.get(at) ?? [])];
+  const must = kept.map((at) => orPinnedTitles(wordQuery(typed[at] as QueryTerm, languages, at === typed.length - 1, options.fuzzy?.has(at) === true, options.titles?.get(at)), options.pinned?.get(at), kept.filter((other) => other !== at).map(titleTerms), FIELD_BOOSTS.title * FUZZY_WEIGHT));
   const should: estypes.QueryDslQueryContainer[] = [{ term: { 'title.exact': { value: termsOf(kept), boost: EXACT_TITLE_BOOST } } }];
   // A title holding every word, some through their title neighbours, is the page the query names despite the typo.
-  const titles = options.titles;
-  if (titles !== undefined && titles.size > 0) {
-    const inTitle = kept.map((at) => ({ terms: { title: [(typed[at] as QueryTerm).term, ...(titles.get(at) ?? [])], boost: TYPO_TITLE_BOOST / kept.length } }));
+  if ((options.titles?.size ?? 0) + (options.pinned?.size ?? 0) > 0) {
+    const inTitle = kept.map((at) => ({ terms: { title: [...titleTerms(at), ...(options.pinned?.get(at) ?? [])], boost: TYPO_TITLE_BOOST / kept.length } }));
     should.push({ bool: { must: inTitle } });
   }
   const literal = foldPhrase(query.text);

@@ -69,7 +69,7 @@ describe('elasticsearch engine: typo results', () => {
       });
       assert.deepEqual(bodies[0]?.body['suggest'], {
         typos: { text: 'flexbx grid', term: { field: 'words', suggest_mode: 'popular', max_edits: 2, prefix_length: 1, min_word_length: 3, size: 3, sort: 'score', max_term_freq: 3 } },
-        titles: { text: 'flexbx grid', term: { field: 'title', suggest_mode: 'always', max_edits: 2, prefix_length: 1, min_word_length: 3, size: 3, sort: 'score', max_term_freq: 2 ** 31 - 1 } },
+        titles: { text: 'flexbx grid', term: { field: 'title', suggest_mode: 'always', max_edits: 2, prefix_length: 1, min_word_length: 2, size: 12, sort: 'score', max_term_freq: 2 ** 31 - 1 } },
       });
       assert.ok(!isFuzzy(bodies[0]?.body));
       assert.deepEqual([bodies[1]?.body['suggest'], bodies[1]?.body['aggs']], [undefined, undefined]);
@@ -174,6 +174,27 @@ describe('elasticsearch engine: typo results', () => {
       assert.equal(JSON.stringify(bodies[0]?.body['suggest']).includes('"title"'), false, 'one word alone asks for no title words');
     } finally {
       await engine.close();
+    }
+  });
+
+  it('keeps the title words the titles of the locales searched hold, sending the search again only when a word had more than three', async () => {
+    const near = ['mare', 'mire', 'more', 'mers', 'merge'];
+    const gitMere = { ...probed([9, 1], []), suggest: { typos: [], titles: [{ text: 'git', offset: 0, length: 3, options: [] }, { text: 'mere', offset: 4, length: 4, options: near.map((text) => option(text, 5)) }] } };
+    const judged = (held: readonly number[]) => ({ 'title-words': { doc_count: 9, words: { buckets: Object.fromEntries(held.map((count, rank) => [`1:${rank}`, { doc_count: count }])) } } });
+    const cluster = (held: readonly number[]) =>
+      scriptedCluster((body) => (body['suggest'] !== undefined ? { ...hitsOf(['typed-mere']), ...gitMere } : body['aggs'] !== undefined ? { ...hitsOf(['merge']), aggregations: judged(held) } : hitsOf(['mare'])));
+    const one = cluster([0, 0, 0, 0, 1]);
+    const more = cluster([1, 1, 0, 1, 1]);
+    try {
+      assert.deepEqual((await one.engine.search({ index: 'i', text: 'git mere', locales: ['pt-BR'] })).documents.map((hit) => hit.id), ['merge']);
+      assert.equal(one.bodies.length, 2, 'the titles of other locales hold the others: they match nothing in pt-BR');
+      assert.ok(JSON.stringify(one.bodies[1]?.body['query']).includes(`{"terms":{"title":${JSON.stringify(near)}`));
+      assert.deepEqual((await more.engine.search({ index: 'i', text: 'git mere', locales: ['pt-BR'] })).documents.map((hit) => hit.id), ['mare']);
+      assert.equal(more.bodies.length, 3);
+      const again = JSON.stringify(more.bodies[2]?.body['query']);
+      assert.ok(again.includes('{"terms":{"title":["mare","mire","mers"]') && !again.includes('merge'), again);
+    } finally {
+      await Promise.all([one.engine.close(), more.engine.close()]);
     }
   });
 

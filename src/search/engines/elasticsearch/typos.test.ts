@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { queryWords } from '../../analysis/index.js';
-import { RARE_WORD_DOCUMENTS, RARE_WORD_RATIO } from '../../policy/typo-rules.js';
+import { PINNED_TYPO_FROM, RARE_WORD_DOCUMENTS, RARE_WORD_RATIO } from '../../policy/typo-rules.js';
 import { FUZZINESS, wordQuery } from './schema.js';
-import { TITLE_NEIGHBOURS, allowedEdits, correctedText, formsProbe, heldCorrections, leftOut, optionsProbe, typoPlan, typoProbe } from './typos.js';
+import { TITLE_CANDIDATES, TITLE_NEIGHBOURS, allowedEdits, correctedText, formsProbe, heldCorrections, heldTitles, leftOut, optionsProbe, titlesProbe, typoPlan, typoProbe } from './typos.js';
+import { orPinnedTitles } from './pinned-titles.js';
 
 /** A response as the search as typed carries it back: documents per word, and options per word from the suggester. */
 function probed(words: readonly string[], held: readonly number[], options: readonly (readonly [string, number])[][]) {
@@ -29,7 +30,7 @@ describe('elasticsearch typo policy', () => {
       aggs: { held: { global: {}, aggs: { words: { filters: { filters: { 0: { term: { words: 'kestral' } }, 1: { term: { words: 'falcon' } } } } } } } },
       suggest: {
         typos: { text: 'kestral falcon', term: { field: 'words', suggest_mode: 'popular', max_edits: 2, prefix_length: 1, min_word_length: 3, size: 3, sort: 'score', max_term_freq: RARE_WORD_DOCUMENTS } },
-        titles: { text: 'kestral falcon', term: { field: 'title', suggest_mode: 'always', max_edits: 2, prefix_length: 1, min_word_length: 3, size: TITLE_NEIGHBOURS, sort: 'score', max_term_freq: 2 ** 31 - 1 } },
+        titles: { text: 'kestral falcon', term: { field: 'title', suggest_mode: 'always', max_edits: 2, prefix_length: 1, min_word_length: PINNED_TYPO_FROM, size: TITLE_CANDIDATES, sort: 'score', max_term_freq: 2 ** 31 - 1 } },
       },
     });
   });
@@ -72,7 +73,7 @@ describe('elasticsearch typo policy', () => {
       ]),
       false,
     );
-    assert.deepEqual(plan, { fuzzy: new Set([0]), corrections: new Map(), options: new Map(), unknown: new Set(), titles: new Map() }, 'kestrels lies two edits away, plumber three');
+    assert.deepEqual(plan, { fuzzy: new Set([0]), corrections: new Map(), options: new Map(), unknown: new Set(), titles: new Map(), pinned: new Map() }, 'kestrels lies two edits away, plumber three');
     assert.deepEqual(typoPlan(words, probed(words, [1, 40, 1, 9, 2], [[['kestrel', 60]]]), true).fuzzy, new Set([0]), 'whether or not the query found something');
   });
 
@@ -89,7 +90,7 @@ describe('elasticsearch typo policy', () => {
     assert.deepEqual(plan.corrections, new Map([[0, 'flexbux'], [2, 'tutorial']]), 'flexboxes lies three edits away, tutorials two');
     assert.deepEqual(plan.options, new Map([[0, ['flexbux', 'flexbox']], [2, ['tutorial', 'tutorials']]]), 'every neighbour within the edits, nearest first');
     assert.deepEqual([plan.fuzzy, plan.unknown], [new Set([0, 2]), new Set([3, 4])]);
-    assert.deepEqual(typoPlan(words, response, true), { fuzzy: new Set(), corrections: new Map(), options: new Map(), unknown: new Set(), titles: new Map() });
+    assert.deepEqual(typoPlan(words, response, true), { fuzzy: new Set(), corrections: new Map(), options: new Map(), unknown: new Set(), titles: new Map(), pinned: new Map() });
     assert.deepEqual(typoPlan(['zzzz'], probed(['zzzz'], [0], []), false).unknown, new Set(), 'the only word is never left out');
     assert.equal(FUZZINESS, 'AUTO:4,8');
     assert.deepEqual([0, 3, 4, 7, 8].map((length) => allowedEdits('x'.repeat(length))), [0, 0, 1, 1, 2]);
@@ -109,6 +110,7 @@ describe('elasticsearch typo policy', () => {
     const response = (held: readonly number[]) => ({ ...(probed(words, held, []) as object), suggest: { typos: [], titles: titles([['gitk'], ['merge', 'mere', 'meres'], ['diff', 'dig'], ['rev'], ['status', 'statue', 'stout'], ['barely']]) } }) as never;
     const plan = typoPlan(words, response([9, 1, 1, 1, 0, 1]), true);
     assert.deepEqual(plan.titles, new Map([[0, ['gitk']], [1, ['merge', 'meres']], [2, ['diff']]]), 'dif gets an edit against diff, not dig; rv none even against rev; barely lies three edits from bar');
+    assert.deepEqual(plan.pinned, new Map([[2, ['dig']], [3, ['rev']]]), 'dig and rev only in a title the other words pin; gitk is within the budget of git');
     assert.equal(plan.corrections.size + plan.fuzzy.size, 0, 'statuz is held by no page: it is corrected, if at all, by its own neighbours');
     assert.deepEqual(typoPlan(['mere'], { ...(probed(['mere'], [1], []) as object), suggest: { typos: [], titles: titles([[], ['merge']]) } } as never, true).titles, new Map(), 'one word alone pins no title');
   });
@@ -132,6 +134,51 @@ describe('elasticsearch typo policy', () => {
         },
       ),
     );
+  });
+
+  it('asks whether a title holds each word too short for a typo as typed, in the locales searched, when the query has several words', () => {
+    const inPtBr = (clause: object) => ({ bool: { filter: [clause, { terms: { locale: ['pt-br'] } }] } });
+    assert.deepEqual(typoProbe(['git', 'rv', 'merge'], ['pt-BR']).aggs?.['titled'], {
+      global: {},
+      aggs: { words: { filters: { filters: { 0: inPtBr({ term: { title: 'git' } }), 1: inPtBr({ term: { title: 'rv' } }) } } } },
+    });
+    assert.equal(typoProbe(['rv']).aggs?.['titled'], undefined, 'one word alone pins no title');
+  });
+
+  it('gives a short word no pinned title word when a title holds it as typed, and one letter dropped only to a word of two', () => {
+    const words = ['git', 'lag', 'rv'];
+    const options = [[], ['log', 'lags'], ['rev', 'rm', 'av']];
+    const suggested = { typos: [], titles: words.map((word, at) => ({ text: word, offset: [0, 4, 8][at], length: word.length, options: (options[at] ?? []).map((text) => ({ text, score: 0.7, freq: 1 })) })) };
+    const titled = (counts: Record<string, number>) => ({ doc_count: 9, words: { buckets: Object.fromEntries(Object.entries(counts).map(([at, count]) => [at, { doc_count: count }])) } });
+    const response = (counts: Record<string, number>) => ({ aggregations: { ...(probed(words, [9, 1, 0], []) as { aggregations: object }).aggregations, titled: titled(counts) }, suggest: suggested }) as never;
+    assert.deepEqual(typoPlan(words, response({ 0: 5, 1: 0, 2: 0 }), true).pinned, new Map([[1, ['log']], [2, ['rev']]]));
+    assert.deepEqual(typoPlan(words, response({ 0: 5, 1: 2, 2: 0 }), true).pinned, new Map([[2, ['rev']]]), 'lag names a title of its own');
+  });
+
+  it('keeps every title word within the budget when the query names locales, and then the first the titles of the locales hold', () => {
+    const words = ['git', 'mere'];
+    const near = ['mare', 'mire', 'more', 'mers', 'merge'];
+    const suggested = { typos: [], titles: [{ text: 'git', offset: 0, length: 3, options: [] }, { text: 'mere', offset: 4, length: 4, options: near.map((text) => ({ text, score: 0.75, freq: 5 })) }] };
+    const response = { ...(probed(words, [9, 1], []) as object), suggest: suggested } as never;
+    assert.deepEqual(typoPlan(words, response, true).titles, new Map([[1, near.slice(0, TITLE_NEIGHBOURS)]]));
+    const titles = typoPlan(words, response, true, ['pt-BR']).titles;
+    assert.deepEqual(titles, new Map([[1, near]]));
+    const inPtBr = (text: string) => ({ bool: { filter: [{ term: { title: text } }, { terms: { locale: ['pt-br'] } }] } });
+    assert.deepEqual(titlesProbe(titles, ['pt-BR']).aggs, { 'title-words': { global: {}, aggs: { words: { filters: { filters: Object.fromEntries(near.map((text, rank) => [`1:${rank}`, inPtBr(text)])) } } } } });
+    const answer = (held: readonly number[]) => ({ aggregations: { 'title-words': { doc_count: 9, words: { buckets: Object.fromEntries(held.map((count, rank) => [`1:${rank}`, { doc_count: count }])) } } } }) as never;
+    assert.deepEqual(heldTitles(titles, answer([0, 0, 0, 0, 1])), { titles: new Map([[1, ['merge']]]), trimmed: false });
+    assert.deepEqual(heldTitles(titles, answer([1, 1, 0, 1, 1])), { titles: new Map([[1, ['mare', 'mire', 'mers']]]), trimmed: true });
+  });
+
+  it('asks whether a short word names a title that the other words pin, as the query would match it', () => {
+    const typed = queryWords('git rv');
+    const pinned = new Map([[1, ['rev']]]);
+    const probe = formsProbe(typed, new Set([1]), [], undefined, pinned);
+    assert.deepEqual(probe.aggs?.['forms'], { global: {}, aggs: { words: { filters: { filters: { 1: orPinnedTitles(wordQuery(typed[1] as never, [], true), ['rev'], [['git']], 1) } } } } });
+    assert.deepEqual(orPinnedTitles({ match_all: {} }, ['rev'], [['git', 'gitk']], 2), {
+      bool: { should: [{ match_all: {} }, { bool: { must: [{ terms: { title: ['rev'], boost: 2 } }], filter: [{ terms: { title: ['git', 'gitk'] } }] } }], minimum_should_match: 1 },
+    });
+    assert.deepEqual(orPinnedTitles({ match_all: {} }, undefined, [['git']], 2), { match_all: {} });
   });
 
   it('leaves out the unknown words the index holds in no other form, unless that is every word', () => {

@@ -9,9 +9,10 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import { isSegmentedScript, queryText, type QueryTerm, type StemLanguage } from '../../analysis/index.js';
-import { editDistance } from '../../policy/spelling.js';
-import { RARE_WORD_DOCUMENTS, joinsRareWord, typoDistance } from '../../policy/typo-rules.js';
+import { editDistance, spellable } from '../../policy/spelling.js';
+import { PINNED_TYPO_FROM, RARE_WORD_DOCUMENTS, joinsRareWord, pinnable, pinnedTypoDistance, typoDistance } from '../../policy/typo-rules.js';
 import { TERM_SUGGESTER, wordQuery, type SuggestEntry } from './schema.js';
+import { orPinnedTitles } from './pinned-titles.js';
 
 /** The names of what a search carries for its typo results. */
 const SUGGESTER = 'typos';
@@ -19,10 +20,17 @@ const TITLE_SUGGESTER = 'titles';
 const HELD = 'held';
 const FORMS = 'forms';
 const OPTIONS = 'options';
+const TITLED = 'titled';
+const TITLE_WORDS = 'title-words';
 /** max_term_freq that no word's document count exceeds: every word gets its neighbours. */
 const ANY_FREQUENCY = 2 ** 31 - 1;
 /** At most this many title words stand for a known word of a query of several words (see titleNeighbours), as in the embedded engine. */
 export const TITLE_NEIGHBOURS = 3;
+/**
+ * The title suggester's options per word: a short word has many neighbours, of which the title that the other words
+ * pin may hold any, and the suggester counts every locale's titles, whose words may come first (see heldTitles).
+ */
+export const TITLE_CANDIDATES = 4 * TITLE_NEIGHBOURS;
 
 /** What a request carries besides its query to learn how the index holds the query's words. */
 export type TypoProbe = Pick<estypes.SearchRequest, 'aggs' | 'suggest'>;
@@ -54,18 +62,46 @@ function globalCounts(name: string, clauses: readonly (readonly [number | string
  * offers every word its neighbours (`always`), as a word held in other locales' pages only is unknown to the query,
  * and its neighbours must be judged in the locales searched (see optionsProbe).
  * A query of several words also carries a term suggester on `title` for every word: the title words near each, which
- * the widened search matches in titles only (see titleNeighbours). Its options are words the titles hold, so the
+ * the widened search matches in titles only (see titleNeighbours), down to words too short for a typo, and for each of
+ * these whether a title holds it as typed (see pinnedNeighbours). Its options are words the titles hold, so the
  * widened search names terms only, never a fuzzy clause that would reach words no page holds.
  */
 export function typoProbe(words: readonly string[], locales?: readonly string[]): TypoProbe {
   const everyWord = locales !== undefined && locales.length > 0;
   const mode = everyWord ? { suggest_mode: 'always' as const, max_term_freq: ANY_FREQUENCY } : { suggest_mode: 'popular' as const, max_term_freq: RARE_WORD_DOCUMENTS };
   const text = words.join(' ');
-  const titles = { text, term: { ...TERM_SUGGESTER, field: 'title', suggest_mode: 'always' as const, max_term_freq: ANY_FREQUENCY, size: TITLE_NEIGHBOURS } };
+  const several = words.length > 1;
+  const titles = { text, term: { ...TERM_SUGGESTER, field: 'title', suggest_mode: 'always' as const, max_term_freq: ANY_FREQUENCY, min_word_length: PINNED_TYPO_FROM, size: TITLE_CANDIDATES } };
+  const short = several ? words.flatMap((word, at) => (pinnable(Array.from(word).length) ? [[at, { term: { title: word } }] as const] : [])) : [];
   return {
-    aggs: globalCounts(HELD, words.map((word, at) => [at, { term: { words: word } }] as const), locales),
-    suggest: { [SUGGESTER]: { text, term: { ...TERM_SUGGESTER, ...mode } }, ...(words.length > 1 ? { [TITLE_SUGGESTER]: titles } : {}) },
+    aggs: { ...globalCounts(HELD, words.map((word, at) => [at, { term: { words: word } }] as const), locales), ...(short.length > 0 ? globalCounts(TITLED, short, locales) : {}) },
+    suggest: { [SUGGESTER]: { text, term: { ...TERM_SUGGESTER, ...mode } }, ...(several ? { [TITLE_SUGGESTER]: titles } : {}) },
   };
+}
+
+/**
+ * What the widened search carries when the query names locales and words have title neighbours: how many titles of
+ * those locales hold each (see heldTitles), keyed `position:rank`.
+ */
+export function titlesProbe(titles: ReadonlyMap<number, readonly string[]>, locales: readonly string[]): TypoProbe {
+  const clauses = [...titles].flatMap(([at, texts]) => texts.map((text, rank) => [`${at}:${rank}`, { term: { title: text } }] as const));
+  return { aggs: globalCounts(TITLE_WORDS, clauses, locales) };
+}
+
+/**
+ * Each word's title neighbours that a title of the locales searched holds, the first TITLE_NEIGHBOURS (see
+ * titlesProbe), as the embedded engine keeps them; and whether a word had more, which the search sent matched too.
+ */
+export function heldTitles(titles: ReadonlyMap<number, readonly string[]>, response: Pick<estypes.SearchResponse<unknown>, 'aggregations'>): { titles: Map<number, string[]>; trimmed: boolean } {
+  const counts = countsByKey(response, TITLE_WORDS);
+  const held = new Map<number, string[]>();
+  let trimmed = false;
+  for (const [at, texts] of titles) {
+    const kept = texts.filter((_, rank) => (counts.get(`${at}:${rank}`) ?? 0) > 0);
+    trimmed ||= kept.length > TITLE_NEIGHBOURS;
+    if (kept.length > 0) held.set(at, kept.slice(0, TITLE_NEIGHBOURS));
+  }
+  return { titles: held, trimmed };
 }
 
 /**
@@ -91,10 +127,11 @@ export function heldCorrections(options: ReadonlyMap<number, readonly string[]>,
 /**
  * What the widened search carries when words may be left out: whether any document of the index (of `locales`) matches each of them
  * in some form — its stems, an identifier's parts, the completions of the last word — as the query would match it
- * (wordQuery, without neighbours).
+ * (wordQuery, without neighbours), or as a title that the other words pin names it (`pinned`, see pinnedNeighbours).
  */
-export function formsProbe(typed: readonly QueryTerm[], positions: ReadonlySet<number>, languages: readonly StemLanguage[], locales?: readonly string[]): TypoProbe {
-  const clauses = [...positions].map((at) => [at, wordQuery(typed[at] as QueryTerm, languages, at === typed.length - 1)] as const);
+export function formsProbe(typed: readonly QueryTerm[], positions: ReadonlySet<number>, languages: readonly StemLanguage[], locales?: readonly string[], pinned?: ReadonlyMap<number, readonly string[]>): TypoProbe {
+  const others = (at: number) => typed.filter((_, other) => other !== at).map((word) => [word.term]);
+  const clauses = [...positions].map((at) => [at, orPinnedTitles(wordQuery(typed[at] as QueryTerm, languages, at === typed.length - 1), pinned?.get(at), others(at), 1)] as const);
   return { aggs: globalCounts(FORMS, clauses, locales) };
 }
 
@@ -110,6 +147,8 @@ export interface TypoPlan {
   unknown: Set<number>;
   /** The title words each known word of a query of several words also matches, in titles only (see titleNeighbours). */
   titles: Map<number, string[]>;
+  /** The title words each word too short for a typo matches in a title the other words pin (see titleNeighbours). */
+  pinned: Map<number, string[]>;
 }
 
 /**
@@ -120,12 +159,14 @@ export interface TypoPlan {
  * - when the query found nothing, a word the index does not hold matches its neighbours when one lies within its
  *   edits (corrected to the nearest, then the most frequent), and is `unknown` when none does and it is not the
  *   query's only word.
- * A word the index does not hold cannot stop a query that found something: another form of it matched.
+ * A word the index does not hold cannot stop a query that found something: another form of it matched. Title words
+ * are judged in the titles of `locales` when the query names some (see titleNeighbours).
  */
-export function typoPlan(words: readonly string[], response: Pick<estypes.SearchResponse<unknown>, 'aggregations' | 'suggest'>, found: boolean): TypoPlan {
+export function typoPlan(words: readonly string[], response: Pick<estypes.SearchResponse<unknown>, 'aggregations' | 'suggest'>, found: boolean, locales?: readonly string[]): TypoPlan {
   const held = countsOf(response, HELD);
   const options = optionsByPosition(words, suggestEntries(response, SUGGESTER));
-  const plan: TypoPlan = { fuzzy: new Set(), corrections: new Map(), options: new Map(), unknown: new Set(), titles: titleNeighbours(words, held, response) };
+  const judged = locales !== undefined && locales.length > 0;
+  const plan: TypoPlan = { fuzzy: new Set(), corrections: new Map(), options: new Map(), unknown: new Set(), ...titleNeighbours(words, held, response, judged) };
   words.forEach((word, at) => {
     const documents = held.get(at) ?? 0;
     const edits = allowedEdits(word);
@@ -153,26 +194,40 @@ export function typoPlan(words: readonly string[], response: Pick<estypes.Search
 }
 
 /**
- * A known word may still be a typo of a title's word (`git mere` for `git merge`): in a query of several words the
- * others pin the title, so each word held in the locales searched also matches the title words within its typo budget
- * (counted on the longer of the two, so a short word gets an edit only against a longer title word), nearest first.
+ * The title words each word of a query of several words also matches, in titles only, nearest first:
+ * - `titles`: a known word may still be a typo of a title's word (`git mere` for `git merge`), so each word held in
+ *   the locales searched also matches the title words within its typo budget (counted on the longer of the two, so a
+ *   short word gets an edit only against a longer title word), at most TITLE_NEIGHBOURS; when the query names
+ *   locales (`judged`), every such option, of which heldTitles keeps those the titles of the locales hold;
+ * - `pinned`: a word too short for a typo, held or not, that no title of the locales searched holds as typed (a
+ *   title's word is a name), matches the title words one edit away (pinnedTypoDistance) in a title that every other
+ *   word pins (see orPinnedTitles): `git rv` names `git rev`.
  */
-function titleNeighbours(words: readonly string[], held: ReadonlyMap<number, number>, response: Pick<estypes.SearchResponse<unknown>, 'suggest'>): Map<number, string[]> {
+function titleNeighbours(words: readonly string[], held: ReadonlyMap<number, number>, response: Pick<estypes.SearchResponse<unknown>, 'aggregations' | 'suggest'>, judged: boolean): Pick<TypoPlan, 'titles' | 'pinned'> {
   const titles = new Map<number, string[]>();
-  if (words.length < 2) return titles;
+  const pinned = new Map<number, string[]>();
+  if (words.length < 2) return { titles, pinned };
+  const titled = countsOf(response, TITLED);
   for (const [at, options] of optionsByPosition(words, suggestEntries(response, TITLE_SUGGESTER))) {
     const word = words[at] as string;
-    if ((held.get(at) ?? 0) === 0 || isSegmentedScript(word)) continue;
-    const allowed = (text: string) => typoDistance(Math.max(Array.from(word).length, Array.from(text).length));
-    const near = options
-      .filter((option) => option.text !== word)
-      .map((option) => ({ text: option.text, distance: editDistance(word, option.text, allowed(option.text)) }))
-      .filter((option) => option.distance <= allowed(option.text))
-      .sort((a, b) => a.distance - b.distance)
-      .slice(0, TITLE_NEIGHBOURS);
-    if (near.length > 0) titles.set(at, near.map((option) => option.text));
+    const length = Array.from(word).length;
+    const near = (allowed: (text: string) => number) =>
+      options
+        .filter((option) => option.text !== word)
+        .map((option) => ({ text: option.text, distance: editDistance(word, option.text, allowed(option.text)) }))
+        .filter((option) => option.distance <= allowed(option.text))
+        .sort((a, b) => a.distance - b.distance)
+        .map((option) => option.text);
+    if ((held.get(at) ?? 0) > 0 && !isSegmentedScript(word)) {
+      const texts = near((text) => typoDistance(Math.max(length, Array.from(text).length))).slice(0, judged ? TITLE_CANDIDATES : TITLE_NEIGHBOURS);
+      if (texts.length > 0) titles.set(at, texts);
+    }
+    if (pinnable(length) && spellable(word, PINNED_TYPO_FROM) && (titled.get(at) ?? 0) === 0) {
+      const texts = near((text) => pinnedTypoDistance(length, Array.from(text).length));
+      if (texts.length > 0) pinned.set(at, texts);
+    }
   }
-  return titles;
+  return { titles, pinned };
 }
 
 /**

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { analyzeDocument } from '../../analysis/index.js';
 import { engineContractTests } from '../../test-support/contract/contract.js';
+import { doc } from '../../test-support/contract/contract-support.js';
 import { eachTermAWord, fragmentsOf } from '../../policy/highlight-fragments.js';
 import { matchWords } from '../../policy/highlight-matches.js';
 import { localePartition } from './static-rank.js';
@@ -204,6 +205,18 @@ describe('SqliteEngine corrections', () => {
       assert.equal(result.corrected, 'with heron');
       assert.equal(result.total.value, 15, 'the heron pages that hold one of the neighbours: a required word, not a dropped common one');
       assert.ok(result.documents.every((hit) => hit.title.startsWith('Heron watch')));
+    });
+  });
+
+  it('corrects an identifier whose short part lost a letter as a whole, when a title holds it joined', async () => {
+    await withEngine(join(dir, 'short-part.sqlite'), async (engine) => {
+      await indexed(engine, 'short-part', [
+        doc('rev-parse', 'git rev-parse', { body: 'Pick out and massage parameters.' }),
+        doc('rev-list', 'git rev-list', { body: 'Lists commit objects.' }),
+        doc('notes', 'Notes', { body: 'git parse', popularity: 1 }),
+      ]);
+      const result = await engine.search({ index: 'short-part', text: 'git rv-parse' });
+      assert.deepEqual([result.documents[0]?.id, result.corrected], ['rev-parse', 'git revparse']);
     });
   });
 });

@@ -1,11 +1,11 @@
 import { queryText, queryWords } from '../../analysis/index.js';
 import { countExpression } from './search-expression.js';
 import { compareCandidates, heldFirst, singleChanges, spellable, spliceAlternatives, type Alternative, type Candidate } from '../../policy/spelling.js';
-import { SpellLookup } from './spell-index.js';
 import type { SuggestQuery, Suggestion } from '../types.js';
 import { clampInteger } from '../validation.js';
 import type { Connection } from './connection.js';
-import { countExpressionOf, documentsHoldingIn, hasSpelling, searchedPartitions } from './text-plan.js';
+import { countExpressionOf, searchedPartitions } from './text-plan.js';
+import { documentsHoldingIn, hasSpelling, spellLookup } from './held-terms.js';
 import { countIn, matchesAny } from './walks.js';
 
 /** Alternatives of a misspelt query counted at most, and candidates per word tried: each costs one count query. */
@@ -32,11 +32,7 @@ export function suggestIn(connection: Connection, index: string, query: SuggestQ
   const words = typedWords.map((word) => word.term);
   const size = clampInteger(query.size, 3, 1, 10);
   if (words.length === 0 || !hasSpelling(connection, index)) return [];
-  let lookup = connection.spellLookups.get(index);
-  if (lookup === undefined) {
-    lookup = new SpellLookup(connection.db, index);
-    connection.spellLookups.set(index, lookup);
-  }
+  const lookup = spellLookup(connection, index);
   const filters = { index, locales: query.locales, slugPrefixes: query.slugPrefixes };
   // An alternative is counted as its words match, not as their own neighbours would.
   const asTyped = { locales: query.locales, corrections: false };

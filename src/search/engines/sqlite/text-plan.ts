@@ -1,12 +1,12 @@
 import { STEM_MARKER, queryText, queryWords, stemLanguagesOf, stemOf, type StemLanguage } from '../../analysis/index.js';
-import { compareCandidates, heldFirst, spellable } from '../../policy/spelling.js';
 import { COMMON_WORD_MIN_DOCUMENTS, COMMON_WORD_SHARE, MIN_PREFIX_LENGTH, countExpression, planCountExpression, planQuery, requiredPositions, withoutWords, TITLE_ONLY, type QueryPlan } from './search-expression.js';
-import { SpellLookup, spellTables } from './spell-index.js';
+import { spellTables } from './spell-index.js';
 import { partitionOf } from './static-rank.js';
-import { indexPartitions, rowidRanges, somePartitionMatches, vocabularyCountSql } from './partitions.js';
-import { partitionTablesOf, tablesOf } from './tables.js';
+import { rowidRanges, somePartitionMatches } from './partitions.js';
+import { tablesOf } from './tables.js';
 import type { Connection } from './connection.js';
-import { RARE_WORD_DOCUMENTS, RARE_WORD_RATIO, typoDistance } from '../../policy/typo-rules.js';
+import { documentsHolding, documentsHoldingIn, hasSpelling, vocabularyHolds } from './held-terms.js';
+import { pinnedNeighbours, titleNeighbours, typoNeighbours, type Correction } from './typo-neighbours.js';
 
 /**
  * What a query's words are in an index: whether and how many documents hold them, the plan they are matched by, and
@@ -19,20 +19,10 @@ import { RARE_WORD_DOCUMENTS, RARE_WORD_RATIO, typoDistance } from '../../policy
  */
 const PREFIX_EXPANSIONS = 16;
 
-/** At most this many neighbours stand for a misspelt word. */
-const TYPO_NEIGHBOURS = 3;
-
 /** How the engine ranks text (see SqliteEngineOptions). */
 export interface RankSettings {
   weights: readonly [number, number, number];
   stemWeight: number;
-}
-
-/** Whether the index has its spelling tables (see spell-index.ts); remembered until the database changes. */
-export function hasSpelling(connection: Connection, index: string): boolean {
-  return connection.remembered(`${index}\u0000spelling`, () =>
-    connection.statement('spell-exists', () => "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(`ix_${index}_spell_terms`) !== undefined,
-  );
 }
 
 /** How a query's words are matched beyond themselves. */
@@ -64,7 +54,7 @@ interface WordMatches {
    * the only neighbour the word is matched by: the word then stands for it alone and is as common. A word of several
    * neighbours could mean any of them (`wath`: `with`, `path`, `watch`), and counts as no word of the index.
    */
-  correction?: { term: string; documents: number | undefined };
+  correction?: Correction;
 }
 
 /**
@@ -131,11 +121,21 @@ export function planOf(connection: Connection, index: string, text: string, opti
     return matches.others;
   });
   // A known word may still be a typo of a title's word (`git mere` for `git merge`): in a query of several words, the
-  // others pin the title, so it also matches the title words within its typo budget, in titles only.
-  if (correcting && plan.words.length > 1) {
+  // others pin the title, so it also matches the title words within its typo budget, in titles only. A word too short
+  // for a typo matches those of a title that holds every other word (`git rv` for `git rev`).
+  if (correcting && typed.length > 1) {
+    const terms = typed.map((word) => word.term);
+    const pinning = terms.map((term) => alternatives[plan.words.indexOf(term)]?.filter((other) => !other.startsWith(TITLE_ONLY)));
     plan.words.forEach((word, at) => {
-      if (documentsHoldingIn(connection, index, partitions, word) === undefined) return;
-      for (const neighbour of titleNeighbours(connection, index, partitions, word)) alternatives[at]?.push(TITLE_ONLY + neighbour);
+      // A word still being typed is no typo.
+      const unfinished = at === plan.words.length - 1 && plan.prefixLast;
+      const known = documentsHoldingIn(connection, index, partitions, word) !== undefined;
+      const own = terms.indexOf(word);
+      const neighbours = [
+        ...(known && plan.words.length > 1 ? titleNeighbours(connection, index, partitions, word) : []),
+        ...(unfinished ? [] : pinnedNeighbours(connection, index, partitions, word, terms.toSpliced(own, 1), pinning.toSpliced(own, 1))),
+      ];
+      for (const neighbour of neighbours) alternatives[at]?.push(TITLE_ONLY + neighbour);
     });
   }
   if (alternatives.some((others) => others.length > 0)) plan.alternatives = alternatives;
@@ -226,85 +226,6 @@ function languagesOf(connection: Connection, index: string, locales: readonly st
 }
 
 /**
- * The spelling neighbours a word is matched by too (see SearchQuery.corrections): when neither the word nor any of
- * its other alternatives is a term of the index, its nearest neighbours replace it, and the nearest is its
- * `correction`; when the index holds it in far fewer documents than a neighbour, the neighbours join it.
- */
-function typoNeighbours(connection: Connection, index: string, partitions: readonly number[], word: string, others: ReadonlySet<string>): { terms: string[]; correction?: WordMatches['correction'] } {
-  const none = { terms: [] };
-  const length = Array.from(word).length;
-  if (!spellable(word)) return none;
-  const held = documentsHoldingIn(connection, index, partitions, word);
-  // The alternatives left are those the index holds.
-  const replace = held === undefined && others.size === 0;
-  if (held !== undefined && held > RARE_WORD_DOCUMENTS) return none;
-  const lookup = spellLookup(connection, index);
-  // The rule counts the longer of the two words: `dek` is one edit from `desk`. A neighbour two edits away is at most
-  // two characters longer, so a word too short for two edits even against it looks up the neighbours one edit away.
-  const allowed = (candidate: string) => typoDistance(Math.max(length, Array.from(candidate).length));
-  const reach = typoDistance(length + 2) >= 2 ? 2 : typoDistance(length + 1);
-  const candidates = lookup
-    .candidates(word, reach)
-    .filter((candidate) => candidate.distance <= allowed(candidate.term) && (replace || candidate.docs >= (held ?? 0) * RARE_WORD_RATIO))
-    .sort(compareCandidates);
-  const nearest = heldFirst(candidates, TYPO_NEIGHBOURS, (candidate) => documentsHoldingIn(connection, index, partitions, candidate.term) !== undefined);
-  if (!replace && (held === undefined || nearest.length === 0)) return none;
-  const best = nearest[0];
-  return { terms: nearest.map((candidate) => candidate.term), ...(replace && best !== undefined ? { correction: { term: best.term, documents: nearest.length === 1 ? best.docs : undefined } } : {}) };
-}
-
-/** The spelling neighbours of a word within its typo budget that a title of `partitions` holds, nearest first, at most TYPO_NEIGHBOURS. */
-function titleNeighbours(connection: Connection, index: string, partitions: readonly number[], word: string): string[] {
-  if (!spellable(word)) return [];
-  const length = Array.from(word).length;
-  const allowed = (candidate: string) => typoDistance(Math.max(length, Array.from(candidate).length));
-  const reach = typoDistance(length + 2) >= 2 ? 2 : typoDistance(length + 1);
-  if (reach === 0) return [];
-  const candidates = spellLookup(connection, index).candidates(word, reach).filter((candidate) => candidate.distance <= allowed(candidate.term)).sort(compareCandidates);
-  return heldFirst(candidates, TYPO_NEIGHBOURS, (candidate) => titleHolds(connection, index, partitions, candidate.term)).map((candidate) => candidate.term);
-}
-
-/** Whether a title of one of `partitions` holds a term: the title tables are small, their posting lists short. */
-function titleHolds(connection: Connection, index: string, partitions: readonly number[], term: string): boolean {
-  connection.checkVersion();
-  const key = `${index}\u0000title\u0000${partitions.join(' ')}\u0000${term}`;
-  const remembered = connection.termDocuments.get(key);
-  if (remembered !== undefined) return remembered.documents !== undefined;
-  const expression = countExpression([term], false) as string;
-  const holds = partitions.some((partition) => {
-    const { titles } = partitionTablesOf(index, partition);
-    return connection.statement(`${index}\u0000title-holds\u0000${partition}`, () => `SELECT 1 FROM ${titles} WHERE ${titles} MATCH ? LIMIT 1`).get(expression) !== undefined;
-  });
-  connection.termDocuments.set(key, { documents: holds ? 1 : undefined });
-  return holds;
-}
-
-/** The index's spelling lookup, prepared once per connection. */
-function spellLookup(connection: Connection, index: string): SpellLookup {
-  let lookup = connection.spellLookups.get(index);
-  if (lookup === undefined) {
-    lookup = new SpellLookup(connection.db, index);
-    connection.spellLookups.set(index, lookup);
-  }
-  return lookup;
-}
-
-/**
- * Whether a document of one of `partitions` holds a term (stems included, which the spelling statistics leave out).
- * FTS5 stops at the first document; the vocabulary table would count them all, reading the term's whole position list.
- */
-function vocabularyHolds(connection: Connection, index: string, partitions: readonly number[], term: string): boolean {
-  connection.checkVersion();
-  const key = `${index}\u0000vocabulary\u0000${partitions.join(' ')}\u0000${term}`;
-  const remembered = connection.termDocuments.get(key);
-  if (remembered !== undefined) return remembered.documents !== undefined;
-  const expression = countExpression([term], false);
-  const holds = expression !== undefined && somePartitionMatches(connection, index, partitions, expression);
-  connection.termDocuments.set(key, { documents: holds ? 1 : undefined });
-  return holds;
-}
-
-/**
  * Whether a term, a marked stem, or a phrase of parts matches in `partitions`. A phrase is looked up whole: its parts
  * held apart would keep an identifier typed with a wrong part (`SitestackCMD`) from being corrected whole.
  */
@@ -315,32 +236,6 @@ function holdsAlternative(connection: Connection, index: string, partitions: rea
 /** The partitions a query of `locales` walks (see rowidRanges). */
 export function searchedPartitions(connection: Connection, index: string, locales: readonly string[] | undefined): number[] {
   return rowidRanges(connection, index, locales).map(([low]) => partitionOf(low));
-}
-
-/**
- * How many documents of the index hold a term (see documentsHolding) when a document of `partitions` holds it, else
- * undefined: a word of another locale's pages is no word of a query of this one, nor a neighbour it may mean.
- */
-export function documentsHoldingIn(connection: Connection, index: string, partitions: readonly number[], term: string): number | undefined {
-  const documents = documentsHolding(connection, index, term);
-  if (documents === undefined || partitions.length >= indexPartitions(connection, index).length) return documents;
-  return vocabularyHolds(connection, index, partitions, term) ? documents : undefined;
-}
-
-/**
- * How many documents hold a term, or undefined when it is not a term of the index:
- * from the spelling statistics when the index has them, else from the vocabulary. Remembered until the database
- * changes (see Connection.termDocuments).
- */
-export function documentsHolding(connection: Connection, index: string, term: string): number | undefined {
-  connection.checkVersion();
-  const key = `${index}\u0000${term}`;
-  const remembered = connection.termDocuments.get(key);
-  if (remembered !== undefined) return remembered.documents;
-  const statistics = hasSpelling(connection, index) ? `SELECT docs FROM ${spellTables(index).terms} WHERE term = @term` : vocabularyCountSql(index, indexPartitions(connection, index));
-  const documents = connection.statement(`${index}\u0000frequency\u0000${statistics}`, () => statistics).pluck().get({ term }) as number | undefined;
-  connection.termDocuments.set(key, { documents });
-  return documents;
 }
 
 /**

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { RARE_WORD_DOCUMENTS, RARE_WORD_RATIO } from '../../policy/typo-rules.js';
+import { PINNED_TYPO_FROM, RARE_WORD_DOCUMENTS, RARE_WORD_RATIO, pinnedTypoDistance } from '../../policy/typo-rules.js';
+import { editDistance } from '../../policy/spelling.js';
 import { doc, ids } from './contract-support.js';
 import type { IndexedDocument, SearchEngine } from '../../engines/types.js';
 
@@ -94,6 +95,53 @@ export function typoTests(context: { engine: () => SearchEngine; indexWith: (doc
       assert.equal((await found('dif'))[0], 'typed-dif', 'nor one a title word starts with');
       assert.deepEqual(await found('reply'), ['typed-reply'], 'nor a longer one');
       assert.deepEqual((await found('git reply')).slice(0, 2), ['replay', 'typed-reply'], 'the page of the typo as typed still matches');
+    });
+
+    it('matches a word of two or three letters one edit from a title word only when that title holds every other word too', async () => {
+      const index = await context.indexWith([
+        ...['rev', 'rm', 'log', 'rev-list'].map((name) => doc(name, `git ${name}`, { body: `The git ${name} command.` })),
+        doc('typed-lag', 'Notes on latency', { body: 'git lag', popularity: 1 }),
+        doc('lop', 'Lop notes', { body: 'git lop' }),
+        doc('heron', 'Grey heron', { body: 'a wading bird' }),
+      ]);
+      const found = async (text: string) => ids(await context.engine().search({ index, text }));
+      for (const [text, id] of [['git rv', 'rev'], ['rv git', 'rev'], ['git lgo', 'log'], ['git lag', 'log'], ['rv list', 'rev-list']] as const) {
+        assert.equal((await found(text))[0], id, text);
+      }
+      const gitRv = await context.engine().search({ index, text: 'git rv' });
+      assert.deepEqual([ids(gitRv).includes('rm'), gitRv.corrected], [false, undefined], 'rv is kept, and a letter of two replaced is no typo: rv is not rm');
+      assert.deepEqual(await found('rv'), [], 'alone, a short word is corrected to no title word');
+      assert.deepEqual(await found('lgo'), [], 'nor one of three letters');
+      assert.deepEqual(await found('lag'), ['typed-lag']);
+      assert.equal((await found('git lop'))[0], 'lop', 'a word of a title is taken as typed');
+      assert.deepEqual(await found('rv bird'), ['heron'], 'no title holds rev with bird');
+    });
+
+    it('ranks first a title one short word of which lies one edit from the typed one when every other word names it, for any such titles and typo', async () => {
+      const names = ['rev', 'log', 'tag', 'add', 'tig', 'bar', 'mv'];
+      // A typo past the first letter: Elasticsearch's suggester keeps it (`prefix_length`). A word of two letters has none.
+      const typo = fc.tuple(fc.constantFrom(...names.filter((name) => name.length === 3)), fc.nat(), fc.constantFrom('delete', 'replace')).map(([name, at, edit]) => {
+        const place = 1 + (at % (name.length - 1));
+        return { name, typed: edit === 'delete' ? name.slice(0, place) + name.slice(place + 1) : name.slice(0, place) + 'x' + name.slice(place + 1) };
+      });
+      await fc.assert(
+        fc.asyncProperty(fc.uniqueArray(fc.constantFrom(...names), { minLength: 1, maxLength: 5 }), typo, async (titled, { name, typed }) => {
+          fc.pre(typed.length >= PINNED_TYPO_FROM && !names.includes(typed));
+          const index = await context.indexWith([...new Set([...titled, name])].map((word) => doc(word, `git ${word}`)));
+          const first = (await search(index, `git ${typed}`)).documents[0]?.id ?? '';
+          assert.ok(pinnedTypoDistance(typed.length, first.length) >= editDistance(typed, first), `git ${typed} finds ${first}`);
+        }),
+        { numRuns: 20 },
+      );
+    });
+
+    it('takes the title words a typo may stand for from the titles of the locales searched when the query names locales', async () => {
+      const index = await context.indexWith([
+        doc('merge', 'git merge', { locale: 'pt-BR', body: 'The git merge command.' }),
+        doc('typed-mere', 'Notes on mere', { locale: 'pt-BR', body: 'git mere', popularity: 1 }),
+        ...many(5, 'fr', 'mare mire more mers').map((page) => ({ ...page, locale: 'fr' })),
+      ]);
+      assert.equal(ids(await search(index, 'git mere', { locales: ['pt-BR'] }))[0], 'merge');
     });
 
     it('leaves a rare word alone when no neighbour is held often enough, or when it is held in more than a few pages', async () => {
