@@ -149,6 +149,7 @@ export const ERRORS = catalogue({
   METRICS_PRIMARY_FAILED: [(reason = 'no metrics') => reason, 503],
   URI_TOO_LONG: [(maxBytes: number) => `the request target is longer than ${maxBytes} bytes`, 414],
   HEADERS_TOO_LARGE: [(maxBytes: number) => `the request headers are larger than ${maxBytes} bytes`, 431],
+  REQUEST_TARGET_INVALID: [() => 'the request target holds a character HTTP does not allow there: percent-encode spaces and characters outside ASCII (国际 is %E5%9B%BD%E9%99%85)', 400],
 
   // The origin as the renderer, the content build and the purge outbox reach it.
   // What a reader is told when the origin fails them: a page's data, or a comment and, when known, why.

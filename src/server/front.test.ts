@@ -1,7 +1,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,6 +127,19 @@ describe('request bounds', () => {
     assert.equal(tooLong.headers.get('cache-control'), 'no-store');
     assert.equal(((await (await fetch(`${originBase}/api/v1/plog/?q=${'a'.repeat(REQUEST_BOUNDS.maxUrlBytes)}`)).json()) as { code: string }).code, 'URI_TOO_LONG');
     assert.deepEqual([...frontLog.lines, ...originLog.lines].map((line) => line.msg), []);
+  });
+
+  it('answers 400 saying to percent-encode when the request target holds raw UTF-8', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(base).port), '127.0.0.1', () => socket.end(Buffer.from('GET /api/v1/search?q=国际 HTTP/1.1\r\nHost: x\r\n\r\n')));
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    assert.match(answer, /^HTTP\/1\.1 400 Bad Request\r\n/);
+    assert.match(answer, /content-type: text\/plain; charset=utf-8/);
+    assert.match(answer, /percent-encode spaces and characters outside ASCII/);
   });
 });
 

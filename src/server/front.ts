@@ -92,14 +92,24 @@ export function createFrontHandler(parts: FrontParts): (req: IncomingMessage, re
 
 /**
  * A node:http server around the front handler that answers malformed requests with 400 (headers beyond
- * `REQUEST_BOUNDS.maxHeaderBytes`: 431) instead of dropping them, and logs none of them.
+ * `REQUEST_BOUNDS.maxHeaderBytes`: 431) instead of dropping them, and logs none of them. A request target with a
+ * character HTTP does not allow (raw UTF-8, a space) is told to percent-encode it.
  */
 export function createFrontServer(parts: FrontParts): Server {
   const server = createServer({ maxHeaderSize: REQUEST_BOUNDS.maxHeaderBytes }, createFrontHandler(parts));
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? `${ERRORS.HEADERS_TOO_LARGE.status} Request Header Fields Too Large` : '400 Bad Request';
-    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
-    else socket.destroy();
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    if (error.code === 'HPE_HEADER_OVERFLOW') {
+      socket.end(`HTTP/1.1 ${ERRORS.HEADERS_TOO_LARGE.status} Request Header Fields Too Large\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+      return;
+    }
+    // A query typed into curl as it reads (`?q=国际`) reaches the front unencoded through the edge: say what to do.
+    const body = error.code === 'HPE_INVALID_URL' ? `${ERRORS.REQUEST_TARGET_INVALID().message}\n` : '';
+    const type = body === '' ? '' : 'content-type: text/plain; charset=utf-8\r\n';
+    socket.end(`HTTP/1.1 400 Bad Request\r\nconnection: close\r\n${type}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
   });
   return server;
 }

@@ -70,6 +70,7 @@ export const ERROR_SAMPLES: Samples = {
   METRICS_PRIMARY_FAILED: [],
   URI_TOO_LONG: [8192],
   HEADERS_TOO_LARGE: [16384],
+  REQUEST_TARGET_INVALID: [],
   ORIGIN_FAILED: ['comment', 'the site is not answering'],
   ORIGIN_REFUSED: [504, 'http://origin/api/v1/plog/', 'the answer broke off'],
   ORIGIN_MALFORMED: ['http://origin/api/v1/plog/', 'groups[0].posts: expected an array, got null'],
