@@ -17,6 +17,7 @@ describe('loadConfig', () => {
     assert.equal(config.originMaxAnswerBytes, 4 * 1024 * 1024);
     assert.deepEqual(config.purgeUrls, ['http://127.0.0.1:3000/__purge__']);
     assert.deepEqual(config.allowedHosts, ['localhost', '127.0.0.1']);
+    assert.deepEqual(config.siteLocales, ['en-US']);
     assert.equal(config.cacheKey, 'url');
     assert.equal(config.cacheVariantCookie, 'display-mode');
     assert.equal(config.cacheVariantHeader, 'accept-language');
@@ -40,6 +41,13 @@ describe('loadConfig', () => {
   it('names SITE_NAME when it is too long or holds a control character', () => {
     assert.throws(() => loadConfig({ SITE_NAME: 'x'.repeat(101) }), /expected SITE_NAME to be one line of at most 100 characters/);
     assert.throws(() => loadConfig({ SITE_FOOTER: 'a\u0007b' }), /expected SITE_FOOTER to be one line of at most 300 characters/);
+  });
+
+  it('reads SITE_LOCALES and names it with its value when a locale is malformed, repeated or none is given', () => {
+    assert.deepEqual(loadConfig({ SITE_LOCALES: 'en-US, zh-CN,ja' }).siteLocales, ['en-US', 'zh-CN', 'ja']);
+    for (const value of [' , ', 'en-US,en-US', 'zh_CN', 'en-US,../x', '中文', 'EN-us']) {
+      assert.throws(() => loadConfig({ SITE_LOCALES: value }), /expected SITE_LOCALES to be distinct locales such as en-US,zh-CN,ja/, JSON.stringify(value));
+    }
   });
 
   it('names SHUTDOWN_TIMEOUT_MS when it is not a positive whole number of milliseconds', () => {

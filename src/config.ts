@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { ERRORS, SECRET_RULE, withheld } from './error-codes.js';
 import { CACHE_KEY_NAMES, DEFAULTS as PAGE_CACHE_DEFAULTS, PURGE_MODES, type CacheKeyName, type PurgeMode } from './page-cache/index.js';
+import { LOCALE_SEGMENT } from './locale.js';
 import { LOG_REQUESTS_MODES, type LogRequestsMode } from './log-bounds.js';
 import { RENDERER_DEFAULTS } from './renderer/index.js';
 import { SITE_DEFAULTS, SITE_LIMITS, type SiteIdentity } from './renderer/site.js';
@@ -45,6 +46,8 @@ export interface Config {
    */
   cdnBaseUrl: string | undefined;
   allowedHosts: string[];
+  /** Locales the front serves pages in (`SITE_LOCALES`, `en-US,zh-CN`): each has its search page, `/<locale>/search`. */
+  siteLocales: string[];
   cacheKey: CacheKeyName;
   cacheVariantCookie: string;
   cacheVariantHeader: string;
@@ -200,6 +203,17 @@ export function parseOneOf<T extends string>(name: string, value: string, allowe
 }
 
 /** An HTTP token (RFC 9110 §5.6.2): what a header or cookie name may be. */
+const LOCALE_PATH_SEGMENT = new RegExp(`^${LOCALE_SEGMENT}$`);
+
+/** A comma-separated list of distinct locales as the site's paths write them (`en-US,zh-CN,ja`), at least one. */
+export function parseLocales(name: string, value: string): string[] {
+  const locales = parseList(value);
+  if (locales.length === 0 || !locales.every((locale) => LOCALE_PATH_SEGMENT.test(locale)) || new Set(locales).size !== locales.length) {
+    throw ERRORS.CONFIG_INVALID(name, 'distinct locales such as en-US,zh-CN,ja', value);
+  }
+  return locales;
+}
+
 export function parseToken(name: string, value: string): string {
   if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value)) {
     throw ERRORS.CONFIG_INVALID(name, 'a header or cookie name', value);
@@ -315,6 +329,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
         : parseList(purgeUrlsValue).map((url) => parseHttpUrl('PURGE_URLS', url)),
     cdnBaseUrl: cdnBaseUrl === undefined ? undefined : parseHttpUrl('CDN_BASE_URL', cdnBaseUrl),
     allowedHosts: parseList(read(env, 'ALLOWED_HOSTS') ?? 'localhost,127.0.0.1').map((h) => h.toLowerCase()),
+    siteLocales: parseLocales('SITE_LOCALES', read(env, 'SITE_LOCALES') ?? RENDERER_DEFAULTS.locales.join(',')),
     cacheKey: parseOneOf('CACHE_KEY', read(env, 'CACHE_KEY') ?? PAGE_CACHE_DEFAULTS.key, CACHE_KEY_NAMES),
     cacheVariantCookie: parseToken('CACHE_VARIANT_COOKIE', read(env, 'CACHE_VARIANT_COOKIE') ?? PAGE_CACHE_DEFAULTS.variantCookie),
     cacheVariantHeader: parseToken('CACHE_VARIANT_HEADER', read(env, 'CACHE_VARIANT_HEADER') ?? PAGE_CACHE_DEFAULTS.variantHeader).toLowerCase(),

@@ -182,6 +182,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     logger,
     site: config.site,
     allowedHosts: config.allowedHosts,
+    locales: config.siteLocales,
     publicBase,
     timeoutMs: config.originTimeoutMs,
     maxOriginAnswerBytes: config.originMaxAnswerBytes,
