@@ -44,8 +44,18 @@ function Content<K extends PageDataKind>({ kind, page, site }: { kind: K; page: 
   return <Component page={page} site={site} />;
 }
 
-/** Every page of the site; the client renders the same tree when it navigates. `locale`: the search box's. */
-export function App({ page, site, locale }: { page: PageData; site: SiteIdentity; locale: string }) {
+/** The locale a page is in: its own where it has one (a search page's), else the site's first. */
+export function localeOfPage(page: PageData, siteLocale: string): string {
+  return 'locale' in page ? page.locale : siteLocale;
+}
+
+/**
+ * Every page of the site; the client renders the same tree when it navigates. `locale`: the site's first; the header's
+ * search box and search link are in the page's own (see localeOfPage), so a reader of `/zh-CN/search` is offered
+ * Chinese titles.
+ */
+export function App({ page, site, locale: siteLocale }: { page: PageData; site: SiteIdentity; locale: string }) {
+  const locale = localeOfPage(page, siteLocale);
   return (
     <>
       <a className="skip-link" href="#content">
