@@ -16,6 +16,8 @@ export interface MatchSource {
   readonly found: readonly (readonly [number, number])[];
   /** Whether the text was read to its end. */
   readonly exhausted: boolean;
+  /** How far the text was read: every range starting before this is found. */
+  readonly read: number;
 }
 
 /** Which words of a text to mark: a word is marked when one of its terms (see analysis/) is named here. */
@@ -166,9 +168,15 @@ function foldByCharacter(text: string): string | undefined {
  * consecutive marked words (only spaces or punctuation between) are one range, so a matched phrase is one mark. The
  * text is folded a chunk at a time and the terms are looked for in it with indexOf, each place found confirmed by the
  * terms of its word; a chunk whose folding changes its length (ligatures, decomposed input) is read word by word.
+ *
+ * `beginning`, the same matcher's source over a beginning of `text` that ends before a space or punctuation of it,
+ * is continued rather than read again: what it found stands (every chunk, word and range before where it stopped is
+ * the same in the whole text), and reading starts where it stopped. A long body whose beginning did not settle its
+ * fragments was otherwise folded twice over its first 24 KB.
  */
-export function matchWords(text: string, matcher: TermMatcher): MatchSource {
-  const found: [number, number][] = [];
+export function matchWords(text: string, matcher: TermMatcher, beginning?: MatchSource): MatchSource {
+  const resumed = beginning !== undefined && continues(text, beginning);
+  const found: [number, number][] = resumed ? beginning.found.map(([start, end]): [number, number] => [start, end]) : [];
   const prefixes = matcher.prefixes ?? [];
   const otherForm = matcher.otherForms?.matches;
   const marked = (word: string) =>
@@ -249,7 +257,13 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
     else if (script === 'other' && hasBreakingScript(chunk)) runByRun(from, chunk, folded);
     else byFolding(from, folded);
   };
-  return new ChunkedMatches(text, found, scanChunk);
+  return new ChunkedMatches(text, found, scanChunk, resumed ? beginning.read : 0);
+}
+
+/** Whether `beginning` is a source over a beginning of `text` that stopped where a chunk of `text` may start. */
+function continues(text: string, beginning: MatchSource): boolean {
+  const read = beginning.read;
+  return text.startsWith(beginning.text) && read <= beginning.text.length && (read === text.length || CHUNK_END.test(text[read] as string));
 }
 
 /** Whether a character belongs to a run of word characters; a surrogate too, so that a run never cuts a pair. */
@@ -267,16 +281,21 @@ class ChunkedMatches implements MatchSource {
   readonly text: string;
   readonly found: [number, number][];
   readonly #scanChunk: (from: number, to: number) => void;
-  #scanned = 0;
+  #scanned: number;
 
-  constructor(text: string, found: [number, number][], scanChunk: (from: number, to: number) => void) {
+  constructor(text: string, found: [number, number][], scanChunk: (from: number, to: number) => void, scanned: number) {
     this.text = text;
     this.found = found;
     this.#scanChunk = scanChunk;
+    this.#scanned = scanned;
   }
 
   get exhausted(): boolean {
     return this.#scanned >= this.text.length;
+  }
+
+  get read(): number {
+    return this.#scanned;
   }
 
   at(i: number, before = this.text.length): readonly [number, number] | undefined {

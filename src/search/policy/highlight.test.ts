@@ -232,6 +232,31 @@ describe('fragmentsOfBeginning', () => {
     );
     assert.ok(seen.trusted > 0 && seen.refused > 0, JSON.stringify(seen));
   });
+
+  it('gives the whole text\'s fragments when the whole text continues the beginning\'s source, in any script (property)', () => {
+    const word = fc.constantFrom('heron', 'Égret', 'egrets', 'grey heron', '😀', 'heron, egret', '国际化', 'インストールする', '설치', '설치하기', 'Цапля', 'цапли', '。', '\n');
+    const part = fc.record({ gap: fc.integer({ min: 0, max: 600 }), word, separator: fc.constantFrom(' ', ', ', '\n', '、') });
+    const matchers = [{ terms }, { terms: new Set(['国际', '설치', 'цапля']) }, { terms: new Set(['egret']), prefixes: ['her', '설'] }];
+    let continued = 0;
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 16 }), fc.integer({ min: 200, max: 8_000 }), fc.integer({ min: 1, max: 4 }), fc.nat(2), (parts, cut, fragments, which) => {
+        const text = parts.map(({ gap, word, separator }) => `${filler(gap)}${separator}${word}`).join(' ');
+        const matcher = matchers[which] ?? { terms };
+        const options = { fragments };
+        const beginning = matchWords(beginningOf(text, cut), matcher);
+        fragmentsOfBeginning(beginning, options, eachTermAWord(matcher.terms));
+        if (beginning.read > 0 && beginning.read < text.length) continued++;
+        const whole = matchWords(text, matcher, beginning);
+        assert.deepEqual(fragmentsOf(whole, options, eachTermAWord(matcher.terms)), fragmentsOf(matchWords(text, matcher), options, eachTermAWord(matcher.terms)));
+        whole.scanTo(text.length);
+        const fresh = matchWords(text, matcher);
+        fresh.scanTo(text.length);
+        assert.deepEqual(whole.found, fresh.found);
+      }),
+      { numRuns: 300 },
+    );
+    assert.ok(continued > 100, `${continued} sources continued`);
+  });
 });
 
 describe('isSafeFragment', () => {

@@ -51,10 +51,9 @@ export function readHits(connection: Connection, index: string, ranked: readonly
   const wholeBody = connection.statement(`${index}\u0000body`, () => `SELECT body FROM ${tables.docs} WHERE rowid = ?`).pluck();
   const bodyFragments = (rowid: number, row: SearchRow): string[] => {
     const body = bodyText(row.body);
-    return row.long !== 1
-      ? fragmentsOf(matchWords(body, matcher), options, shownTerms)
-      : (fragmentsOfBeginning(matchWords(beginningOf(body, body.length - 1), matcher), options, shownTerms) ??
-          fragmentsOf(matchWords(bodyText(wholeBody.get(rowid) as string | Buffer), matcher), options, shownTerms));
+    if (row.long !== 1) return fragmentsOf(matchWords(body, matcher), options, shownTerms);
+    const beginning = matchWords(beginningOf(body, body.length - 1), matcher);
+    return fragmentsOfBeginning(beginning, options, shownTerms) ?? fragmentsOf(matchWords(bodyText(wholeBody.get(rowid) as string | Buffer), matcher, beginning), options, shownTerms);
   };
   return ranked.map((rank) => {
     const row = readBody.get(rank.rowid) as SearchRow;
