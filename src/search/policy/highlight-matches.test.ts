@@ -4,9 +4,9 @@ import fc from 'fast-check';
 import { matchWords } from './highlight-matches.js';
 import { termsOfWord, wordsOf } from '../analysis/index.js';
 
-/** The words (as [start, end)) inside the ranges matchWords finds in a text for some terms. */
-function markedWords(text: string, terms: ReadonlySet<string>): [number, number][] {
-  const source = matchWords(text, { terms });
+/** The words (as [start, end)) inside the ranges matchWords finds in a text for some terms (and beginnings of terms). */
+function markedWords(text: string, terms: ReadonlySet<string>, prefixes?: readonly string[]): [number, number][] {
+  const source = matchWords(text, prefixes === undefined ? { terms } : { terms, prefixes });
   source.scanTo(text.length);
   return source.found.flatMap(([start, end]) => [...wordsOf(text.slice(start, end))].map((word): [number, number] => [start + word.start, start + word.end]));
 }
@@ -25,6 +25,25 @@ describe('matchWords in scripts written without spaces', () => {
         assert.deepEqual(markedWords(text, terms), expected);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('marks exactly the Korean words one of whose terms is asked for or begins with a beginning asked for, however Hangul is written (property)', () => {
+    // Syllables with and without a final consonant, the same words as jamo and as compatibility jamo, a word longer
+    // than a term, and words glued to Latin and Chinese.
+    const korean = fc.constantFrom('설치', '설치하기', '참고', '참곤', '가', '각', '가나다', '파일과', '\u1109\u1165\u11af\u110e\u1175', 'ㅅㅓㄹ', 'ㄱ', '한'.repeat(30), '한'.repeat(30) + '글', 'Next.js인가', '국제化', 'ｶﾞ', ' ', '。', '\n', 'nginx');
+    fc.assert(
+      fc.property(fc.array(korean, { maxLength: 400 }), fc.nat(), fc.array(fc.constantFrom('가', '각', '설', '서', '파일', '한한', 'ㄱ', '\u1100', 'n'), { maxLength: 2 }), (pieces, seed, prefixes) => {
+        const text = pieces.join('');
+        const words = [...wordsOf(text)];
+        const candidates = [...new Set(words.flatMap((word) => termsOfWord(word.text)))];
+        const terms = new Set(candidates.filter((_, at) => (at + seed) % 3 === 0));
+        const folded = prefixes.flatMap((prefix) => termsOfWord(prefix));
+        const marked = (word: string) => termsOfWord(word).some((term) => terms.has(term) || folded.some((prefix) => term.startsWith(prefix)));
+        const expected = words.filter((word) => marked(word.text)).map((word): [number, number] => [word.start, word.end]);
+        assert.deepEqual(markedWords(text, terms, folded), expected);
+      }),
+      { numRuns: 300 },
     );
   });
 

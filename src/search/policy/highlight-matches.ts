@@ -1,4 +1,5 @@
 import { beginsPiece, fold, hasBreakingScript, isWordCharacter, termsOfWord, WORD_SOURCE, wordsOf } from '../analysis/index.js';
+import { composedNeedle, isConjoiningJamo, isHangulSyllable } from './highlight-hangul.js';
 
 /** Where the words of a query lie in a text, found as far as fragment selection asks (see highlight-fragments.ts). */
 
@@ -113,12 +114,17 @@ function scriptOf(text: string): Script {
   return ASCII.test(text) ? 'ascii' : 'latin1';
 }
 
-function foldChunk(chunk: string, script: Script): string {
-  if (script === 'ascii') return chunk.toLowerCase();
+/**
+ * A chunk folded, its Hangul syllables kept whole when `keepHangul` (`syllables`: see highlight-hangul.ts; a chunk of
+ * no Hangul folds the same either way), or as the analysis folds it.
+ */
+function foldChunk(chunk: string, script: Script, keepHangul: boolean): { folded: string; syllables: boolean } {
+  if (script === 'ascii') return { folded: chunk.toLowerCase(), syllables: false };
   const latin1 = script === 'latin1' ? foldLatin1(chunk) : undefined;
-  if (latin1 !== undefined) return latin1;
-  if (ASCII.test(chunk)) return chunk.toLowerCase();
-  return foldByCharacter(chunk) ?? fold(chunk);
+  if (latin1 !== undefined) return { folded: latin1, syllables: false };
+  if (ASCII.test(chunk)) return { folded: chunk.toLowerCase(), syllables: false };
+  const kept = foldByCharacter(chunk, keepHangul);
+  return kept === undefined ? { folded: fold(chunk), syllables: false } : { folded: kept, syllables: keepHangul };
 }
 
 /**
@@ -136,15 +142,20 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 /**
  * A text folded a character at a time after lower-casing it whole (as fold does, for case that depends on the next
  * letter), or undefined when a character does not fold to one character: decomposing a character of a lower-cased
- * text and dropping its marks give the same as doing so to the whole, as marks are what reordering moves.
+ * text and dropping its marks give the same as doing so to the whole, as marks are what reordering moves. With
+ * `keepHangul`, Hangul syllables stay as they are, and a character that folds to a conjoining jamo gives undefined.
  */
-function foldByCharacter(text: string): string | undefined {
+function foldByCharacter(text: string, keepHangul: boolean): string | undefined {
   const lower = text.toLowerCase();
   if (lower.length > foldUnits.length) foldUnits = new Uint16Array(2 ** Math.ceil(Math.log2(lower.length)));
   const codes = foldUnits;
   for (let at = 0; at < lower.length; at++) {
     const code = lower.charCodeAt(at);
     if (code < 0x80) {
+      codes[at] = code;
+      continue;
+    }
+    if (keepHangul && isHangulSyllable(code)) {
       codes[at] = code;
       continue;
     }
@@ -155,7 +166,7 @@ function foldByCharacter(text: string): string | undefined {
       folded = whole.length === 1 ? whole.charCodeAt(0) : NOT_ONE_CHARACTER;
       SINGLE_FOLDS[code] = folded;
     }
-    if (folded === NOT_ONE_CHARACTER) return undefined;
+    if (folded === NOT_ONE_CHARACTER || (keepHangul && isConjoiningJamo(folded))) return undefined;
     codes[at] = folded;
   }
   // Decoding the units as UTF-16 costs a twentieth of passing them to String.fromCharCode.
@@ -192,6 +203,7 @@ export function matchWords(text: string, matcher: TermMatcher, beginning?: Match
   // Found once per text: a one-byte string tells at once that it holds nothing past Latin-1.
   const script = scriptOf(text);
   const needles = [...matcher.terms, ...prefixes, ...(matcher.otherForms?.anchors ?? [])].filter((needle) => needle !== '');
+  const syllableNeedles = needlesWithSyllables(matcher);
   const byFolding = (from: number, folded: string): void => {
     const ranges: [number, number][] = [];
     /**
@@ -226,9 +238,9 @@ export function matchWords(text: string, matcher: TermMatcher, beginning?: Match
    * that marks a word is found: words are cut within such a run alone (see scripts.ts), and a run of Chinese or
    * Japanese is a clause, where the chunk is many.
    */
-  const runByRun = (from: number, chunk: string, folded: string) => {
+  const runByRun = (from: number, chunk: string, folded: string, sought: readonly string[]) => {
     const runs: [number, number][] = [];
-    for (const needle of needles) {
+    for (const needle of sought) {
       for (let at = folded.indexOf(needle); at !== -1; at = folded.indexOf(needle, at + 1)) {
         let start = at;
         let end = at + needle.length;
@@ -248,13 +260,14 @@ export function matchWords(text: string, matcher: TermMatcher, beginning?: Match
   };
   const scanChunk = (from: number, to: number) => {
     const chunk = text.slice(from, to);
-    const folded = foldChunk(chunk, script);
+    const { folded, syllables } = foldChunk(chunk, script, syllableNeedles !== undefined);
+    const sought = syllables && syllableNeedles !== undefined ? syllableNeedles : needles;
     // Every term of a word of the chunk is a part of the chunk's folding: where nothing that marks a word is in it,
-    // no word is marked, and a chunk of Chinese, Japanese or Korean (whose folding is longer) is not read word by word.
-    if (!needles.some((needle) => folded.includes(needle))) return;
+    // no word is marked, and a chunk of Chinese, Japanese or Korean is not read word by word.
+    if (!sought.some((needle) => folded.includes(needle))) return;
     if (folded.length !== chunk.length) wordByWord(from, to);
     // Widening a place found to its whole run of word characters would mark a whole sentence of Chinese or Japanese.
-    else if (script === 'other' && hasBreakingScript(chunk)) runByRun(from, chunk, folded);
+    else if (script === 'other' && hasBreakingScript(chunk)) runByRun(from, chunk, folded, sought);
     else byFolding(from, folded);
   };
   return new ChunkedMatches(text, found, scanChunk, resumed ? beginning.read : 0);
@@ -264,6 +277,24 @@ export function matchWords(text: string, matcher: TermMatcher, beginning?: Match
 function continues(text: string, beginning: MatchSource): boolean {
   const read = beginning.read;
   return text.startsWith(beginning.text) && read <= beginning.text.length && (read === text.length || CHUNK_END.test(text[read] as string));
+}
+
+/**
+ * What marks a word, as looked for in text whose Hangul syllables are kept (see highlight-hangul.ts); undefined when
+ * something would leave nothing to look for (an unfinished word of one open syllable), and chunks are then folded
+ * as the analysis folds them.
+ */
+function needlesWithSyllables(matcher: TermMatcher): string[] | undefined {
+  const needles: string[] = [];
+  const add = (needle: string, open: boolean): boolean => {
+    if (needle === '') return true;
+    const composed = composedNeedle(needle, open);
+    if (composed !== undefined) needles.push(composed);
+    return composed !== undefined;
+  };
+  for (const term of matcher.terms) if (!add(term, false)) return undefined;
+  for (const beginning of [...(matcher.prefixes ?? []), ...(matcher.otherForms?.anchors ?? [])]) if (!add(beginning, true)) return undefined;
+  return needles;
 }
 
 /** Whether a character belongs to a run of word characters; a surrogate too, so that a run never cuts a pair. */
