@@ -207,6 +207,14 @@ describe('fragmentsOfBeginning', () => {
     assert.match(fragmentsOf(matchWords(atCut, { terms }), { fragments: 1 }, eachTermAWord(terms))[0] ?? '', /<mark>heron<\/mark> w\d+.*…$/, 'goes on past it in the whole text');
   });
 
+  it('ends a window that reaches the end of a cut text with an ellipsis, and only when told the text goes on', () => {
+    const text = `${filler(40)} heron`;
+    const [whole] = fragmentsOf(matchWords(text, { terms }));
+    const [cut] = fragmentsOf(matchWords(text, { terms }), {}, undefined, true);
+    assert.match(whole ?? '', /<mark>heron<\/mark>$/);
+    assert.equal(cut, `${whole}…`);
+  });
+
   it('keeps a text no longer than the limit whole, and cuts one without a space to nothing', () => {
     assert.equal(beginningOf('short text', 16_384), 'short text');
     assert.equal(beginningOf('x'.repeat(20), 10), '');
