@@ -47,4 +47,23 @@ describe('readHits', () => {
       assert.equal(hit?.highlight?.body.length, 1);
     });
   });
+
+  it('continues the beginning in a longer read, in text of two- and three-byte characters', async () => {
+    await withEngine(join(dir, 'read-on.sqlite'), async (engine) => {
+      await engine.createIndex('on');
+      const bodies = {
+        cyrillic: `цапля ${'серая птица '.repeat(3000)}ещё одна цапля ${'птица '.repeat(100)}`,
+        japanese: `鷺 ${'日本語の文章。'.repeat(2000)} もう一羽の鷺 ${'日本 '.repeat(100)}`,
+      };
+      await engine.bulk('on', Object.entries(bodies).map(([id, body]) => ({ id, url: `/${id}`, title: id, body, summary: '', popularity: 0.5, locale: id === 'japanese' ? 'ja' : 'ru', slug: id })));
+      for (const [id, body] of Object.entries(bodies)) {
+        const word = id === 'japanese' ? '鷺' : 'цапля';
+        assert.ok(Buffer.byteLength(body) > 24_576 && Buffer.byteLength(body) < HIGHLIGHTED_BYTES);
+        const [hit] = (await engine.search({ index: 'on', text: word, highlight: true })).documents;
+        const terms = new Set([word]);
+        assert.deepEqual(hit?.highlight?.body, fragmentsOf(matchWords(body, { terms }), {}, eachTermAWord(terms)), id);
+        assert.equal(hit?.highlight?.body.length, 2, id);
+      }
+    });
+  });
 });
