@@ -2,7 +2,7 @@ import { beginningOf, fragmentsOf, fragmentsOfBeginning, titleOf, type FragmentO
 import { matchWords, type TermMatcher } from '../../policy/highlight-matches.js';
 import { STEM_MARKER, stemOf } from '../../analysis/index.js';
 import type { TextPlan } from './text-plan.js';
-import { bodyText } from './stored-text.js';
+import { beginningText } from './stored-text.js';
 import { tablesOf } from './tables.js';
 import type { HighlightOptions, SearchHit } from '../types.js';
 import type { Connection } from './connection.js';
@@ -26,12 +26,11 @@ export const HIGHLIGHTED_BYTES = 131_072;
 
 /** A documents row as a search reads it: the hit's stored fields, and what highlighting needs. */
 interface SearchRow extends Omit<SearchHit, 'score' | 'highlight'> {
-  /**
-   * The first BODY_BEGINNING bytes of the body as stored (see stored-text.ts): Latin-1 bytes, or UTF-8 decoded (a
-   * character cut at the end decodes to U+FFFD).
-   */
-  body?: string | Buffer | null;
-  /** Whether the body is longer than BODY_BEGINNING bytes. */
+  /** The first bytes of the body as stored (see stored-text.ts): Latin-1, or UTF-8 where `utf8`. */
+  body?: Buffer | null;
+  /** Whether the body is stored as text (UTF-8). */
+  utf8?: number;
+  /** Whether the body is longer than the bytes read. */
   long?: number;
 }
 
@@ -54,20 +53,19 @@ export function readHits(connection: Connection, index: string, ranked: readonly
   const options: FragmentOptions = { fragments: highlight.fragments, length: highlight.fragmentLength };
   // The first pass stops once every word is shown, only where no unfinished word is marked by its prefix.
   const shownTerms = matcher.prefixes === undefined ? shownWordsOf(plan) : undefined;
-  const cut = (bytes: number) => `CASE typeof(d.body) WHEN 'blob' THEN substr(d.body, 1, ${bytes}) ELSE CAST(substr(CAST(d.body AS BLOB), 1, ${bytes}) AS TEXT) END AS body`;
-  // octet_length() is the stored size in bytes, read without loading the body.
-  const longer = (bytes: number) => `octet_length(d.body) > ${bytes} AS long`;
-  const readBody = connection.statement(`${index}\u0000read-body`, () => `SELECT ${columns}, ${cut(BODY_BEGINNING)}, ${longer(BODY_BEGINNING)} ${where}`);
-  const readHighlighted = connection.statement(`${index}\u0000read-highlighted`, () => `SELECT ${cut(HIGHLIGHTED_BYTES)}, ${longer(HIGHLIGHTED_BYTES)} ${where}`);
+  // The bytes as stored, decoded here (see beginningText); octet_length() is the stored size, read without the body.
+  const read = (bytes: number) => `substr(CAST(d.body AS BLOB), 1, ${bytes}) AS body, typeof(d.body) = 'text' AS utf8, octet_length(d.body) > ${bytes} AS long`;
+  const readBody = connection.statement(`${index}\u0000read-body`, () => `SELECT ${columns}, ${read(BODY_BEGINNING)} ${where}`);
+  const readHighlighted = connection.statement(`${index}\u0000read-highlighted`, () => `SELECT ${read(HIGHLIGHTED_BYTES)} ${where}`);
   const bodyFragments = (rowid: number, row: SearchRow): string[] => {
-    const body = bodyText(row.body);
+    const body = beginningText(row.body, row.utf8 === 1, row.long === 1);
     if (row.long !== 1) return fragmentsOf(matchWords(body, matcher), options, shownTerms);
     // A beginning ends before a space, so that no word is cut and the longer read continues it.
     const beginning = matchWords(beginningOf(body, body.length - 1), matcher);
     const settled = fragmentsOfBeginning(beginning, options, shownTerms);
     if (settled !== undefined) return settled;
     const highlighted = readHighlighted.get(rowid) as SearchRow;
-    const text = bodyText(highlighted.body);
+    const text = beginningText(highlighted.body, highlighted.utf8 === 1, highlighted.long === 1);
     return highlighted.long !== 1
       ? fragmentsOf(matchWords(text, matcher, beginning), options, shownTerms)
       : fragmentsOf(matchWords(beginningOf(text, text.length - 1), matcher, beginning), options, shownTerms, true);
