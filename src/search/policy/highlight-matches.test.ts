@@ -47,6 +47,12 @@ describe('matchWords in scripts written without spaces', () => {
     );
   });
 
+  it('marks every word when marks dropped and Hangul decomposed leave the folded text as long as the text', () => {
+    // Three halfwidth sound marks dropped, three jamo added: the folding is as long, but its characters have moved.
+    const text = 'ｶﾞｶﾞ、ｶﾞ설치';
+    assert.deepEqual(markedWords(text, new Set(['カ'])), [[0, 2], [2, 4], [5, 7]]);
+  });
+
   it('marks nothing when no term asked for is in the text', () => {
     assert.deepEqual(markedWords('国际化路由。インストールする。'.repeat(200), new Set(['설치'])), []);
   });

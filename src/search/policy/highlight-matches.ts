@@ -115,16 +115,18 @@ function scriptOf(text: string): Script {
 }
 
 /**
- * A chunk folded, its Hangul syllables kept whole when `keepHangul` (`syllables`: see highlight-hangul.ts; a chunk of
- * no Hangul folds the same either way), or as the analysis folds it.
+ * A chunk folded a character for a character (`aligned`: each folded character stands where its character does), its
+ * Hangul syllables kept whole when `keepHangul` (`syllables`: see highlight-hangul.ts; a chunk of no Hangul folds the
+ * same either way), or else as the analysis folds it, which may move characters even where the length is the same
+ * (marks dropped and syllables decomposed in one chunk).
  */
-function foldChunk(chunk: string, script: Script, keepHangul: boolean): { folded: string; syllables: boolean } {
-  if (script === 'ascii') return { folded: chunk.toLowerCase(), syllables: false };
+function foldChunk(chunk: string, script: Script, keepHangul: boolean): { folded: string; syllables: boolean; aligned: boolean } {
+  if (script === 'ascii') return { folded: chunk.toLowerCase(), syllables: false, aligned: true };
   const latin1 = script === 'latin1' ? foldLatin1(chunk) : undefined;
-  if (latin1 !== undefined) return { folded: latin1, syllables: false };
-  if (ASCII.test(chunk)) return { folded: chunk.toLowerCase(), syllables: false };
+  if (latin1 !== undefined) return { folded: latin1, syllables: false, aligned: true };
+  if (ASCII.test(chunk)) return { folded: chunk.toLowerCase(), syllables: false, aligned: true };
   const kept = foldByCharacter(chunk, keepHangul);
-  return kept === undefined ? { folded: fold(chunk), syllables: false } : { folded: kept, syllables: keepHangul };
+  return kept === undefined ? { folded: fold(chunk), syllables: false, aligned: false } : { folded: kept, syllables: keepHangul, aligned: true };
 }
 
 /**
@@ -260,12 +262,12 @@ export function matchWords(text: string, matcher: TermMatcher, beginning?: Match
   };
   const scanChunk = (from: number, to: number) => {
     const chunk = text.slice(from, to);
-    const { folded, syllables } = foldChunk(chunk, script, syllableNeedles !== undefined);
+    const { folded, syllables, aligned } = foldChunk(chunk, script, syllableNeedles !== undefined);
     const sought = syllables && syllableNeedles !== undefined ? syllableNeedles : needles;
     // Every term of a word of the chunk is a part of the chunk's folding: where nothing that marks a word is in it,
     // no word is marked, and a chunk of Chinese, Japanese or Korean is not read word by word.
     if (!sought.some((needle) => folded.includes(needle))) return;
-    if (folded.length !== chunk.length) wordByWord(from, to);
+    if (!aligned) wordByWord(from, to);
     // Widening a place found to its whole run of word characters would mark a whole sentence of Chinese or Japanese.
     else if (script === 'other' && hasBreakingScript(chunk)) runByRun(from, chunk, folded, sought);
     else byFolding(from, folded);
