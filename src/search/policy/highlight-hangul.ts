@@ -3,7 +3,7 @@ import { MAX_TERM_LENGTH } from '../analysis/index.js';
 /**
  * Hangul syllables as highlighting searches them: folding decomposes each syllable into two or three jamo (NFKD), so
  * a chunk of Korean folded as the analysis folds it is longer than the chunk, could only be read word by word, and
- * cost seven times a chunk of Chinese. Instead the chunk keeps its syllables, every other character folded alone,
+ * cost several times a chunk of Chinese. Instead the chunk keeps its syllables, every other character folded alone,
  * and what marks a word is looked for with its jamo composed back into syllables. Pure: no I/O.
  *
  * A syllable's jamo always compose back into it, and a word's terms hold whole syllables, so a term found in the

@@ -185,7 +185,7 @@ function foldByCharacter(text: string, keepHangul: boolean): string | undefined 
  * `beginning`, the same matcher's source over a beginning of `text` that ends before a space or punctuation of it,
  * is continued rather than read again: what it found stands (every chunk, word and range before where it stopped is
  * the same in the whole text), and reading starts where it stopped. A long body whose beginning did not settle its
- * fragments was otherwise folded twice over its first 24 KB.
+ * fragments was otherwise folded twice over its beginning.
  */
 export function matchWords(text: string, matcher: TermMatcher, beginning?: MatchSource): MatchSource {
   const resumed = beginning !== undefined && continues(text, beginning);

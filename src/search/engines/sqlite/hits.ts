@@ -17,10 +17,10 @@ import type { RankedRow } from './retrieval-plan.js';
 export const BODY_BEGINNING = 24_576;
 
 /**
- * Fragments are looked for in a body's first this many bytes of UTF-8 only (then before a space), as Lucene's
- * highlighter analyses a document's first 50 K characters and Elasticsearch's a set maximum: reading, decoding and
- * folding the whole of ten long pages for a word they hold once, or not at all (a title match), made highlighting's
- * cost grow with the pages' length without bound. A match past it is not shown; the page is still found.
+ * Fragments are looked for in a body's first this many bytes of UTF-8 only (then before a space), as Lucene's and
+ * Elasticsearch's highlighters bound what they analyse of a document: reading, decoding and folding the whole of ten
+ * long pages for a word they hold once, or not at all (a title match), made highlighting's cost grow with the pages'
+ * length without bound. A match past it is not shown; the page is still found.
  */
 export const HIGHLIGHTED_BYTES = 131_072;
 

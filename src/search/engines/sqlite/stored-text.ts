@@ -24,8 +24,8 @@ export function bodyText(stored: string | Buffer | null | undefined): string {
 /**
  * The text of a body's first bytes as stored (see readHits): Latin-1, or UTF-8 where `utf8`, short of a character
  * that `cut` (the bytes are a beginning of a longer body) would cut. UTF-8 is converted to UTF-16 by ICU and read as
- * such: V8 decodes UTF-8 other than ASCII at 6–9 ns a byte, a tenth of that speed, and decoding the beginnings of a
- * page of long Russian or Japanese results was most of a search's time.
+ * such: V8 decodes UTF-8 other than ASCII several times slower than ICU converts it, and decoding the beginnings of
+ * a page of long Russian or Japanese results was most of a search's time.
  */
 export function beginningText(bytes: Buffer | null | undefined, utf8: boolean, cut: boolean): string {
   if (bytes === null || bytes === undefined) return '';
