@@ -11,14 +11,10 @@ import { MAX_TERM_LENGTH } from '../analysis/index.js';
  * its last syllable: a beginning (an unfinished word `가` is the start of `각`) or a term cut to MAX_TERM_LENGTH.
  */
 
-const SYLLABLE_FIRST = 0xac00;
-const SYLLABLE_LAST = 0xd7a3;
-const LEADING_FIRST = 0x1100;
-const VOWEL_FIRST = 0x1161;
-const TRAILING_BEFORE = 0x11a7;
-const VOWELS = 21;
-const TRAILINGS = 28;
-const LEADINGS = 19;
+/** Unicode's arithmetic of Hangul syllables: the first code of each kind of jamo and of the syllables, and how many. */
+const { SYLLABLE_FIRST, SYLLABLE_LAST, LEADING_FIRST, VOWEL_FIRST, TRAILING_BEFORE, VOWELS, TRAILINGS, LEADINGS } = {
+  SYLLABLE_FIRST: 0xac00, SYLLABLE_LAST: 0xd7a3, LEADING_FIRST: 0x1100, VOWEL_FIRST: 0x1161, TRAILING_BEFORE: 0x11a7, VOWELS: 21, TRAILINGS: 28, LEADINGS: 19,
+} as const;
 
 /** Whether a UTF-16 code unit is a precomposed Hangul syllable. */
 export function isHangulSyllable(code: number): boolean {
