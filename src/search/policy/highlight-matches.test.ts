@@ -53,6 +53,22 @@ describe('matchWords in scripts written without spaces', () => {
     assert.deepEqual(markedWords(text, new Set(['カ'])), [[0, 2], [2, 4], [5, 7]]);
   });
 
+  it('marks exactly the words asked for next to signs that fold to several characters (property)', () => {
+    // `…` and `‥` fold to full stops, `№` to letters, `ﬁ` to two letters.
+    const piece = fc.constantFrom('analyze', 'Analyse', 'file', 'ﬁle', 'profile', 'Cyrillic', 'кириллица', '…', '‥', '№', '„', '—', ' ', '\n', 'é', '国际化');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 300 }), fc.nat(), (pieces, seed) => {
+        const text = pieces.join('');
+        const words = [...wordsOf(text)];
+        const candidates = [...new Set(words.flatMap((word) => termsOfWord(word.text)))];
+        const terms = new Set(candidates.filter((_, at) => (at + seed) % 3 === 0));
+        const expected = words.filter((word) => termsOfWord(word.text).some((term) => terms.has(term))).map((word): [number, number] => [word.start, word.end]);
+        assert.deepEqual(markedWords(text, terms), expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('marks nothing when no term asked for is in the text', () => {
     assert.deepEqual(markedWords('国际化路由。インストールする。'.repeat(200), new Set(['설치'])), []);
   });

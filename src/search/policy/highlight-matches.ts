@@ -122,9 +122,10 @@ function scriptOf(text: string): Script {
  */
 function foldChunk(chunk: string, script: Script, keepHangul: boolean): { folded: string; syllables: boolean; aligned: boolean } {
   if (script === 'ascii') return { folded: chunk.toLowerCase(), syllables: false, aligned: true };
-  const latin1 = script === 'latin1' ? foldLatin1(chunk) : undefined;
-  if (latin1 !== undefined) return { folded: latin1, syllables: false, aligned: true };
   if (ASCII.test(chunk)) return { folded: chunk.toLowerCase(), syllables: false, aligned: true };
+  // Most chunks of a text with a few characters past Latin-1 (quotation marks, dashes) hold none.
+  const latin1 = script === 'latin1' || !BEYOND_LATIN1.test(chunk) ? foldLatin1(chunk) : undefined;
+  if (latin1 !== undefined) return { folded: latin1, syllables: false, aligned: true };
   const kept = foldByCharacter(chunk, keepHangul);
   return kept === undefined ? { folded: fold(chunk), syllables: false, aligned: false } : { folded: kept, syllables: keepHangul, aligned: true };
 }
