@@ -36,7 +36,8 @@ function boundary(text: string, index: number, direction: -1 | 1, slack: number)
   return code >= 0xdc00 && code <= 0xdfff ? index + direction : index;
 }
 
-function render(plain: string, matches: readonly (readonly [number, number])[], start: number, end: number): string {
+/** A window as HTML, with `…` where the text goes on before or after it (`more`: the text goes on past its end). */
+function render(plain: string, matches: readonly (readonly [number, number])[], start: number, end: number, more = false): string {
   let html = start > 0 ? '…' : '';
   let at = start;
   for (const [matchStart, matchEnd] of matches) {
@@ -47,7 +48,7 @@ function render(plain: string, matches: readonly (readonly [number, number])[], 
     at = to;
   }
   html += escapeHtml(plain.slice(at, end).trimEnd());
-  return end < plain.length ? `${html}…` : html;
+  return end < plain.length || more ? `${html}…` : html;
 }
 
 /**
@@ -65,10 +66,11 @@ export function eachTermAWord(terms: Iterable<string>): ShownWords {
 /**
  * Up to `fragments` windows of about `length` characters around matched words of a text (see matchWords), as
  * HTML-escaped text whose only markup is `<mark>…</mark>`. Windows showing a word not shown yet come first; they are
- * returned in text order and never overlap.
+ * returned in text order and never overlap. `more`: the text is a beginning cut before a space, and a window that
+ * reaches its end ends with `…` as one inside the text does.
  */
-export function fragmentsOf(source: MatchSource, options: FragmentOptions = {}, words?: ShownWords): string[] {
-  return fragmentWindows(source, options, words).map(([start, end]) => render(source.text, source.found, start, end));
+export function fragmentsOf(source: MatchSource, options: FragmentOptions = {}, words?: ShownWords, more = false): string[] {
+  return fragmentWindows(source, options, words).map(([start, end]) => render(source.text, source.found, start, end, more));
 }
 
 /**

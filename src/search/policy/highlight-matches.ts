@@ -1,4 +1,5 @@
 import { beginsPiece, fold, hasBreakingScript, isWordCharacter, termsOfWord, WORD_SOURCE, wordsOf } from '../analysis/index.js';
+import { composedNeedle, isConjoiningJamo, isHangulSyllable } from './highlight-hangul.js';
 
 /** Where the words of a query lie in a text, found as far as fragment selection asks (see highlight-fragments.ts). */
 
@@ -16,6 +17,8 @@ export interface MatchSource {
   readonly found: readonly (readonly [number, number])[];
   /** Whether the text was read to its end. */
   readonly exhausted: boolean;
+  /** How far the text was read: every range starting before this is found. */
+  readonly read: number;
 }
 
 /** Which words of a text to mark: a word is marked when one of its terms (see analysis/) is named here. */
@@ -111,12 +114,20 @@ function scriptOf(text: string): Script {
   return ASCII.test(text) ? 'ascii' : 'latin1';
 }
 
-function foldChunk(chunk: string, script: Script): string {
-  if (script === 'ascii') return chunk.toLowerCase();
-  const latin1 = script === 'latin1' ? foldLatin1(chunk) : undefined;
-  if (latin1 !== undefined) return latin1;
-  if (ASCII.test(chunk)) return chunk.toLowerCase();
-  return foldByCharacter(chunk) ?? fold(chunk);
+/**
+ * A chunk folded a character for a character (`aligned`: each folded character stands where its character does), its
+ * Hangul syllables kept whole when `keepHangul` (`syllables`: see highlight-hangul.ts; a chunk of no Hangul folds the
+ * same either way), or else as the analysis folds it, which may move characters even where the length is the same
+ * (marks dropped and syllables decomposed in one chunk).
+ */
+function foldChunk(chunk: string, script: Script, keepHangul: boolean): { folded: string; syllables: boolean; aligned: boolean } {
+  if (script === 'ascii') return { folded: chunk.toLowerCase(), syllables: false, aligned: true };
+  if (ASCII.test(chunk)) return { folded: chunk.toLowerCase(), syllables: false, aligned: true };
+  // Most chunks of a text with a few characters past Latin-1 (quotation marks, dashes) hold none.
+  const latin1 = script === 'latin1' || !BEYOND_LATIN1.test(chunk) ? foldLatin1(chunk) : undefined;
+  if (latin1 !== undefined) return { folded: latin1, syllables: false, aligned: true };
+  const kept = foldByCharacter(chunk, keepHangul);
+  return kept === undefined ? { folded: fold(chunk), syllables: false, aligned: false } : { folded: kept, syllables: keepHangul, aligned: true };
 }
 
 /**
@@ -134,15 +145,20 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 /**
  * A text folded a character at a time after lower-casing it whole (as fold does, for case that depends on the next
  * letter), or undefined when a character does not fold to one character: decomposing a character of a lower-cased
- * text and dropping its marks give the same as doing so to the whole, as marks are what reordering moves.
+ * text and dropping its marks give the same as doing so to the whole, as marks are what reordering moves. With
+ * `keepHangul`, Hangul syllables stay as they are, and a character that folds to a conjoining jamo gives undefined.
  */
-function foldByCharacter(text: string): string | undefined {
+function foldByCharacter(text: string, keepHangul: boolean): string | undefined {
   const lower = text.toLowerCase();
   if (lower.length > foldUnits.length) foldUnits = new Uint16Array(2 ** Math.ceil(Math.log2(lower.length)));
   const codes = foldUnits;
   for (let at = 0; at < lower.length; at++) {
     const code = lower.charCodeAt(at);
     if (code < 0x80) {
+      codes[at] = code;
+      continue;
+    }
+    if (keepHangul && isHangulSyllable(code)) {
       codes[at] = code;
       continue;
     }
@@ -153,7 +169,7 @@ function foldByCharacter(text: string): string | undefined {
       folded = whole.length === 1 ? whole.charCodeAt(0) : NOT_ONE_CHARACTER;
       SINGLE_FOLDS[code] = folded;
     }
-    if (folded === NOT_ONE_CHARACTER) return undefined;
+    if (folded === NOT_ONE_CHARACTER || (keepHangul && isConjoiningJamo(folded))) return undefined;
     codes[at] = folded;
   }
   // Decoding the units as UTF-16 costs a twentieth of passing them to String.fromCharCode.
@@ -166,9 +182,15 @@ function foldByCharacter(text: string): string | undefined {
  * consecutive marked words (only spaces or punctuation between) are one range, so a matched phrase is one mark. The
  * text is folded a chunk at a time and the terms are looked for in it with indexOf, each place found confirmed by the
  * terms of its word; a chunk whose folding changes its length (ligatures, decomposed input) is read word by word.
+ *
+ * `beginning`, the same matcher's source over a beginning of `text` that ends before a space or punctuation of it,
+ * is continued rather than read again: what it found stands (every chunk, word and range before where it stopped is
+ * the same in the whole text), and reading starts where it stopped. A long body whose beginning did not settle its
+ * fragments was otherwise folded twice over its beginning.
  */
-export function matchWords(text: string, matcher: TermMatcher): MatchSource {
-  const found: [number, number][] = [];
+export function matchWords(text: string, matcher: TermMatcher, beginning?: MatchSource): MatchSource {
+  const resumed = beginning !== undefined && continues(text, beginning);
+  const found: [number, number][] = resumed ? beginning.found.map(([start, end]): [number, number] => [start, end]) : [];
   const prefixes = matcher.prefixes ?? [];
   const otherForm = matcher.otherForms?.matches;
   const marked = (word: string) =>
@@ -184,6 +206,7 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
   // Found once per text: a one-byte string tells at once that it holds nothing past Latin-1.
   const script = scriptOf(text);
   const needles = [...matcher.terms, ...prefixes, ...(matcher.otherForms?.anchors ?? [])].filter((needle) => needle !== '');
+  const syllableNeedles = needlesWithSyllables(matcher);
   const byFolding = (from: number, folded: string): void => {
     const ranges: [number, number][] = [];
     /**
@@ -218,9 +241,9 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
    * that marks a word is found: words are cut within such a run alone (see scripts.ts), and a run of Chinese or
    * Japanese is a clause, where the chunk is many.
    */
-  const runByRun = (from: number, chunk: string, folded: string) => {
+  const runByRun = (from: number, chunk: string, folded: string, sought: readonly string[]) => {
     const runs: [number, number][] = [];
-    for (const needle of needles) {
+    for (const needle of sought) {
       for (let at = folded.indexOf(needle); at !== -1; at = folded.indexOf(needle, at + 1)) {
         let start = at;
         let end = at + needle.length;
@@ -240,16 +263,41 @@ export function matchWords(text: string, matcher: TermMatcher): MatchSource {
   };
   const scanChunk = (from: number, to: number) => {
     const chunk = text.slice(from, to);
-    const folded = foldChunk(chunk, script);
+    const { folded, syllables, aligned } = foldChunk(chunk, script, syllableNeedles !== undefined);
+    const sought = syllables && syllableNeedles !== undefined ? syllableNeedles : needles;
     // Every term of a word of the chunk is a part of the chunk's folding: where nothing that marks a word is in it,
-    // no word is marked, and a chunk of Chinese, Japanese or Korean (whose folding is longer) is not read word by word.
-    if (!needles.some((needle) => folded.includes(needle))) return;
-    if (folded.length !== chunk.length) wordByWord(from, to);
+    // no word is marked, and a chunk of Chinese, Japanese or Korean is not read word by word.
+    if (!sought.some((needle) => folded.includes(needle))) return;
+    if (!aligned) wordByWord(from, to);
     // Widening a place found to its whole run of word characters would mark a whole sentence of Chinese or Japanese.
-    else if (script === 'other' && hasBreakingScript(chunk)) runByRun(from, chunk, folded);
+    else if (script === 'other' && hasBreakingScript(chunk)) runByRun(from, chunk, folded, sought);
     else byFolding(from, folded);
   };
-  return new ChunkedMatches(text, found, scanChunk);
+  return new ChunkedMatches(text, found, scanChunk, resumed ? beginning.read : 0);
+}
+
+/** Whether `beginning` is a source over a beginning of `text` that stopped where a chunk of `text` may start. */
+function continues(text: string, beginning: MatchSource): boolean {
+  const read = beginning.read;
+  return text.startsWith(beginning.text) && read <= beginning.text.length && (read === text.length || CHUNK_END.test(text[read] as string));
+}
+
+/**
+ * What marks a word, as looked for in text whose Hangul syllables are kept (see highlight-hangul.ts); undefined when
+ * something would leave nothing to look for (an unfinished word of one open syllable), and chunks are then folded
+ * as the analysis folds them.
+ */
+function needlesWithSyllables(matcher: TermMatcher): string[] | undefined {
+  const needles: string[] = [];
+  const add = (needle: string, open: boolean): boolean => {
+    if (needle === '') return true;
+    const composed = composedNeedle(needle, open);
+    if (composed !== undefined) needles.push(composed);
+    return composed !== undefined;
+  };
+  for (const term of matcher.terms) if (!add(term, false)) return undefined;
+  for (const beginning of [...(matcher.prefixes ?? []), ...(matcher.otherForms?.anchors ?? [])]) if (!add(beginning, true)) return undefined;
+  return needles;
 }
 
 /** Whether a character belongs to a run of word characters; a surrogate too, so that a run never cuts a pair. */
@@ -267,16 +315,21 @@ class ChunkedMatches implements MatchSource {
   readonly text: string;
   readonly found: [number, number][];
   readonly #scanChunk: (from: number, to: number) => void;
-  #scanned = 0;
+  #scanned: number;
 
-  constructor(text: string, found: [number, number][], scanChunk: (from: number, to: number) => void) {
+  constructor(text: string, found: [number, number][], scanChunk: (from: number, to: number) => void, scanned: number) {
     this.text = text;
     this.found = found;
     this.#scanChunk = scanChunk;
+    this.#scanned = scanned;
   }
 
   get exhausted(): boolean {
     return this.#scanned >= this.text.length;
+  }
+
+  get read(): number {
+    return this.#scanned;
   }
 
   at(i: number, before = this.text.length): readonly [number, number] | undefined {

@@ -207,6 +207,14 @@ describe('fragmentsOfBeginning', () => {
     assert.match(fragmentsOf(matchWords(atCut, { terms }), { fragments: 1 }, eachTermAWord(terms))[0] ?? '', /<mark>heron<\/mark> w\d+.*…$/, 'goes on past it in the whole text');
   });
 
+  it('ends a window that reaches the end of a cut text with an ellipsis, and only when told the text goes on', () => {
+    const text = `${filler(40)} heron`;
+    const [whole] = fragmentsOf(matchWords(text, { terms }));
+    const [cut] = fragmentsOf(matchWords(text, { terms }), {}, undefined, true);
+    assert.match(whole ?? '', /<mark>heron<\/mark>$/);
+    assert.equal(cut, `${whole}…`);
+  });
+
   it('keeps a text no longer than the limit whole, and cuts one without a space to nothing', () => {
     assert.equal(beginningOf('short text', 16_384), 'short text');
     assert.equal(beginningOf('x'.repeat(20), 10), '');
@@ -231,6 +239,31 @@ describe('fragmentsOfBeginning', () => {
       { numRuns: 300 },
     );
     assert.ok(seen.trusted > 0 && seen.refused > 0, JSON.stringify(seen));
+  });
+
+  it('gives the whole text\'s fragments when the whole text continues the beginning\'s source, in any script (property)', () => {
+    const word = fc.constantFrom('heron', 'Égret', 'egrets', 'grey heron', '😀', 'heron, egret', '国际化', 'インストールする', '설치', '설치하기', 'Цапля', 'цапли', '。', '\n');
+    const part = fc.record({ gap: fc.integer({ min: 0, max: 600 }), word, separator: fc.constantFrom(' ', ', ', '\n', '、') });
+    const matchers = [{ terms }, { terms: new Set(['国际', '설치', 'цапля']) }, { terms: new Set(['egret']), prefixes: ['her', '설'] }];
+    let continued = 0;
+    fc.assert(
+      fc.property(fc.array(part, { minLength: 1, maxLength: 16 }), fc.integer({ min: 200, max: 8_000 }), fc.integer({ min: 1, max: 4 }), fc.nat(2), (parts, cut, fragments, which) => {
+        const text = parts.map(({ gap, word, separator }) => `${filler(gap)}${separator}${word}`).join(' ');
+        const matcher = matchers[which] ?? { terms };
+        const options = { fragments };
+        const beginning = matchWords(beginningOf(text, cut), matcher);
+        fragmentsOfBeginning(beginning, options, eachTermAWord(matcher.terms));
+        if (beginning.read > 0 && beginning.read < text.length) continued++;
+        const whole = matchWords(text, matcher, beginning);
+        assert.deepEqual(fragmentsOf(whole, options, eachTermAWord(matcher.terms)), fragmentsOf(matchWords(text, matcher), options, eachTermAWord(matcher.terms)));
+        whole.scanTo(text.length);
+        const fresh = matchWords(text, matcher);
+        fresh.scanTo(text.length);
+        assert.deepEqual(whole.found, fresh.found);
+      }),
+      { numRuns: 300 },
+    );
+    assert.ok(continued > 100, `${continued} sources continued`);
   });
 });
 

@@ -17,7 +17,7 @@ interface Marked {
 }
 
 function eagerSource({ plain, matches }: Marked): MatchSource {
-  return { text: plain, at: (i, before = plain.length) => ((matches[i]?.[0] ?? before) < before ? matches[i] : undefined), scanTo: () => undefined, found: matches, exhausted: true };
+  return { text: plain, at: (i, before = plain.length) => ((matches[i]?.[0] ?? before) < before ? matches[i] : undefined), scanTo: () => undefined, found: matches, exhausted: true, read: plain.length };
 }
 
 /** Splits text with MARK_OPEN/MARK_CLOSE markers into plain text and the matched ranges. */

@@ -2,28 +2,35 @@ import { beginningOf, fragmentsOf, fragmentsOfBeginning, titleOf, type FragmentO
 import { matchWords, type TermMatcher } from '../../policy/highlight-matches.js';
 import { STEM_MARKER, stemOf } from '../../analysis/index.js';
 import type { TextPlan } from './text-plan.js';
-import { bodyText } from './stored-text.js';
+import { beginningText } from './stored-text.js';
 import { tablesOf } from './tables.js';
 import type { HighlightOptions, SearchHit } from '../types.js';
 import type { Connection } from './connection.js';
 import type { RankedRow } from './retrieval-plan.js';
 
 /**
- * Highlighting reads a body's first this many bytes of UTF-8, and the rest only when fragments may lie in it: a long
+ * Highlighting reads a body's first this many bytes of UTF-8, and more only when fragments may lie past them: a long
  * page's fragments are almost always in its beginning, and reading and decoding the whole of ten long bodies would cost
  * more than the rest of the search. Three times the characters in which words not shown yet are looked for (see
  * highlight.ts), so that a beginning of three-byte characters (CJK) still holds them all.
  */
 export const BODY_BEGINNING = 24_576;
 
+/**
+ * Fragments are looked for in a body's first this many bytes of UTF-8 only (then before a space), as Lucene's and
+ * Elasticsearch's highlighters bound what they analyse of a document: reading, decoding and folding the whole of ten
+ * long pages for a word they hold once, or not at all (a title match), made highlighting's cost grow with the pages'
+ * length without bound. A match past it is not shown; the page is still found.
+ */
+export const HIGHLIGHTED_BYTES = 131_072;
+
 /** A documents row as a search reads it: the hit's stored fields, and what highlighting needs. */
 interface SearchRow extends Omit<SearchHit, 'score' | 'highlight'> {
-  /**
-   * The first BODY_BEGINNING bytes of the body as stored (see stored-text.ts): Latin-1 bytes, or UTF-8 decoded (a
-   * character cut at the end decodes to U+FFFD).
-   */
-  body?: string | Buffer | null;
-  /** Whether the body is longer than BODY_BEGINNING bytes. */
+  /** The first bytes of the body as stored (see stored-text.ts): Latin-1, or UTF-8 where `utf8`. */
+  body?: Buffer | null;
+  /** Whether the body is stored as text (UTF-8). */
+  utf8?: number;
+  /** Whether the body is longer than the bytes read. */
   long?: number;
 }
 
@@ -31,7 +38,8 @@ interface SearchRow extends Omit<SearchHit, 'score' | 'highlight'> {
  * The hits of ranked rows, highlighted when asked. Highlighting reads the stored text and marks the query's words:
  * FTS5's highlight() would run the whole expression again for the row and tokenize every column it marks, however
  * little of a long body is shown. A body is read up to BODY_BEGINNING bytes (cut as bytes: substr() of text counts
- * characters through the whole body), and the rest only when the beginning's fragments may not be the whole body's.
+ * characters through the whole body), and up to HIGHLIGHTED_BYTES only when the beginning's fragments may not be the
+ * whole body's.
  */
 export function readHits(connection: Connection, index: string, ranked: readonly RankedRow[], plan: TextPlan, highlight: HighlightOptions | undefined): SearchHit[] {
   const tables = tablesOf(index);
@@ -45,16 +53,22 @@ export function readHits(connection: Connection, index: string, ranked: readonly
   const options: FragmentOptions = { fragments: highlight.fragments, length: highlight.fragmentLength };
   // The first pass stops once every word is shown, only where no unfinished word is marked by its prefix.
   const shownTerms = matcher.prefixes === undefined ? shownWordsOf(plan) : undefined;
-  const beginning = `CASE typeof(d.body) WHEN 'blob' THEN substr(d.body, 1, ${BODY_BEGINNING}) ELSE CAST(substr(CAST(d.body AS BLOB), 1, ${BODY_BEGINNING}) AS TEXT) END AS body,
-    length(CAST(d.body AS BLOB)) > ${BODY_BEGINNING} AS long`;
-  const readBody = connection.statement(`${index}\u0000read-body`, () => `SELECT ${columns}, ${beginning} ${where}`);
-  const wholeBody = connection.statement(`${index}\u0000body`, () => `SELECT body FROM ${tables.docs} WHERE rowid = ?`).pluck();
+  // The bytes as stored, decoded here (see beginningText); octet_length() is the stored size, read without the body.
+  const read = (bytes: number) => `substr(CAST(d.body AS BLOB), 1, ${bytes}) AS body, typeof(d.body) = 'text' AS utf8, octet_length(d.body) > ${bytes} AS long`;
+  const readBody = connection.statement(`${index}\u0000read-body`, () => `SELECT ${columns}, ${read(BODY_BEGINNING)} ${where}`);
+  const readHighlighted = connection.statement(`${index}\u0000read-highlighted`, () => `SELECT ${read(HIGHLIGHTED_BYTES)} ${where}`);
   const bodyFragments = (rowid: number, row: SearchRow): string[] => {
-    const body = bodyText(row.body);
-    return row.long !== 1
-      ? fragmentsOf(matchWords(body, matcher), options, shownTerms)
-      : (fragmentsOfBeginning(matchWords(beginningOf(body, body.length - 1), matcher), options, shownTerms) ??
-          fragmentsOf(matchWords(bodyText(wholeBody.get(rowid) as string | Buffer), matcher), options, shownTerms));
+    const body = beginningText(row.body, row.utf8 === 1, row.long === 1);
+    if (row.long !== 1) return fragmentsOf(matchWords(body, matcher), options, shownTerms);
+    // A beginning ends before a space, so that no word is cut and the longer read continues it.
+    const beginning = matchWords(beginningOf(body, body.length - 1), matcher);
+    const settled = fragmentsOfBeginning(beginning, options, shownTerms);
+    if (settled !== undefined) return settled;
+    const highlighted = readHighlighted.get(rowid) as SearchRow;
+    const text = beginningText(highlighted.body, highlighted.utf8 === 1, highlighted.long === 1);
+    return highlighted.long !== 1
+      ? fragmentsOf(matchWords(text, matcher, beginning), options, shownTerms)
+      : fragmentsOf(matchWords(beginningOf(text, text.length - 1), matcher, beginning), options, shownTerms, true);
   };
   return ranked.map((rank) => {
     const row = readBody.get(rank.rowid) as SearchRow;
