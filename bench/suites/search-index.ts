@@ -81,8 +81,8 @@ export const searchIndexSuite: BenchSuite = {
           value: full.documentsPerSecond,
           unit: 'docs/s',
           baseline: 'engine insert (ceiling)',
-          target: { min: 10_000 },
-          note: `${full.documents} documents in ${(full.elapsedMs / 1000).toFixed(1)} s (spec reference: 234/s)`,
+          target: { min: 2_500 },
+          note: `${full.documents} documents in ${(full.elapsedMs / 1000).toFixed(1)} s (spec reference: 234/s; the target is issue 34's, with words segmented in every script)`,
         },
         {
           name: 'body HTML read, htmlparser2',
