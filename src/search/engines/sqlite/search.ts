@@ -7,8 +7,9 @@ import { tablesOf } from './tables.js';
 import { partitionOf, type RowidRange } from './static-rank.js';
 import { rowidRanges } from './partitions.js';
 import { cannotMatch, planOf, textRankOf, titleRankOf, type RankSettings } from './text-plan.js';
-import { planCountExpression, searchExpression } from './search-expression.js';
-import { BODY_CANDIDATES, EXACT_TITLE_BOOST, EXACT_TITLE_SCORE, PHRASE_CANDIDATES, TITLE_CANDIDATES, TITLE_MATCH_BOOST, TOTAL_CAP, bodyWalkNeeded, exactTitleGaps, knownTotal, mergeWalks, newRetrieval, phraseToWalk, rankedPage, rowidOfRanked, takeBodyMatches, takeExactTitles, takePhraseMatches, takePopularityWalks, takeScored, takeTitleMatches, totalOf, walkedExpression, withDroppedWords, type RankedRow } from './retrieval-plan.js';
+import { planCountExpression, searchExpression, typedPhraseExpression } from './search-expression.js';
+import { TYPED_PHRASE_CANDIDATES, rankedTitleMatch, takeTypedPhrase, typedPhraseUnscored, typedPhraseWalked } from './typed-phrase.js';
+import { BODY_CANDIDATES, EXACT_TITLE_BOOST, EXACT_TITLE_SCORE, PHRASE_CANDIDATES, TITLE_CANDIDATES, TITLE_MATCH_BOOST, TOTAL_CAP, bodyWalkNeeded, exactTitleGaps, knownTotal, mergeWalks, newRetrieval, phraseToWalk, rankedPage, rowidOfRanked, takeBodyMatches, takeExactTitles, takePhraseMatches, takePopularityWalks, takeScored, takeTitleMatches, totalOf, walkedExpression, type RankedRow } from './retrieval-plan.js';
 import { NO_FILTER, countIn, docFilter, filterNeeded, filterSql, rangeTables, rankedRead } from './walks.js';
 import { readHits } from './hits.js';
 
@@ -62,6 +63,35 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
     );
   };
   const textRank = (fts: string) => textRankOf(settings, fts);
+  /** The rowids of the first `limit` matches of a phrase within the filters, in static-rank order. */
+  const matchesOf = (phrase: string, limit: number): number[] =>
+    walk((range) => {
+      const { fts } = rangeTables(index, range);
+      return connection.statement(key(`phrase\u0000${filter.shape}`, range), () =>
+        `SELECT ${fts}.rowid FROM ${fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${fts}.rowid WHERE ${filterSql(fts, filter)} ORDER BY ${fts}.rowid ${BOUND_LIMIT}`,
+      ).pluck().all(phrase, ...filters, ...range, limit) as number[];
+    }, limit, (rowid) => rowid);
+  /**
+   * Takes listed rowids (ascending) as candidates scored by the search expression. One statement per partition scores
+   * them all: bm25 computes its IDF once per statement (reading every posting list of the query), so the rowids are a
+   * filter on the walk (`+` keeps it from FTS5, which would restart per rowid).
+   */
+  const scoreListed = (unscored: readonly number[]) => {
+    for (const range of ranges) {
+      const listed = unscored.filter((rowid) => rowid >= range[0] && rowid <= range[1]);
+      if (listed.length === 0) continue;
+      const { fts } = rangeTables(index, range);
+      const scored = rankedRead(connection, key('score-listed', range), () =>
+        `SELECT ${fts}.rowid AS rowid, d.popularity AS popularity,
+                ${textRank(fts)} + ${EXACT_TITLE_SCORE} AS score
+         FROM ${fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${fts}.rowid
+         WHERE ${fts} MATCH ? AND ${fts}.rowid >= CAST(? AS INTEGER) AND ${fts}.rowid <= CAST(? AS INTEGER)
+           AND +${fts}.rowid IN (SELECT value FROM json_each(?))
+         LIMIT ${PHRASE_CANDIDATES + TYPED_PHRASE_CANDIDATES}`,
+      );
+      takeScored(retrieval, scored([titleKey, literalKey, expression, listed[0], listed[listed.length - 1], JSON.stringify(listed)]));
+    }
+  };
   if (sort === 'popularity') {
     const walks = ranges.map((range) => scoredWalk(textRank, range)([titleKey, literalKey, expression, ...filters, ...range, wanted]));
     takePopularityWalks(retrieval, walks, from, wanted);
@@ -82,7 +112,7 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
     const holdsDropped = droppedWordsIn(plan.dropped);
     const titleMatches = walk(
       (range) => (titleRows(range).all(titleKey, literalKey, titleExpression, ...filters, ...range, TITLE_CANDIDATES) as [number, number, number, number, string][])
-        .map(([rowid, popularity, score, ownScore, title]) => withDroppedWords({ rowid, popularity, score, titleScore: ownScore, holdsDropped: holdsDropped(title) })),
+        .map(([rowid, popularity, score, ownScore, title]) => rankedTitleMatch({ rowid, popularity, score, titleScore: ownScore, holdsDropped: holdsDropped(title) }, plan.dropped)),
       TITLE_CANDIDATES,
       rowidOfRanked,
     );
@@ -131,32 +161,14 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
           : bareWalk(range)([bodyExpression, ...range, BODY_CANDIDATES]),
       );
       takeBodyMatches(retrieval, bodyWalks);
-      const phrase = phraseToWalk(retrieval, plan);
-      if (phrase !== undefined) {
-        const phraseRows = walk((range) => {
-          const { fts } = rangeTables(index, range);
-          return connection.statement(key(`phrase\u0000${filter.shape}`, range), () =>
-            `SELECT ${fts}.rowid FROM ${fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${fts}.rowid WHERE ${filterSql(fts, filter)} ORDER BY ${fts}.rowid ${BOUND_LIMIT}`,
-          ).pluck().all(phrase, ...filters, ...range, PHRASE_CANDIDATES) as number[];
-        }, PHRASE_CANDIDATES, (rowid) => rowid);
-        // One statement per partition scores them all: bm25 computes its IDF once per statement (reading every posting
-        // list of the query), so the rowids are a filter on the walk (`+` keeps it from FTS5, which would restart per rowid).
-        const unscored = takePhraseMatches(retrieval, phraseRows);
-        for (const range of ranges) {
-          const listed = unscored.filter((rowid) => rowid >= range[0] && rowid <= range[1]);
-          if (listed.length === 0) continue;
-          const { fts } = rangeTables(index, range);
-          const scored = rankedRead(connection, key('score-listed', range), () =>
-            `SELECT ${fts}.rowid AS rowid, d.popularity AS popularity,
-                    ${textRank(fts)} + ${EXACT_TITLE_SCORE} AS score
-             FROM ${fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${fts}.rowid
-             WHERE ${fts} MATCH ? AND ${fts}.rowid >= CAST(? AS INTEGER) AND ${fts}.rowid <= CAST(? AS INTEGER)
-               AND +${fts}.rowid IN (SELECT value FROM json_each(?))
-             LIMIT ${PHRASE_CANDIDATES}`,
-          );
-          takeScored(retrieval, scored([titleKey, literalKey, expression, listed[0], listed[listed.length - 1], JSON.stringify(listed)]));
-        }
-      }
+      // The typed phrase walked below is the plan's one phrase when no word was dropped.
+      const phrase = plan.dropped === undefined && typedPhraseWalked(plan) ? undefined : phraseToWalk(retrieval, plan);
+      if (phrase !== undefined) scoreListed(takePhraseMatches(retrieval, matchesOf(phrase, PHRASE_CANDIDATES)));
+    }
+    if (typedPhraseWalked(plan)) {
+      const holders = matchesOf(typedPhraseExpression(plan) as string, TYPED_PHRASE_CANDIDATES);
+      scoreListed(typedPhraseUnscored(retrieval, holders));
+      takeTypedPhrase(retrieval, holders);
     }
   }
   const documents = readHits(connection, index, rankedPage(retrieval, sort, from, wanted), plan, highlight);
