@@ -8,7 +8,7 @@ import { partitionOf, type RowidRange } from './static-rank.js';
 import { rowidRanges } from './partitions.js';
 import { cannotMatch, planOf, textRankOf, titleRankOf, type RankSettings } from './text-plan.js';
 import { planCountExpression, searchExpression, typedPhraseExpression } from './search-expression.js';
-import { TYPED_PHRASE_CANDIDATES, rankedTitleMatch, takeTypedPhrase, typedPhraseUnscored, typedPhraseWalked } from './typed-phrase.js';
+import { TYPED_PHRASE_CANDIDATES, holdsEveryWord, rankedTitleMatch, takeTypedPhrase, typedPhraseUnscored, typedPhraseWalked } from './typed-phrase.js';
 import { BODY_CANDIDATES, EXACT_TITLE_BOOST, EXACT_TITLE_SCORE, PHRASE_CANDIDATES, TITLE_CANDIDATES, TITLE_MATCH_BOOST, TOTAL_CAP, bodyWalkNeeded, exactTitleGaps, knownTotal, mergeWalks, newRetrieval, phraseToWalk, rankedPage, rowidOfRanked, takeBodyMatches, takeExactTitles, takePhraseMatches, takePopularityWalks, takeScored, takeTitleMatches, totalOf, walkedExpression, type RankedRow } from './retrieval-plan.js';
 import { NO_FILTER, countIn, docFilter, filterNeeded, filterSql, rangeTables, rankedRead } from './walks.js';
 import { readHits } from './hits.js';
@@ -49,6 +49,8 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
   const literalKey = foldPhrase(plan.corrected ?? query.text);
   const wanted = from + size;
   const retrieval = newRetrieval();
+  /** The candidates whose title holds every word typed (see holdsEveryWord). */
+  let fullTitles = new Set<number>();
   // Statements are per partition: each range is one partition's full-text tables (see rangeTables).
   const key = (name: string, range: RowidRange) => `${index}\u0000${name}\u0000${partitionOf(range[0])}`;
   /** A walk of a range's full-text table joined with the documents rows, scored by `score` of its table. */
@@ -110,12 +112,14 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
       ).raw();
     };
     const holdsDropped = droppedWordsIn(plan.dropped);
-    const titleMatches = walk(
+    const found = walk(
       (range) => (titleRows(range).all(titleKey, literalKey, titleExpression, ...filters, ...range, TITLE_CANDIDATES) as [number, number, number, number, string][])
-        .map(([rowid, popularity, score, ownScore, title]) => rankedTitleMatch({ rowid, popularity, score, titleScore: ownScore, holdsDropped: holdsDropped(title) }, plan.dropped)),
+        .map(([rowid, popularity, score, ownScore, title]) => ({ rowid, popularity, score, titleScore: ownScore, holdsDropped: holdsDropped(title) })),
       TITLE_CANDIDATES,
       rowidOfRanked,
     );
+    const titleMatches = found.map((match) => rankedTitleMatch(match, plan.dropped));
+    fullTitles = new Set(found.filter((match) => holdsEveryWord(match, plan.dropped)).map(rowidOfRanked));
     if (takeTitleMatches(retrieval, titleMatches)) {
       const exact = connection.statement(`${index}\u0000exact-title\u0000${filter.shape}`, () =>
         `SELECT d.rowid FROM ${tables.docs} d WHERE d.exact_key = ? AND ${filter.sql} ORDER BY d.rowid ${BOUND_LIMIT}`,
@@ -137,6 +141,7 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
       if (scoredExact !== undefined) {
         const popularity = connection.statement(`${index}\u0000popularity`, () => `SELECT popularity FROM ${tables.docs} WHERE rowid = ?`).pluck();
         takeExactTitles(retrieval, missing, scoredExact.score, (rowid) => popularity.get(rowid) as number);
+        for (const rowid of missing) fullTitles.add(rowid);
       }
     }
     if (bodyWalkNeeded(retrieval, wanted)) {
@@ -162,13 +167,13 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
       );
       takeBodyMatches(retrieval, bodyWalks);
       // The typed phrase walked below is the plan's one phrase when no word was dropped.
-      const phrase = plan.dropped === undefined && typedPhraseWalked(plan) ? undefined : phraseToWalk(retrieval, plan);
+      const phrase = plan.dropped === undefined && plan.typedPhrase !== undefined ? undefined : phraseToWalk(retrieval, plan);
       if (phrase !== undefined) scoreListed(takePhraseMatches(retrieval, matchesOf(phrase, PHRASE_CANDIDATES)));
     }
-    if (typedPhraseWalked(plan)) {
+    if (typedPhraseWalked(plan, fullTitles.size, wanted)) {
       const holders = matchesOf(typedPhraseExpression(plan) as string, TYPED_PHRASE_CANDIDATES);
       scoreListed(typedPhraseUnscored(retrieval, holders));
-      takeTypedPhrase(retrieval, holders);
+      takeTypedPhrase(retrieval, holders, fullTitles);
     }
   }
   const documents = readHits(connection, index, rankedPage(retrieval, sort, from, wanted), plan, highlight);

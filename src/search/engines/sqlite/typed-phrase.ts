@@ -21,18 +21,28 @@ export const TYPED_PHRASE_CANDIDATES = PHRASE_CANDIDATES;
 export const TYPED_PHRASE_BOOST = TITLE_MATCH_BOOST / 2;
 
 /**
- * A title match as ranked: a plan that dropped common words finds titles without them, which hold only its rarer words
- * and score their title bm25 without TITLE_MATCH_BOOST (a title holding the dropped words too scores it twice, see
- * withDroppedWords).
+ * Whether a title match holds every word typed: always, unless the plan dropped common words its title lacks (a title
+ * holding the rarer words only, which an index too small to drop words would not take as a title match).
+ */
+export function holdsEveryWord(match: TitleMatch, dropped: readonly string[] | undefined): boolean {
+  return dropped === undefined || dropped.length === 0 || match.holdsDropped;
+}
+
+/**
+ * A title match as ranked: one holding only the rarer words scores its title bm25 without TITLE_MATCH_BOOST (one
+ * holding the dropped words too scores it twice, see withDroppedWords).
  */
 export function rankedTitleMatch(match: TitleMatch, dropped: readonly string[] | undefined): RankedRow {
   const row = withDroppedWords(match);
-  return dropped !== undefined && dropped.length > 0 && !match.holdsDropped ? { ...row, score: row.score - TITLE_MATCH_BOOST } : row;
+  return holdsEveryWord(match, dropped) ? row : { ...row, score: row.score - TITLE_MATCH_BOOST };
 }
 
-/** Whether the typed phrase is walked: not for a query of common words only, whose walks score nothing (see QueryPlan.common). */
-export function typedPhraseWalked(plan: Pick<QueryPlan, 'typedPhrase' | 'common'>): boolean {
-  return plan.typedPhrase !== undefined && !plan.common;
+/**
+ * Whether the typed phrase is walked: not for a query of common words only, whose walks score nothing (see
+ * QueryPlan.common), nor when titles holding every word typed fill the page, as no holder ranks above them.
+ */
+export function typedPhraseWalked(plan: Pick<QueryPlan, 'typedPhrase' | 'common'>, fullTitles: number, wanted: number): boolean {
+  return plan.typedPhrase !== undefined && !plan.common && fullTitles < wanted;
 }
 
 /**
@@ -44,9 +54,14 @@ export function typedPhraseUnscored(retrieval: Retrieval, holders: readonly numb
   return holders.filter((rowid) => !retrieval.candidates.has(rowid)).sort((a, b) => a - b);
 }
 
-/** Raises the candidates holding the typed phrase by TYPED_PHRASE_BOOST, once each. */
-export function takeTypedPhrase(retrieval: Retrieval, holders: readonly number[]): void {
+/**
+ * Raises the candidates holding the typed phrase by TYPED_PHRASE_BOOST, once each, except the titles holding every
+ * word typed (`fullTitles`): they rank above every holder already, among themselves by their title's bm25, which
+ * scores the phrase where the title holds it.
+ */
+export function takeTypedPhrase(retrieval: Retrieval, holders: readonly number[], fullTitles: ReadonlySet<number>): void {
   for (const rowid of new Set(holders)) {
+    if (fullTitles.has(rowid)) continue;
     const row = retrieval.candidates.get(rowid);
     if (row !== undefined) retrieval.candidates.set(rowid, { ...row, score: row.score + TYPED_PHRASE_BOOST });
   }
