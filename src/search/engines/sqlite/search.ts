@@ -65,10 +65,17 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
     );
   };
   const textRank = (fts: string) => textRankOf(settings, fts);
-  /** The rowids of the first `limit` matches of a phrase within the filters, in static-rank order. */
+  /**
+   * The rowids of the first `limit` matches of a phrase within the filters, in static-rank order; in FTS5 alone where
+   * the partition needs no documents filter (see bareWalk).
+   */
   const matchesOf = (phrase: string, limit: number): number[] =>
     walk((range) => {
       const { fts } = rangeTables(index, range);
+      if (!filterNeeded(connection, index, query, range)) {
+        return connection.statement(key('bare-phrase', range), () => `SELECT rowid FROM ${fts} WHERE ${filterSql(fts, NO_FILTER)} ORDER BY rowid ${BOUND_LIMIT}`)
+          .pluck().all(phrase, ...range, limit) as number[];
+      }
       return connection.statement(key(`phrase\u0000${filter.shape}`, range), () =>
         `SELECT ${fts}.rowid FROM ${fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${fts}.rowid WHERE ${filterSql(fts, filter)} ORDER BY ${fts}.rowid ${BOUND_LIMIT}`,
       ).pluck().all(phrase, ...filters, ...range, limit) as number[];
