@@ -15,7 +15,7 @@
  *   `pattern_replace`; token filters `lowercase`, `asciifolding` (Unicode decomposition, not Lucene's full table),
  *   `trim`, `edge_ngram`; normalizers of `lowercase` and `asciifolding`. Anything else is refused with 400,
  *   as Elasticsearch refuses an unknown component.
- * - Queries: `bool`, `match`, `match_phrase` (slop 0; scored as the sum of its words, not by phrase frequency),
+ * - Queries: `bool`, `constant_score`, `match`, `match_phrase` (slop 0; scored as the sum of its words, not by phrase frequency),
  *   `multi_match` (`cross_fields` as the sum over words of the best field score; `best_fields` with `fuzziness`
  *   expands each word to the stored terms of the field within its edits, as Lucene's FuzzyQuery, see spelling.ts),
  *   `terms`, `term`, `prefix`, `match_all`, `match_none`, `function_score` with `field_value_factor`. Others → 400.

@@ -7,7 +7,10 @@ import {
   AUTOCOMPLETE_SORT,
   FIELD_BOOSTS,
   FUZZINESS,
+  POPULARITY_FACTOR,
   TEXT_FIELDS,
+  TYPED_PHRASE_BOOST,
+  TYPO_TITLE_BOOST,
   autocompletePrefix,
   autocompleteQuery,
   indexDefinition,
@@ -102,7 +105,8 @@ describe('elasticsearch query policy', () => {
 
   it('matches every word exactly, and in the stemmed fields of the query languages with lower boosts', () => {
     const query = textQuery({ index: 'i', text: 'measuring tape', locales: ['en-US', 'de'] });
-    const clauses = multiMatches(query);
+    // The typed phrase is one clause of its own (see the next test).
+    const clauses = multiMatches(query).filter((clause) => clause.type !== 'phrase');
     const exact = clauses.filter((clause) => clause.fields.every((field) => !field.startsWith('stemmed_')));
     assert.deepEqual(exact.map((clause) => [clause.query, clause.type]), [['measuring', 'cross_fields'], ['tape', 'cross_fields']]);
     const exactBoosts = boosts(exact[0]?.fields ?? []);
@@ -128,7 +132,11 @@ describe('elasticsearch query policy', () => {
     const last = query.bool.must[1] as { bool: { should: Json[]; minimum_should_match: number } };
     assert.equal(last.bool.minimum_should_match, 1);
     assert.deepEqual(last.bool.should.slice(1), TEXT_FIELDS.map((field) => ({ prefix: { [field]: { value: 'work', boost: FIELD_BOOSTS[field] } } })));
-    assert.deepEqual(query.bool.should.map((clause) => Object.keys(clause)[0]), ['term', 'match_phrase', 'match_phrase']);
+    assert.deepEqual(query.bool.should.map((clause) => Object.keys(clause)[0]), ['term', 'constant_score', 'match_phrase', 'match_phrase']);
+    assert.deepEqual(query.bool.should[1], { constant_score: { filter: { multi_match: { query: 'service work', type: 'phrase', fields: [...TEXT_FIELDS] } }, boost: TYPED_PHRASE_BOOST } });
+    assert.ok(TYPED_PHRASE_BOOST > POPULARITY_FACTOR && TYPED_PHRASE_BOOST + POPULARITY_FACTOR < TYPO_TITLE_BOOST);
+    const one = textQuery({ index: 'i', text: 'service' }, { languages: [] }) as { bool: { should: Json[] } };
+    assert.ok(!JSON.stringify(one).includes('constant_score'), 'one word is no phrase');
   });
 
   it('matches an identifier typed with its connectors as its whole or the phrase of its segments', () => {
@@ -137,6 +145,7 @@ describe('elasticsearch query policy', () => {
       ['documentgetelementbyid', 'cross_fields'],
       ['document getElementById', 'phrase'],
       ['getelementbyid', 'cross_fields'],
+      ['documentgetelementbyid getelementbyid', 'phrase'],
     ]);
     assert.deepEqual(clauses[1]?.fields, ['title^10', 'summary^3', 'body^1']);
   });

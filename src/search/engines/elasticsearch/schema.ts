@@ -40,6 +40,14 @@ export const TYPO_TITLE_BOOST = EXACT_TITLE_BOOST / 2;
 export const POPULARITY_FACTOR = 10;
 
 /**
+ * Weight of a document holding every word typed in a row, wherever they stand: twice what popularity adds at most, so
+ * it outranks the same words apart in more popular pages, and less than a title holding the words through typos by
+ * more than that (as the SQLite engine ranks it, see its typed-phrase.ts). A constant: bm25 would weigh the phrase by
+ * where it stands, and a phrase in a long body is as much what was typed as one in a title.
+ */
+export const TYPED_PHRASE_BOOST = 2 * POPULARITY_FACTOR;
+
+/**
  * Weight of a match on a word's stem, of the same field's exact weight (as the embedded engine's `stemWeight`): a
  * document holding the word as typed also holds its stem, so it scores both and ranks above a stem-only match.
  */
@@ -248,6 +256,9 @@ export function textQuery(query: QueryFilter, options: TextQueryOptions = {}): e
   }
   const literal = foldPhrase(query.text);
   if (kept.length === typed.length && literal !== termsOf(kept)) should.push({ term: { 'title.exact': { value: literal, boost: LITERAL_TITLE_BOOST } } });
+  if (kept.length === typed.length && kept.length > 1) {
+    should.push({ constant_score: { filter: { multi_match: { query: termsOf(kept), type: 'phrase', fields: [...TEXT_FIELDS] } }, boost: TYPED_PHRASE_BOOST } });
+  }
   for (const run of runsOf(kept)) {
     if (run.length < 2) continue;
     should.push(

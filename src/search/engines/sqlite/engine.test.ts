@@ -295,3 +295,21 @@ describe('SqliteEngine documents analysed ahead', () => {
     });
   });
 });
+
+describe('SqliteEngine typed phrase', () => {
+  it('ranks the words typed in a row above titles holding only the rarer words when the common ones are dropped', async () => {
+    await withEngine(join(dir, 'typed-phrase.sqlite'), async (engine) => {
+      await engine.createIndex('typed');
+      const page = (id: string, title: string, body: string, popularity = 0) => ({ id, url: `/${id}`, title, body, summary: '', popularity, locale: 'de', slug: id });
+      await engine.bulk('typed', [
+        ...Array.from({ length: 1000 }, (_, i) => page(`c${i}`, `Seite ${i}`, `als Beispiel ${i}`)),
+        page('phrase', 'uuidgen', 'verwendet MD5 als Hash'),
+        ...Array.from({ length: 12 }, (_, i) => page(`title${i}`, `Hash ${i}`, 'Werte', 1)),
+        page('both', 'Hash als Wert', 'Werte'),
+      ]);
+      await engine.refresh('typed');
+      const found = (await engine.search({ index: 'typed', text: 'als Hash', locales: ['de'] })).documents.map((hit) => hit.id);
+      assert.deepEqual(found.slice(0, 2), ['both', 'phrase'], 'a title holding every word typed, then the phrase, then titles of the rarer word only');
+    });
+  });
+});

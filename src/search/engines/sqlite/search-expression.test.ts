@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { queryTerms } from '../../analysis/index.js';
-import { countExpression, planQuery, requiredPositions, searchExpression, withoutWords, type ExpressionPlan } from './search-expression.js';
+import { countExpression, planQuery, requiredPositions, searchExpression, typedPhraseExpression, withoutWords, type ExpressionPlan } from './search-expression.js';
 
 /** A plan of every typed word: the last one a prefix from 3 characters on, all of them one phrase. */
 function typed(words: string[], plan: Partial<ExpressionPlan> = {}): ExpressionPlan {
@@ -14,14 +14,14 @@ describe('planQuery', () => {
   const frequency = (word: string) => frequencies[word];
 
   it('drops words in more than 30% of documents when a rarer word remains, and keeps all when none does', () => {
-    assert.deepEqual(planQuery(['the', 'fetch', 'of', 'element'], 10_000, frequency), { words: ['fetch', 'element'], prefixLast: false, common: false, phrases: [], dropped: ['the', 'of'] });
+    assert.deepEqual(planQuery(['the', 'fetch', 'of', 'element'], 10_000, frequency), { words: ['fetch', 'element'], prefixLast: false, common: false, phrases: [], dropped: ['the', 'of'], typedPhrase: ['the', 'fetch', 'of', 'element'] });
     assert.deepEqual(planQuery(['the', 'of'], 10_000, frequency), { words: ['the', 'of'], prefixLast: false, common: true, phrases: [[0, 2]] });
-    assert.deepEqual(planQuery(['the', 'fetch'], 500, frequency), { words: ['the', 'fetch'], prefixLast: false, common: false, phrases: [[0, 2]] }, 'a small index has no common words');
+    assert.deepEqual(planQuery(['the', 'fetch'], 500, frequency), { words: ['the', 'fetch'], prefixLast: false, common: false, phrases: [[0, 2]], typedPhrase: ['the', 'fetch'] }, 'a small index has no common words');
   });
 
   it('matches the last word as a prefix only when it is 3+ characters and not a term of the index', () => {
-    assert.deepEqual(planQuery(['the', 'fet'], 10_000, frequency), { words: ['fet'], prefixLast: true, common: false, phrases: [], dropped: ['the'] });
-    assert.deepEqual(planQuery(['the', 'fe'], 10_000, frequency), { words: ['fe'], prefixLast: false, common: false, phrases: [], dropped: ['the'] });
+    assert.deepEqual(planQuery(['the', 'fet'], 10_000, frequency), { words: ['fet'], prefixLast: true, common: false, phrases: [], dropped: ['the'], typedPhrase: ['the', 'fet'] });
+    assert.deepEqual(planQuery(['the', 'fe'], 10_000, frequency), { words: ['fe'], prefixLast: false, common: false, phrases: [], dropped: ['the'], typedPhrase: ['the', 'fe'] });
     assert.deepEqual(planQuery(['fetch'], 10_000, frequency), { words: ['fetch'], prefixLast: false, common: false, phrases: [] });
   });
 
@@ -30,6 +30,28 @@ describe('planQuery', () => {
     assert.deepEqual(planQuery(words, 10_000, frequency).phrases, [[0, 2], [2, 4]], 'fetch element | fetch zzz; the lone last element is no phrase');
     assert.deepEqual(planQuery(['fetch', 'element', 'zzz'], 10_000, frequency).phrases, [[0, 3]]);
     assert.deepEqual(planQuery(['of', 'fetch', 'element', 'the'], 10_000, frequency).phrases, [[0, 2]]);
+  });
+});
+
+describe('typedPhrase', () => {
+  const frequency = (word: string) => (word.startsWith('c') ? 9000 : 10);
+
+  it('keeps every word typed in order, common ones included, when there are two or more and one is not common (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[a-e]{1,4}$/), { minLength: 1, maxLength: 6 }), (words) => {
+        const plan = planQuery(words, 10_000, frequency);
+        const expected = words.length > 1 && !plan.common ? words : undefined;
+        assert.deepEqual(plan.typedPhrase, expected);
+      }),
+    );
+  });
+
+  it('is one quoted FTS5 phrase, its last word a prefix only when unfinished and not expanded', () => {
+    assert.equal(typedPhraseExpression({ typedPhrase: ['als', 'hash'], prefixLast: false }), '"als hash"');
+    assert.equal(typedPhraseExpression({ typedPhrase: ['als', 'has'], prefixLast: true }), '"als has"*');
+    assert.equal(typedPhraseExpression({ typedPhrase: ['als', 'has'], prefixLast: true, expansions: ['hash'] }), '"als has"');
+    assert.equal(typedPhraseExpression({ typedPhrase: ['say "hi"', 'x'], prefixLast: false }), '"say ""hi"" x"');
+    assert.equal(typedPhraseExpression({ prefixLast: false }), undefined);
   });
 });
 

@@ -46,6 +46,13 @@ export interface QueryPlan {
    * matches any of them, and the word itself scores on top of them where it stands (see searchExpression).
    */
   alternatives?: readonly (readonly string[] | undefined)[];
+  /**
+   * The terms of a query of two or more words as the index holds them in a row, common words included (and each
+   * identifier followed by its parts, as a document's terms are): the documents holding them are walked apart and rank
+   * as title matches do (see typed-phrase.ts). FTS5 walks a phrase by seeking each word's position list to the rowids
+   * of the others, so a common word's long list is read only where the rarer words stand.
+   */
+  typedPhrase?: readonly string[];
 }
 
 /** A [start, end) range of a plan's words that stand next to each other in the text. */
@@ -80,7 +87,7 @@ export function planQuery(words: readonly string[], documents: number, frequency
     }
   });
   const dropped = words.filter((_, index) => !kept[index]);
-  return { words: rare, prefixLast, common: false, phrases, ...(dropped.length === 0 ? {} : { dropped }) };
+  return { words: rare, prefixLast, common: false, phrases, ...(dropped.length === 0 ? {} : { dropped }), ...(words.length > 1 ? { typedPhrase: [...words] } : {}) };
 }
 
 function quote(word: string): string {
@@ -173,6 +180,15 @@ export function planCountExpression(plan: ExpressionPlan): string | undefined {
 export function phraseExpression({ words, prefixLast, expansions, phrases }: ExpressionPlan): string | undefined {
   const quoted = phrases.map(([start, end]) => `${quote(words.slice(start, end).join(' '))}${end === words.length && prefixLast && expansions === undefined ? '*' : ''}`);
   return quoted.length === 0 ? undefined : quoted.join(' OR ');
+}
+
+/**
+ * The typed phrase of a plan (see QueryPlan.typedPhrase) as an FTS5 phrase: its last word a prefix as in
+ * phraseExpression. Undefined when the plan has none.
+ */
+export function typedPhraseExpression({ typedPhrase, prefixLast, expansions }: Pick<QueryPlan, 'typedPhrase' | 'prefixLast' | 'expansions'>): string | undefined {
+  if (typedPhrase === undefined) return undefined;
+  return `${quote(typedPhrase.join(' '))}${prefixLast && expansions === undefined ? '*' : ''}`;
 }
 
 /**

@@ -7,8 +7,9 @@ import { tablesOf } from './tables.js';
 import { partitionOf, type RowidRange } from './static-rank.js';
 import { rowidRanges } from './partitions.js';
 import { cannotMatch, planOf, textRankOf, titleRankOf, type RankSettings } from './text-plan.js';
-import { planCountExpression, searchExpression } from './search-expression.js';
-import { BODY_CANDIDATES, EXACT_TITLE_BOOST, EXACT_TITLE_SCORE, PHRASE_CANDIDATES, TITLE_CANDIDATES, TITLE_MATCH_BOOST, TOTAL_CAP, bodyWalkNeeded, exactTitleGaps, knownTotal, mergeWalks, newRetrieval, phraseToWalk, rankedPage, rowidOfRanked, takeBodyMatches, takeExactTitles, takePhraseMatches, takePopularityWalks, takeScored, takeTitleMatches, totalOf, walkedExpression, withDroppedWords, type RankedRow } from './retrieval-plan.js';
+import { planCountExpression, searchExpression, typedPhraseExpression } from './search-expression.js';
+import { TYPED_PHRASE_CANDIDATES, holdsEveryWord, rankedTitleMatch, takeTypedPhrase, typedPhraseUnscored, typedPhraseWalked } from './typed-phrase.js';
+import { BODY_CANDIDATES, EXACT_TITLE_BOOST, EXACT_TITLE_SCORE, PHRASE_CANDIDATES, TITLE_CANDIDATES, TITLE_MATCH_BOOST, TOTAL_CAP, bodyWalkNeeded, exactTitleGaps, knownTotal, mergeWalks, newRetrieval, phraseToWalk, rankedPage, rowidOfRanked, takeBodyMatches, takeExactTitles, takePhraseMatches, takePopularityWalks, takeScored, takeTitleMatches, totalOf, walkedExpression, type RankedRow } from './retrieval-plan.js';
 import { NO_FILTER, countIn, docFilter, filterNeeded, filterSql, rangeTables, rankedRead } from './walks.js';
 import { readHits } from './hits.js';
 
@@ -48,6 +49,8 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
   const literalKey = foldPhrase(plan.corrected ?? query.text);
   const wanted = from + size;
   const retrieval = newRetrieval();
+  /** The candidates whose title holds every word typed (see holdsEveryWord). */
+  let fullTitles = new Set<number>();
   // Statements are per partition: each range is one partition's full-text tables (see rangeTables).
   const key = (name: string, range: RowidRange) => `${index}\u0000${name}\u0000${partitionOf(range[0])}`;
   /** A walk of a range's full-text table joined with the documents rows, scored by `score` of its table. */
@@ -62,6 +65,42 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
     );
   };
   const textRank = (fts: string) => textRankOf(settings, fts);
+  /**
+   * The rowids of the first `limit` matches of a phrase within the filters, in static-rank order; in FTS5 alone where
+   * the partition needs no documents filter (see bareWalk).
+   */
+  const matchesOf = (phrase: string, limit: number): number[] =>
+    walk((range) => {
+      const { fts } = rangeTables(index, range);
+      if (!filterNeeded(connection, index, query, range)) {
+        return connection.statement(key('bare-phrase', range), () => `SELECT rowid FROM ${fts} WHERE ${filterSql(fts, NO_FILTER)} ORDER BY rowid ${BOUND_LIMIT}`)
+          .pluck().all(phrase, ...range, limit) as number[];
+      }
+      return connection.statement(key(`phrase\u0000${filter.shape}`, range), () =>
+        `SELECT ${fts}.rowid FROM ${fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${fts}.rowid WHERE ${filterSql(fts, filter)} ORDER BY ${fts}.rowid ${BOUND_LIMIT}`,
+      ).pluck().all(phrase, ...filters, ...range, limit) as number[];
+    }, limit, (rowid) => rowid);
+  /**
+   * Takes listed rowids (ascending) as candidates scored by the search expression. One statement per partition scores
+   * them all: bm25 computes its IDF once per statement (reading every posting list of the query), so the rowids are a
+   * filter on the walk (`+` keeps it from FTS5, which would restart per rowid).
+   */
+  const scoreListed = (unscored: readonly number[]) => {
+    for (const range of ranges) {
+      const listed = unscored.filter((rowid) => rowid >= range[0] && rowid <= range[1]);
+      if (listed.length === 0) continue;
+      const { fts } = rangeTables(index, range);
+      const scored = rankedRead(connection, key('score-listed', range), () =>
+        `SELECT ${fts}.rowid AS rowid, d.popularity AS popularity,
+                ${textRank(fts)} + ${EXACT_TITLE_SCORE} AS score
+         FROM ${fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${fts}.rowid
+         WHERE ${fts} MATCH ? AND ${fts}.rowid >= CAST(? AS INTEGER) AND ${fts}.rowid <= CAST(? AS INTEGER)
+           AND +${fts}.rowid IN (SELECT value FROM json_each(?))
+         LIMIT ${PHRASE_CANDIDATES + TYPED_PHRASE_CANDIDATES}`,
+      );
+      takeScored(retrieval, scored([titleKey, literalKey, expression, listed[0], listed[listed.length - 1], JSON.stringify(listed)]));
+    }
+  };
   if (sort === 'popularity') {
     const walks = ranges.map((range) => scoredWalk(textRank, range)([titleKey, literalKey, expression, ...filters, ...range, wanted]));
     takePopularityWalks(retrieval, walks, from, wanted);
@@ -80,12 +119,14 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
       ).raw();
     };
     const holdsDropped = droppedWordsIn(plan.dropped);
-    const titleMatches = walk(
+    const found = walk(
       (range) => (titleRows(range).all(titleKey, literalKey, titleExpression, ...filters, ...range, TITLE_CANDIDATES) as [number, number, number, number, string][])
-        .map(([rowid, popularity, score, ownScore, title]) => withDroppedWords({ rowid, popularity, score, titleScore: ownScore, holdsDropped: holdsDropped(title) })),
+        .map(([rowid, popularity, score, ownScore, title]) => ({ rowid, popularity, score, titleScore: ownScore, holdsDropped: holdsDropped(title) })),
       TITLE_CANDIDATES,
       rowidOfRanked,
     );
+    const titleMatches = found.map((match) => rankedTitleMatch(match, plan.dropped));
+    fullTitles = new Set(found.filter((match) => holdsEveryWord(match, plan.dropped)).map(rowidOfRanked));
     if (takeTitleMatches(retrieval, titleMatches)) {
       const exact = connection.statement(`${index}\u0000exact-title\u0000${filter.shape}`, () =>
         `SELECT d.rowid FROM ${tables.docs} d WHERE d.exact_key = ? AND ${filter.sql} ORDER BY d.rowid ${BOUND_LIMIT}`,
@@ -107,6 +148,7 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
       if (scoredExact !== undefined) {
         const popularity = connection.statement(`${index}\u0000popularity`, () => `SELECT popularity FROM ${tables.docs} WHERE rowid = ?`).pluck();
         takeExactTitles(retrieval, missing, scoredExact.score, (rowid) => popularity.get(rowid) as number);
+        for (const rowid of missing) fullTitles.add(rowid);
       }
     }
     if (bodyWalkNeeded(retrieval, wanted)) {
@@ -131,32 +173,14 @@ export function searchIndex(connection: Connection, settings: RankSettings, inde
           : bareWalk(range)([bodyExpression, ...range, BODY_CANDIDATES]),
       );
       takeBodyMatches(retrieval, bodyWalks);
-      const phrase = phraseToWalk(retrieval, plan);
-      if (phrase !== undefined) {
-        const phraseRows = walk((range) => {
-          const { fts } = rangeTables(index, range);
-          return connection.statement(key(`phrase\u0000${filter.shape}`, range), () =>
-            `SELECT ${fts}.rowid FROM ${fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${fts}.rowid WHERE ${filterSql(fts, filter)} ORDER BY ${fts}.rowid ${BOUND_LIMIT}`,
-          ).pluck().all(phrase, ...filters, ...range, PHRASE_CANDIDATES) as number[];
-        }, PHRASE_CANDIDATES, (rowid) => rowid);
-        // One statement per partition scores them all: bm25 computes its IDF once per statement (reading every posting
-        // list of the query), so the rowids are a filter on the walk (`+` keeps it from FTS5, which would restart per rowid).
-        const unscored = takePhraseMatches(retrieval, phraseRows);
-        for (const range of ranges) {
-          const listed = unscored.filter((rowid) => rowid >= range[0] && rowid <= range[1]);
-          if (listed.length === 0) continue;
-          const { fts } = rangeTables(index, range);
-          const scored = rankedRead(connection, key('score-listed', range), () =>
-            `SELECT ${fts}.rowid AS rowid, d.popularity AS popularity,
-                    ${textRank(fts)} + ${EXACT_TITLE_SCORE} AS score
-             FROM ${fts} CROSS JOIN ${tables.docs} d ON d.rowid = ${fts}.rowid
-             WHERE ${fts} MATCH ? AND ${fts}.rowid >= CAST(? AS INTEGER) AND ${fts}.rowid <= CAST(? AS INTEGER)
-               AND +${fts}.rowid IN (SELECT value FROM json_each(?))
-             LIMIT ${PHRASE_CANDIDATES}`,
-          );
-          takeScored(retrieval, scored([titleKey, literalKey, expression, listed[0], listed[listed.length - 1], JSON.stringify(listed)]));
-        }
-      }
+      // The typed phrase walked below is the plan's one phrase when no word was dropped.
+      const phrase = plan.dropped === undefined && plan.typedPhrase !== undefined ? undefined : phraseToWalk(retrieval, plan);
+      if (phrase !== undefined) scoreListed(takePhraseMatches(retrieval, matchesOf(phrase, PHRASE_CANDIDATES)));
+    }
+    if (typedPhraseWalked(plan, fullTitles.size, wanted)) {
+      const holders = matchesOf(typedPhraseExpression(plan) as string, TYPED_PHRASE_CANDIDATES);
+      scoreListed(typedPhraseUnscored(retrieval, holders));
+      takeTypedPhrase(retrieval, holders, fullTitles);
     }
   }
   const documents = readHits(connection, index, rankedPage(retrieval, sort, from, wanted), plan, highlight);

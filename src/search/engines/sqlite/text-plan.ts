@@ -104,6 +104,7 @@ export function planOf(connection: Connection, index: string, text: string, opti
     return matchesOf(word, false).correction?.documents;
   };
   const planned = planQuery(typed.map((word) => word.term), documents, frequency);
+  if (planned.typedPhrase !== undefined) planned.typedPhrase = typed.flatMap((word) => [word.term, ...word.parts]);
   const plan: TextPlan = { ...planned, ...expansionsOf(planned, documents, spelling, completionsOfLast), languages, partitions };
   if (plan.prefixLast && plan.expansions?.length === 0) {
     // No term of the index starts with the last word: it is not unfinished but unknown, and is matched as a word.
@@ -150,6 +151,8 @@ export function planOf(connection: Connection, index: string, text: string, opti
     if (dropped.size === plan.words.length) dropped.clear();
   }
   const searched = dropped.size === 0 ? plan : withoutWords(plan, dropped);
+  // The phrase as typed holds a word corrected or left out: no document holds it in a row.
+  if (corrections.size > 0 || dropped.size > 0) delete searched.typedPhrase;
   const droppedTerms = new Set([...dropped].map((at) => plan.words[at]));
   if (corrections.size > 0 || dropped.size > 0) {
     searched.corrected = queryText(typed.filter((word) => !droppedTerms.has(word.term)), (word) => corrections.get(word.term) ?? word.typed);

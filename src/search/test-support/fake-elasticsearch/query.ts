@@ -62,7 +62,7 @@ function textMapping(context: SearchContext, field: string): FieldMapping {
   return mapping;
 }
 
-const QUERY_KINDS = new Set(['match_all', 'match_none', 'bool', 'multi_match', 'match', 'match_phrase', 'terms', 'term', 'prefix', 'function_score']);
+const QUERY_KINDS = new Set(['match_all', 'match_none', 'bool', 'constant_score', 'multi_match', 'match', 'match_phrase', 'terms', 'term', 'prefix', 'function_score']);
 
 /** Refuses an unknown query anywhere in the tree, as Elasticsearch's parser does before it looks at any document. */
 export function checkQuery(query: Json): void {
@@ -70,6 +70,7 @@ export function checkQuery(query: Json): void {
   if (kind === undefined || !QUERY_KINDS.has(kind)) throw new EsError(400, 'parsing_exception', `unknown query [${String(kind)}]`);
   const spec = (raw ?? {}) as Json;
   if (kind === 'function_score' && spec['query'] !== undefined) checkQuery(spec['query'] as Json);
+  if (kind === 'constant_score') checkQuery((spec['filter'] ?? {}) as Json);
   if (kind === 'bool') {
     for (const key of ['must', 'filter', 'should', 'must_not']) {
       const value = spec[key];
@@ -244,6 +245,9 @@ export function evaluate(query: Json, doc: StoredDoc, context: SearchContext, hi
       const fieldBoost = kind !== 'terms' && typeof value === 'object' && value !== null && typeof (value as Json)['boost'] === 'number' ? ((value as Json)['boost'] as number) : boost;
       return hit ? fieldBoost : undefined;
     }
+    case 'constant_score':
+      // Its filter matches without scoring, as a bool filter does; the match scores the boost alone.
+      return evaluate(spec['filter'] as Json, doc, context) === undefined ? undefined : boost;
     case 'function_score': {
       const inner = evaluate((spec['query'] ?? { match_all: {} }) as Json, doc, context, highlightTerms);
       if (inner === undefined) return undefined;
