@@ -17,6 +17,12 @@ describe('password hashes', () => {
     assert.equal(await verifyPassword('', stored), false);
   });
 
+  it('match no password with a trailing NUL, which HMAC key padding would make equal', async () => {
+    const stored = await hashPassword('a pass phrase', TEST_SCRYPT);
+    assert.equal(await verifyPassword('a pass phrase\u0000', stored), false);
+    assert.equal(await verifyPassword('a pass phrase\u0000\u0000', stored), false);
+  });
+
   it('match a password typed in another Unicode normal form', async () => {
     const stored = await hashPassword('Zwölf Boxkämpfer', TEST_SCRYPT);
     assert.equal(await verifyPassword('Zwo\u0308lf Boxka\u0308mpfer', stored), true);

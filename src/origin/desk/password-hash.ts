@@ -56,7 +56,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const parsed = parse(stored);
   if (parsed === undefined) return false;
   const key = await derive(password, parsed.salt, parsed.params);
-  return key.length === parsed.key.length && timingSafeEqual(key, parsed.key);
+  // scrypt keys HMAC with the password, and HMAC pads a short key with zero bytes: `pw` and `pw\0` hash alike. No
+  // password may hold U+0000 (passwordProblem), so one that does matches nothing.
+  return key.length === parsed.key.length && timingSafeEqual(key, parsed.key) && !password.includes('\u0000');
 }
 
 /** Whether a stored hash was made with a lower cost than `params`: it is replaced at the next successful login. */
