@@ -20,9 +20,9 @@ export interface DeskOptions {
   publicUrl?: string | undefined;
   /** @default { idleMs: 7200000 (2 h), absoluteMs: 86400000 (24 h) } */
   sessionLifetime?: SessionLifetime;
-  /** Failed logins per client address (`request.ip`) in a window. @default { max: 20, windowMs: 900000 } */
+  /** Failed logins per client address (`request.ip`, see trustedProxies) in a window. @default { max: 30, windowMs: 3600000 } */
   loginRateLimit?: { max: number; windowMs: number };
-  /** Failed logins per user name, whatever the address, in a window. @default { max: 10, windowMs: 900000 } */
+  /** Failed logins per user name, whatever the address, in a window. @default { max: 10, windowMs: 3600000 } */
   loginNameRateLimit?: { max: number; windowMs: number };
   /** The cost of new password hashes. @default SCRYPT_DEFAULTS */
   scrypt?: ScryptParams;
@@ -34,8 +34,8 @@ export interface DeskOptions {
 
 export const DESK_DEFAULTS = {
   sessionLifetime: { idleMs: 2 * 3_600_000, absoluteMs: 24 * 3_600_000 },
-  loginRateLimit: { max: 20, windowMs: 15 * 60_000 },
-  loginNameRateLimit: { max: 10, windowMs: 15 * 60_000 },
+  loginRateLimit: { max: 30, windowMs: 3_600_000 },
+  loginNameRateLimit: { max: 10, windowMs: 3_600_000 },
 } as const;
 
 /** Largest desk form body read. A login form at its limits (64 + 1,024 characters, each percent-encoded as 12 bytes) fits. */
