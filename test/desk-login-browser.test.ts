@@ -15,48 +15,44 @@ const skip = chromiumSkip("the editor's desk login in Chromium");
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'a long enough pass phrase';
 
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
+/** Every axe-core violation of the page as it is now, one line each. */
 async function violations(page: Page): Promise<string[]> {
-  // The desk's Content-Security-Policy allows no script: axe runs through the DevTools protocol instead.
+  // The desk's Content-Security-Policy allows no script tag: axe is evaluated through the DevTools protocol instead.
   await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run(document)).violations;
+  return page.evaluate(async () => {
+    type Found = { id: string; impact: string | null; nodes: { target: string[] }[] };
+    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: Found[] }> } }).axe;
+    const { violations: found } = await axe.run(document);
+    return found.map((violation) => `${violation.impact ?? ''} ${violation.id} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
   });
-  return found.map((violation) => `${violation.impact ?? ''} ${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
 describe("the editor's desk login in Chromium", { skip }, () => {
   const chromium = chromiumForSuite();
-  let db: OriginDatabase;
-  let app: FastifyInstance;
-  let base: string;
-  let foreign: Server;
-  let foreignBase: string;
+  // The origin with the desk, and another origin whose page posts a form to the desk, as a hostile site would.
+  let running: { db: OriginDatabase; app: FastifyInstance; foreign: Server } | undefined;
+  let base = '';
+  let foreignBase = '';
 
   before(async () => {
-    db = openOriginDatabase(':memory:', { seed: false });
+    const db = openOriginDatabase(':memory:', { seed: false });
     await new AccountStore(db, TEST_SCRYPT).addUser('alice', PASSWORD);
-    app = await createOriginApp({ db, logger: silentLogger(), desk: { scrypt: TEST_SCRYPT } });
+    const app = await createOriginApp({ db, logger: silentLogger(), desk: { scrypt: TEST_SCRYPT } });
     base = await app.listen({ host: '127.0.0.1', port: 0 });
-    // Another origin whose page posts a form to the desk, as a hostile site would.
-    foreign = createServer((_request, response) => {
+    const foreign = createServer((_request, response) => {
       response.setHeader('content-type', 'text/html');
       response.end(`<form id="f" method="post" action="${base}/admin/logout"><input name="_csrf" value="guess"></form><script>document.getElementById('f').submit()</script>`);
     });
     await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
     foreignBase = `http://localhost:${(foreign.address() as AddressInfo).port}`;
+    running = { db, app, foreign };
   });
   after(async () => {
-    await app?.close();
-    db?.close();
-    await new Promise((resolve) => foreign?.close(resolve));
+    if (running === undefined) return;
+    const { app, db, foreign } = running;
+    await app.close();
+    db.close();
+    await new Promise((resolve) => foreign.close(resolve));
   });
 
   it('logs in with the keyboard at 390 px, axe-clean, and refuses a form from another origin', async () => {

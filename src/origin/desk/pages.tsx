@@ -35,6 +35,29 @@ function document(title: string, body: ReactNode): string {
   );
 }
 
+/** A labelled login input; on a failed login it points to the alert that says why (`login-error`). */
+function Field(props: { id: string; label: string; type: string; autoComplete: string; maxLength: number; defaultValue?: string; focus: boolean; error: boolean }): ReactNode {
+  return (
+    <>
+      <label htmlFor={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        name={props.id}
+        type={props.type}
+        autoComplete={props.autoComplete}
+        autoCapitalize={props.type === 'text' ? 'none' : undefined}
+        spellCheck={props.type === 'text' ? false : undefined}
+        required
+        maxLength={props.maxLength}
+        defaultValue={props.defaultValue}
+        autoFocus={props.focus}
+        aria-invalid={props.error || undefined}
+        aria-describedby={props.error ? 'login-error' : undefined}
+      />
+    </>
+  );
+}
+
 export interface LoginPageProps {
   /** The login form's double-submit token. */
   csrfToken: string;
@@ -65,33 +88,8 @@ export function loginPage(props: LoginPageProps): string {
       <form className="desk-form" method="post" action="/admin/login">
         <input type="hidden" name={CSRF_FIELD} value={props.csrfToken} />
         {props.next === undefined ? null : <input type="hidden" name="next" value={props.next} />}
-        <label htmlFor="username">Username</label>
-        <input
-          id="username"
-          name="username"
-          type="text"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          required
-          maxLength={64}
-          defaultValue={props.userName ?? ''}
-          autoFocus={!invalid}
-          aria-invalid={invalid || undefined}
-          aria-describedby={invalid ? 'login-error' : undefined}
-        />
-        <label htmlFor="password">Password</label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          maxLength={1024}
-          autoFocus={invalid}
-          aria-invalid={invalid || undefined}
-          aria-describedby={invalid ? 'login-error' : undefined}
-        />
+        <Field id="username" label="Username" type="text" autoComplete="username" maxLength={64} defaultValue={props.userName ?? ''} focus={!invalid} error={invalid} />
+        <Field id="password" label="Password" type="password" autoComplete="current-password" maxLength={1024} focus={invalid} error={invalid} />
         <button type="submit">Log in</button>
       </form>
     </Page>,
