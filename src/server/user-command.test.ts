@@ -73,7 +73,7 @@ describe('sitestack user', () => {
 
   it('refuses a password given as an argument, a missing name and unknown actions', async () => {
     const dir = dataDir();
-    await assert.rejects(run(dir, ['add', 'alice', PASSWORD]), { code: 'USAGE', message: /never an argument/ });
+    await assert.rejects(run(dir, ['add', 'alice', PASSWORD]), (error: Error) => /never an argument/.test(error.message) && !error.message.includes(PASSWORD));
     await assert.rejects(run(dir, ['add']), { code: 'USAGE' });
     await assert.rejects(run(dir, ['rename', 'alice']), { code: 'USAGE' });
     await assert.rejects(run(dir, ['add', 'alice', '--password', PASSWORD]), { code: 'USAGE' });

@@ -72,7 +72,8 @@ export function createUserCommand(options: UserCommandOptions = {}): Command {
     async run({ args, config, out }) {
       const { positionals, values } = parseCommandArgs({ args, options: { 'password-file': { type: 'string' } }, allowPositionals: true }, USAGE);
       const [action, name, ...rest] = positionals;
-      if (rest.length > 0) throw ERRORS.USAGE(`user: unexpected '${rest[0]}': the password is never an argument; pipe it or use --password-file`, USAGE);
+      // Not repeated: an extra argument is most likely the password itself.
+      if (rest.length > 0) throw ERRORS.USAGE('user: too many arguments: the password is never an argument; pipe it in or use --password-file', USAGE);
       if (action !== 'list' && (action === undefined || name === undefined)) throw ERRORS.USAGE('user: give an action and a name', USAGE);
       if (action !== 'add' && values['password-file'] !== undefined) throw ERRORS.USAGE('user: --password-file goes with add', USAGE);
       const problem = name === undefined ? undefined : userNameProblem(name);
