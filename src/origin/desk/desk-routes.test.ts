@@ -175,6 +175,26 @@ describe('the desk routes', () => {
     }
   });
 
+  it('sends a logged-in editor from the login form to the desk', async () => {
+    await ensureUsers();
+    const client = new DeskClient(origin.base);
+    await client.login('alice', passwordOf('alice'));
+    const response = await client.request('/admin/login');
+    assert.equal(response.status, 303);
+    assert.equal(response.headers.get('location'), '/admin/');
+  });
+
+  it('takes the session token from the X-CSRF-Token header of a script', async () => {
+    await ensureUsers();
+    const client = new DeskClient(origin.base);
+    await client.login('alice', passwordOf('alice'));
+    const token = await client.sessionToken();
+    const json = { 'content-type': 'application/json', origin: origin.base };
+    assert.equal((await client.request('/admin/logout', { body: '{}', headers: { ...json, 'x-csrf-token': 'wrong' } })).status, 403);
+    assert.equal((await client.request('/admin/logout', { body: '{}', headers: { ...json, 'x-csrf-token': token } })).status, 303);
+    assert.equal((await client.request('/admin/')).status, 303);
+  });
+
   it('goes back to the desk page asked for after login, never to another site', async () => {
     await ensureUsers();
     const client = new DeskClient(origin.base);
