@@ -11,7 +11,7 @@ import { loadConfig } from '../config.js';
 import { silentLogger } from '../log.js';
 import { AccountStore, openOriginDatabase } from '../origin/index.js';
 import { TEST_SCRYPT } from '../origin/desk/test-support/desk-client.js';
-import { createUserCommand } from './user-command.js';
+import { createUserCommand, promptHidden, type PasswordInput } from './user-command.js';
 
 const PASSWORD = 'a long enough pass phrase';
 
@@ -114,6 +114,44 @@ describe('sitestack user', () => {
       }),
       { numRuns: 30 },
     );
+  });
+
+  /** A terminal that types `keys`, one chunk each, once the prompt listens; it records raw mode. */
+  function terminal(keys: string[]): { input: PasswordInput; raw: boolean[]; output: PassThrough; shown: () => string } {
+    const stream = new PassThrough() as PassThrough & PasswordInput;
+    const raw: boolean[] = [];
+    stream.isTTY = true;
+    stream.setRawMode = (mode: boolean) => raw.push(mode);
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+    const queue = [...keys];
+    const type = () => {
+      const key = queue.shift();
+      if (key !== undefined) stream.write(key, () => setImmediate(type));
+    };
+    setImmediate(type);
+    return { input: stream, raw, output, shown: () => shown };
+  }
+
+  it('prompts twice at a terminal, in raw mode and without echo, and adds the user', async () => {
+    const dir = dataDir();
+    const tty = terminal([...`${PASSWORD}x`, '\u007f', '\r', ...PASSWORD, '\r']);
+    const command = createUserCommand({ stdin: tty.input, prompt: tty.output, scrypt: TEST_SCRYPT });
+    assert.equal(await command.run({ args: ['add', 'erin'], config: loadConfig({ DATA_DIR: dir }), logger: silentLogger(), out: new PassThrough() }), 0);
+    assert.equal(await authenticates(dir, 'erin', PASSWORD), true);
+    assert.deepEqual(tty.raw, [true, false, true, false]);
+    assert.ok(!tty.shown().includes(PASSWORD) && tty.shown().includes('Password for erin'));
+  });
+
+  it('refuses two different passwords typed at a terminal and cancels at Ctrl-C', async () => {
+    const dir = dataDir();
+    const differ = terminal([`${PASSWORD}\r`, `${PASSWORD}!\r`]);
+    const command = createUserCommand({ stdin: differ.input, prompt: differ.output, scrypt: TEST_SCRYPT });
+    await assert.rejects(command.run({ args: ['add', 'erin'], config: loadConfig({ DATA_DIR: dir }), logger: silentLogger(), out: new PassThrough() }), { message: /differ/ });
+    const cancelled = terminal(['abc', '\u0003']);
+    await assert.rejects(promptHidden(cancelled.input, cancelled.output, 'Password: '), { code: 'USAGE', message: /cancelled/ });
+    assert.deepEqual(cancelled.raw, [true, false]);
   });
 
   it('reads the password from stdin through the real CLI and never echoes it', () => {

@@ -1,5 +1,6 @@
 import { openSync, closeSync, fstatSync, readSync } from 'node:fs';
 import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { ERRORS } from '../error-codes.js';
 import { AccountStore, openOriginDatabase, PASSWORD_LIMITS, PASSWORD_RULE, userNameProblem, type ScryptParams } from '../origin/index.js';
 import { parseCommandArgs } from './cli-args.js';
@@ -56,9 +57,57 @@ async function readStreamBounded(stream: NodeJS.ReadableStream): Promise<Buffer>
   return Buffer.concat(chunks);
 }
 
+/** Standard input as the prompt needs it: a terminal can be put in raw mode, so the password is not echoed. */
+export type PasswordInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
+
+/**
+ * Reads one line from a terminal without echoing it: Enter ends it, Backspace takes back a character, Ctrl-C cancels.
+ * The terminal is put back as it was however the line ends.
+ */
+export function promptHidden(input: PasswordInput, output: NodeJS.WritableStream, prompt: string): Promise<string> {
+  output.write(prompt);
+  input.setRawMode?.(true);
+  const decoder = new StringDecoder('utf8');
+  let text = '';
+  return new Promise<string>((resolve, reject) => {
+    const finish = (error?: Error) => {
+      input.removeListener('data', onData);
+      input.removeListener('end', onEnd);
+      input.setRawMode?.(false);
+      input.pause();
+      output.write('\n');
+      if (error === undefined) resolve(text);
+      else reject(error);
+    };
+    const onEnd = () => finish();
+    const onData = (chunk: Buffer | string) => {
+      for (const char of typeof chunk === 'string' ? chunk : decoder.write(chunk)) {
+        if (char === '\r' || char === '\n' || char === '\u0004') return finish();
+        if (char === '\u0003') return finish(ERRORS.USAGE('user add: cancelled'));
+        if (char === '\u007f' || char === '\b') text = [...text].slice(0, -1).join('');
+        else text += char;
+        if (text.length > MAX_PASSWORD_BYTES) return finish(ERRORS.INVALID_USER(`a password is at most ${PASSWORD_LIMITS.maxLength} characters`));
+      }
+    };
+    input.on('data', onData);
+    input.on('end', onEnd);
+    input.resume();
+  });
+}
+
+/** The password typed twice at a terminal; refused when the two differ. */
+async function promptPassword(input: PasswordInput, output: NodeJS.WritableStream, name: string): Promise<string> {
+  const first = await promptHidden(input, output, `Password for ${name} (${PASSWORD_RULE}): `);
+  const second = await promptHidden(input, output, 'The same password again: ');
+  if (first !== second) throw ERRORS.INVALID_USER('the two passwords typed differ');
+  return first;
+}
+
 export interface UserCommandOptions {
-  /** Where the password comes from without `--password-file`. @default process.stdin */
-  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Where the password comes from without `--password-file`: typed at a terminal (not echoed) or piped. @default process.stdin */
+  stdin?: PasswordInput;
+  /** Where a terminal's password prompt is written. @default process.stderr */
+  prompt?: NodeJS.WritableStream;
   /** @default SCRYPT_DEFAULTS */
   scrypt?: ScryptParams;
 }
@@ -95,10 +144,12 @@ export function createUserCommand(options: UserCommandOptions = {}): Command {
         if (action !== 'add') throw ERRORS.USAGE(`user: unknown action '${action ?? ''}'`, USAGE);
         const file = values['password-file'];
         const stdin = options.stdin ?? process.stdin;
-        if (file === undefined && stdin.isTTY === true) {
-          throw ERRORS.USAGE(`user add: pipe the password in (printf %s "$PASSWORD" | sitestack user add ${name ?? ''}) or use --password-file; it must be ${PASSWORD_RULE}`);
-        }
-        const password = file === undefined ? passwordFromBytes(await readStreamBounded(stdin), 'stdin') : passwordFromBytes(readFileBounded(file), file);
+        const password =
+          file !== undefined
+            ? passwordFromBytes(readFileBounded(file), file)
+            : stdin.isTTY === true
+              ? await promptPassword(stdin, options.prompt ?? process.stderr, name ?? '')
+              : passwordFromBytes(await readStreamBounded(stdin), 'stdin');
         await accounts.addUser(name ?? '', password);
         out.write(`added user ${name ?? ''}: log in at /admin/login on the origin\n`);
         return 0;
