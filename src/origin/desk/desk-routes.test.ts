@@ -50,6 +50,16 @@ describe('the desk routes', () => {
     assert.match(client.lastSetCookies[0] ?? '', /^sitestack_desk_login=[\w-]{43}; Path=\/admin; Max-Age=\d+; HttpOnly; SameSite=Strict; Secure$/);
   });
 
+  it('keeps the login token a browser has, so a login form open in another tab still works', async () => {
+    await ensureUsers();
+    const client = new DeskClient(origin.base);
+    const first = DeskClient.csrfOf(await (await client.request('/admin/login')).text());
+    const second = DeskClient.csrfOf(await (await client.request('/admin/login')).text());
+    assert.equal(first, second);
+    const response = await client.request('/admin/login', { form: { _csrf: first, username: 'alice', password: passwordOf('alice') }, headers: { origin: origin.base } });
+    assert.equal(response.status, 303);
+  });
+
   it('logs in and shows who is logged in when the name and password match', async () => {
     await ensureUsers();
     const client = new DeskClient(origin.base);
@@ -93,7 +103,7 @@ describe('the desk routes', () => {
     const limited = await new DeskClient(origin.base).login('carol', passwordOf('carol'), {}, { 'x-forwarded-for': '203.0.113.99' });
     assert.equal(limited.status, 429);
     assert.ok(Number(limited.headers.get('retry-after')) > 0);
-    assert.match(await limited.text(), /Too many failed logins/);
+    assert.match(await limited.text(), /Too many failed logins. Try again in \d+ seconds/);
   });
 
   it('answers 429 when one address has failed too often, whatever names it tries', async () => {

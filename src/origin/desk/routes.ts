@@ -68,6 +68,11 @@ const parseForm: FastifyBodyParser<Buffer> = (_request, body, done) => {
   done(null, fields);
 };
 
+/** A wait as a person reads it: seconds up to a minute and a half, then whole minutes. */
+function waitText(seconds: number): string {
+  return seconds <= 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+}
+
 function isDeskPath(url: string): boolean {
   return url === DESK_PATH || url.startsWith(`${DESK_PATH}/`) || url.startsWith(`${DESK_PATH}?`);
 }
@@ -117,8 +122,9 @@ export async function registerDesk(app: FastifyInstance, options: DeskOptions): 
     };
 
     const html = (reply: FastifyReply, status: number, page: string) => reply.status(status).type('text/html; charset=utf-8').send(page);
-    const loginForm = (reply: FastifyReply, status: number, props: Omit<Parameters<typeof loginPage>[0], 'csrfToken'>) => {
-      const token = newToken();
+    const loginForm = (request: FastifyRequest, reply: FastifyReply, status: number, props: Omit<Parameters<typeof loginPage>[0], 'csrfToken'>) => {
+      // The browser's token is kept when it has one, so a login form open in another tab stays valid.
+      const token = cookieToken(request.headers.cookie, LOGIN_COOKIE) ?? newToken();
       reply.header('set-cookie', cookieHeader(LOGIN_COOKIE, token, { secure, maxAgeSeconds: lifetime.absoluteMs / 1000 }));
       return html(reply, status, loginPage({ ...props, csrfToken: token }));
     };
@@ -136,7 +142,7 @@ export async function registerDesk(app: FastifyInstance, options: DeskOptions): 
       const id = cookieToken(request.headers.cookie, SESSION_COOKIE);
       if (id !== undefined && accounts.session(id, lifetime, now()) !== undefined) return reply.redirect(safeNext(query.next) ?? `${DESK_PATH}/`, 303);
       const notice = query.out === 'all' ? 'You have logged out on every device.' : query.out === '1' ? 'You have logged out.' : undefined;
-      return loginForm(reply, 200, { next: safeNext(query.next), notice });
+      return loginForm(request, reply, 200, { next: safeNext(query.next), notice });
     });
 
     scope.post(`${DESK_PATH}/login`, { bodyLimit: FORM_BODY_LIMIT }, async (request, reply) => {
@@ -149,16 +155,16 @@ export async function registerDesk(app: FastifyInstance, options: DeskOptions): 
       const name = normaliseUserName(typed);
       const password = formField(request.body, 'password') ?? '';
       const next = safeNext(formField(request.body, 'next'));
-      const shownName = typed.slice(0, 64);
+      const shownName = [...typed].slice(0, 64).join('');
       const wait = await waitSeconds(request, false);
       if (wait > 0) {
         reply.header('retry-after', String(wait));
-        return loginForm(reply, 429, { error: `Too many failed logins. Try again in ${wait} seconds.`, userName: shownName, next });
+        return loginForm(request, reply, 429, { error: `Too many failed logins. Try again in ${waitText(wait)}.`, userName: shownName, next });
       }
       const user = name.length > 64 || password.length > PASSWORD_LIMITS.maxLength * 2 ? undefined : await accounts.authenticate(name, password);
       if (user === undefined) {
         await waitSeconds(request, true);
-        return loginForm(reply, 401, { error: LOGIN_FAILED, userName: shownName, next });
+        return loginForm(request, reply, 401, { error: LOGIN_FAILED, userName: shownName, next });
       }
       accounts.pruneSessions(lifetime, now());
       const session = accounts.openSession(user, now());
