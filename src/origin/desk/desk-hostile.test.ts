@@ -94,6 +94,40 @@ describe('the desk with hostile input', () => {
     );
   });
 
+  it('never answers 500 to any method, desk path, query and cookie', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
+        fc.constantFrom('/admin', '/admin/', '/admin/login', '/admin/logout', '/admin/x'),
+        fc.string({ maxLength: 30 }),
+        fc.string({ maxLength: 60 }),
+        async (method, path, query, cookie) => {
+          const response = await fetch(`${origin.base}${path}?${encodeURIComponent(query)}`, {
+            method,
+            headers: { cookie: cookie.replace(/[^\x20-\x7e]/g, ''), 'content-type': 'application/x-www-form-urlencoded', origin: origin.base },
+            body: method === 'GET' || method === 'OPTIONS' ? undefined : `_csrf=${encodeURIComponent(query)}`,
+            redirect: 'manual',
+          });
+          await response.arrayBuffer();
+          assert.ok(response.status < 500, `${method} ${path}: ${response.status}`);
+          assert.equal(response.headers.get('cache-control'), 'no-store');
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('gives a new session id at login even when the browser brings one (no session fixation)', async () => {
+    await withUser();
+    const client = new DeskClient(origin.base);
+    const planted = 'P'.repeat(43);
+    client.cookies.set('sitestack_desk', planted);
+    assert.equal((await client.login('alice', PASSWORD)).status, 303);
+    const given = client.cookies.get('sitestack_desk');
+    assert.ok(given !== undefined && given !== planted);
+    assert.equal((await client.request('/admin/')).status, 200);
+  });
+
   it('answers a raw request with a hostile Host header and Origin without a 500', async () => {
     const url = new URL(origin.base);
     const status = await new Promise<number>((resolve, reject) => {
