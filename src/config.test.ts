@@ -64,6 +64,14 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ COMMENT_RATE_LIMIT: 'lots' }), /expected COMMENT_RATE_LIMIT to be a rate/);
   });
 
+  it("reads the desk's login limits and session lifetimes, naming the variable when one is malformed", () => {
+    const desk = loadConfig({ DESK_LOGIN_RATE_LIMIT: '5/minute', DESK_LOGIN_NAME_RATE_LIMIT: '3/hour', DESK_SESSION_IDLE_MS: '60000', DESK_SESSION_MAX_MS: '3600000' }).desk;
+    assert.deepEqual(desk, { loginRateLimit: { max: 5, windowMs: 60_000 }, loginNameRateLimit: { max: 3, windowMs: 3_600_000 }, sessionLifetime: { idleMs: 60_000, absoluteMs: 3_600_000 } });
+    assert.equal(loadConfig({}).desk.loginNameRateLimit.max, 10);
+    assert.throws(() => loadConfig({ DESK_LOGIN_RATE_LIMIT: 'many' }), /expected DESK_LOGIN_RATE_LIMIT to be a rate/);
+    assert.throws(() => loadConfig({ DESK_SESSION_IDLE_MS: '0' }), /expected DESK_SESSION_IDLE_MS to be a positive integer, got '0'/);
+  });
+
   it('names the variable and the value when a port is not a number', () => {
     assert.throws(() => loadConfig({ PORT: 'abc' }), {
       name: 'ConfigError',

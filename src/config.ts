@@ -7,7 +7,7 @@ import { RENDERER_DEFAULTS } from './renderer/index.js';
 import { SITE_DEFAULTS, SITE_LIMITS, type SiteIdentity } from './renderer/site.js';
 import { DRAIN_DEFAULTS } from './server/drain.js';
 import { DEFAULT_TRUSTED_PROXIES, validProxyEntry } from './http/index.js';
-import { ORIGIN_APP_DEFAULTS } from './origin/index.js';
+import { DESK_DEFAULTS, ORIGIN_APP_DEFAULTS } from './origin/index.js';
 import { DEFAULT_INDEX_PREFIX, SEARCH_ROUTES_DEFAULTS } from './search/index.js';
 import type { SongsConfig } from './songs/index.js';
 
@@ -67,6 +67,8 @@ export interface Config {
   /** Proxies whose X-Forwarded-For names the client (addresses, CIDR subnets, `loopback`). */
   trustedProxies: string[];
   commentRateLimit: RateLimit;
+  /** The editor's desk: failed logins per address and per name, and a session's idle and absolute lifetimes. */
+  desk: { loginRateLimit: RateLimit; loginNameRateLimit: RateLimit; sessionLifetime: { idleMs: number; absoluteMs: number } };
   /** Each front worker names itself in an `x-front-worker` answer header (diagnostics and tests of `--workers`). */
   frontWorkerHeader: boolean;
   /**
@@ -344,6 +346,14 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     searchRateLimit: optional(env, 'SEARCH_RATE_LIMIT', parseRateLimit) ?? { ...SEARCH_ROUTES_DEFAULTS.rateLimit },
     trustedProxies: parseTrustedProxies('TRUSTED_PROXIES', read(env, 'TRUSTED_PROXIES') ?? DEFAULT_TRUSTED_PROXIES.join(',')),
     commentRateLimit: optional(env, 'COMMENT_RATE_LIMIT', parseRateLimit) ?? { ...ORIGIN_APP_DEFAULTS.commentRateLimit },
+    desk: {
+      loginRateLimit: optional(env, 'DESK_LOGIN_RATE_LIMIT', parseRateLimit) ?? { ...DESK_DEFAULTS.loginRateLimit },
+      loginNameRateLimit: optional(env, 'DESK_LOGIN_NAME_RATE_LIMIT', parseRateLimit) ?? { ...DESK_DEFAULTS.loginNameRateLimit },
+      sessionLifetime: {
+        idleMs: parsePositiveInt('DESK_SESSION_IDLE_MS', read(env, 'DESK_SESSION_IDLE_MS') ?? String(DESK_DEFAULTS.sessionLifetime.idleMs)),
+        absoluteMs: parsePositiveInt('DESK_SESSION_MAX_MS', read(env, 'DESK_SESSION_MAX_MS') ?? String(DESK_DEFAULTS.sessionLifetime.absoluteMs)),
+      },
+    },
     frontWorkerHeader: parseOneOf('FRONT_WORKER_HEADER', read(env, 'FRONT_WORKER_HEADER') ?? 'off', ['on', 'off']) === 'on',
     shutdownTimeoutMs: parsePositiveInt('SHUTDOWN_TIMEOUT_MS', read(env, 'SHUTDOWN_TIMEOUT_MS') ?? String(DRAIN_DEFAULTS.timeoutMs)),
     drainDelayMs: parseNonNegativeInt('DRAIN_DELAY_MS', read(env, 'DRAIN_DELAY_MS') ?? '0'),

@@ -129,6 +129,13 @@ export const ERRORS = catalogue({
   RATE_LIMITED: [(what: string, after: string) => `too many ${what}; retry in ${after}`, 429],
   POST_NOT_FOUND: [(oid: string, toPatch = false) => `no post '${oid}'${toPatch ? ' to patch: create it with PUT' : ''}`, 404],
   COMMENT_NOT_FOUND: [(id: number) => `no comment ${id}`, 404],
+  // The editor's desk: its accounts (the CLI) and its forms.
+  INVALID_USER: [(problem: string) => problem, 400],
+  USER_EXISTS: [(name: string) => `a user '${name}' exists already: remove it first to set a new password`, 409],
+  USER_NOT_FOUND: [(name: string) => `no user '${name}'`, 404],
+  DESK_CROSS_SITE: [(problem: string) => `${problem}: open the desk and send it again from there`, 403],
+  DESK_CSRF: [() => 'the form is out of date (its token does not match your session): reload the page and send it again', 403],
+  DESK_LOGIN_REQUIRED: [() => 'log in to the desk first', 401],
   // The validators of page-cache/pathnames.ts and surrogate-keys.ts word the problem; the page cache spec fixes that
   // the purge route's 400 body is that text, so the message is the problem as the validator gives it.
   PURGE_PATHNAMES_INVALID: [(problem: string, which = '') => (which === '' ? problem : `purge: invalid pathname${which}: ${problem}`), 400],

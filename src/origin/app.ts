@@ -10,6 +10,7 @@ import type { OriginDatabase } from './database.js';
 import { ContentStore } from './store.js';
 import { encodeCursor, parsePendingQuery } from './pending-page.js';
 import { parsePostPatch, parsePostRepresentation } from './post-representation.js';
+import { registerDesk, type DeskOptions } from './desk/index.js';
 import { BODY_LIMITS, parseCommentId, parseCommentInput, parseListQuery, parseOid } from './validation.js';
 
 export interface OriginAppOptions {
@@ -35,6 +36,8 @@ export interface OriginAppOptions {
    * and rate limits (createOperationsHandler). @default none: those paths are 404s
    */
   operations?: { paths: readonly string[]; handle: (req: IncomingMessage, res: ServerResponse, path: string) => void };
+  /** The editor's desk at `/admin/` (docs/desk.md). @default the desk with DESK_DEFAULTS */
+  desk?: Omit<DeskOptions, 'db' | 'logger'>;
 }
 
 export const ORIGIN_APP_DEFAULTS = {
@@ -80,6 +83,8 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     if (urlTooLong(request.raw.url)) throw ERRORS.URI_TOO_LONG(REQUEST_BOUNDS.maxUrlBytes);
   });
   await app.register(rateLimit, { global: false });
+  const now = options.now;
+  await registerDesk(app, { db: options.db, logger: options.logger, ...(now === undefined ? {} : { now: () => now().getTime() }), ...options.desk });
   const refusedComments = new RateLimitLog({ logger: options.logger, message: 'comment rate limit exceeded', windowMs: limit.windowMs });
   app.addHook('onClose', async () => refusedComments.flush());
 

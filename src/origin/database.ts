@@ -90,6 +90,22 @@ export const MIGRATIONS: readonly string[] = [
    );
    ALTER TABLE purge_deliveries ADD COLUMN report_id INTEGER REFERENCES purge_reports (id);
    CREATE INDEX purge_deliveries_report ON purge_deliveries (report_id) WHERE report_id IS NOT NULL;`,
+  // The editor's desk: accounts and their sessions. A password is kept as its scrypt string (parameters, salt, hash) so
+  // the cost can be raised later; a session as a hash of its id, so a copy of the file opens no session.
+  `CREATE TABLE desk_users (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     name TEXT NOT NULL UNIQUE,
+     password_hash TEXT NOT NULL,
+     created_at INTEGER NOT NULL
+   );
+   CREATE TABLE desk_sessions (
+     id_hash TEXT PRIMARY KEY,
+     user_id INTEGER NOT NULL REFERENCES desk_users (id) ON DELETE CASCADE,
+     csrf_token TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     last_seen_at INTEGER NOT NULL
+   ) WITHOUT ROWID;
+   CREATE INDEX desk_sessions_user ON desk_sessions (user_id);`,
 ];
 
 export interface OpenOriginDatabaseOptions {

@@ -8,3 +8,4 @@ export { groupByMonth, purgeForComments, purgeForPost, type PostGroup, type Post
 export type { BackoffPolicy } from '../backoff.js';
 export { OID_PATTERN, parseOid, type PostInput, type CommentInput } from './validation.js';
 export { demoPosts } from './seed.js';
+export { AccountStore, registerDesk, DESK_DEFAULTS, PASSWORD_LIMITS, PASSWORD_RULE, SCRYPT_DEFAULTS, USER_NAME_RULE, userNameProblem, type DeskOptions, type DeskGuard, type ScryptParams } from './desk/index.js';

@@ -9,6 +9,7 @@ import { popularityCommand } from './popularity-command.js';
 import { purgeCommand } from './purge-command.js';
 import { songsCommand } from './songs-command.js';
 import { startCommand } from './start-command.js';
+import { userCommand } from './user-command.js';
 
 /** Every `sitestack` command, in the order `--help` lists them. */
 export const commands: Command[] = [
@@ -21,5 +22,6 @@ export const commands: Command[] = [
   popularityCommand,
   purgeCommand,
   songsCommand,
+  userCommand,
   benchCommand,
 ];

@@ -154,6 +154,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
     adminToken: config.originAdminToken,
     commentRateLimit: config.commentRateLimit,
     trustedProxies: config.trustedProxies,
+    desk: { publicUrl: config.publicUrl, ...config.desk },
     onChange: () => {
       outbox?.notify();
       searchOutbox.notify();

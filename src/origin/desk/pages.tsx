@@ -1,0 +1,139 @@
+import type { ReactNode } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { STYLE } from '../../renderer/style.js';
+
+/** The hidden field every state-changing desk form carries its token in. */
+export const CSRF_FIELD = '_csrf';
+
+const DESK_STYLE = `.desk-form{display:grid;gap:.5rem;max-width:24rem;margin:1.5rem 0}.desk-form button{justify-self:start;margin-top:.5rem}
+input[type=password]{width:100%;background:var(--bg);border:1px solid var(--muted);padding:.45rem .6rem}
+.desk-actions{display:flex;flex-wrap:wrap;gap:.75rem;margin:1.5rem 0}.desk-actions form{margin:0}
+button.secondary{background:var(--bg);color:var(--link);border-color:var(--muted)}`;
+
+function Page(props: { title: string; children: ReactNode }): ReactNode {
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="site-header">
+        <span className="site-name">Editor&apos;s desk</span>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <h1>{props.title}</h1>
+        {props.children}
+      </main>
+    </>
+  );
+}
+
+function document(title: string, body: ReactNode): string {
+  return (
+    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<meta name="robots" content="noindex"><title>${renderToStaticMarkup(<>{title}</>)} · Editor&#x27;s desk</title>` +
+    `<style>${STYLE}${DESK_STYLE}</style></head><body>${renderToStaticMarkup(body)}</body></html>`
+  );
+}
+
+/** A labelled login input; on a failed login it points to the alert that says why (`login-error`). */
+function Field(props: { id: string; label: string; type: string; autoComplete: string; maxLength: number; defaultValue?: string; focus: boolean; error: boolean }): ReactNode {
+  return (
+    <>
+      <label htmlFor={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        name={props.id}
+        type={props.type}
+        autoComplete={props.autoComplete}
+        autoCapitalize={props.type === 'text' ? 'none' : undefined}
+        spellCheck={props.type === 'text' ? false : undefined}
+        required
+        maxLength={props.maxLength}
+        defaultValue={props.defaultValue}
+        autoFocus={props.focus}
+        aria-invalid={props.error || undefined}
+        aria-describedby={props.error ? 'login-error' : undefined}
+      />
+    </>
+  );
+}
+
+export interface LoginPageProps {
+  /** The login form's double-submit token. */
+  csrfToken: string;
+  /** Said in an alert the screen reader announces; the name typed is kept, the password never. */
+  error?: string | undefined;
+  userName?: string | undefined;
+  /** Where to go after login: a desk path. */
+  next?: string | undefined;
+  /** A quiet line: "You have logged out." */
+  notice?: string | undefined;
+}
+
+export function loginPage(props: LoginPageProps): string {
+  const invalid = props.error !== undefined;
+  return document(
+    'Log in',
+    <Page title="Log in">
+      {props.notice === undefined ? null : (
+        <p className="form-ok" role="status">
+          {props.notice}
+        </p>
+      )}
+      {invalid ? (
+        <p className="form-error" role="alert" id="login-error">
+          {props.error}
+        </p>
+      ) : null}
+      <form className="desk-form" method="post" action="/admin/login">
+        <input type="hidden" name={CSRF_FIELD} value={props.csrfToken} />
+        {props.next === undefined ? null : <input type="hidden" name="next" value={props.next} />}
+        <Field id="username" label="Username" type="text" autoComplete="username" maxLength={64} defaultValue={props.userName ?? ''} focus={!invalid} error={invalid} />
+        <Field id="password" label="Password" type="password" autoComplete="current-password" maxLength={1024} focus={invalid} error={invalid} />
+        <button type="submit">Log in</button>
+      </form>
+    </Page>,
+  );
+}
+
+function PostButton(props: { action: string; csrfToken: string; label: string; secondary?: boolean }): ReactNode {
+  return (
+    <form method="post" action={props.action}>
+      <input type="hidden" name={CSRF_FIELD} value={props.csrfToken} />
+      <button type="submit" className={props.secondary === true ? 'secondary' : undefined}>
+        {props.label}
+      </button>
+    </form>
+  );
+}
+
+/** The desk's shell: who is logged in and the ways out. Later parts of the desk add their sections here. */
+export function deskHomePage(props: { userName: string; csrfToken: string }): string {
+  return document(
+    'Desk',
+    <Page title="Desk">
+      <p>
+        Logged in as <strong>{props.userName}</strong>.
+      </p>
+      <div className="desk-actions">
+        <PostButton action="/admin/logout" csrfToken={props.csrfToken} label="Log out" />
+        <PostButton action="/admin/logout?everywhere=1" csrfToken={props.csrfToken} label="Log out everywhere" secondary />
+      </div>
+    </Page>,
+  );
+}
+
+/** A refused desk request a browser sent (a form from elsewhere, an old token), with the way back. */
+export function deskErrorPage(message: string): string {
+  return document(
+    'Not sent',
+    <Page title="Not sent">
+      <p className="form-error" role="alert">
+        {message}
+      </p>
+      <p>
+        <a href="/admin/">Back to the desk</a>
+      </p>
+    </Page>,
+  );
+}
