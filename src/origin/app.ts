@@ -54,6 +54,8 @@ export function adminAuthorized(header: string | undefined, token: string): bool
 /** The content origin's JSON API (DESIGN §5) as a fastify app, ready to `listen` or `inject`. */
 export async function createOriginApp(options: OriginAppOptions): Promise<FastifyInstance> {
   const store = new ContentStore(options.db, options.now === undefined ? {} : { now: options.now });
+  const rerendered = store.refreshRenderings();
+  if (rerendered > 0) options.logger.info({ posts: rerendered }, 'posts rendered again by the current sanitiser');
   const onChange = options.onChange ?? (() => undefined);
   const limit = options.commentRateLimit ?? ORIGIN_APP_DEFAULTS.commentRateLimit;
   const app = Fastify({
@@ -116,8 +118,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
 
   app.put<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin, bodyLimit: BODY_LIMITS.post }, async (request, reply) => {
     const oid = parseOid(request.params.oid);
-    const input = parsePostRepresentation(request.body, { oid });
-    const { created } = store.putPost(oid, input);
+    const { created } = store.putPost(oid, (current) => parsePostRepresentation(request.body, { oid }, current));
     onChange();
     return reply.status(created ? 201 : 200).send(store.getPost(oid));
   });

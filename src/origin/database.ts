@@ -90,6 +90,12 @@ export const MIGRATIONS: readonly string[] = [
    );
    ALTER TABLE purge_deliveries ADD COLUMN report_id INTEGER REFERENCES purge_reports (id);
    CREATE INDEX purge_deliveries_report ON purge_deliveries (report_id) WHERE report_id IS NOT NULL;`,
+  // Posts in Markdown: a post keeps its source as written and how to read it; body_html is what that renders to,
+  // sanitised. A post from before has no source of its own (NULL: its body_html is what its editor wrote) and
+  // rendering 0, so the origin sanitises it from that source when it opens the file (ContentStore.refreshRenderings).
+  `ALTER TABLE posts ADD COLUMN format TEXT NOT NULL DEFAULT 'html';
+   ALTER TABLE posts ADD COLUMN source TEXT;
+   ALTER TABLE posts ADD COLUMN rendering INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 export interface OpenOriginDatabaseOptions {

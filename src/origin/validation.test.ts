@@ -77,7 +77,7 @@ describe('parsePostInput', () => {
     const cases: [unknown, RegExp][] = [
       [null, /JSON object/],
       [untitled, /title is required/],
-      [{ ...validPost, body_html: '<p>Hi</p>' }, /body or as body_html, not both/],
+      [{ ...validPost, body_html: '<p>Other</p>' }, /body or as body_html, not both/],
       [{ ...validPost, body: undefined, body_html: 7 }, /body_html must be a string/],
       [[], /JSON object/],
       ['text', /JSON object/],

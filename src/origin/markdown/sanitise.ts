@@ -39,7 +39,7 @@ const ID_PATTERN = /^[\p{L}\p{N}][\p{L}\p{N}_.:-]{0,119}$/u;
  * the search box). A body repeating one would take the page's place for `#anchors`, labels and `aria-controls`, so it is
  * renamed `section-<id>`.
  */
-const PAGE_ID_PATTERN = /^(?:root|content|comments|why-it-matters|comment-.*|search-.*|site-search-.*|m-.*)$/;
+const PAGE_ID_PATTERN = /^(?:root|content|comments|comment-.*|search-.*|site-search-.*|m-.*)$/;
 
 /** `http(s):` and `//` URLs lead to another site (the site's own links are written as paths). */
 const OTHER_SITE = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
