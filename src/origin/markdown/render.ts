@@ -24,13 +24,16 @@ export function headingSlug(text: string): string {
   return slug === '' ? 'section' : slug;
 }
 
+/** Longer code blocks are shown plain: a grammar's cost grows with the block, and a save must stay quick. */
+export const HIGHLIGHT_MAX_LENGTH = 100_000;
+
 /**
  * Classes only (`hljs-keyword`…), styled by the site's stylesheet. A language the fence names and highlight.js knows
  * is highlighted; any other block is escaped as plain code (guessing a language costs time on every save and guesses
  * wrong on short snippets).
  */
 function highlight(code: string, language: string): string {
-  if (language === '' || hljs.getLanguage(language) === undefined) return '';
+  if (language === '' || code.length > HIGHLIGHT_MAX_LENGTH || hljs.getLanguage(language) === undefined) return '';
   return hljs.highlight(code, { language, ignoreIllegals: true }).value;
 }
 

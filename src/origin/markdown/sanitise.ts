@@ -41,8 +41,12 @@ const ID_PATTERN = /^[\p{L}\p{N}][\p{L}\p{N}_.:-]{0,119}$/u;
  */
 const PAGE_ID_PATTERN = /^(?:root|content|comments|comment-.*|search-.*|site-search-.*|m-.*)$/;
 
-/** `http(s):` and `//` URLs lead to another site (the site's own links are written as paths). */
-const OTHER_SITE = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
+/**
+ * `http(s):` URLs lead to another site (the site's own links are written as paths), read as a browser reads them:
+ * without the whitespace and control characters it removes. Other schemes and `//` URLs are dropped anyway.
+ */
+// eslint-disable-next-line no-control-regex -- removing control characters is the point
+const toOtherSite = (href: string): boolean => /^https?:/i.test(href.replace(/[\u0000-\u0020]/g, ''));
 
 function safeId(id: string | undefined): string | undefined {
   if (id === undefined || !ID_PATTERN.test(id)) return undefined;
@@ -107,7 +111,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
       const next = withSafeId(attribs);
       const { rel: _rel, ...rest } = next;
       const href = rest.href;
-      return { tagName, attribs: href !== undefined && OTHER_SITE.test(href) && !href.startsWith('mailto:') ? { ...rest, rel: 'noopener noreferrer' } : rest };
+      return { tagName, attribs: href !== undefined && toOtherSite(href) ? { ...rest, rel: 'noopener noreferrer' } : rest };
     },
     input: (tagName, attribs) => attribs.type !== 'checkbox' ? { tagName, attribs: {} } : ({
       tagName,
