@@ -109,11 +109,16 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   // `?category=<name>`: that category's posts (no groups for an unknown one), for its page.
   app.get('/api/v1/plog/', async (request) => ({ groups: store.listGroups(parseListQuery(request.query).category) }));
 
+  // The source is the editor's: an admin gets it to edit and save back; readers (the fronts, a content build) get the
+  // HTML alone, so a page's origin answer is no larger than before formats. A wrong token reads as a reader here.
   app.get<{ Params: { oid: string } }>('/api/v1/plog/:oid', async (request) => {
     const oid = parseOid(request.params.oid);
     const page = store.getPost(oid);
     if (page === undefined) throw notFound(oid);
-    return page;
+    const token = options.adminToken;
+    if (token !== undefined && adminAuthorized(request.headers.authorization, token)) return page;
+    const { body: _source, ...post } = page.post;
+    return { ...page, post };
   });
 
   app.put<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin, bodyLimit: BODY_LIMITS.post }, async (request, reply) => {

@@ -34,7 +34,7 @@ async function send(method: string, path: string, options: { body?: unknown; raw
   return { status: response.status, text, json: () => JSON.parse(text) as Record<string, unknown> };
 }
 
-const getPage = async (oid = OID): Promise<PostPage> => (await send('GET', `/api/v1/plog/${oid}`, { token: null })).json() as unknown as PostPage;
+const getPage = async (oid = OID): Promise<PostPage> => (await send('GET', `/api/v1/plog/${oid}`)).json() as unknown as PostPage;
 const patch = (body: unknown, type = 'application/merge-patch+json') => send('PATCH', `/api/v1/plog/${OID}`, { body, type });
 
 /** Everything a write could change, to prove a refused one wrote nothing. */

@@ -79,6 +79,17 @@ describe('a Markdown post through the editor API', () => {
     assert.doesNotMatch(saved.body_html, /<script|onerror|javascript:[^(]*"/);
   });
 
+  it('answers readers (no token, or a wrong one) the format and the HTML without the source', async () => {
+    await put(post);
+    for (const authorization of [undefined, 'Bearer wrong', 'Basic x']) {
+      const response = await fetch(`${base}/api/v1/plog/${OID}`, authorization === undefined ? {} : { headers: { authorization } });
+      assert.equal(response.status, 200);
+      const { post: seen } = (await response.json()) as { post: Record<string, unknown> };
+      assert.deepEqual(Object.keys(seen).sort(), ['body_html', 'categories', 'format', 'oid', 'pub_date', 'summary', 'title']);
+      assert.equal(seen.body_html, (await getPost()).body_html);
+    }
+  });
+
   it('hands search the rendered sections and records the purge and search jobs of an edit', async () => {
     await put(post);
     assert.deepEqual(jobs(), { purges: 1, searches: [OID] });
