@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseDocument } from 'htmlparser2';
 import type { ChildNode, Element } from 'domhandler';
+import { sourceFiles } from '../../test-support/source-files.js';
 import { renderPostBody, sanitisePostHtml } from './index.js';
 
 /** Pieces an editor's slip, a pasted snippet or an attacker could put in a body, in HTML and in Markdown. */
@@ -136,6 +139,13 @@ describe('sanitisePostHtml', () => {
 
   it('keeps ids of any script, renames the page\'s own and drops the ones that cannot be', () => {
     assert.equal(sanitisePostHtml('<h2 id="缓存">a</h2><h2 id="comments">b</h2><h2 id="__SITESTACK_DATA__">c</h2><h2 id="a b">d</h2>'), '<h2 id="缓存">a</h2><h2 id="section-comments">b</h2><h2>c</h2><h2>d</h2>');
+  });
+
+  it('leaves a post no id that a page of the renderer gives its own elements', () => {
+    const renderer = fileURLToPath(new URL('../../renderer', import.meta.url));
+    const ids = new Set(sourceFiles(renderer).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\bid="([^"{}$]+)"/g)].map((match) => match[1] ?? '')));
+    assert.ok(ids.has('content') && ids.has('comment-name'), [...ids].join(' '));
+    for (const id of ids) assert.doesNotMatch(sanitisePostHtml(`<h2 id="${id}">x</h2>`), new RegExp(`id="${id}"`), id);
   });
 
   it('refuses data: images and protocol-relative URLs', () => {
