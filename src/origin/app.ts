@@ -57,6 +57,8 @@ export function adminAuthorized(header: string | undefined, token: string): bool
 /** The content origin's JSON API (DESIGN §5) as a fastify app, ready to `listen` or `inject`. */
 export async function createOriginApp(options: OriginAppOptions): Promise<FastifyInstance> {
   const store = new ContentStore(options.db, options.now === undefined ? {} : { now: options.now });
+  const rerendered = store.refreshRenderings();
+  if (rerendered > 0) options.logger.info({ posts: rerendered }, 'posts rendered again by the current sanitiser');
   const onChange = options.onChange ?? (() => undefined);
   const limit = options.commentRateLimit ?? ORIGIN_APP_DEFAULTS.commentRateLimit;
   const app = Fastify({
@@ -112,17 +114,21 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   // `?category=<name>`: that category's posts (no groups for an unknown one), for its page.
   app.get('/api/v1/plog/', async (request) => ({ groups: store.listGroups(parseListQuery(request.query).category) }));
 
+  // The source is the editor's: an admin gets it to edit and save back; readers (the fronts, a content build) get the
+  // HTML alone, so a page's origin answer is no larger than before formats. A wrong token reads as a reader here.
   app.get<{ Params: { oid: string } }>('/api/v1/plog/:oid', async (request) => {
     const oid = parseOid(request.params.oid);
     const page = store.getPost(oid);
     if (page === undefined) throw notFound(oid);
-    return page;
+    const token = options.adminToken;
+    if (token !== undefined && adminAuthorized(request.headers.authorization, token)) return page;
+    const { body: _source, ...post } = page.post;
+    return { ...page, post };
   });
 
   app.put<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin, bodyLimit: BODY_LIMITS.post }, async (request, reply) => {
     const oid = parseOid(request.params.oid);
-    const input = parsePostRepresentation(request.body, { oid });
-    const { created } = store.putPost(oid, input);
+    const { created } = store.putPost(oid, (current) => parsePostRepresentation(request.body, { oid }, current));
     onChange();
     return reply.status(created ? 201 : 200).send(store.getPost(oid));
   });

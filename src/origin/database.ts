@@ -106,6 +106,12 @@ export const MIGRATIONS: readonly string[] = [
      last_seen_at INTEGER NOT NULL
    ) WITHOUT ROWID;
    CREATE INDEX desk_sessions_user ON desk_sessions (user_id);`,
+  // Posts in Markdown: a post keeps its source as written and how to read it; body_html is what that renders to,
+  // sanitised. A post from before has no source of its own (NULL: its body_html is what its editor wrote) and
+  // rendering 0, so the origin sanitises it from that source when it opens the file (ContentStore.refreshRenderings).
+  `ALTER TABLE posts ADD COLUMN format TEXT NOT NULL DEFAULT 'html';
+   ALTER TABLE posts ADD COLUMN source TEXT;
+   ALTER TABLE posts ADD COLUMN rendering INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 export interface OpenOriginDatabaseOptions {

@@ -7,7 +7,7 @@ import { createOriginApp } from './app.js';
 import { openOriginDatabase, type OriginDatabase } from './database.js';
 import { BODY_LIMITS } from './validation.js';
 import { encodeCursor } from './pending-page.js';
-import type { PendingComment, Post, PostPage } from './store.js';
+import type { PendingComment, PostPage, PostWithSource } from './store.js';
 
 const TOKEN = 'editor-api-token';
 const OID = 'editable';
@@ -34,7 +34,7 @@ async function send(method: string, path: string, options: { body?: unknown; raw
   return { status: response.status, text, json: () => JSON.parse(text) as Record<string, unknown> };
 }
 
-const getPage = async (oid = OID): Promise<PostPage> => (await send('GET', `/api/v1/plog/${oid}`, { token: null })).json() as unknown as PostPage;
+const getPage = async (oid = OID): Promise<PostPage> => (await send('GET', `/api/v1/plog/${oid}`)).json() as unknown as PostPage;
 const patch = (body: unknown, type = 'application/merge-patch+json') => send('PATCH', `/api/v1/plog/${OID}`, { body, type });
 
 /** Everything a write could change, to prove a refused one wrote nothing. */
@@ -122,7 +122,7 @@ describe('origin PUT /api/v1/plog/<oid> with what GET answers', () => {
       { body: { post, comments: 'none' }, status: 400, code: 'INVALID_INPUT', message: /comments must be an object/ },
       { body: { post, extra: true }, status: 400, code: 'INVALID_INPUT', message: /unknown field.*"extra"/ },
       { body: { post: { ...post, updated_at: 'x' } }, status: 400, code: 'INVALID_INPUT', message: /unknown field/ },
-      { body: { ...post, body: '<p>two</p>' }, status: 400, code: 'INVALID_INPUT', message: /not both/ },
+      { body: { ...post, body: '<p>two</p>', body_html: '<p>three</p>' }, status: 400, code: 'INVALID_INPUT', message: /not both/ },
       { body: { ...post, body_html: '' }, status: 400, code: 'INVALID_INPUT', message: /body_html must not be empty/ },
       { body: { ...post, body_html: { $ne: '' } }, status: 400, code: 'INVALID_INPUT', message: /body_html must be a string/ },
       { body: { ...post, title: 'a\u202eb' }, status: 400, code: 'INVALID_INPUT', message: /control characters/ },
@@ -159,11 +159,11 @@ describe('origin PATCH /api/v1/plog/<oid>', () => {
     assert.equal(changes, 1);
   });
 
-  it('applies a patch in GET form, with body for body_html, and as application/json', async () => {
-    const cases: [unknown, string, Partial<Post>][] = [
+  it('applies a patch in GET form, of body or of body_html, and as application/json', async () => {
+    const cases: [unknown, string, Partial<PostWithSource>][] = [
       [{ post: { summary: 'New summary' } }, 'application/merge-patch+json', { summary: 'New summary' }],
-      [{ body: '<p>Second</p>' }, 'application/merge-patch+json; charset=utf-8', { body_html: '<p>Second</p>' }],
-      [{ body_html: '<p>Third</p>', categories: ['Only'] }, 'application/json', { body_html: '<p>Third</p>', categories: ['Only'] }],
+      [{ body: '<p>Second</p>' }, 'application/merge-patch+json; charset=utf-8', { body: '<p>Second</p>', body_html: '<p>Second</p>' }],
+      [{ body_html: '<p>Third</p>', categories: ['Only'] }, 'application/json', { body: '<p>Third</p>', body_html: '<p>Third</p>', categories: ['Only'] }],
       [{ post: { pub_date: '2026-12-24T18:00:00+01:00' }, comments: null }, 'application/json', { pub_date: '2026-12-24T17:00:00.000Z' }],
       [{ oid: OID, title: 'Same oid is fine' }, 'application/merge-patch+json', { title: 'Same oid is fine' }],
     ];

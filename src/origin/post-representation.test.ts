@@ -2,17 +2,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parsePostPatch, parsePostRepresentation } from './post-representation.js';
-import type { Post } from './store.js';
+import type { PostWithSource } from './store.js';
 
-const current: Post = {
+const current: PostWithSource = {
   oid: 'hello',
   title: 'Hello',
+  format: 'html',
+  body: '<p>Hi</p>',
   body_html: '<p>Hi</p>',
   summary: 'Short',
   pub_date: '2026-05-01T00:00:00.000Z',
   categories: ['Web'],
 };
-const stored = { title: 'Hello', body: '<p>Hi</p>', summary: 'Short', categories: ['Web'], pub_date: '2026-05-01T00:00:00.000Z' };
+const stored = { title: 'Hello', format: 'html', body: '<p>Hi</p>', summary: 'Short', categories: ['Web'], pub_date: '2026-05-01T00:00:00.000Z' };
 
 /** Valid values of each writable field, as GET would show them. */
 const fields = {
@@ -59,5 +61,38 @@ describe('parsePostPatch', () => {
     assert.throws(() => parsePostPatch(current, { post: { oid: 'x' } }), { code: 'READ_ONLY_FIELD' });
     assert.throws(() => parsePostPatch(current, { post: null }), { code: 'INVALID_INPUT', message: /DELETE/ });
     for (const patch of [null, [], 'title', 7]) assert.throws(() => parsePostPatch(current, patch), { code: 'INVALID_INPUT' });
+  });
+});
+
+describe('the source of a write', () => {
+  const markdown: PostWithSource = { ...current, format: 'markdown', body: '# Hi', body_html: '<h1 id="hi">Hi</h1>' };
+
+  it('takes body as the source when GET\'s answer comes back with body_html unchanged', () => {
+    assert.equal(parsePostPatch(markdown, { body: '## New' }).body, '## New');
+    assert.equal(parsePostRepresentation({ ...markdown, body: '## New' }, { oid: 'hello' }, markdown).body, '## New');
+    assert.deepEqual(parsePostPatch(markdown, { title: 'T' }), { ...stored, title: 'T', format: 'markdown', body: '# Hi' });
+  });
+
+  it('takes body_html as the source of an html post when only it was changed', () => {
+    const sanitised: PostWithSource = { ...current, body: '<p onclick="x()">Hi</p>', body_html: '<p>Hi</p>' };
+    assert.equal(parsePostPatch(sanitised, { body_html: '<p>Edited</p>' }).body, '<p>Edited</p>');
+    assert.equal(parsePostPatch(sanitised, { title: 'T' }).body, '<p onclick="x()">Hi</p>');
+  });
+
+  it('reads the same source as another format when only format changes, and html when format is removed', () => {
+    assert.deepEqual(parsePostPatch(current, { format: 'markdown' }), { ...stored, format: 'markdown' });
+    assert.equal(parsePostPatch(markdown, { format: null }).format, 'html');
+  });
+
+  it('refuses both spellings changed, body_html as a Markdown source, an unknown format and a removed body', () => {
+    assert.throws(() => parsePostPatch(current, { body: '<p>a</p>', body_html: '<p>b</p>' }), { code: 'INVALID_INPUT', message: /not both/ });
+    assert.throws(() => parsePostPatch(markdown, { body_html: '<p>b</p>' }), { code: 'INVALID_INPUT', message: /body_html is rendered from body/ });
+    assert.throws(() => parsePostRepresentation({ ...stored, body: undefined, body_html: 'x', format: 'markdown' }, { oid: 'hello' }), { message: /rendered from body/ });
+    for (const format of ['Markdown', 'md', '', 1, ['html'], { html: true }]) {
+      assert.throws(() => parsePostPatch(current, { format }), { code: 'INVALID_INPUT', message: /format must be one of "markdown", "html"/ });
+    }
+    for (const patch of [{ body: null }, { body_html: null }, { post: { body: null } }]) {
+      assert.throws(() => parsePostPatch(current, patch), { code: 'INVALID_INPUT', message: /body is required/ });
+    }
   });
 });

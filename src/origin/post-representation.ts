@@ -1,19 +1,20 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ERRORS } from '../error-codes.js';
 import { applyMergePatch, isObject } from './merge-patch.js';
-import type { Post } from './store.js';
-import { parsePostInput, requireObject, type PostInput } from './validation.js';
+import type { PostWithSource } from './store.js';
+import { parsePostInput, requireObject, type PostInput, type StoredBody } from './validation.js';
 
 /**
  * The editor's API takes a post as `GET /api/v1/plog/<oid>` answers it, so an editor can save what it loaded: the
- * whole answer (`{ post, comments }`) or the post's fields alone, with the body as `body_html` (or `body`, as before).
+ * whole answer (`{ post, comments }`) or the post's fields alone, with its source as `body` (and `format`), or its
+ * HTML as `body_html` as clients from before formats send it.
  */
 
 /** The members of GET's answer. Comments are moderated through their own routes, so a write ignores `comments`. */
 const WRAPPER_FIELDS = ['post', 'comments'] as const;
 
 /** The post's fields a write cannot change, with their current values. */
-export type ReadOnlyFields = Pick<Post, 'oid'>;
+export type ReadOnlyFields = Pick<PostWithSource, 'oid'>;
 
 const READ_ONLY_HINTS: Record<keyof ReadOnlyFields, string> = {
   oid: 'it is the post\'s address; to move a post, PUT it under the new oid and DELETE the old one',
@@ -49,17 +50,19 @@ function without(fields: Record<string, unknown>, names: readonly string[]): Rec
   return Object.fromEntries(Object.entries(fields).filter(([name]) => !names.includes(name)));
 }
 
-/** A full post for `PUT`: GET's answer or the post's fields, read-only fields ignored when unchanged. */
-export function parsePostRepresentation(body: unknown, readOnly: ReadOnlyFields): PostInput {
+/**
+ * A full post for `PUT`: GET's answer or the post's fields, read-only fields ignored when unchanged. `stored`: the post
+ * it replaces, if any, which tells whether `body` or `body_html` was edited when both are given.
+ */
+export function parsePostRepresentation(body: unknown, readOnly: ReadOnlyFields, stored?: StoredBody): PostInput {
   const fields = postFields(body);
   checkReadOnly(fields, readOnly);
-  return parsePostInput(without(fields, Object.keys(readOnly)));
+  return parsePostInput(without(fields, Object.keys(readOnly)), stored);
 }
 
-/** GET names the body `body_html`; a patch may name it `body`, as PUT allows, and then means the same member. */
-function bodyAsBodyHtml(fields: Record<string, unknown>): Record<string, unknown> {
-  if (!Object.hasOwn(fields, 'body') || Object.hasOwn(fields, 'body_html')) return fields;
-  return Object.fromEntries(Object.entries(fields).map(([name, value]) => [name === 'body' ? 'body_html' : name, value]));
+/** Removing either spelling of the body would leave the other one, stale, as the source: the body cannot be removed. */
+function checkBodyKept(fields: Record<string, unknown>): void {
+  if (fields.body === null || fields.body_html === null) throw ERRORS.INVALID_INPUT('body', 'is required (as body, or as body_html)');
 }
 
 /**
@@ -67,16 +70,18 @@ function bodyAsBodyHtml(fields: Record<string, unknown>): Record<string, unknown
  * patch is in GET's `{ post }` form), then checked as a `PUT` of the result. `null` removes a member: an optional
  * field (summary, categories) goes back to its default, a required one is refused, a read-only one is refused.
  */
-export function parsePostPatch(current: Post, patch: unknown): PostInput {
+export function parsePostPatch(current: PostWithSource, patch: unknown): PostInput {
   if (!isObject(patch)) throw ERRORS.INVALID_INPUT('a merge patch of a post', 'must be a JSON object of the fields to change');
   const readOnly: ReadOnlyFields = { oid: current.oid };
   if (!isWrapper(patch)) {
     checkReadOnly(patch, readOnly);
-    return parsePostRepresentation(applyMergePatch(current, bodyAsBodyHtml(patch)), readOnly);
+    checkBodyKept(patch);
+    return parsePostRepresentation(applyMergePatch(current, patch), readOnly, current);
   }
   if (patch.post === null) throw ERRORS.INVALID_INPUT('post', 'cannot be removed by a patch: DELETE the post instead');
-  const postPatch = isObject(patch.post) ? bodyAsBodyHtml(patch.post) : patch.post;
-  if (isObject(postPatch)) checkReadOnly(postPatch, readOnly);
-  const merged = applyMergePatch({ post: current }, postPatch === undefined ? patch : { ...patch, post: postPatch });
-  return parsePostRepresentation(merged, readOnly);
+  if (isObject(patch.post)) {
+    checkReadOnly(patch.post, readOnly);
+    checkBodyKept(patch.post);
+  }
+  return parsePostRepresentation(applyMergePatch({ post: current }, patch), readOnly, current);
 }

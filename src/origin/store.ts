@@ -1,8 +1,10 @@
 import { BOUND_LIMIT } from '../sqlite-limit.js';
 import type { OriginDatabase } from './database.js';
+import { renderPostBody, RENDERING_VERSION, type PostFormat } from './markdown/index.js';
 import { groupByMonth, purgeForComments, purgeForPost, type PostGroup, type PostSummary, type PurgeTargets } from './policy.js';
 import type { CommentInput, PostInput } from './validation.js';
 
+/** A post as readers get it: `body_html` is rendered from the source and sanitised. */
 export interface Post {
   oid: string;
   title: string;
@@ -10,6 +12,13 @@ export interface Post {
   summary: string;
   pub_date: string;
   categories: string[];
+}
+
+/** A post as `GET /api/v1/plog/<oid>` answers it: what readers get, with the source an editor wrote and its format. */
+export interface PostWithSource extends Post {
+  format: PostFormat;
+  /** The source as written (Markdown or HTML); `body_html` is what it renders to. */
+  body: string;
 }
 
 export interface PublicComment {
@@ -20,7 +29,7 @@ export interface PublicComment {
 }
 
 export interface PostPage {
-  post: Post;
+  post: PostWithSource;
   comments: { count: number; items: PublicComment[] };
 }
 
@@ -28,7 +37,15 @@ export interface PendingComment extends PublicComment {
   oid: string;
 }
 
-interface PostRow extends Omit<Post, 'categories'> {
+interface PostRow extends Omit<PostWithSource, 'categories'> {
+  categories: string;
+}
+
+interface RenderingRow {
+  oid: string;
+  format: PostFormat;
+  body: string;
+  body_html: string;
   categories: string;
 }
 
@@ -36,7 +53,7 @@ interface SummaryRow extends Omit<PostSummary, 'categories'> {
   categories: string;
 }
 
-function toPost(row: PostRow): Post {
+function toPost(row: PostRow): PostWithSource {
   return { ...row, categories: JSON.parse(row.categories) as string[] };
 }
 
@@ -64,7 +81,14 @@ export class ContentStore {
            FROM posts p WHERE EXISTS (SELECT 1 FROM json_each(p.categories) WHERE value = ?)
           ORDER BY p.pub_date DESC, p.oid`,
       ),
-      post: db.prepare<[string], PostRow>(`SELECT oid, title, body_html, summary, pub_date, categories FROM posts WHERE oid = ?`),
+      // A post from before formats has no source of its own: its HTML as stored is what its editor wrote.
+      post: db.prepare<[string], PostRow>(
+        `SELECT oid, title, format, coalesce(source, body_html) AS body, body_html, summary, pub_date, categories FROM posts WHERE oid = ?`,
+      ),
+      outdated: db.prepare<[number], RenderingRow>(
+        `SELECT oid, format, coalesce(source, body_html) AS body, body_html, categories FROM posts WHERE rendering < ?`,
+      ),
+      rerender: db.prepare<[string, string, number, string]>(`UPDATE posts SET source = ?, body_html = ?, rendering = ? WHERE oid = ?`),
       approvedComments: db.prepare<[string], PublicComment>(
         `SELECT id, name, comment, add_date FROM comments WHERE oid = ? AND approved = 1 ORDER BY add_date, id`,
       ),
@@ -74,9 +98,10 @@ export class ContentStore {
       exists: db.prepare<[string], { one: number }>(`SELECT 1 AS one FROM posts WHERE oid = ?`),
       categories: db.prepare<[string], string>(`SELECT categories FROM posts WHERE oid = ?`).pluck(),
       upsert: db.prepare(
-        `INSERT INTO posts (oid, title, summary, body_html, pub_date, categories, updated_at)
-         VALUES (@oid, @title, @summary, @body_html, @pub_date, @categories, @updated_at)
-         ON CONFLICT (oid) DO UPDATE SET title = excluded.title, summary = excluded.summary, body_html = excluded.body_html,
+        `INSERT INTO posts (oid, title, summary, format, source, body_html, rendering, pub_date, categories, updated_at)
+         VALUES (@oid, @title, @summary, @format, @source, @body_html, @rendering, @pub_date, @categories, @updated_at)
+         ON CONFLICT (oid) DO UPDATE SET title = excluded.title, summary = excluded.summary, format = excluded.format,
+           source = excluded.source, body_html = excluded.body_html, rendering = excluded.rendering,
            pub_date = excluded.pub_date, categories = excluded.categories, updated_at = excluded.updated_at`,
       ),
       deletePost: db.prepare<[string]>(`DELETE FROM posts WHERE oid = ?`),
@@ -113,12 +138,16 @@ export class ContentStore {
     return { items: rows.slice(0, page.limit), more: rows.length > page.limit };
   }
 
-  /** Creates or replaces a post; answers whether it was created. */
-  putPost(oid: string, input: PostInput): { created: boolean } {
+  /**
+   * Creates or replaces a post with `input`, or with what it makes of the post it replaces (none: a new one), in one
+   * transaction; answers whether it was created. An error thrown by `input` writes nothing.
+   */
+  putPost(oid: string, input: PostInput | ((current: PostWithSource | undefined) => PostInput)): { created: boolean } {
     return this.db.transaction(() => {
-      const before = this.categoriesOf(oid);
-      this.write(oid, input, before ?? []);
-      return { created: before === undefined };
+      const row = this.statements.post.get(oid);
+      const current = row === undefined ? undefined : toPost(row);
+      this.write(oid, typeof input === 'function' ? input(current) : input, current?.categories ?? []);
+      return { created: current === undefined };
     })();
   }
 
@@ -126,7 +155,7 @@ export class ContentStore {
    * Replaces an existing post with what `edit` makes of it, read and written in one transaction so no other write
    * comes between; answers false when there is no such post. An error thrown by `edit` writes nothing.
    */
-  patchPost(oid: string, edit: (current: Post) => PostInput): boolean {
+  patchPost(oid: string, edit: (current: PostWithSource) => PostInput): boolean {
     return this.db.transaction(() => {
       const row = this.statements.post.get(oid);
       if (row === undefined) return false;
@@ -136,13 +165,39 @@ export class ContentStore {
     })();
   }
 
-  /** Stores a post with its purge and search jobs; `before`: its categories until now. Callers hold a transaction. */
+  /**
+   * Renders again, from its source, every post an older rendering made (RENDERING_VERSION), so a stricter sanitiser
+   * reaches the posts stored before it; a post whose HTML changes gets its purge and search jobs, as an edit does.
+   * Answers how many changed.
+   */
+  refreshRenderings(): number {
+    return this.db.transaction(() => {
+      let changed = 0;
+      for (const row of this.statements.outdated.all(RENDERING_VERSION)) {
+        const html = renderPostBody(row.format, row.body);
+        this.statements.rerender.run(row.body, html, RENDERING_VERSION, row.oid);
+        if (html === row.body_html) continue;
+        changed++;
+        this.enqueuePurge(purgeForPost(row.oid, JSON.parse(row.categories) as string[]));
+        this.enqueueSearch(row.oid);
+      }
+      return changed;
+    })();
+  }
+
+  /**
+   * Stores a post, its source and the HTML readers get of it (rendered once here, not per request), with its purge and
+   * search jobs; `before`: its categories until now. Callers hold a transaction.
+   */
   private write(oid: string, input: PostInput, before: readonly string[]): void {
     this.statements.upsert.run({
       oid,
       title: input.title,
       summary: input.summary,
-      body_html: input.body,
+      format: input.format ?? 'html',
+      source: input.body,
+      body_html: renderPostBody(input.format ?? 'html', input.body),
+      rendering: RENDERING_VERSION,
       pub_date: input.pub_date,
       categories: JSON.stringify(input.categories),
       updated_at: this.now().toISOString(),

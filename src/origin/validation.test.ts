@@ -72,12 +72,27 @@ describe('parsePostInput', () => {
     assert.equal(parsePostInput({ ...rest, body_html: '<p>From GET</p>' }).body, '<p>From GET</p>');
   });
 
+  it('reads the source as html unless format says markdown, and takes body and body_html when they agree', () => {
+    assert.equal(parsePostInput(validPost).format, 'html');
+    assert.equal(parsePostInput({ ...validPost, format: null }).format, 'html');
+    assert.deepEqual(parsePostInput({ ...validPost, format: 'markdown', body: '# Hi' }), { ...parsePostInput(validPost), format: 'markdown', body: '# Hi' });
+    assert.equal(parsePostInput({ ...validPost, body_html: validPost.body }).body, validPost.body);
+  });
+
+  it('tells which spelling of the body was edited by the stored post', () => {
+    const stored = { body: '<p onclick="x()">Hi</p>', body_html: '<p>Hi</p>' };
+    assert.equal(parsePostInput({ ...validPost, body: 'new', body_html: '<p>Hi</p>' }, stored).body, 'new');
+    assert.equal(parsePostInput({ ...validPost, body: stored.body, body_html: '<p>new</p>' }, stored).body, '<p>new</p>');
+    rejects(() => parsePostInput({ ...validPost, body: 'a', body_html: 'b' }, stored), /not both/);
+    rejects(() => parsePostInput({ ...validPost, format: 'markdown', body: stored.body, body_html: 'b' }, stored), /body_html is rendered from body/);
+  });
+
   it('refuses each malformed field with a message naming it', () => {
     const { title: _title, ...untitled } = validPost;
     const cases: [unknown, RegExp][] = [
       [null, /JSON object/],
       [untitled, /title is required/],
-      [{ ...validPost, body_html: '<p>Hi</p>' }, /body or as body_html, not both/],
+      [{ ...validPost, body_html: '<p>Other</p>' }, /body or as body_html, not both/],
       [{ ...validPost, body: undefined, body_html: 7 }, /body_html must be a string/],
       [[], /JSON object/],
       ['text', /JSON object/],

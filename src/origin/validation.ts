@@ -1,6 +1,7 @@
 import { ERRORS } from '../error-codes.js';
 import { CATEGORY_NAME_MAX_LENGTH, isCategoryName } from '../categories.js';
 import { characterCount } from '../http/index.js';
+import { POST_FORMATS, type PostFormat } from './markdown/index.js';
 
 /** A post identifier: a lower-case slug, so it is safe in a URL path and in a cache key as it stands. */
 export const OID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -27,12 +28,16 @@ const JSON_FRAME_BYTES = 4096;
  * (400 naming the field) before it meets a byte limit (413), whatever characters it writes.
  */
 export const BODY_LIMITS = {
-  post: (LIMITS.titleLength + LIMITS.summaryLength + LIMITS.bodyLength + LIMITS.categories * LIMITS.categoryLength) * MAX_JSON_BYTES_PER_CHARACTER + JSON_FRAME_BYTES,
+  // The body counts twice: GET's answer sent back holds the source (body) and its HTML (body_html).
+  post: (LIMITS.titleLength + LIMITS.summaryLength + 2 * LIMITS.bodyLength + LIMITS.categories * LIMITS.categoryLength) * MAX_JSON_BYTES_PER_CHARACTER + JSON_FRAME_BYTES,
   comment: (LIMITS.nameLength + LIMITS.commentLength) * MAX_JSON_BYTES_PER_CHARACTER + JSON_FRAME_BYTES,
 } as const;
 
 export interface PostInput {
   title: string;
+  /** How `body` is read. @default 'html' */
+  format?: PostFormat;
+  /** The source as written: Markdown or HTML, rendered and sanitised into the HTML readers get when stored. */
   body: string;
   summary: string;
   categories: string[];
@@ -132,20 +137,47 @@ export function parsePubDate(value: unknown): string {
   return date.toISOString();
 }
 
-const POST_FIELDS = ['title', 'body', 'body_html', 'summary', 'categories', 'pub_date'] as const;
+const POST_FIELDS = ['title', 'format', 'body', 'body_html', 'summary', 'categories', 'pub_date'] as const;
+
+/** What a write is compared with to tell which of `body` and `body_html` an editor changed. */
+export type StoredBody = Pick<PostInput, 'body'> & { body_html: string };
+
+function format(record: Record<string, unknown>): PostFormat {
+  const value = record.format ?? 'html';
+  if (!POST_FORMATS.includes(value as PostFormat)) throw invalid('format', `must be one of ${POST_FORMATS.map((name) => `"${name}"`).join(', ')}`);
+  return value as PostFormat;
+}
 
 /**
- * Checks an admin's post fields. The body is `body`, or `body_html` as `GET` names it (not both); its HTML is trusted
- * (admins write it) and stored as given.
+ * Which field holds the source. `body` is the source and `body_html` what it renders to, so GET's answer sent back
+ * holds both: the one the editor changed since (compared with the stored post) is the source. `body_html` alone is a
+ * client from before formats, whose body was always HTML.
  */
-export function parsePostInput(body: unknown): PostInput {
+function sourceField(record: Record<string, unknown>, postFormat: PostFormat, stored: StoredBody | undefined): 'body' | 'body_html' {
+  const { body, body_html: html } = record;
+  if (body === undefined && html === undefined) throw invalid('body', 'is required (as body, or as body_html)');
+  let field: 'body' | 'body_html';
+  if (html === undefined || body === html || (stored !== undefined && html === stored.body_html)) field = 'body';
+  else if (body === undefined || (stored !== undefined && body === stored.body)) field = 'body_html';
+  else throw invalid('body', 'must be given as body or as body_html, not both (body_html is rendered from body: change one of them)');
+  if (field === 'body_html' && postFormat === 'markdown') {
+    throw invalid('body_html', 'is rendered from body in a Markdown post: change body, or set format to "html"');
+  }
+  return field;
+}
+
+/**
+ * Checks an admin's post fields. The source is `body`, or `body_html` as `GET` names the HTML (see sourceField);
+ * `format` says how to read it (`html` when left out, as before formats). The source is stored as written; what
+ * readers get is rendered from it and sanitised when stored.
+ */
+export function parsePostInput(body: unknown, stored?: StoredBody): PostInput {
   const record = requireObject(body, POST_FIELDS);
-  if (record.body !== undefined && record.body_html !== undefined) throw invalid('body', 'must be given as body or as body_html, not both');
-  if (record.body === undefined && record.body_html === undefined) throw invalid('body', 'is required (as body, or as body_html)');
-  const bodyField = record.body_html === undefined ? 'body' : 'body_html';
+  const postFormat = format(record);
   return {
     title: text(record, 'title', { min: 1, max: LIMITS.titleLength, multiline: false }),
-    body: text(record, bodyField, { min: 1, max: LIMITS.bodyLength, multiline: true }),
+    format: postFormat,
+    body: text(record, sourceField(record, postFormat, stored), { min: 1, max: LIMITS.bodyLength, multiline: true }),
     summary: record.summary === undefined ? '' : text(record, 'summary', { min: 0, max: LIMITS.summaryLength, multiline: true }),
     categories: categories(record),
     pub_date: parsePubDate(record.pub_date),

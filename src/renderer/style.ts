@@ -2,11 +2,14 @@
  * The site's one stylesheet, inlined in every page so a first view needs no second request. Colours are custom
  * properties so dark mode (prefers-color-scheme) swaps them in one place; both palettes keep text at WCAG AA contrast.
  * Long words, URLs and code wrap or scroll inside their box, so nothing scrolls the page sideways at 390 px.
+ * Highlighted code (highlight.js classes, rendered when a post is saved) takes its colours from the palette too.
  */
 export const STYLE = `:root{color-scheme:light dark;--bg:#fff;--fg:#1b1b1b;--muted:#595959;--line:#d6d6d6;--link:#0b57d0;--accent:#0b57d0;
---accent-fg:#fff;--code:#f3f3f3;--note:#f3f6fc;--mark:#ffe58a;--error:#b00020;--ok:#146c2e;--focus:#c2410c}
+--accent-fg:#fff;--code:#f3f3f3;--note:#f3f6fc;--mark:#ffe58a;--error:#b00020;--ok:#146c2e;--focus:#c2410c;
+--hl-kw:#a626a4;--hl-str:#1a7f37;--hl-num:#953800;--hl-fn:#6639ba;--hl-type:#0550ae}
 @media (prefers-color-scheme:dark){:root{--bg:#151515;--fg:#e8e8e8;--muted:#b0b0b0;--line:#3a3a3a;--link:#8ab4f8;--accent:#8ab4f8;
---accent-fg:#111;--code:#222;--note:#1d2533;--mark:#6b5900;--error:#ff8a80;--ok:#81c995;--focus:#fdba74}}
+--accent-fg:#111;--code:#222;--note:#1d2533;--mark:#6b5900;--error:#ff8a80;--ok:#81c995;--focus:#fdba74;
+--hl-kw:#ff7b72;--hl-str:#a5d6ff;--hl-num:#79c0ff;--hl-fn:#d2a8ff;--hl-type:#ffa657}}
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
 body{font:17px/1.6 system-ui,sans-serif;max-width:46rem;margin:0 auto;padding:0 1rem;color:var(--fg);background:var(--bg);overflow-wrap:anywhere}
@@ -28,7 +31,11 @@ border:1px solid var(--muted);border-radius:6px;box-shadow:0 6px 18px rgb(0 0 0/
 .post-list{padding-left:1.2rem}.post-line time,.post-meta,.comment-meta time,.hint{color:var(--muted);font-size:.9em}
 .comment-text{white-space:pre-line}.notecard{border-left:4px solid var(--accent);padding:.2rem 1rem;background:var(--note)}
 pre{overflow:auto;background:var(--code);padding:.75rem;border-radius:6px;max-width:100%}code{overflow-wrap:anywhere}
-img,video,iframe,table{max-width:100%;height:auto}table{display:block;overflow:auto}
+img,video,iframe,table{max-width:100%;height:auto}table{display:block;overflow:auto}th,td{border:1px solid var(--line);padding:.25rem .5rem}
+.contains-task-list{list-style:none;padding-left:.5rem}
+.hljs-keyword,.hljs-selector-tag,.hljs-meta{color:var(--hl-kw)}.hljs-string,.hljs-regexp,.hljs-addition{color:var(--hl-str)}
+.hljs-number,.hljs-literal,.hljs-symbol{color:var(--hl-num)}.hljs-title,.hljs-section{color:var(--hl-fn)}
+.hljs-built_in,.hljs-type,.hljs-attr,.hljs-attribute,.hljs-variable{color:var(--hl-type)}.hljs-comment,.hljs-quote{color:var(--muted);font-style:italic}
 .comment-form{display:grid;gap:.5rem;margin-top:2rem;padding-top:1rem;border-top:1px solid var(--line)}.comment-form button{justify-self:start}
 .comment-form .hp{position:absolute;left:-100vw;width:1px;height:1px;overflow:hidden}
 .form-error{color:var(--error)}.form-ok{color:var(--ok)}
