@@ -3,9 +3,10 @@
  * search hit and total read back. No I/O.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import { withWordBreaks, withoutWordBreaks } from '../../analysis/index.js';
+import { foldPhrase, withWordBreaks, withoutWordBreaks } from '../../analysis/index.js';
 import { withoutControlCharacters } from '../../policy/query-text.js';
-import { POPULARITY_FACTOR, TITLE_WORDS, stemmedCopy, titleWords } from './schema.js';
+import { AUTOCOMPLETE_MAX_GRAM, POPULARITY_FACTOR, TITLE_WORDS, stemmedCopy } from './schema.js';
+import { laterWordStarts } from '../../policy/autocomplete.js';
 import type { IndexedDocument, SearchHit, SearchQuery, SearchResult } from '../types.js';
 
 /** The fields of a hit read back from `_source`: the rest of a SearchHit is the id, the score and the highlights. */
@@ -57,4 +58,13 @@ export function toHit(hit: estypes.SearchHit<StoredDocument>, sort: SearchQuery[
     result.highlight = { title: (hit.highlight?.['title'] ?? []).map(withoutWordBreaks), body: (hit.highlight?.['body'] ?? []).map(withoutWordBreaks) };
   }
   return result;
+}
+
+/**
+ * A title's word starts as `title_words` holds them: the folded title from its start and from each later word (see
+ * policy/autocomplete.ts), cut to the n-gram length the typed prefix is cut to.
+ */
+export function titleWords(title: string): string[] {
+  const cut = (start: string) => Array.from(start).slice(0, AUTOCOMPLETE_MAX_GRAM).join('');
+  return [...new Set([foldPhrase(title), ...laterWordStarts(title)].filter((start) => start !== '').map(cut))];
 }

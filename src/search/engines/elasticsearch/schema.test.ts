@@ -19,8 +19,8 @@ import {
   spliceSuggestions,
   stemmedCopy,
   textQuery,
-  titleWords,
 } from './schema.js';
+import { titleWords } from './documents.js';
 
 type Json = Record<string, unknown>;
 

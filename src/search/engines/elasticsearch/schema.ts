@@ -5,7 +5,6 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { STEM_LANGUAGES, foldPhrase, queryWords, stemLanguagesOf, type QueryTerm, type StemLanguage, wordsOf } from '../../analysis/index.js';
 import { ANALYSIS_PARTS, ANALYZERS, FOLDING_FILTERS, elasticsearchAnalysis, stemmedAnalyzer, stemmedSearchAnalyzer } from './analysis-settings.js';
-import { laterWordStarts } from '../../policy/autocomplete.js';
 import { ONE_TYPO_FROM, TWO_TYPOS_FROM } from '../../policy/typo-rules.js';
 import { orPinnedTitles } from './pinned-titles.js';
 import type { IndexedDocument, QueryFilter, SortOrder } from '../types.js';
@@ -337,15 +336,6 @@ export function autocompleteQuery(prefix: string, locales: readonly string[] | u
 
 /** The order of autocomplete matches: title starts first (see autocompleteQuery), then popularity. */
 export const AUTOCOMPLETE_SORT = [{ _score: { order: 'desc' } }, { popularity: { order: 'desc' } }] as const satisfies estypes.SortCombinations[];
-
-/**
- * A title's word starts as `title_words` holds them: the folded title from its start and from each later word (see
- * policy/autocomplete.ts), cut to the n-gram length the typed prefix is cut to.
- */
-export function titleWords(title: string): string[] {
-  const cut = (start: string) => Array.from(start).slice(0, AUTOCOMPLETE_MAX_GRAM).join('');
-  return [...new Set([foldPhrase(title), ...laterWordStarts(title)].filter((start) => start !== '').map(cut))];
-}
 
 /** Term-suggester options: candidates within two edits of a word missing from the vocabulary, first letter kept. */
 export const TERM_SUGGESTER = {
