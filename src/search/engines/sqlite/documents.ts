@@ -183,7 +183,9 @@ export class DocumentWriter {
     const textOf = this.#statement('text-of', () => `SELECT title, summary, body FROM ${tables.docs} WHERE rowid = ?`).raw();
     const columns = this.#changes === undefined ? undefined : (textOf.get(rowid) as [string, string, string | Buffer] | undefined);
     const text = columns?.map((column) => termsOf(bodyText(column)).join(' '));
-    this.#discard(rowid, (titleOf.get(rowid) as string | undefined) ?? '');
+    // A live index has read the title with the rest of the text; a build reads it alone.
+    const title = columns === undefined ? (titleOf.get(rowid) as string | undefined) : columns[0];
+    this.#discard(rowid, title ?? '');
     if (text !== undefined) this.#changes?.leaving(text);
     this.#added--;
   }
