@@ -129,6 +129,10 @@ export const ERRORS = catalogue({
   RATE_LIMITED: [(what: string, after: string) => `too many ${what}; retry in ${after}`, 429],
   POST_NOT_FOUND: [(oid: string, toPatch = false) => `no post '${oid}'${toPatch ? ' to patch: create it with PUT' : ''}`, 404],
   COMMENT_NOT_FOUND: [(id: number) => `no comment ${id}`, 404],
+  // Addresses that change and revisions (src/origin/revisions/).
+  SLUG_TAKEN: [(slug: string) => `the slug '${slug}' is another post's: choose another, or rename or delete that post first`, 409],
+  INVALID_REVISION: [() => 'revision number must be a positive whole number, as the revision list gives them', 400],
+  REVISION_NOT_FOUND: [(oid: string, n: number) => `post '${oid}' has no revision ${n} (only the newest are kept: see its revision list)`, 404],
   // The editor's desk: its accounts (the CLI) and its forms.
   INVALID_USER: [(problem: string) => problem, 400],
   USER_EXISTS: [(name: string) => `a user '${name}' exists already: remove it first to set a new password`, 409],

@@ -11,6 +11,7 @@ import { ContentStore } from './store.js';
 import { encodeCursor, parsePendingQuery } from './pending-page.js';
 import { parsePostPatch, parsePostRepresentation } from './post-representation.js';
 import { registerDesk, type DeskOptions } from './desk/index.js';
+import { registerRevisionApi, sendMoved } from './revisions/index.js';
 import { BODY_LIMITS, parseCommentId, parseCommentInput, parseListQuery, parseOid } from './validation.js';
 
 export interface OriginAppOptions {
@@ -116,9 +117,11 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
 
   // The source is the editor's: an admin gets it to edit and save back; readers (the fronts, a content build) get the
   // HTML alone, so a page's origin answer is no larger than before formats. A wrong token reads as a reader here.
-  app.get<{ Params: { oid: string } }>('/api/v1/plog/:oid', async (request) => {
+  app.get<{ Params: { oid: string } }>('/api/v1/plog/:oid', async (request, reply) => {
     const oid = parseOid(request.params.oid);
     const page = store.getPost(oid);
+    const movedTo = page === undefined ? store.addresses.movedTo(oid) : undefined;
+    if (movedTo !== undefined) return sendMoved(reply, movedTo);
     if (page === undefined) throw notFound(oid);
     const token = options.adminToken;
     if (token !== undefined && adminAuthorized(request.headers.authorization, token)) return page;
@@ -159,6 +162,8 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     onChange();
     return reply.status(204).send();
   });
+
+  registerRevisionApi(app, { store, requireAdmin, onChange });
 
   app.get('/api/v1/comments/pending', { onRequest: requireAdmin }, async (request) => {
     const { items, more } = store.pendingComments(parsePendingQuery(request.query));

@@ -112,6 +112,33 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE posts ADD COLUMN format TEXT NOT NULL DEFAULT 'html';
    ALTER TABLE posts ADD COLUMN source TEXT;
    ALTER TABLE posts ADD COLUMN rendering INTEGER NOT NULL DEFAULT 0;`,
+  // Addresses that change and revisions (src/origin/revisions/). A renamed post leaves a redirect from each slug it had
+  // to the one it has, always one hop (a chain is collapsed when it grows). Every save keeps a revision numbered per
+  // post; a post from before starts with its current content as revision 1, saved by 'import'.
+  `CREATE TABLE post_redirects (
+     old_oid TEXT PRIMARY KEY,
+     new_oid TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   ) WITHOUT ROWID;
+   CREATE INDEX post_redirects_target ON post_redirects (new_oid);
+   CREATE TABLE post_revisions (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     oid TEXT NOT NULL REFERENCES posts (oid) ON DELETE CASCADE,
+     n INTEGER NOT NULL,
+     title TEXT NOT NULL,
+     format TEXT NOT NULL,
+     source TEXT NOT NULL,
+     summary TEXT NOT NULL,
+     categories TEXT NOT NULL,
+     pub_date TEXT NOT NULL,
+     state TEXT,
+     saved_at TEXT NOT NULL,
+     saved_by TEXT NOT NULL,
+     restored_from INTEGER,
+     UNIQUE (oid, n)
+   );
+   INSERT INTO post_revisions (oid, n, title, format, source, summary, categories, pub_date, saved_at, saved_by)
+     SELECT oid, 1, title, format, coalesce(source, body_html), summary, categories, pub_date, updated_at, 'import' FROM posts;`,
 ];
 
 export interface OpenOriginDatabaseOptions {

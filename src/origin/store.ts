@@ -2,6 +2,7 @@ import { BOUND_LIMIT } from '../sqlite-limit.js';
 import type { OriginDatabase } from './database.js';
 import { renderPostBody, RENDERING_VERSION, type PostFormat } from './markdown/index.js';
 import { groupByMonth, purgeForComments, purgeForPost, type PostGroup, type PostSummary, type PurgeTargets } from './policy.js';
+import { API_SAVE, mergePurgeTargets, RevisionLog, SlugHistory, type RenameOutcome, type RevisionLogOptions, type SaveContext } from './revisions/index.js';
 import type { CommentInput, PostInput } from './validation.js';
 
 /** A post as readers get it: `body_html` is rendered from the source and sanitised. */
@@ -65,9 +66,15 @@ function toPost(row: PostRow): PostWithSource {
 export class ContentStore {
   private readonly statements;
   private readonly now: () => Date;
+  /** Every save's revision (src/origin/revisions/): read here, written by the saves. */
+  readonly revisions: RevisionLog;
+  /** The slugs posts had: read here, changed by renamePost and the saves. */
+  readonly addresses: SlugHistory;
 
-  constructor(private readonly db: OriginDatabase, options: { now?: () => Date } = {}) {
+  constructor(private readonly db: OriginDatabase, options: { now?: () => Date; revisions?: RevisionLogOptions } = {}) {
     this.now = options.now ?? (() => new Date());
+    this.revisions = new RevisionLog(db, { now: this.now, ...options.revisions });
+    this.addresses = new SlugHistory(db);
     this.statements = {
       list: db.prepare<[], SummaryRow>(
         `SELECT p.oid, p.title, p.pub_date, p.categories,
@@ -142,11 +149,11 @@ export class ContentStore {
    * Creates or replaces a post with `input`, or with what it makes of the post it replaces (none: a new one), in one
    * transaction; answers whether it was created. An error thrown by `input` writes nothing.
    */
-  putPost(oid: string, input: PostInput | ((current: PostWithSource | undefined) => PostInput)): { created: boolean } {
+  putPost(oid: string, input: PostInput | ((current: PostWithSource | undefined) => PostInput), save: SaveContext = API_SAVE): { created: boolean } {
     return this.db.transaction(() => {
       const row = this.statements.post.get(oid);
       const current = row === undefined ? undefined : toPost(row);
-      this.write(oid, typeof input === 'function' ? input(current) : input, current?.categories ?? []);
+      this.write(oid, typeof input === 'function' ? input(current) : input, current?.categories ?? [], save);
       return { created: current === undefined };
     })();
   }
@@ -155,12 +162,12 @@ export class ContentStore {
    * Replaces an existing post with what `edit` makes of it, read and written in one transaction so no other write
    * comes between; answers false when there is no such post. An error thrown by `edit` writes nothing.
    */
-  patchPost(oid: string, edit: (current: PostWithSource) => PostInput): boolean {
+  patchPost(oid: string, edit: (current: PostWithSource) => PostInput, save: SaveContext = API_SAVE): boolean {
     return this.db.transaction(() => {
       const row = this.statements.post.get(oid);
       if (row === undefined) return false;
       const current = toPost(row);
-      this.write(oid, edit(current), current.categories);
+      this.write(oid, edit(current), current.categories, save);
       return true;
     })();
   }
@@ -187,9 +194,9 @@ export class ContentStore {
 
   /**
    * Stores a post, its source and the HTML readers get of it (rendered once here, not per request), with its purge and
-   * search jobs; `before`: its categories until now. Callers hold a transaction.
+   * search jobs and its revision; `before`: its categories until now. Callers hold a transaction.
    */
-  private write(oid: string, input: PostInput, before: readonly string[]): void {
+  private write(oid: string, input: PostInput, before: readonly string[], save: SaveContext): void {
     this.statements.upsert.run({
       oid,
       title: input.title,
@@ -204,6 +211,25 @@ export class ContentStore {
     });
     this.enqueuePurge(purgeForPost(oid, [...before, ...input.categories]));
     this.enqueueSearch(oid);
+    this.revisions.record(oid, input, save);
+    this.addresses.takeOver(oid);
+  }
+
+  /**
+   * Moves the post at `from` to the slug `to`, with its comments and revisions; `from` redirects to it from now on
+   * (src/origin/revisions/slug-history.ts). Purges both addresses, the old ones that led to `from`, and the listings,
+   * feed and sitemap; the search document moves (removed at `from`, indexed at `to`).
+   */
+  renamePost(from: string, to: string): RenameOutcome {
+    return this.db.transaction(() => {
+      const outcome = this.addresses.move(from, to, this.now());
+      if (outcome.status !== 'renamed' || from === to) return outcome;
+      const categories = this.categoriesOf(to) ?? [];
+      this.enqueuePurge(mergePurgeTargets([from, to, ...outcome.formerSlugs].map((oid) => purgeForPost(oid, categories))));
+      this.enqueueSearch(from);
+      this.enqueueSearch(to);
+      return outcome;
+    })();
   }
 
   deletePost(oid: string): boolean {
@@ -211,6 +237,7 @@ export class ContentStore {
       const categories = this.categoriesOf(oid);
       if (categories === undefined) return false;
       this.statements.deletePost.run(oid);
+      this.addresses.forget(oid);
       this.enqueuePurge(purgeForPost(oid, categories));
       this.enqueueSearch(oid);
       return true;

@@ -1,0 +1,6 @@
+/** Addresses that change (slug history, rename) and revisions of every save: the origin's side of both. */
+export { API_SAVE, REVISION_DEFAULTS, RevisionLog, type Revision, type RevisionLogOptions, type RevisionSummary, type SaveContext } from './revision-log.js';
+export { SlugHistory, type RenameOutcome } from './slug-history.js';
+export { mergePurgeTargets, parseRenameBody, parseRevisionNumber, parseRevisionQuery, parseSlug, REVISION_PAGE, suggestSlug } from './policy.js';
+export { registerRevisionApi, sendMoved, type RevisionApiOptions } from './api.js';
+export { restoreRevision } from './restore.js';
