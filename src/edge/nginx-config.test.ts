@@ -43,13 +43,13 @@ describe('renderNginxConfig', () => {
     assert.match(text, /daemon off;/);
   });
 
-  it('keeps status 200 for one hour and a refreshed 404 or 410 for a minute on pages, and sets no default validity on /api/', () => {
+  it('keeps status 200 for one hour and a refreshed 301, 404 or 410 for a minute on pages, and sets no default validity on /api/', () => {
     const config = renderNginxConfig(base);
     const pages = location(config, '/');
     const api = location(config, '/api/');
     assert.deepEqual(
       directiveLines(pages).filter((line) => line.startsWith('proxy_cache_valid')),
-      ['proxy_cache_valid 200 1h;', 'proxy_cache_valid 404 410 60s;'],
+      ['proxy_cache_valid 200 1h;', 'proxy_cache_valid 301 404 410 60s;'],
     );
     assert.match(pages, /proxy_ignore_headers Cache-Control Expires X-Accel-Expires Vary;/);
     assert.deepEqual(directiveLines(api), ['location /api/ {', 'proxy_pass http://sitestack_front;']);
@@ -93,11 +93,11 @@ describe('renderNginxConfig', () => {
     }
   });
 
-  it('lets only a refresh store a 404 or 410, and any request store a 200', () => {
+  it('lets only a refresh store a 301, 404 or 410, and any request store a 200', () => {
     const text = directiveLines(renderNginxConfig(base)).join(' ');
     assert.match(
       text,
-      /map "\$sitestack_edge_refresh:\$upstream_status" \$sitestack_edge_refreshed_gone \{ default 0; "~\^1:\(\.\*\[ ,\]\)\?\(404\|410\)\$" 1; \}/,
+      /map "\$sitestack_edge_refresh:\$upstream_status" \$sitestack_edge_refreshed_gone \{ default 0; "~\^1:\(\.\*\[ ,\]\)\?\(301\|404\|410\)\$" 1; \}/,
     );
     assert.match(
       text,
@@ -118,7 +118,7 @@ describe('renderNginxConfig', () => {
   });
 
   it('keeps a refreshed 404 for goneValidSeconds when given, and refuses a value that is not a positive integer', () => {
-    assert.match(location(renderNginxConfig({ ...base, goneValidSeconds: 5 }), '/'), /proxy_cache_valid 404 410 5s;/);
+    assert.match(location(renderNginxConfig({ ...base, goneValidSeconds: 5 }), '/'), /proxy_cache_valid 301 404 410 5s;/);
     for (const goneValidSeconds of [0, -1, 1.5, Number.NaN]) {
       assert.throws(() => renderNginxConfig({ ...base, goneValidSeconds }), { code: 'EDGE_CONFIG_INVALID' }, String(goneValidSeconds));
     }

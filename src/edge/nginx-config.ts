@@ -25,9 +25,10 @@ export const EDGE_CACHE_SETTINGS = {
   valid: '1h',
   /**
    * Not in the spec: statuses a refresh stores in place of a page that is gone (for `goneValidSeconds`), so that
-   * purging a deleted page stops serving it. Ordinary requests never store them.
+   * purging a deleted page stops serving it, and purging a renamed post's old address (its 301 to the new one, see
+   * docs/desk.md) stops serving the old page. Ordinary requests never store them.
    */
-  refreshedGoneStatuses: [404, 410],
+  refreshedGoneStatuses: [301, 404, 410],
   /**
    * Not in the spec: the renderer's data routes (spec §4, "Renderer data route"; `DATA_PREFIX` of the renderer), which
    * the edge keeps only `dataRouteValidSeconds`, not the pages' hour.
@@ -270,7 +271,7 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     `    "~^${settings.dataRoutePrefix}" gzip;`,
     '  }',
     '',
-    '  # Status 200 is stored; and, for a refresh only, a 404 or 410. This departs from the spec\'s "200 only" on',
+    '  # Status 200 is stored; and, for a refresh only, a 301 (a renamed post), 404 or 410. This departs from the spec\'s "200 only" on',
     '  # purpose: purging is done by refreshing, and nginx replaces an entry only by storing the new answer, so a refresh',
     '  # that could not store the 404 of a deleted page would leave the old page cached, and public, for its hour.',
     '  # Ordinary requests still store 200 only. A refresh is a request carrying the refresh secret (below).',
@@ -286,7 +287,7 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     '    "~^1:" 0;',
     '  }',
     '  # Never store what the upstream marks as per-visitor or uncacheable, even where its max-age is ignored below;',
-    '  # except that a refreshed 404/410 is stored despite no-store or no-cache, which the front puts on its 404 page: it',
+    '  # except that a refreshed 301/404/410 is stored despite no-store or no-cache, which the front puts on those: it',
     '  # is kept for seconds, and only so that the deleted page stops being served. A private answer is never stored.',
     '  map "$sitestack_edge_refreshed_gone:$upstream_http_cache_control" $sitestack_edge_no_store {',
     '    default 0;',

@@ -33,13 +33,15 @@ describe('purgeCdn', () => {
           : url.startsWith('/forbidden')
             ? 403
             : url.startsWith('/moved')
-              ? 301
-              : 200;
+              ? 302
+              : url.startsWith('/renamed')
+                ? 301
+                : 200;
     setTimeout(() => {
       if (url.startsWith('/stale')) res.setHeader('x-middleware-cache', 'stale');
       // How our edge answers: BYPASS to a refresh, HIT or MISS to an ordinary request (a secret it does not take).
       res.setHeader('x-cache', url.startsWith('/ignored') ? 'HIT' : 'BYPASS');
-      res.writeHead(status, status === 301 ? { location: '/elsewhere' } : {});
+      res.writeHead(status, status === 301 || status === 302 ? { location: '/elsewhere' } : {});
       res.end('x'.repeat(50_000));
     }, 10);
   });
@@ -80,16 +82,16 @@ describe('purgeCdn', () => {
 
   it('tries every URL and names each failed one, as refreshed and as given, when some fail', async () => {
     reset();
-    const urls = ['/ok-1', 'fail-1', '/ok-2', '/gone', '/forbidden', '/moved', '/ok-3'];
+    const urls = ['/ok-1', 'fail-1', '/ok-2', '/gone', '/forbidden', '/moved', '/renamed', '/ok-3'];
     await assert.rejects(purgeCdn(urls, { secret: SECRET, baseUrl }), (error: unknown) => {
       assert.ok(error instanceof CdnPurgeError);
       assert.equal(error.code, 'CDN_PURGE_FAILED');
       assert.deepEqual(error.failures, [
         { url: `${baseUrl}/fail-1`, requested: 'fail-1', reason: 'answered 500' },
         { url: `${baseUrl}/forbidden`, requested: '/forbidden', reason: 'answered 403' },
-        { url: `${baseUrl}/moved`, requested: '/moved', reason: 'answered 301' },
+        { url: `${baseUrl}/moved`, requested: '/moved', reason: 'answered 302' },
       ]);
-      assert.match(error.message, /failed for 3 of 7 URL\(s\)/);
+      assert.match(error.message, /failed for 3 of 8 URL\(s\)/);
       for (const failure of error.failures) assert.ok(error.message.includes(failure.url));
       return true;
     });

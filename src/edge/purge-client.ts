@@ -180,7 +180,7 @@ function reasonOf(error: unknown): string {
 /**
  * Purges the edge by refreshing each URL: a GET with the refresh secret in `secret-header` makes nginx fetch it from the
  * front and store the new answer; one GET per coding the edge keeps apart (br, gzip, identity), each naming it in
- * `Accept-Encoding`, since each is a copy of its own. A 2xx, or a 404/410 for a page that is gone (which the edge stores in place of the old page),
+ * `Accept-Encoding`, since each is a copy of its own. A 2xx, or a 301/404/410 for a page that moved or is gone (which the edge stores in place of the old page),
  * counts as refreshed, unless the front answered from its soft-purged copy, which the edge does not store, or the edge
  * answered as to an ordinary request (its `X-Cache` other than `BYPASS`: a secret it does not know). Every URL is
  * tried; then one CdnPurgeError names each that failed (another status, a stale answer, an ignored secret, a network

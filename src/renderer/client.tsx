@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useState } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { pageHead } from './pages/views.js';
 import { App } from './pages/views.js';
-import { dataUrl, matchPage } from './routes.js';
+import { dataUrl, matchPage, pagePathOf, parseDataUrl } from './routes.js';
 import type { Bootstrap, PageData } from './types.js';
 
 /**
@@ -17,14 +17,18 @@ function readBootstrap(): Bootstrap {
 
 const bootstrap = readBootstrap();
 
-async function loadPage(url: URL): Promise<PageData | undefined> {
+/** A page's props and the address it is at: another than the one asked for when it moved (a renamed post). */
+async function loadPage(url: URL): Promise<{ page: PageData; href: string } | undefined> {
   const route = matchPage(url.pathname, bootstrap.locales);
   if (route === undefined) return undefined;
   // `no-cache`: the browser asks again instead of reusing its own copy, which the data route's long max-age would
   // keep for a day; the servers' caches, which purges keep fresh, still answer.
   const response = await fetch(dataUrl(bootstrap.buildId, route), { headers: { accept: 'application/json' }, cache: 'no-cache' });
   if (!response.ok) return undefined;
-  return (await response.json()) as PageData;
+  const page = (await response.json()) as PageData;
+  // A moved page's data route answers 301 to its new data route, which fetch follows: the address bar follows too.
+  const moved = response.redirected ? parseDataUrl(new URL(response.url).pathname, bootstrap.locales) : undefined;
+  return { page, href: moved === undefined ? url.href : new URL(`${pagePathOf(moved.route)}${url.hash}`, location.href).href };
 }
 
 /** Links the client can render itself: same origin, a known page, and not the search page (it runs its own script). */
@@ -77,8 +81,8 @@ function Root() {
             location.assign(url.href);
             return;
           }
-          history.pushState(null, '', url.href);
-          setPage(next);
+          history.pushState(null, '', next.href);
+          setPage(next.page);
           window.scrollTo(0, 0);
           document.getElementById('content')?.focus();
         },
@@ -88,7 +92,14 @@ function Root() {
     const onPopState = () => {
       const url = new URL(location.href);
       void loadPage(url).then(
-        (next) => (next === undefined ? location.reload() : setPage(next)),
+        (next) => {
+          if (next === undefined) {
+            location.reload();
+            return;
+          }
+          if (next.href !== url.href) history.replaceState(null, '', next.href);
+          setPage(next.page);
+        },
         () => location.reload(),
       );
     };

@@ -13,13 +13,13 @@ import { loadClientBuild, type ClientBuild } from './build.js';
 import { renderDocument } from './document.js';
 import { atomFeed, CRAWLER_PATHS, FAVICON, FEED_ENTRIES, robotsTxt, sitemap } from './feeds.js';
 import { loadLatestPosts, loadPostList } from './origin-client.js';
-import { loadPageData } from './pages/sources.js';
+import { isMoved, loadPageData } from './pages/sources.js';
 import { feedKeys, pageKeys, sitemapKeys } from './page-keys.js';
 import { App } from './pages/views.js';
 import { SITE_DEFAULTS, type SiteIdentity } from './site.js';
 import { canonicalUrlMemo, type CanonicalUrl } from './canonical-url.js';
 import { prepareStaticFile, sendStaticFile } from './static-file.js';
-import { DATA_PREFIX, DEFAULT_LOCALE, matchPage, parseDataUrl, STATIC_PREFIX } from './routes.js';
+import { DATA_PREFIX, dataUrl, DEFAULT_LOCALE, matchPage, pagePathOf, parseDataUrl, STATIC_PREFIX } from './routes.js';
 import type { PageData } from './types.js';
 
 export interface RendererOptions {
@@ -144,6 +144,14 @@ export function createRenderer(options: RendererOptions): RendererHandler {
   const notFoundPage = (pathname: string): PageData => ({ kind: 'not-found', title: `Not found · ${site.name}`, pathname });
 
   /**
+   * A moved page (a renamed post) sends readers, feed readers and the client's navigation to its new address for good.
+   * Kept by no cache but the edge's refresh (which stores it in place of the old page, as it does a 404): the slug may
+   * be taken over or renamed back, and a browser keeping a 301 forever would then loop.
+   */
+  const sendMoved = (req: IncomingMessage, res: ServerResponse, location: string) =>
+    send(req, res, 301, { location, 'cache-control': RENDERER_DEFAULTS.uncached, 'content-type': 'text/plain; charset=utf-8' }, `Moved Permanently: ${location}`);
+
+  /**
    * Every failure after the request was routed: the origin's (unreachable, an error status, a malformed answer) and
    * the render's own. It never throws, since it runs last in a promise chain whose rejection nobody would handle.
    */
@@ -215,7 +223,11 @@ export function createRenderer(options: RendererOptions): RendererHandler {
         return;
       }
       loadPageData(data.route, origin)
-        .then((page) => (page === undefined ? sendError(req, res, ERRORS.NOT_FOUND('such page')) : sendJson(req, res, 200, page, pageKeys(page))))
+        .then((page) => {
+          if (page === undefined) sendError(req, res, ERRORS.NOT_FOUND('such page'));
+          else if (isMoved(page)) sendMoved(req, res, dataUrl(build.buildId, page.movedTo));
+          else sendJson(req, res, 200, page, pageKeys(page));
+        })
         .catch((error: unknown) => fail(req, res, error, true, next));
       return;
     }
@@ -228,7 +240,10 @@ export function createRenderer(options: RendererOptions): RendererHandler {
       return;
     }
     loadPageData(route, origin)
-      .then((page) => sendPage(req, res, page === undefined ? 404 : 200, page ?? notFoundPage(pathname)))
+      .then((page) => {
+        if (page !== undefined && isMoved(page)) sendMoved(req, res, pagePathOf(page.movedTo));
+        else sendPage(req, res, page === undefined ? 404 : 200, page ?? notFoundPage(pathname));
+      })
       .catch((error: unknown) => fail(req, res, error, false, next));
   };
   return Object.assign(handler, {

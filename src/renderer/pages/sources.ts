@@ -7,7 +7,7 @@ import { homeSource } from './home/data.js';
 import type { PageKind, PageRoute, RouteOf } from './kinds.js';
 import { postSource } from './post/data.js';
 import { searchSource } from './search/data.js';
-import type { PageSource } from './source.js';
+import type { PageMoved, PageSource } from './source.js';
 import type { PageOf } from './view.js';
 
 type SourceMap = { readonly [K in PageKind]: PageSource<K> };
@@ -24,11 +24,16 @@ export function isRoutedPage(page: PageData): page is PageOf<PageKind> {
   return Object.hasOwn(SOURCES, page.kind);
 }
 
-/** Loads a page's props from the origin; undefined when the page does not exist (an unknown post). */
-export function loadPageData(route: PageRoute, origin: OriginClientOptions): Promise<PageData | undefined> {
+/** Loads a page's props from the origin; where it moved (a renamed post); undefined when the page does not exist. */
+export function loadPageData(route: PageRoute, origin: OriginClientOptions): Promise<PageData | PageMoved | undefined> {
   return loadOf(route.kind, route, origin);
 }
 
-function loadOf<K extends PageKind>(kind: K, route: RouteOf<K>, origin: OriginClientOptions): Promise<PageOf<K> | undefined> {
+/** Whether a load found the page moved rather than its props. */
+export function isMoved(loaded: PageData | PageMoved): loaded is PageMoved {
+  return 'movedTo' in loaded;
+}
+
+function loadOf<K extends PageKind>(kind: K, route: RouteOf<K>, origin: OriginClientOptions): Promise<PageOf<K> | PageMoved<K> | undefined> {
   return sourceOf(kind).load(route, origin);
 }

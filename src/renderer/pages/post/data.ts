@@ -1,11 +1,12 @@
-import { getAnswer } from '../../origin-client.js';
-import { postAnswerSchema } from '../../origin-schema.js';
+import { getPostAnswer } from '../../origin-client.js';
 import type { PageSource } from '../source.js';
 
 export const postSource = {
   load: async (route, origin) => {
-    const found = await getAnswer(origin, `/api/v1/plog/${encodeURIComponent(route.oid)}`, postAnswerSchema, true);
+    const found = await getPostAnswer(origin, route.oid);
     if (found === undefined) return undefined;
+    // A renamed post: its old address moves readers to the new one (the handler's 301), page and data route alike.
+    if ('movedTo' in found) return { movedTo: { kind: 'post', oid: found.movedTo } };
     return { kind: 'post', title: `${found.post.title} · ${origin.siteName}`, post: found.post, comments: found.comments };
   },
   routeOf: (page) => ({ kind: 'post', oid: page.post.oid }),
