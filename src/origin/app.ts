@@ -11,7 +11,7 @@ import { ContentStore } from './store.js';
 import { encodeCursor, parsePendingQuery } from './pending-page.js';
 import { parsePostPatch, parsePostRepresentation } from './post-representation.js';
 import { registerDesk, type DeskOptions } from './desk/index.js';
-import { registerRevisionApi, sendMoved } from './revisions/index.js';
+import { registerRevisionApi, registerRevisionDesk, sendMoved } from './revisions/index.js';
 import { BODY_LIMITS, parseCommentId, parseCommentInput, parseListQuery, parseOid } from './validation.js';
 
 export interface OriginAppOptions {
@@ -87,7 +87,17 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   });
   await app.register(rateLimit, { global: false });
   const now = options.now;
-  await registerDesk(app, { db: options.db, logger: options.logger, ...(now === undefined ? {} : { now: () => now().getTime() }), ...options.desk });
+  const deskRoutes = options.desk?.routes;
+  await registerDesk(app, {
+    db: options.db,
+    logger: options.logger,
+    ...(now === undefined ? {} : { now: () => now().getTime() }),
+    ...options.desk,
+    routes: async (scope, guard) => {
+      await deskRoutes?.(scope, guard);
+      registerRevisionDesk(scope, guard, { store, onChange });
+    },
+  });
   const refusedComments = new RateLimitLog({ logger: options.logger, message: 'comment rate limit exceeded', windowMs: limit.windowMs });
   app.addHook('onClose', async () => refusedComments.flush());
 

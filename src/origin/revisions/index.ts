@@ -4,3 +4,5 @@ export { SlugHistory, type RenameOutcome } from './slug-history.js';
 export { mergePurgeTargets, parseRenameBody, parseRevisionNumber, parseRevisionQuery, parseSlug, REVISION_PAGE, suggestSlug } from './policy.js';
 export { registerRevisionApi, sendMoved, type RevisionApiOptions } from './api.js';
 export { restoreRevision } from './restore.js';
+export { registerRevisionDesk, type RevisionDeskDeps } from './desk.js';
+export { hasChanges, LINE_DIFF_DEFAULTS, lineDiff, revisionText, type DiffRow, type LineDiffOptions } from './diff.js';
