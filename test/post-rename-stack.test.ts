@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { get, nginxForTests, type RunningEdge } from '../src/edge/test-support/edge-harness.js';
+import { get, nginxForTests } from '../src/edge/test-support/edge-harness.js';
 import { silentLogger } from '../src/log.js';
 import { ensureSearchIndex } from '../src/search/index.js';
 import { startFront, type RunningFront } from '../src/server/front-command.js';
-import type { RunningOrigin } from '../src/server/origin-command.js';
 import { adminAt, eventually, startEdgeAndOrigin, type EdgeAndOrigin } from './support/stack.js';
 
 const { nginx, skip } = nginxForTests();
@@ -17,17 +16,14 @@ const WITHIN_MS = 3_000;
  * the real nginx edge. Old links — in a reader's bookmarks, a feed reader, a client's open tab — keep working.
  */
 describe('a renamed post through the origin, the front and the edge', { skip }, () => {
-  const logger = silentLogger();
   let stack: EdgeAndOrigin;
-  let edge: RunningEdge;
-  let origin: RunningOrigin;
   let front: RunningFront;
 
-  const admin = (method: string, path: string, body?: unknown) => adminAt(origin.url, method, path, body);
+  const admin = (method: string, path: string, body?: unknown) => adminAt(stack.origin.url, method, path, body);
   const dataRoute = (oid: string) => `/_render/data/${front.buildId}/en-US/plog/${oid}.json`;
   const layers = () => [
     ['front', front.url],
-    ['edge', edge.url],
+    ['edge', stack.edge.url],
   ] as const;
 
   /** Whether `path` answers 301 to `location` at both layers. */
@@ -52,9 +48,8 @@ describe('a renamed post through the origin, the front and the edge', { skip }, 
 
   before(async () => {
     stack = await startEdgeAndOrigin(nginx!, { SEARCH_RATE_LIMIT: '100000/minute' });
-    ({ edge, origin } = stack);
-    await ensureSearchIndex({ config: stack.config, logger });
-    front = await startFront({ config: stack.config, logger });
+    await ensureSearchIndex({ config: stack.config, logger: silentLogger() });
+    front = await startFront({ config: stack.config, logger: silentLogger() });
   });
 
   after(async () => {
@@ -72,7 +67,7 @@ describe('a renamed post through the origin, the front and the edge', { skip }, 
       for (const [, base] of layers()) await get(`${base}${path}`);
     }
     assert.equal((await get(`${front.url}/plog/pangolin-notes`)).headers['x-middleware-cache'], 'hit');
-    assert.equal((await get(`${edge.url}/plog/pangolin-notes`)).headers['x-cache'], 'HIT');
+    assert.equal((await get(`${stack.edge.url}/plog/pangolin-notes`)).headers['x-cache'], 'HIT');
     assert.equal((await get(`${front.url}${dataRoute('pangolin-notes')}`)).headers['x-middleware-cache'], 'hit');
 
     const started = performance.now();
@@ -97,7 +92,7 @@ describe('a renamed post through the origin, the front and the edge', { skip }, 
     assert.equal(await searchFinds('pangolin', '/plog/pangolin-notes'), false);
 
     // A client following the old data route (a reader's open tab) reads the post at its new address.
-    const followed = await fetch(`${edge.url}${dataRoute('pangolin-notes')}`);
+    const followed = await fetch(`${stack.edge.url}${dataRoute('pangolin-notes')}`);
     assert.equal(followed.status, 200);
     assert.equal(((await followed.json()) as { post: { oid: string } }).post.oid, 'pangolins');
   });

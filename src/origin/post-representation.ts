@@ -17,7 +17,7 @@ const WRAPPER_FIELDS = ['post', 'comments'] as const;
 export type ReadOnlyFields = Pick<PostWithSource, 'oid'>;
 
 const READ_ONLY_HINTS: Record<keyof ReadOnlyFields, string> = {
-  oid: 'it is the post\'s address; to move a post, PUT it under the new oid and DELETE the old one',
+  oid: 'it is the post\'s address; to move a post, POST { "to": "<new oid>" } to /api/v1/plog/<oid>/rename',
 };
 
 function isWrapper(record: Record<string, unknown>): boolean {

@@ -2,7 +2,10 @@ import { BOUND_LIMIT } from '../sqlite-limit.js';
 import type { OriginDatabase } from './database.js';
 import { renderPostBody, RENDERING_VERSION, type PostFormat } from './markdown/index.js';
 import { groupByMonth, purgeForComments, purgeForPost, type PostGroup, type PostSummary, type PurgeTargets } from './policy.js';
-import { API_SAVE, mergePurgeTargets, RevisionLog, SlugHistory, type RenameOutcome, type RevisionLogOptions, type SaveContext } from './revisions/index.js';
+// The revisions' own files, not their index: the index's routes read this store.
+import { mergePurgeTargets } from './revisions/policy.js';
+import { API_SAVE, RevisionLog, type RevisionLogOptions, type SaveContext } from './revisions/revision-log.js';
+import { SlugHistory, type RenameOutcome } from './revisions/slug-history.js';
 import type { CommentInput, PostInput } from './validation.js';
 
 /** A post as readers get it: `body_html` is rendered from the source and sanitised. */
