@@ -1,31 +1,16 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import type { Page } from 'playwright-core';
 import { silentLogger } from '../src/log.js';
 import { AccountStore, createOriginApp, openOriginDatabase, type OriginDatabase } from '../src/origin/index.js';
 import { TEST_SCRYPT } from '../src/origin/desk/test-support/desk-client.js';
+import { axeViolations as violations } from './support/axe.js';
 import { chromiumForSuite, chromiumSkip } from './support/chromium.js';
 
 const skip = chromiumSkip("the editor's desk login in Chromium");
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'a long enough pass phrase';
-
-/** Every axe-core violation of the page as it is now, one line each. */
-async function violations(page: Page): Promise<string[]> {
-  // The desk's Content-Security-Policy allows no script tag: axe is evaluated through the DevTools protocol instead.
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    type Found = { id: string; impact: string | null; nodes: { target: string[] }[] };
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: Found[] }> } }).axe;
-    const { violations: found } = await axe.run(document);
-    return found.map((violation) => `${violation.impact ?? ''} ${violation.id} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-  });
-}
 
 describe("the editor's desk login in Chromium", { skip }, () => {
   const chromium = chromiumForSuite();
