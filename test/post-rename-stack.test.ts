@@ -74,6 +74,7 @@ describe('a renamed post through the origin, the front and the edge', { skip }, 
     const renamed = await admin('POST', '/api/v1/plog/pangolin-notes/rename', { to: 'pangolins' });
     assert.equal(renamed.status, 200);
     await eventually('the old page moved', () => movesEverywhere('/plog/pangolin-notes', '/plog/pangolins'), WITHIN_MS);
+    assert.equal((await get(`${stack.edge.url}/plog/pangolin-notes`)).headers['x-cache'], 'HIT', "the edge's refresh stored the 301 in place of the page");
     await eventually('the old data route moved', () => movesEverywhere(dataRoute('pangolin-notes'), dataRoute('pangolins')), WITHIN_MS);
     await eventually('the new page served', () => servesEverywhere('/plog/pangolins', 'The pangolin rolls up'), WITHIN_MS);
     await eventually(

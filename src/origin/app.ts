@@ -213,7 +213,8 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     async (request, reply) => {
       const oid = parseOid(request.params.oid);
       const input = parseCommentInput(request.body);
-      const id = store.addComment(oid, input);
+      // A reader whose page was loaded before a rename still reaches the post: an old slug leads to it.
+      const id = store.addComment(store.addresses.movedTo(oid) ?? oid, input);
       if (id === undefined) throw notFound(oid);
       return reply.status(201).send({ id });
     },

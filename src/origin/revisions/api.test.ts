@@ -58,6 +58,13 @@ describe('POST /api/v1/plog/<oid>/rename', () => {
     assert.equal(snapshot(), before);
   });
 
+  it("takes a reader's comment sent to an old slug for the renamed post", async () => {
+    await rename('first', 'second');
+    const sent = await send('POST', '/api/v1/plog/first/comments', { body: { name: 'Reader', comment: 'From an old tab' }, token: null });
+    assert.equal(sent.status, 201);
+    assert.equal(origin.db.prepare(`SELECT oid FROM comments WHERE comment = 'From an old tab'`).pluck().get(), 'second');
+  });
+
   it('says where an old slug went when it is renamed again', async () => {
     await rename('first', 'second');
     const answer = await rename('first', 'third');
