@@ -96,6 +96,19 @@ describe('the revisions desk page', () => {
     }
   });
 
+  it('answers a history of large rewritten sources quickly and with a bounded page', async () => {
+    const store = new ContentStore(origin.db);
+    for (let revision = 0; revision < 4; revision++) {
+      store.putPost('huge', input('Huge', Array.from({ length: 20_000 }, (_, i) => `${revision}:${i}:${(i * 7919 + revision) % 10007}`).join('\n')));
+    }
+    const started = performance.now();
+    const response = await client.request('/admin/posts/huge/revisions');
+    const html = await response.text();
+    assert.equal(response.status, 200);
+    assert.ok(performance.now() - started < 3_000, `answered in ${Math.round(performance.now() - started)} ms`);
+    assert.ok(html.length < 1_000_000, `${html.length} characters`);
+  });
+
   it('pages through long histories ten at a time', async () => {
     const store = new ContentStore(origin.db);
     for (let i = 0; i < 12; i++) store.putPost('long', input('Long', `Line ${i}`));

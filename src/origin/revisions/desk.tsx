@@ -5,7 +5,7 @@ import type { DeskGuard } from '../desk/index.js';
 import { deskDocument, DeskPage, PostButton } from '../desk/layout.js';
 import type { ContentStore } from '../store.js';
 import { parseOid } from '../validation.js';
-import { hasChanges, lineDiff, revisionText, type DiffRow } from './diff.js';
+import { hasChanges, LINE_DIFF_DEFAULTS, lineDiff, revisionText, type DiffRow } from './diff.js';
 import { parseRevisionNumber, parseRevisionQuery } from './policy.js';
 import type { Revision } from './revision-log.js';
 import { restoreRevision } from './restore.js';
@@ -18,6 +18,9 @@ export interface RevisionDeskDeps {
 
 /** Revisions on one page of the desk's list: each brings up to two diffs. */
 const PAGE_SIZE = 10;
+
+/** Time all of a page's diffs may take together, so one page never holds the origin's thread for long. */
+const PAGE_DIFF_BUDGET_MS = 1_000;
 
 // Lines wrap inside the list at any width (390 px too); added and removed lines are told by a sign and by words for
 // screen readers, not by colour alone.
@@ -35,10 +38,11 @@ function DiffList(props: { rows: DiffRow[] | undefined; label: string }): ReactN
   return (
     <ol className="diff" aria-label={props.label}>
       {props.rows.map((row, index) => {
-        if (row.kind === 'skipped') {
+        if (row.kind === 'skipped' || row.kind === 'cut') {
+          const lines = row.count === 1 ? '1 line' : `${row.count} lines`;
           return (
             <li key={index} className="diff-skip">
-              {row.count === 1 ? '… 1 unchanged line' : `… ${row.count} unchanged lines`}
+              {row.kind === 'skipped' ? `… ${lines} unchanged` : `… and ${lines} more, not shown`}
             </li>
           );
         }
@@ -74,6 +78,12 @@ interface RevisionsPageProps {
 
 function revisionsPage(props: RevisionsPageProps): string {
   const heading = `Revisions of “${props.title}”`;
+  const deadline = Date.now() + PAGE_DIFF_BUDGET_MS;
+  // Past the page's budget a diff is not tried (undefined: not shown), rather than started with no time left.
+  const diff = (before: string, after: string) => {
+    const left = deadline - Date.now();
+    return left > 0 ? lineDiff(before, after, { timeoutMs: Math.min(left, LINE_DIFF_DEFAULTS.timeoutMs) }) : undefined;
+  };
   return deskDocument(
     heading,
     <DeskPage title={heading}>
@@ -90,7 +100,7 @@ function revisionsPage(props: RevisionsPageProps): string {
         {props.revisions.map((revision, index) => {
           const text = revisionText(revision);
           const previous = props.revisions[index + 1] ?? props.older;
-          const fromCurrent = lineDiff(props.current, text);
+          const fromCurrent = diff(props.current, text);
           const isCurrent = fromCurrent !== undefined && !hasChanges(fromCurrent);
           return (
             <li key={revision.n} className="revision" aria-labelledby={`revision-${revision.n}`}>
@@ -104,7 +114,7 @@ function revisionsPage(props: RevisionsPageProps): string {
               </p>
               <details>
                 <summary>{previous === undefined ? 'Its content (the oldest kept)' : `Changes from revision ${previous.n}`}</summary>
-                <DiffList rows={lineDiff(previous === undefined ? '' : revisionText(previous), text)} label={`Changes in revision ${revision.n}`} />
+                <DiffList rows={diff(previous === undefined ? '' : revisionText(previous), text)} label={`Changes in revision ${revision.n}`} />
               </details>
               {isCurrent ? null : (
                 <>

@@ -35,6 +35,14 @@ describe('lineDiff', () => {
     ]);
   });
 
+  it('shows no more than its bound of rows, saying how many it left out', () => {
+    const rows = lineDiff('', Array.from({ length: 10 }, (_, i) => `line ${i}`).join('\n'), { maxRows: 4 });
+    assert.deepEqual(rows?.slice(3), [
+      { kind: 'added', text: 'line 3' },
+      { kind: 'cut', count: 6 },
+    ]);
+  });
+
   it('gives up, answering undefined, when a diff would take longer than its bound', () => {
     const lines = (seed: number) => Array.from({ length: 40_000 }, (_, i) => `${(i * seed) % 7919}`).join('\n');
     assert.equal(lineDiff(lines(31), lines(37), { timeoutMs: 1 }), undefined);

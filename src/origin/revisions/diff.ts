@@ -1,7 +1,10 @@
 import { diffLines } from 'diff';
 
-/** One row of a line diff as the desk shows it; a run of unchanged lines far from any change is one `skipped` row. */
-export type DiffRow = { kind: 'added' | 'removed' | 'same'; text: string } | { kind: 'skipped'; count: number };
+/**
+ * One row of a line diff as the desk shows it; a run of unchanged lines far from any change is one `skipped` row, and
+ * the rows past the bound one `cut` row.
+ */
+export type DiffRow = { kind: 'added' | 'removed' | 'same'; text: string } | { kind: 'skipped'; count: number } | { kind: 'cut'; count: number };
 
 export interface LineDiffOptions {
   /** Unchanged lines shown around each change. @default 2 */
@@ -11,9 +14,11 @@ export interface LineDiffOptions {
    * seconds. Past it the diff is not shown. @default 500
    */
   timeoutMs?: number;
+  /** Rows shown: a source rewritten throughout would otherwise make a page of megabytes. @default 400 */
+  maxRows?: number;
 }
 
-export const LINE_DIFF_DEFAULTS = { context: 2, timeoutMs: 500 } as const;
+export const LINE_DIFF_DEFAULTS = { context: 2, timeoutMs: 500, maxRows: 400 } as const;
 
 /** What a revision is, as text: the fields an editor sets, then the source. A change to any of them shows as a line. */
 export function revisionText(revision: { title: string; format: string; categories: readonly string[]; pub_date: string; summary: string; body: string }): string {
@@ -59,7 +64,8 @@ export function lineDiff(before: string, after: string, options: LineDiffOptions
     rows.push({ kind: 'skipped', count: lines.length - head - tail });
     for (const text of lines.slice(lines.length - tail)) rows.push({ kind: 'same', text });
   });
-  return rows;
+  const maxRows = options.maxRows ?? LINE_DIFF_DEFAULTS.maxRows;
+  return rows.length <= maxRows ? rows : [...rows.slice(0, maxRows), { kind: 'cut', count: rows.length - maxRows }];
 }
 
 /** Whether a diff changes anything. */
