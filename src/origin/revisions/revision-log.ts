@@ -49,10 +49,12 @@ export interface RevisionLogOptions {
 
 export const REVISION_DEFAULTS = { keep: 100 } as const;
 
-interface RevisionRow extends Omit<Revision, 'categories' | 'format'> {
+interface SummaryRow extends Omit<RevisionSummary, 'categories' | 'format'> {
   format: string;
   categories: string;
 }
+
+type RevisionRow = SummaryRow & Pick<Revision, 'body' | 'summary'>;
 
 const SUMMARY_COLUMNS = `n, title, format, length(source) AS size, categories, pub_date, state, saved_at, saved_by, restored_from`;
 
@@ -79,7 +81,7 @@ export class RevisionLog {
          VALUES (@oid, @n, @title, @format, @source, @summary, @categories, @pub_date, @state, @saved_at, @saved_by, @restored_from)`,
       ),
       prune: db.prepare<[string, number]>(`DELETE FROM post_revisions WHERE oid = ? AND n <= ?`),
-      page: db.prepare<[string, number, number], RevisionRow>(
+      page: db.prepare<[string, number, number], SummaryRow>(
         `SELECT ${SUMMARY_COLUMNS} FROM post_revisions WHERE oid = ? AND n < ? ORDER BY n DESC LIMIT ?`,
       ),
       one: db.prepare<[string, number], RevisionRow>(
