@@ -109,6 +109,14 @@ describe('the revisions desk page', () => {
     assert.ok(html.length < 1_000_000, `${html.length} characters`);
   });
 
+  it('says there is no history yet for a post stored without a save (the demo content)', async () => {
+    origin.db
+      .prepare(`INSERT INTO posts (oid, title, summary, body_html, pub_date, categories, updated_at) VALUES ('seeded', 'Seeded', '', '<p>Hi</p>', '2026-01-01', '[]', '2026-01-01')`)
+      .run();
+    const html = await (await client.request('/admin/posts/seeded/revisions')).text();
+    assert.match(html, /No saved revisions yet/);
+  });
+
   it('pages through long histories ten at a time', async () => {
     const store = new ContentStore(origin.db);
     for (let i = 0; i < 12; i++) store.putPost('long', input('Long', `Line ${i}`));
