@@ -130,6 +130,7 @@ export const ERRORS = catalogue({
   POST_NOT_FOUND: [(oid: string, toPatch = false) => `no post '${oid}'${toPatch ? ' to patch: create it with PUT' : ''}`, 404],
   COMMENT_NOT_FOUND: [(id: number) => `no comment ${id}`, 404],
   // Addresses that change and revisions (src/origin/revisions/).
+  POST_RENAMED: [(oid: string, to: string) => `no post '${oid}': it was renamed to '${to}'; use that address`, 404],
   SLUG_TAKEN: [(slug: string) => `the slug '${slug}' is another post's: choose another, or rename or delete that post first`, 409],
   INVALID_REVISION: [() => 'revision number must be a positive whole number, as the revision list gives them', 400],
   REVISION_NOT_FOUND: [(oid: string, n: number) => `post '${oid}' has no revision ${n} (only the newest are kept: see its revision list)`, 404],

@@ -11,7 +11,7 @@ import { ContentStore } from './store.js';
 import { encodeCursor, parsePendingQuery } from './pending-page.js';
 import { parsePostPatch, parsePostRepresentation } from './post-representation.js';
 import { registerDesk, type DeskOptions } from './desk/index.js';
-import { registerRevisionApi, registerRevisionDesk, sendMoved } from './revisions/index.js';
+import { postNotFound, registerRevisionApi, registerRevisionDesk, sendMoved } from './revisions/index.js';
 import { BODY_LIMITS, parseCommentId, parseCommentInput, parseListQuery, parseOid } from './validation.js';
 
 export interface OriginAppOptions {
@@ -120,7 +120,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     });
   }
 
-  const notFound = (oid: string) => ERRORS.POST_NOT_FOUND(oid);
+  const notFound = (oid: string) => postNotFound(store, oid);
 
   // `?category=<name>`: that category's posts (no groups for an unknown one), for its page.
   app.get('/api/v1/plog/', async (request) => ({ groups: store.listGroups(parseListQuery(request.query).category) }));
@@ -159,7 +159,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     scope.patch<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin, bodyLimit: BODY_LIMITS.post }, async (request) => {
       const oid = parseOid(request.params.oid);
       if (!store.patchPost(oid, (current) => parsePostPatch(current, request.body))) {
-        throw ERRORS.POST_NOT_FOUND(oid, true);
+        throw postNotFound(store, oid, true);
       }
       onChange();
       return store.getPost(oid);

@@ -56,6 +56,7 @@ export const ERROR_SAMPLES: Samples = {
   RATE_LIMITED: ['comments from this address', '1 minute'],
   POST_NOT_FOUND: ['first-post', true],
   COMMENT_NOT_FOUND: [7],
+  POST_RENAMED: ['first-post', 'second-post'],
   SLUG_TAKEN: ['first-post'],
   INVALID_REVISION: [],
   REVISION_NOT_FOUND: ['first-post', 3],

@@ -65,11 +65,17 @@ describe('POST /api/v1/plog/<oid>/rename', () => {
     assert.equal(origin.db.prepare(`SELECT oid FROM comments WHERE comment = 'From an old tab'`).pluck().get(), 'second');
   });
 
-  it('says where an old slug went when it is renamed again', async () => {
+  it('says where an old slug went when it is renamed again, patched or deleted', async () => {
     await rename('first', 'second');
     const answer = await rename('first', 'third');
     assert.equal(answer.status, 404);
     assert.match(answer.json().error as string, /renamed to 'second'/);
+    assert.equal(answer.json().code, 'POST_RENAMED');
+    for (const method of ['PATCH', 'DELETE']) {
+      const write = await send(method, '/api/v1/plog/first', method === 'PATCH' ? { body: { title: 'X' } } : {});
+      assert.equal(write.status, 404, method);
+      assert.equal(write.json().code, 'POST_RENAMED', method);
+    }
   });
 
   it('refuses a rename without the token, with 401 or 403', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERRORS } from '../../error-codes.js';
+import type { AppError } from '../../errors.js';
 import type { ContentStore } from '../store.js';
 import { parseOid } from '../validation.js';
 import { parseRenameBody, parseRevisionNumber, parseRevisionQuery } from './policy.js';
@@ -28,6 +29,12 @@ export function sendMoved(reply: FastifyReply, to: string): FastifyReply {
   return reply.status(301).header('location', postPath(to)).send({ moved_to: to });
 }
 
+/** The 404 of a request naming no live post; for an old slug it names the post's address now. */
+export function postNotFound(store: ContentStore, oid: string, toPatch = false): AppError {
+  const moved = store.addresses.movedTo(oid);
+  return moved === undefined ? ERRORS.POST_NOT_FOUND(oid, toPatch) : ERRORS.POST_RENAMED(oid, moved);
+}
+
 /**
  * `POST /api/v1/plog/<oid>/rename` and the revision routes (docs/origin.md, "Addresses and revisions"), behind the admin
  * token. Register on the origin app after its JSON parser.
@@ -39,10 +46,7 @@ export function registerRevisionApi(app: FastifyInstance, options: RevisionApiOp
     const from = parseOid(request.params.oid);
     const to = parseRenameBody(request.body);
     const outcome = store.renamePost(from, to);
-    if (outcome.status === 'not-found') {
-      const moved = store.addresses.movedTo(from);
-      throw moved === undefined ? ERRORS.POST_NOT_FOUND(from) : ERRORS.NOT_FOUND(`post '${from}': it was renamed to '${moved}', rename that one`);
-    }
+    if (outcome.status === 'not-found') throw postNotFound(store, from);
     if (outcome.status === 'taken') throw ERRORS.SLUG_TAKEN(to);
     if (from !== to) onChange();
     return reply.header('content-location', postPath(to)).send(store.getPost(to));
@@ -51,7 +55,7 @@ export function registerRevisionApi(app: FastifyInstance, options: RevisionApiOp
   app.get<{ Params: { oid: string } }>('/api/v1/plog/:oid/revisions', { onRequest: requireAdmin }, async (request) => {
     const oid = parseOid(request.params.oid);
     const page = parseRevisionQuery(request.query);
-    if (store.getPost(oid) === undefined) throw ERRORS.POST_NOT_FOUND(oid);
+    if (store.getPost(oid) === undefined) throw postNotFound(store, oid);
     const { items, more } = store.revisions.list(oid, page);
     const last = items[items.length - 1];
     return { items, next: more && last !== undefined ? String(last.n) : null };
@@ -61,7 +65,7 @@ export function registerRevisionApi(app: FastifyInstance, options: RevisionApiOp
     const oid = parseOid(request.params.oid);
     const n = parseRevisionNumber(request.params.n);
     const revision = store.revisions.get(oid, n);
-    if (revision === undefined) throw store.getPost(oid) === undefined ? ERRORS.POST_NOT_FOUND(oid) : ERRORS.REVISION_NOT_FOUND(oid, n);
+    if (revision === undefined) throw store.getPost(oid) === undefined ? postNotFound(store, oid) : ERRORS.REVISION_NOT_FOUND(oid, n);
     return revision;
   });
 
