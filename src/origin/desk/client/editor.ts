@@ -234,6 +234,8 @@ function setUpEditor(editor: HTMLFormElement): void {
     if (first !== null) editor.requestSubmit(first);
   });
   if (body !== null) setUpImages(body);
+  const hint = byId('preview-hint');
+  if (hint !== null && frame !== null) hint.textContent = 'The post as readers will see it, as the site renders it; it follows your typing.';
   if (frame !== null && frame.srcdoc === '') preview?.();
 }
 

@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { AccountStore, openOriginDatabase } from '../src/origin/index.js';
+import { TEST_SCRYPT } from '../src/origin/desk/test-support/desk-client.js';
+import { chromiumForSuite, chromiumSkip } from './support/chromium.js';
+import { startReaderStack, type ReaderStack } from './support/reader-stack.js';
+
+const skip = chromiumSkip("the editor's desk in Chromium");
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const PASSWORD = 'a long enough pass phrase';
+
+/** Every axe-core violation of the page as it is now, one line each. */
+async function violations(page: Page): Promise<string[]> {
+  // The desk's Content-Security-Policy allows only its own script: axe is evaluated through the DevTools protocol.
+  await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    type Found = { id: string; impact: string | null; nodes: { target: string[] }[] };
+    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: Found[] }> } }).axe;
+    const { violations: found } = await axe.run(document);
+    return found.map((violation) => `${violation.impact ?? ''} ${violation.id} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  });
+}
+
+/** axe-clean and nothing scrolling sideways, at 390 px and at 1280 px. */
+async function checkWidths(page: Page, what: string): Promise<void> {
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    assert.deepEqual(await violations(page), [], `${what} at ${width} px`);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, `${what} scrolls sideways at ${width} px`);
+  }
+}
+
+/** The text of the preview frame's post body. */
+async function previewText(page: Page): Promise<string> {
+  return (await page.frameLocator('#preview').locator('article .post-body').textContent({ timeout: 5000 })) ?? '';
+}
+
+const BODY = [
+  '## Measuring the cache',
+  '',
+  '- first point',
+  '- second point',
+  '',
+  '| layer | hit rate |',
+  '| --- | --- |',
+  '| edge | 93% |',
+  '',
+  '```ts',
+  'const answer = 42;',
+  '```',
+  '',
+  'Read [the docs](https://example.com/docs).',
+].join('\n');
+
+describe("the editor's desk in Chromium", { skip }, () => {
+  const chromium = chromiumForSuite();
+  let stack: ReaderStack;
+
+  before(async () => {
+    stack = await startReaderStack();
+    const db = openOriginDatabase(join(stack.config.dataDir, 'origin.sqlite'));
+    try {
+      await new AccountStore(db, TEST_SCRYPT).addUser('alice', PASSWORD);
+    } finally {
+      db.close();
+    }
+  });
+  after(async () => {
+    await stack.close();
+  });
+
+  it('writes a Markdown post with a live preview, publishes it, and the front serves it', async () => {
+    const page = await chromium.context.newPage();
+    const base = stack.origin.url;
+    try {
+      await page.setViewportSize({ width: 390, height: 900 });
+      await page.goto(`${base}/admin/`);
+      await page.getByLabel('Username').fill('alice');
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.waitForURL(`${base}/admin/`);
+      assert.ok((await page.getByRole('row').count()) > 3, 'the demo posts are listed');
+      await checkWidths(page, 'the posts list');
+
+      await page.getByRole('link', { name: 'New post' }).click();
+      await page.waitForURL(`${base}/admin/posts/new`);
+      await page.waitForFunction(() => !document.getElementById('image-tools')?.hidden, undefined, { timeout: 5000 });
+      await checkWidths(page, 'the new post editor');
+      for (const name of ['Save draft', 'Publish', 'Schedule', 'Preview']) assert.equal(await page.getByRole('button', { name, exact: true }).count(), 1, name);
+
+      await page.getByLabel('Title', { exact: true }).pressSequentially('Café notes from the edge');
+      assert.equal(await page.getByLabel('Slug').inputValue(), 'cafe-notes-from-the-edge', 'the slug follows the title');
+      await page.getByLabel('Categories').fill('Web');
+      await page.getByLabel('Body', { exact: true }).fill(BODY);
+      await page.frameLocator('#preview').locator('article h2#measuring-the-cache').waitFor({ timeout: 5000 });
+      const frame = page.frameLocator('#preview');
+      assert.equal(await frame.locator('article h1').textContent(), 'Café notes from the edge');
+      assert.equal(await frame.locator('article .post-body li').count(), 2);
+      assert.equal(await frame.locator('article .post-body table td').first().textContent(), 'edge');
+      assert.match((await frame.locator('article .post-body pre code').textContent()) ?? '', /const answer = 42;/);
+      assert.equal(await frame.locator('article .post-body a').getAttribute('href'), 'https://example.com/docs');
+      assert.equal(await page.getAttribute('#preview', 'sandbox'), '');
+
+      // As the editor goes on typing, the preview follows.
+      await page.getByLabel('Body', { exact: true }).press('End');
+      await page.getByLabel('Body', { exact: true }).pressSequentially(' Typed later.');
+      // The frame is sandboxed (an opaque origin): the page cannot read it, the test reads it through the browser.
+      await frame.getByText('Typed later.', { exact: false }).waitFor({ timeout: 5000 });
+      assert.match(await previewText(page), /Typed later\./);
+      await checkWidths(page, 'the editor with its preview');
+
+      await page.getByRole('button', { name: 'Publish', exact: true }).click();
+      await page.waitForURL(`${base}/admin/posts/cafe-notes-from-the-edge?saved=publish`);
+      assert.equal(await page.textContent('#editor-status'), 'Published.');
+      for (const name of ['Publish', 'Preview', 'Unpublish']) assert.equal(await page.getByRole('button', { name, exact: true }).count(), 1, name);
+
+      const reader = await fetch(`${stack.frontUrl}/plog/cafe-notes-from-the-edge`);
+      assert.equal(reader.status, 200);
+      const html = await reader.text();
+      assert.match(html, /<h2 id="measuring-the-cache"[^>]*>Measuring the cache<\/h2>/);
+      assert.match(html, /<td>93%<\/td>/);
+      assert.match(html, /Typed later\./);
+
+      // Ctrl+S saves (for a published post, as Publish does); leaving with unsaved changes asks first.
+      await page.getByLabel('Title', { exact: true }).fill('Café notes, edited');
+      await page.keyboard.press('Control+s');
+      await page.waitForURL(`${base}/admin/posts/cafe-notes-from-the-edge?saved=publish`);
+      assert.equal(await page.getByLabel('Title', { exact: true }).inputValue(), 'Café notes, edited');
+      await page.getByLabel('Summary').fill('not saved yet');
+      let asked = false;
+      page.once('dialog', (dialog) => {
+        asked = dialog.type() === 'beforeunload';
+        void dialog.dismiss();
+      });
+      await page.getByRole('link', { name: 'Posts', exact: true }).click();
+      await page.waitForTimeout(300);
+      assert.equal(asked, true, 'the unsaved-changes warning is shown');
+      assert.match(page.url(), /\/admin\/posts\/cafe-notes-from-the-edge/);
+    } finally {
+      await page.close({ runBeforeUnload: false });
+    }
+  });
+});
