@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { AccountStore, openOriginDatabase } from '../src/origin/index.js';
+import type { FastifyInstance } from 'fastify';
+import { silentLogger } from '../src/log.js';
+import { AccountStore, createOriginApp, openOriginDatabase, type OriginDatabase } from '../src/origin/index.js';
 import { TEST_SCRYPT } from '../src/origin/desk/test-support/desk-client.js';
 import { chromiumForSuite, chromiumSkip } from './support/chromium.js';
 import { startReaderStack, type ReaderStack } from './support/reader-stack.js';
@@ -140,6 +142,84 @@ describe("the editor's desk in Chromium", { skip }, () => {
       await page.waitForTimeout(300);
       assert.equal(asked, true, 'the unsaved-changes warning is shown');
       assert.match(page.url(), /\/admin\/posts\/cafe-notes-from-the-edge/);
+    } finally {
+      await page.close({ runBeforeUnload: false });
+    }
+  });
+});
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+
+describe("the editor's image upload in Chromium", { skip }, () => {
+  const chromium = chromiumForSuite();
+  let running: { db: OriginDatabase; app: FastifyInstance; base: string } | undefined;
+  const uploads: string[] = [];
+
+  before(async () => {
+    const db = openOriginDatabase(':memory:', { seed: false });
+    await new AccountStore(db, TEST_SCRYPT).addUser('alice', PASSWORD);
+    // A stand-in for desk-images' upload route with its contract (POST /admin/images, the file as the body, the
+    // session's token in x-csrf-token; 201 with src, width and height): the editor's part is what is tested here.
+    const app = await createOriginApp({
+      db,
+      logger: silentLogger(),
+      desk: {
+        scrypt: TEST_SCRYPT,
+        routes: async (scope, guard) => {
+          await scope.register(async (upload) => {
+            upload.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+            upload.post('/admin/images', { onRequest: guard.change }, async (request, reply) => {
+              uploads.push(String(request.headers['content-type']));
+              const name = `${String(uploads.length).padStart(32, '0')}-480.webp`;
+              return reply.status(201).send({ src: `/_render/image/${name}`, width: 1, height: 1 });
+            });
+          });
+        },
+      },
+    });
+    running = { db, app, base: await app.listen({ host: '127.0.0.1', port: 0 }) };
+  });
+  after(async () => {
+    await running?.app.close();
+    running?.db.close();
+  });
+
+  it('inserts an uploaded image at the cursor with its alt text selected, from the file button and from a drop, and flags it until written', async () => {
+    const base = running?.base ?? '';
+    const page = await chromium.context.newPage();
+    try {
+      await page.setViewportSize({ width: 390, height: 900 });
+      await page.goto(`${base}/admin/posts/new`);
+      await page.getByLabel('Username').fill('alice');
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Log in' }).click();
+      await page.waitForURL(`${base}/admin/posts/new`);
+      const body = page.getByLabel('Body', { exact: true });
+      await body.fill('Before.\n');
+      await page.getByLabel('Add image').setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: PNG });
+      await page.waitForFunction(() => (document.getElementById('body') as HTMLTextAreaElement).value.includes('/_render/image/'));
+      assert.equal(await body.inputValue(), `Before.\n![alt text](/_render/image/${'1'.padStart(32, '0')}-480.webp)\n`);
+      assert.equal(await page.evaluate(() => { const area = document.getElementById('body') as HTMLTextAreaElement; return area.value.slice(area.selectionStart, area.selectionEnd); }), 'alt text');
+      assert.match((await page.textContent('#editor-status')) ?? '', /red\.png added/);
+      await page.locator('#alt-warning li').first().waitFor({ timeout: 5000 });
+      assert.deepEqual(await page.locator('#alt-warning li').allTextContents(), [`/_render/image/${'1'.padStart(32, '0')}-480.webp`]);
+      await page.keyboard.type('A red square');
+      await page.locator('#alt-warning').waitFor({ state: 'hidden', timeout: 5000 });
+      // The preview shows the image from the origin, where the desk is, with the alt text typed.
+      assert.equal(await page.frameLocator('#preview').locator('article .post-body img').getAttribute('alt'), 'A red square');
+      assert.match((await page.frameLocator('#preview').locator('article .post-body img').getAttribute('src')) ?? '', /^\/api\/v1\/images\//);
+
+      // Dropped on the body, as a file from the desktop would be.
+      await page.evaluate((bytes) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([new Uint8Array(bytes)], 'dropped.png', { type: 'image/png' }));
+        document.getElementById('body')?.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      }, [...PNG]);
+      await page.waitForFunction(() => (document.getElementById('body') as HTMLTextAreaElement).value.includes(`${'2'.padStart(32, '0')}-480.webp`));
+      assert.deepEqual(uploads, ['image/png', 'image/png']);
+      await page.locator('#alt-warning li').first().waitFor({ timeout: 5000 });
+      assert.equal(await page.locator('#alt-warning li').count(), 1, 'the dropped image waits for its alt text');
     } finally {
       await page.close({ runBeforeUnload: false });
     }

@@ -100,6 +100,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     ...(now === undefined ? {} : { now: () => now().getTime() }),
     ...options.desk,
     routes: async (scope, guard) => {
+      await options.desk?.routes?.(scope, guard);
       await registerEditorDesk(scope, guard, { db: options.db, store, onChange, preview, ...(now === undefined ? {} : { now }) });
     },
   });

@@ -158,9 +158,10 @@ async function upload(file: File, body: HTMLTextAreaElement): Promise<void> {
       body: file,
       credentials: 'same-origin',
     });
-    const answer = (await response.json().catch(() => ({}))) as { src?: unknown; message?: unknown };
+    // 201 (or 200 for a file uploaded before) with the image's `src`; an error as the JSON APIs answer it, `{ error }`.
+    const answer = (await response.json().catch(() => ({}))) as { src?: unknown; error?: unknown };
     if (!response.ok || typeof answer.src !== 'string') {
-      say(`${file.name} was not uploaded: ${typeof answer.message === 'string' ? answer.message : `the desk answered ${response.status}`}.`);
+      say(`${file.name} was not uploaded: ${typeof answer.error === 'string' ? answer.error : `the desk answered ${response.status}`}.`);
       return;
     }
     const prefix = body.selectionStart > 0 && body.value[body.selectionStart - 1] !== '\n' ? '\n\n' : '';
