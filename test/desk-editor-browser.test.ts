@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -8,30 +6,18 @@ import type { FastifyInstance } from 'fastify';
 import { silentLogger } from '../src/log.js';
 import { AccountStore, createOriginApp, openOriginDatabase, type OriginDatabase } from '../src/origin/index.js';
 import { TEST_SCRYPT } from '../src/origin/desk/test-support/desk-client.js';
+import { axeViolations } from './support/axe.js';
 import { chromiumForSuite, chromiumSkip } from './support/chromium.js';
 import { startReaderStack, type ReaderStack } from './support/reader-stack.js';
 
 const skip = chromiumSkip("the editor's desk in Chromium");
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'a long enough pass phrase';
-
-/** Every axe-core violation of the page as it is now, one line each. */
-async function violations(page: Page): Promise<string[]> {
-  // The desk's Content-Security-Policy allows only its own script: axe is evaluated through the DevTools protocol.
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    type Found = { id: string; impact: string | null; nodes: { target: string[] }[] };
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: Found[] }> } }).axe;
-    const { violations: found } = await axe.run(document);
-    return found.map((violation) => `${violation.impact ?? ''} ${violation.id} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-  });
-}
 
 /** axe-clean and nothing scrolling sideways, at 390 px and at 1280 px. */
 async function checkWidths(page: Page, what: string): Promise<void> {
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    assert.deepEqual(await violations(page), [], `${what} at ${width} px`);
+    assert.deepEqual(await axeViolations(page), [], `${what} at ${width} px`);
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, `${what} scrolls sideways at ${width} px`);
   }
 }

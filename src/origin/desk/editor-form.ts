@@ -76,11 +76,6 @@ export function editorAction(body: unknown): EditorAction | undefined {
   return EDITOR_ACTIONS.find((action) => action === value);
 }
 
-/** Where a stored post stands. The seam for post states: every post is published until posts have a state. */
-export function stateOf(post: PostWithSource | undefined): PostState | undefined {
-  return post === undefined ? undefined : 'published';
-}
-
 /** A stored post as the editor shows it: its publication time in UTC until the desk's script moves it to the browser's zone. */
 export function valuesOfPost(post: PostWithSource): EditorValues {
   return {

@@ -59,6 +59,8 @@ function TextField(props: {
   extra?: Record<string, string | boolean>;
 }): ReactNode {
   const invalid = props.problems.some((problem) => problem.field === props.field);
+  // After a refused save, the first field to change has the focus: the keyboard and the screen reader start there.
+  const focus = props.problems.find((problem) => problem.field !== 'form')?.field === props.field;
   return (
     <>
       <label htmlFor={props.field}>{props.label}</label>
@@ -76,6 +78,7 @@ function TextField(props: {
         required={props.required}
         aria-invalid={invalid || undefined}
         aria-describedby={describedBy(props.field, props.hint !== undefined, props.problems)}
+        autoFocus={focus || undefined}
         {...props.extra}
       />
       <FieldError field={props.field} problems={props.problems} />
@@ -113,9 +116,11 @@ function EditorForm(props: EditorPageProps): ReactNode {
   return (
     <form className="editor-form" id="editor" method="post" action={action} data-editing={props.editing}>
       <input type="hidden" name={CSRF_FIELD} value={props.csrfToken} />
-      {formProblems.length === 0 ? null : (
+      {problems.length === 0 ? null : (
         <p className="form-error" role="alert" id="form-error">
-          {formProblems.map((problem) => problem.message).join(' ')}
+          {formProblems.length === problems.length
+            ? `Not saved: ${formProblems.map((problem) => problem.message).join(' ')}`
+            : `Not saved: ${problems.length === 1 ? 'a field needs' : `${problems.length} fields need`} changing, as said next to ${problems.length === 1 ? 'it' : 'them'}. ${formProblems.map((problem) => problem.message).join(' ')}`.trim()}
         </p>
       )}
       <TextField field="title" label="Title" value={values.title} problems={problems} maxLength={LIMITS.titleLength} required />
@@ -145,6 +150,7 @@ function EditorForm(props: EditorPageProps): ReactNode {
         spellCheck
         aria-invalid={bodyInvalid || undefined}
         aria-describedby={describedBy('body', true, problems)}
+        autoFocus={problems.find((problem) => problem.field !== 'form')?.field === 'body' || undefined}
       />
       <FieldError field="body" problems={problems} />
       <AltWarning missing={props.imagesWithoutAlt} />

@@ -149,6 +149,16 @@ describe('the editor routes', () => {
     );
   });
 
+  it('offers both ways out on the logout page the nav links to from pages without the token', async () => {
+    const desk = await editor();
+    const html = await (await desk.request('/admin/logout')).text();
+    assert.match(html, /<h1>Log out<\/h1>/);
+    assert.match(html, /action="\/admin\/logout"[^]*>Log out<\/button>/);
+    assert.match(html, /action="\/admin\/logout\?everywhere=1"[^]*>Log out everywhere<\/button>/);
+    const error = await (await desk.request('/admin/posts/no-such-post')).text();
+    assert.match(error, /<a href="\/admin\/logout">Log out<\/a>/, "a page without the session's token links to the logout page");
+  });
+
   it('serves the desk script under its hash, immutable, and nothing else under /admin/static/', async () => {
     const html = await (await (await editor()).request('/admin/posts/new')).text();
     const path = /src="(\/admin\/static\/editor-[\w-]+\.js)"/.exec(html)?.[1] ?? '';

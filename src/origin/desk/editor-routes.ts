@@ -13,14 +13,13 @@ import {
   editorValues,
   problemOf,
   publicationTime,
-  stateOf,
   valuesOfPost,
   type EditorAction,
   type EditorValues,
   type FieldProblem,
 } from './editor-form.js';
 import { editorPage } from './editor-page.js';
-import { saveFromEditor } from './editor-save.js';
+import { postForEditor, saveFromEditor } from './editor-save.js';
 import type { DeskGuard } from './guard.js';
 import { deskPostLines, postsPage } from './posts-page.js';
 import { renderPostPreview, type PreviewSite } from './preview.js';
@@ -74,7 +73,7 @@ export async function registerEditorDesk(scope: FastifyInstance, guard: DeskGuar
   const script = await deskScript();
 
   const editor = (request: FastifyRequest, reply: FastifyReply, status: number, editing: string | undefined, values: EditorValues, extra: { problems?: FieldProblem[]; notice?: string; previewHtml?: string }) => {
-    const current = editing === undefined ? undefined : store.getPost(editing)?.post;
+    const current = editing === undefined ? undefined : postForEditor(store, editing);
     return html(
       reply,
       status,
@@ -82,7 +81,7 @@ export async function registerEditorDesk(scope: FastifyInstance, guard: DeskGuar
         csrfToken: sessionOf(request).csrfToken,
         script: script.path,
         editing,
-        state: current === undefined ? undefined : stateOf(current),
+        state: current?.state,
         values,
         problems: extra.problems ?? [],
         notice: extra.notice,
@@ -95,7 +94,7 @@ export async function registerEditorDesk(scope: FastifyInstance, guard: DeskGuar
   /** A posted editor form: a preview of it, or a save and the way back to the post (303), or the form with its problems. */
   const submit = async (request: FastifyRequest, reply: FastifyReply, editing: string | undefined) => {
     const values = editorValues(request.body);
-    const state = editing === undefined ? undefined : stateOf(store.getPost(editing)?.post);
+    const state = editing === undefined ? undefined : postForEditor(store, editing)?.state;
     const action = editorAction(request.body) ?? actionsFor(state)[0] ?? 'publish';
     const time = publicationTime(values, now());
     if (action === 'preview') {
@@ -143,7 +142,7 @@ export async function registerEditorDesk(scope: FastifyInstance, guard: DeskGuar
 
   scope.get<{ Params: { oid: string }; Querystring: { saved?: string } }>('/admin/posts/:oid', { preHandler: guard.page }, async (request, reply) => {
     const oid = parseOid(request.params.oid);
-    const page = store.getPost(oid);
+    const page = postForEditor(store, oid);
     if (page === undefined) throw ERRORS.POST_NOT_FOUND(oid);
     const saved = editorAction({ action: request.query.saved });
     return editor(request, reply, 200, oid, valuesOfPost(page.post), {
@@ -153,14 +152,14 @@ export async function registerEditorDesk(scope: FastifyInstance, guard: DeskGuar
   });
   scope.post<{ Params: { oid: string } }>('/admin/posts/:oid', { preHandler: guard.change, bodyLimit: BODY_LIMITS.post }, async (request, reply) => {
     const oid = parseOid(request.params.oid);
-    if (store.getPost(oid) === undefined) throw ERRORS.POST_NOT_FOUND(oid);
+    if (postForEditor(store, oid) === undefined) throw ERRORS.POST_NOT_FOUND(oid);
     return submit(request, reply, oid);
   });
 
   // The stored post as readers would see it, whatever its state: the preview link of a draft or a scheduled post.
   scope.get<{ Params: { oid: string } }>('/admin/posts/:oid/preview', { preHandler: guard.page }, async (request, reply) => {
     const oid = parseOid(request.params.oid);
-    const page = store.getPost(oid);
+    const page = postForEditor(store, oid);
     if (page === undefined) throw ERRORS.POST_NOT_FOUND(oid);
     return html(reply, 200, renderPostPreview(page.post, page.comments, options.preview));
   });

@@ -1,8 +1,22 @@
 import { ERRORS } from '../../error-codes.js';
 import { parsePostRepresentation } from '../post-representation.js';
-import type { ContentStore } from '../store.js';
+import type { ContentStore, PostPage } from '../store.js';
 import { parseOid } from '../validation.js';
-import { ACTION_LABELS, type EditorAction } from './editor-form.js';
+import { ACTION_LABELS, type EditorAction, type PostState } from './editor-form.js';
+
+/** A post as its editor sees it: whatever its state, with its approved comments (for its preview) and its state. */
+export interface EditorPostPage extends PostPage {
+  state: PostState;
+}
+
+/**
+ * The stored post the editor opens, or undefined. The seam for post states: read it whatever its state (a draft too)
+ * and with its state, here and nowhere else; until posts have one, every post is published.
+ */
+export function postForEditor(store: ContentStore, oid: string): EditorPostPage | undefined {
+  const page = store.getPost(oid);
+  return page === undefined ? undefined : { ...page, state: 'published' };
+}
 
 /** A save the editor asks for: the post's API fields (editor-form.ts apiFields), under `oid`. */
 export interface EditorSave {

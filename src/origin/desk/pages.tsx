@@ -64,7 +64,10 @@ export function loginPage(props: LoginPageProps): string {
   );
 }
 
-/** Who is logged in and the ways out: on the desk's first page, and on the page the nav's Log out link opens. */
+/**
+ * Who is logged in and the way out on every device, on the desk's first page and the logout page; Log out itself is
+ * the nav's button, on pages that pass DeskPage the token.
+ */
 export function SessionPanel(props: { userName: string; csrfToken: string }): ReactNode {
   return (
     <>
@@ -72,7 +75,6 @@ export function SessionPanel(props: { userName: string; csrfToken: string }): Re
         Logged in as <strong>{props.userName}</strong>.
       </p>
       <div className="desk-actions">
-        <PostButton action="/admin/logout" csrfToken={props.csrfToken} label="Log out" />
         <PostButton action="/admin/logout?everywhere=1" csrfToken={props.csrfToken} label="Log out everywhere" secondary />
       </div>
     </>
