@@ -149,6 +149,24 @@ describe('the editor routes', () => {
     );
   });
 
+  it('answers any JSON the preview is sent, and any address under /admin/posts/, with a page or a 4xx, never a 500', async () => {
+    const desk = await editor();
+    const token = await desk.sessionToken();
+    const headers = { 'content-type': 'application/json', 'x-csrf-token': token, ...same() };
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.jsonValue(), fc.record({ title: fc.jsonValue(), body: fc.oneof(fc.string(), fc.jsonValue()), format: fc.jsonValue(), categories: fc.jsonValue(), pub_date: fc.jsonValue() }, { requiredKeys: [] })), async (value) => {
+        const response = await desk.request('/admin/preview', { body: JSON.stringify(value) ?? 'null', headers });
+        assert.ok(response.status === 200 || (response.status >= 400 && response.status < 500), `${response.status} for ${JSON.stringify(value)?.slice(0, 200)}`);
+        await response.arrayBuffer();
+      }),
+      { numRuns: 80 },
+    );
+    for (const path of ['/admin/posts/..%2F..%2Fetc', '/admin/posts/%E2%80%AE', '/admin/posts/UPPER', `/admin/posts/${'a'.repeat(300)}`, '/admin/posts/caf%C3%A9/preview', '/admin/posts/%ff']) {
+      const response = await desk.request(path);
+      assert.ok(response.status >= 400 && response.status < 500, `${path}: ${response.status}`);
+    }
+  });
+
   it('offers both ways out on the logout page the nav links to from pages without the token', async () => {
     const desk = await editor();
     const html = await (await desk.request('/admin/logout')).text();
