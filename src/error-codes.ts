@@ -83,6 +83,7 @@ export const ERRORS = catalogue({
     500,
   ],
   CLIENT_ENTRY_MISSING: [() => 'the renderer client entry (client.tsx or client.js) is missing beside build.js', 500],
+  DESK_SCRIPT_MISSING: [() => "the desk's script (client/editor.ts or client/editor.js) is missing beside desk-script.js", 500],
   DATA_DIR_UNUSABLE: [setUp, 500],
   PORT_IN_USE: [(port: string, host: string) => `${port} on HOST=${host} is already in use: stop the process using it or set another port`, 500],
   PORT_NOT_PERMITTED: [(port: string) => `no permission to listen on ${port}: use a port above 1023 or run with the right to bind it`, 500],
@@ -141,6 +142,8 @@ export const ERRORS = catalogue({
   DESK_CROSS_SITE: [(problem: string) => `${problem}: open the desk and send it again from there`, 403],
   DESK_CSRF: [() => 'the form is out of date (its token does not match your session): reload the page and send it again', 403],
   DESK_LOGIN_REQUIRED: [() => 'log in to the desk first', 401],
+  DESK_SLUG_TAKEN: [(oid: string) => `slug '${oid}' is taken by another post: choose another`, 409],
+  DESK_ACTION_UNAVAILABLE: [(what: string) => `${what} is not available on this origin yet`, 409],
   // The validators of page-cache/pathnames.ts and surrogate-keys.ts word the problem; the page cache spec fixes that
   // the purge route's 400 body is that text, so the message is the problem as the validator gives it.
   PURGE_PATHNAMES_INVALID: [(problem: string, which = '') => (which === '' ? problem : `purge: invalid pathname${which}: ${problem}`), 400],

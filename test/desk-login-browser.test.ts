@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { silentLogger } from '../src/log.js';
 import { AccountStore, createOriginApp, openOriginDatabase, type OriginDatabase } from '../src/origin/index.js';
 import { TEST_SCRYPT } from '../src/origin/desk/test-support/desk-client.js';
-import { axeViolations as violations } from './support/axe.js';
+import { axeViolations } from './support/axe.js';
 import { chromiumForSuite, chromiumSkip } from './support/chromium.js';
 
 const skip = chromiumSkip("the editor's desk login in Chromium");
@@ -46,7 +46,7 @@ describe("the editor's desk login in Chromium", { skip }, () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${base}/admin/`);
       assert.equal(new URL(page.url()).pathname, '/admin/login');
-      assert.deepEqual(await violations(page), []);
+      assert.deepEqual(await axeViolations(page), []);
       assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'nothing scrolls sideways');
 
       // A wrong password first: the error is an alert, the fields point to it, and focus is on the password.
@@ -59,13 +59,13 @@ describe("the editor's desk login in Chromium", { skip }, () => {
       assert.equal(await page.evaluate(() => document.activeElement?.id), 'password');
       assert.equal(await page.getAttribute('#username', 'aria-describedby'), 'login-error');
       assert.equal(await page.inputValue('#username'), 'alice');
-      assert.deepEqual(await violations(page), []);
+      assert.deepEqual(await axeViolations(page), []);
 
       await page.keyboard.type(PASSWORD);
       await page.keyboard.press('Enter');
       await page.waitForURL(`${base}/admin/`);
       assert.match((await page.textContent('main')) ?? '', /Logged in as alice/);
-      assert.deepEqual(await violations(page), []);
+      assert.deepEqual(await axeViolations(page), []);
       const cookie = (await chromium.context.cookies(`${base}/admin/`)).find((candidate) => candidate.name === 'sitestack_desk');
       assert.equal(cookie?.httpOnly, true);
       assert.equal(cookie?.sameSite, 'Strict');

@@ -10,8 +10,10 @@ import type { OriginDatabase } from './database.js';
 import { ContentStore } from './store.js';
 import { encodeCursor, parsePendingQuery } from './pending-page.js';
 import { parsePostPatch, parsePostRepresentation } from './post-representation.js';
-import { registerDesk, type DeskOptions } from './desk/index.js';
+import { registerDesk, registerEditorDesk, type DeskOptions } from './desk/index.js';
 import { postNotFound, registerRevisionApi, registerRevisionDesk, sendMoved } from './revisions/index.js';
+import { DEFAULT_LOCALE } from '../renderer/pages/kinds.js';
+import { SITE_DEFAULTS, type SiteIdentity } from '../renderer/site.js';
 import { BODY_LIMITS, parseCommentId, parseCommentInput, parseListQuery, parseOid } from './validation.js';
 
 export interface OriginAppOptions {
@@ -39,6 +41,11 @@ export interface OriginAppOptions {
   operations?: { paths: readonly string[]; handle: (req: IncomingMessage, res: ServerResponse, path: string) => void };
   /** The editor's desk at `/admin/` (docs/desk.md). @default the desk with DESK_DEFAULTS */
   desk?: Omit<DeskOptions, 'db' | 'logger'>;
+  /**
+   * What the desk's preview shows the site as, as the fronts do: `SITE_NAME`…, the first of `SITE_LOCALES`, and
+   * `PUBLIC_URL` for the page's absolute links. @default SITE_DEFAULTS, 'en-US' and desk.publicUrl (none: relative links)
+   */
+  site?: { identity?: SiteIdentity; locale?: string };
 }
 
 export const ORIGIN_APP_DEFAULTS = {
@@ -88,6 +95,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   await app.register(rateLimit, { global: false });
   const now = options.now;
   const deskRoutes = options.desk?.routes;
+  const preview = { site: options.site?.identity ?? SITE_DEFAULTS, locale: options.site?.locale ?? DEFAULT_LOCALE, baseUrl: options.desk?.publicUrl?.replace(/\/+$/, '') ?? '' };
   await registerDesk(app, {
     db: options.db,
     logger: options.logger,
@@ -96,6 +104,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     routes: async (scope, guard) => {
       await deskRoutes?.(scope, guard);
       registerRevisionDesk(scope, guard, { store, onChange });
+      await registerEditorDesk(scope, guard, { db: options.db, store, onChange, preview, ...(now === undefined ? {} : { now }) });
     },
   });
   const refusedComments = new RateLimitLog({ logger: options.logger, message: 'comment rate limit exceeded', windowMs: limit.windowMs });

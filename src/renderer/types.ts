@@ -1,6 +1,7 @@
 import type { SiteIdentity } from './site.js';
 import type { PageData } from './pages/page-data.js';
-import type { PostSummary as PostListing, PostGroup as MonthGroup, Post as PostDetail, PublicComment as CommentItem } from '../origin/index.js';
+import type { PostSummary as PostListing, PostGroup as MonthGroup } from '../origin/policy.js';
+import type { Post as PostDetail, PublicComment as CommentItem } from '../origin/store.js';
 
 // The origin's JSON API (DESIGN §5) is one contract: the renderer reads exactly the shapes the origin answers.
 export type { PostListing, MonthGroup, PostDetail, CommentItem };

@@ -155,6 +155,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
     commentRateLimit: config.commentRateLimit,
     trustedProxies: config.trustedProxies,
     desk: { publicUrl: config.publicUrl, ...config.desk },
+    site: { identity: config.site, ...(config.siteLocales[0] === undefined ? {} : { locale: config.siteLocales[0] }) },
     onChange: () => {
       outbox?.notify();
       searchOutbox.notify();

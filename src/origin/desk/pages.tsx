@@ -42,7 +42,7 @@ export function loginPage(props: LoginPageProps): string {
   const invalid = props.error !== undefined;
   return document(
     'Log in',
-    <Page title="Log in">
+    <Page title="Log in" nav={false}>
       {props.notice === undefined ? null : (
         <p className="form-ok" role="status">
           {props.notice}
@@ -64,18 +64,39 @@ export function loginPage(props: LoginPageProps): string {
   );
 }
 
-/** The desk's shell: who is logged in and the ways out. Later parts of the desk add their sections here. */
-export function deskHomePage(props: { userName: string; csrfToken: string }): string {
-  return document(
-    'Desk',
-    <Page title="Desk">
+/**
+ * Who is logged in and the way out on every device, on the desk's first page and the logout page; Log out itself is
+ * the nav's button, on pages that pass DeskPage the token.
+ */
+export function SessionPanel(props: { userName: string; csrfToken: string }): ReactNode {
+  return (
+    <>
       <p>
         Logged in as <strong>{props.userName}</strong>.
       </p>
       <div className="desk-actions">
-        <PostButton action="/admin/logout" csrfToken={props.csrfToken} label="Log out" />
         <PostButton action="/admin/logout?everywhere=1" csrfToken={props.csrfToken} label="Log out everywhere" secondary />
       </div>
+    </>
+  );
+}
+
+/** The desk's shell when no posts page is registered (registerDesk alone): who is logged in and the ways out. */
+export function deskHomePage(props: { userName: string; csrfToken: string }): string {
+  return document(
+    'Desk',
+    <Page title="Desk" section="posts" csrfToken={props.csrfToken}>
+      <SessionPanel {...props} />
+    </Page>,
+  );
+}
+
+/** What the nav's Log out link opens on a page without the session's token: the two ways out, as buttons. */
+export function logoutPage(props: { userName: string; csrfToken: string }): string {
+  return document(
+    'Log out',
+    <Page title="Log out" csrfToken={props.csrfToken}>
+      <SessionPanel {...props} />
     </Page>,
   );
 }

@@ -9,9 +9,9 @@ import type { OriginDatabase } from '../database.js';
 import { AccountStore, newToken } from './accounts.js';
 import { normaliseUserName, PASSWORD_LIMITS } from './credentials.js';
 import { createDeskGuard, formField, refuseCrossSite, safeNext, type DeskGuard } from './guard.js';
-import { CSRF_FIELD, deskErrorPage, deskHomePage, loginPage } from './pages.js';
+import { CSRF_FIELD, deskErrorPage, deskHomePage, loginPage, logoutPage } from './pages.js';
 import type { ScryptParams } from './password-hash.js';
-import { cookieHeader, cookieToken, DESK_PATH, LOGIN_COOKIE, secureCookies, SESSION_COOKIE, type SessionLifetime } from './session-policy.js';
+import { cookieHeader, cookieToken, DESK_PATH, DESK_STATIC_PREFIX, LOGIN_COOKIE, secureCookies, SESSION_COOKIE, type SessionLifetime } from './session-policy.js';
 
 export interface DeskOptions {
   db: OriginDatabase;
@@ -38,6 +38,8 @@ export const DESK_DEFAULTS = {
   loginNameRateLimit: { max: 10, windowMs: 3_600_000 },
 } as const;
 
+const DESK_STATIC_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
 /** Largest desk form body read. A login form at its limits (64 + 1,024 characters, each percent-encoded as 12 bytes) fits. */
 const FORM_BODY_LIMIT = 16 * 1024;
 
@@ -46,11 +48,14 @@ const LOGIN_FAILED = 'That username and password do not match. Check them and tr
 
 /**
  * Headers of every `/admin` answer: nothing may keep a copy (the desk shows one editor's session), no other site may
- * frame it, and the pages run no script and send forms only here.
+ * frame it, and the pages run only the desk's own script (served from `/admin/static/`), fetch only from here and send
+ * forms only here. The editor's preview is a sandboxed `srcdoc` frame, which inherits this policy: `frame-src 'self'`
+ * lets it load, and its images come from the origin (`img-src 'self'`).
  */
 const DESK_HEADERS = {
   'cache-control': 'no-store',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self'; frame-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
   'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
@@ -93,7 +98,10 @@ export async function registerDesk(app: FastifyInstance, options: DeskOptions): 
   // On the app, not the scope: a desk path no route serves (a 404, a 414) is kept by no cache either.
   app.decorateRequest('deskSession', null);
   app.addHook('onSend', async (request, reply) => {
-    if (isDeskPath(request.url)) reply.headers(DESK_HEADERS);
+    if (!isDeskPath(request.url)) return;
+    // The desk's script is named by its content hash, so a copy kept for a year is never stale; it holds nobody's data.
+    const immutable = reply.statusCode === 200 && request.url.startsWith(DESK_STATIC_PREFIX);
+    reply.headers(immutable ? { ...DESK_HEADERS, 'cache-control': DESK_STATIC_CACHE_CONTROL } : DESK_HEADERS);
   });
 
   await app.register(async (scope) => {
@@ -131,10 +139,10 @@ export async function registerDesk(app: FastifyInstance, options: DeskOptions): 
 
     scope.get(DESK_PATH, async (_request, reply) => reply.redirect(`${DESK_PATH}/`, 308));
 
-    scope.get(`${DESK_PATH}/`, { preHandler: guard.page }, async (request, reply) => {
+    scope.get(`${DESK_PATH}/logout`, { preHandler: guard.page }, async (request, reply) => {
       const session = request.deskSession;
       if (session === null) throw ERRORS.DESK_LOGIN_REQUIRED();
-      return html(reply, 200, deskHomePage({ userName: session.userName, csrfToken: session.csrfToken }));
+      return html(reply, 200, logoutPage({ userName: session.userName, csrfToken: session.csrfToken }));
     });
 
     scope.get(`${DESK_PATH}/login`, async (request, reply) => {
@@ -185,6 +193,14 @@ export async function registerDesk(app: FastifyInstance, options: DeskOptions): 
     });
 
     await options.routes?.(scope, guard);
+    // The desk's first page is the posts list when the editor's routes are registered; alone, the desk shows the session.
+    if (!scope.hasRoute({ method: 'GET', url: `${DESK_PATH}/` })) {
+      scope.get(`${DESK_PATH}/`, { preHandler: guard.page }, async (request, reply) => {
+        const session = request.deskSession;
+        if (session === null) throw ERRORS.DESK_LOGIN_REQUIRED();
+        return html(reply, 200, deskHomePage({ userName: session.userName, csrfToken: session.csrfToken }));
+      });
+    }
   });
 }
 

@@ -3,6 +3,8 @@ export const SESSION_COOKIE = 'sitestack_desk';
 /** The login form's double-submit token, set with the form (no session exists yet to tie a token to). */
 export const LOGIN_COOKIE = 'sitestack_desk_login';
 export const DESK_PATH = '/admin';
+/** Where the desk's script is served, under its content hash. */
+export const DESK_STATIC_PREFIX = `${DESK_PATH}/static/`;
 
 /** How long a session lives: ended after `idleMs` without a request, and `absoluteMs` after login whatever happens. */
 export interface SessionLifetime {

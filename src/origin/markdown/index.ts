@@ -3,6 +3,7 @@ import { sanitisePostHtml } from './sanitise.js';
 
 export { headingSlug, renderMarkdown } from './render.js';
 export { sanitisePostHtml } from './sanitise.js';
+export { imagesWithoutAlt } from './images-alt.js';
 
 /** How a post's source is read: Markdown, or HTML as written (every post from before formats). */
 export const POST_FORMATS = ['markdown', 'html'] as const;

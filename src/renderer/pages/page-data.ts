@@ -1,4 +1,5 @@
-import type { PostSummary as PostListing, PostGroup as MonthGroup, Post as PostDetail, PublicComment as CommentItem } from '../../origin/index.js';
+import type { PostSummary as PostListing, PostGroup as MonthGroup } from '../../origin/policy.js';
+import type { Post as PostDetail, PublicComment as CommentItem } from '../../origin/store.js';
 
 /** The props of every page, as the server renders them and as the data routes answer them: one member per kind. */
 export type PageData =
