@@ -129,6 +129,10 @@ export const ERRORS = catalogue({
   RATE_LIMITED: [(what: string, after: string) => `too many ${what}; retry in ${after}`, 429],
   POST_NOT_FOUND: [(oid: string, toPatch = false) => `no post '${oid}'${toPatch ? ' to patch: create it with PUT' : ''}`, 404],
   COMMENT_NOT_FOUND: [(id: number) => `no comment ${id}`, 404],
+  // Moderation rules (src/origin/moderation/).
+  RULE_NOT_FOUND: [(id: number) => `no moderation rule ${id}`, 404],
+  RULE_EXISTS: [(what: string, id: number) => `a rule for ${what} exists already (rule ${id}): change that one instead`, 409],
+  RULE_LIMIT: [(max: number) => `the rule list is full (${max} rules): remove a rule before adding one`, 409],
   // The editor's desk: its accounts (the CLI) and its forms.
   INVALID_USER: [(problem: string) => problem, 400],
   USER_EXISTS: [(name: string) => `a user '${name}' exists already: remove it first to set a new password`, 409],

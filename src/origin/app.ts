@@ -11,6 +11,7 @@ import { ContentStore } from './store.js';
 import { encodeCursor, parsePendingQuery } from './pending-page.js';
 import { parsePostPatch, parsePostRepresentation } from './post-representation.js';
 import { registerDesk, type DeskOptions } from './desk/index.js';
+import { ModerationStore, registerModerationApi, registerModerationDesk, type ModerationOptions } from './moderation/index.js';
 import { BODY_LIMITS, parseCommentId, parseCommentInput, parseListQuery, parseOid } from './validation.js';
 
 export interface OriginAppOptions {
@@ -38,6 +39,8 @@ export interface OriginAppOptions {
   operations?: { paths: readonly string[]; handle: (req: IncomingMessage, res: ServerResponse, path: string) => void };
   /** The editor's desk at `/admin/` (docs/desk.md). @default the desk with DESK_DEFAULTS */
   desk?: Omit<DeskOptions, 'db' | 'logger'>;
+  /** The rule check of new comments and the address kept with a pending one (docs/desk.md#moderation). @default MODERATION_DEFAULTS */
+  moderation?: Omit<ModerationOptions, 'now'>;
 }
 
 export const ORIGIN_APP_DEFAULTS = {
@@ -86,7 +89,17 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   });
   await app.register(rateLimit, { global: false });
   const now = options.now;
-  await registerDesk(app, { db: options.db, logger: options.logger, ...(now === undefined ? {} : { now: () => now().getTime() }), ...options.desk });
+  const moderation = new ModerationStore(options.db, store, { ...options.moderation, ...(now === undefined ? {} : { now: () => now().getTime() }) });
+  await registerDesk(app, {
+    db: options.db,
+    logger: options.logger,
+    ...(now === undefined ? {} : { now: () => now().getTime() }),
+    ...options.desk,
+    routes: async (scope, guard) => {
+      registerModerationDesk(scope, guard, { moderation, onChange, publicUrl: options.desk?.publicUrl });
+      await options.desk?.routes?.(scope, guard);
+    },
+  });
   const refusedComments = new RateLimitLog({ logger: options.logger, message: 'comment rate limit exceeded', windowMs: limit.windowMs });
   app.addHook('onClose', async () => refusedComments.flush());
 
@@ -166,6 +179,8 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     return { items, next: more && last !== undefined ? encodeCursor(last.id) : null };
   });
 
+  registerModerationApi(app, { moderation, requireAdmin, onChange });
+
   app.post<{ Params: { id: string } }>('/api/v1/comments/:id/approve', { onRequest: requireAdmin }, async (request) => {
     const id = parseCommentId(request.params.id);
     if (!store.approveComment(id)) throw ERRORS.COMMENT_NOT_FOUND(id);
@@ -197,10 +212,10 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     },
     async (request, reply) => {
       const oid = parseOid(request.params.oid);
-      const input = parseCommentInput(request.body);
-      const id = store.addComment(oid, input);
-      if (id === undefined) throw notFound(oid);
-      return reply.status(201).send({ id });
+      // A comment the rules drop is answered as a kept one: its sender learns nothing to work around.
+      const receipt = moderation.receive(oid, parseCommentInput(request.body), request.ip);
+      if (!receipt.stored) throw notFound(oid);
+      return reply.status(201).send({ id: receipt.id });
     },
   );
 

@@ -112,6 +112,27 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE posts ADD COLUMN format TEXT NOT NULL DEFAULT 'html';
    ALTER TABLE posts ADD COLUMN source TEXT;
    ALTER TABLE posts ADD COLUMN rendering INTEGER NOT NULL DEFAULT 0;`,
+  // Moderation: the rule list, and what the rules made of each pending comment (the hold rule that flagged it, and
+  // the address it came from, personal data kept only while the comment is pending and for a bounded time). Approving
+  // a comment forgets both, whichever path approves it; deleting it (or its post) deletes them.
+  `CREATE TABLE moderation_rules (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     kind TEXT NOT NULL CHECK (kind IN ('word', 'link', 'address')),
+     pattern TEXT NOT NULL,
+     action TEXT NOT NULL CHECK (action IN ('hold', 'drop')),
+     note TEXT NOT NULL DEFAULT '',
+     created_at INTEGER NOT NULL,
+     UNIQUE (kind, pattern)
+   );
+   CREATE TABLE comment_moderation (
+     comment_id INTEGER PRIMARY KEY REFERENCES comments (id) ON DELETE CASCADE,
+     address TEXT,
+     flag TEXT,
+     received_at INTEGER NOT NULL
+   );
+   CREATE INDEX comment_moderation_addresses ON comment_moderation (received_at) WHERE address IS NOT NULL;
+   CREATE TRIGGER comment_moderation_approved AFTER UPDATE OF approved ON comments WHEN NEW.approved = 1
+   BEGIN DELETE FROM comment_moderation WHERE comment_id = NEW.id; END;`,
 ];
 
 export interface OpenOriginDatabaseOptions {
