@@ -94,7 +94,7 @@ export function queuePage(props: QueuePageProps): string {
           <div className="mod-toolbar">
             <span>
               <input type="checkbox" id="select-all" name={ALL_FIELD} />{' '}
-              <label htmlFor="select-all">Select all {items.length} comments on this page</label>
+              <label htmlFor="select-all">{`Select all ${items.length} comment${items.length === 1 ? '' : 's'} on this page`}</label>
             </span>
           </div>
           <ul className="mod-list">
