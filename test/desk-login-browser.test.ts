@@ -1,31 +1,16 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import type { Page } from 'playwright-core';
 import { silentLogger } from '../src/log.js';
 import { AccountStore, createOriginApp, openOriginDatabase, type OriginDatabase } from '../src/origin/index.js';
 import { TEST_SCRYPT } from '../src/origin/desk/test-support/desk-client.js';
+import { axeViolations } from './support/axe.js';
 import { chromiumForSuite, chromiumSkip } from './support/chromium.js';
 
 const skip = chromiumSkip("the editor's desk login in Chromium");
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'a long enough pass phrase';
-
-/** Every axe-core violation of the page as it is now, one line each. */
-async function violations(page: Page): Promise<string[]> {
-  // The desk's Content-Security-Policy allows no script tag: axe is evaluated through the DevTools protocol instead.
-  await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    type Found = { id: string; impact: string | null; nodes: { target: string[] }[] };
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: Found[] }> } }).axe;
-    const { violations: found } = await axe.run(document);
-    return found.map((violation) => `${violation.impact ?? ''} ${violation.id} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-  });
-}
 
 describe("the editor's desk login in Chromium", { skip }, () => {
   const chromium = chromiumForSuite();
@@ -61,7 +46,7 @@ describe("the editor's desk login in Chromium", { skip }, () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${base}/admin/`);
       assert.equal(new URL(page.url()).pathname, '/admin/login');
-      assert.deepEqual(await violations(page), []);
+      assert.deepEqual(await axeViolations(page), []);
       assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'nothing scrolls sideways');
 
       // A wrong password first: the error is an alert, the fields point to it, and focus is on the password.
@@ -74,13 +59,13 @@ describe("the editor's desk login in Chromium", { skip }, () => {
       assert.equal(await page.evaluate(() => document.activeElement?.id), 'password');
       assert.equal(await page.getAttribute('#username', 'aria-describedby'), 'login-error');
       assert.equal(await page.inputValue('#username'), 'alice');
-      assert.deepEqual(await violations(page), []);
+      assert.deepEqual(await axeViolations(page), []);
 
       await page.keyboard.type(PASSWORD);
       await page.keyboard.press('Enter');
       await page.waitForURL(`${base}/admin/`);
       assert.match((await page.textContent('main')) ?? '', /Logged in as alice/);
-      assert.deepEqual(await violations(page), []);
+      assert.deepEqual(await axeViolations(page), []);
       const cookie = (await chromium.context.cookies(`${base}/admin/`)).find((candidate) => candidate.name === 'sitestack_desk');
       assert.equal(cookie?.httpOnly, true);
       assert.equal(cookie?.sameSite, 'Strict');
