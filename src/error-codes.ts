@@ -133,6 +133,7 @@ export const ERRORS = catalogue({
   RULE_NOT_FOUND: [(id: number) => `no moderation rule ${id}`, 404],
   RULE_EXISTS: [(what: string, id: number) => `a rule for ${what} exists already (rule ${id}): change that one instead`, 409],
   RULE_LIMIT: [(max: number) => `the rule list is full (${max} rules): remove a rule before adding one`, 409],
+  INSIGHTS_DISABLED: [() => 'search insights are refused: set PURGE_SECRET on the origin (the fronts send their counts with it)', 503],
   // The editor's desk: its accounts (the CLI) and its forms.
   INVALID_USER: [(problem: string) => problem, 400],
   USER_EXISTS: [(name: string) => `a user '${name}' exists already: remove it first to set a new password`, 409],

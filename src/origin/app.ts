@@ -12,6 +12,7 @@ import { encodeCursor, parsePendingQuery } from './pending-page.js';
 import { parsePostPatch, parsePostRepresentation } from './post-representation.js';
 import { registerDesk, type DeskOptions } from './desk/index.js';
 import { ModerationStore, registerModerationApi, registerModerationDesk, type ModerationOptions } from './moderation/index.js';
+import { InsightsStore, registerInsightsApi, registerInsightsDesk, type InsightsOptions } from './insights/index.js';
 import { BODY_LIMITS, parseCommentId, parseCommentInput, parseListQuery, parseOid } from './validation.js';
 
 export interface OriginAppOptions {
@@ -41,6 +42,11 @@ export interface OriginAppOptions {
   desk?: Omit<DeskOptions, 'db' | 'logger'>;
   /** The rule check of new comments and the address kept with a pending one (docs/desk.md#moderation). @default MODERATION_DEFAULTS */
   moderation?: Omit<ModerationOptions, 'now'>;
+  /**
+   * Search insights the fronts flush (docs/desk.md#search-insights): `secret` is `PURGE_SECRET`, which they send them
+   * with (unset: refused with 503). @default INSIGHTS_DEFAULTS, no secret
+   */
+  searchInsights?: InsightsOptions & { secret?: string | undefined };
 }
 
 export const ORIGIN_APP_DEFAULTS = {
@@ -89,14 +95,17 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   });
   await app.register(rateLimit, { global: false });
   const now = options.now;
-  const moderation = new ModerationStore(options.db, store, { ...options.moderation, ...(now === undefined ? {} : { now: () => now().getTime() }) });
+  const clock = now === undefined ? Date.now : () => now().getTime();
+  const moderation = new ModerationStore(options.db, store, { ...options.moderation, now: clock });
+  const insights = new InsightsStore(options.db, options.searchInsights);
   await registerDesk(app, {
     db: options.db,
     logger: options.logger,
-    ...(now === undefined ? {} : { now: () => now().getTime() }),
+    now: clock,
     ...options.desk,
     routes: async (scope, guard) => {
       registerModerationDesk(scope, guard, { moderation, onChange, publicUrl: options.desk?.publicUrl });
+      registerInsightsDesk(scope, guard, { insights, publicUrl: options.desk?.publicUrl, now: clock });
       await options.desk?.routes?.(scope, guard);
     },
   });
@@ -180,6 +189,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   });
 
   registerModerationApi(app, { moderation, requireAdmin, onChange });
+  registerInsightsApi(app, { insights, secret: options.searchInsights?.secret, authorized: adminAuthorized, requireAdmin, now: clock });
 
   app.post<{ Params: { id: string } }>('/api/v1/comments/:id/approve', { onRequest: requireAdmin }, async (request) => {
     const id = parseCommentId(request.params.id);

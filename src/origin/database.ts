@@ -133,6 +133,25 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX comment_moderation_addresses ON comment_moderation (received_at) WHERE address IS NOT NULL;
    CREATE TRIGGER comment_moderation_approved AFTER UPDATE OF approved ON comments WHEN NEW.approved = 1
    BEGIN DELETE FROM comment_moderation WHERE comment_id = NEW.id; END;`,
+  // Search insights: per day and normalised query, what the fronts counted (no reader is named anywhere). Bounded in
+  // queries per day and in days kept (src/origin/insights/).
+  `CREATE TABLE search_insights (
+     day TEXT NOT NULL,
+     query TEXT NOT NULL,
+     searches INTEGER NOT NULL DEFAULT 0,
+     no_results INTEGER NOT NULL DEFAULT 0,
+     clicks INTEGER NOT NULL DEFAULT 0,
+     results INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (day, query)
+   ) WITHOUT ROWID;
+   CREATE TABLE search_insight_opens (
+     day TEXT NOT NULL,
+     query TEXT NOT NULL,
+     url TEXT NOT NULL,
+     opens INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (day, query, url),
+     FOREIGN KEY (day, query) REFERENCES search_insights (day, query) ON DELETE CASCADE
+   ) WITHOUT ROWID;`,
 ];
 
 export interface OpenOriginDatabaseOptions {

@@ -59,6 +59,7 @@ export const ERROR_SAMPLES: Samples = {
   RULE_NOT_FOUND: [7],
   RULE_EXISTS: ['word “free money”', 3],
   RULE_LIMIT: [500],
+  INSIGHTS_DISABLED: [],
   INVALID_USER: ['a user name must be 1 to 64 characters of a-z'],
   USER_EXISTS: ['alice'],
   USER_NOT_FOUND: ['alice'],

@@ -42,10 +42,15 @@ function formProblem(error: unknown): string {
   throw error;
 }
 
+/** Where readers see the site, for links from the desk to its pages: `PUBLIC_URL` without a trailing slash, or '' (this host). */
+export function siteBase(publicUrl: string | undefined): string {
+  return publicUrl === undefined ? '' : publicUrl.replace(/\/+$/, '');
+}
+
 /** The desk's moderation pages: the queue at `/admin/comments` and the rules at `/admin/comments/rules`. */
 export function registerModerationDesk(scope: FastifyInstance, guard: DeskGuard, deps: ModerationDeskDeps): void {
   const { moderation } = deps;
-  const siteUrl = deps.publicUrl === undefined ? '' : deps.publicUrl.replace(/\/+$/, '');
+  const siteUrl = siteBase(deps.publicUrl);
   const html = (reply: FastifyReply, status: number, page: string) => reply.status(status).type('text/html; charset=utf-8').send(page);
   const token = (request: FastifyRequest) => {
     if (request.deskSession === null) throw ERRORS.DESK_LOGIN_REQUIRED();
