@@ -30,6 +30,18 @@ function Status(props: { notice?: string | undefined; error?: string | undefined
   );
 }
 
+/** A moderation page: the desk's frame, this folder's style, and the status line a screen reader announces. */
+function moderationDocument(title: string, status: { notice?: string | undefined; error?: string | undefined }, body: ReactNode): string {
+  return deskDocument(
+    title,
+    <DeskPage title={title}>
+      <style>{STYLE}</style>
+      <Status notice={status.notice} error={status.error} />
+      {body}
+    </DeskPage>,
+  );
+}
+
 /** An ISO time as a reader of any locale reads it: date and minutes, UTC. */
 function When(props: { iso: string }): ReactNode {
   return <time dateTime={props.iso}>{`${props.iso.slice(0, 10)} ${props.iso.slice(11, 16)} UTC`}</time>;
@@ -72,11 +84,10 @@ export interface QueuePageProps {
 export function queuePage(props: QueuePageProps): string {
   const { items, counts } = props;
   const here = props.flagged ? `${QUEUE_PATH}?flagged=1` : QUEUE_PATH;
-  return deskDocument(
+  return moderationDocument(
     'Comments',
-    <DeskPage title="Comments">
-      <style>{STYLE}</style>
-      <Status notice={props.notice} error={props.error} />
+    props,
+    <>
       <p>
         {counts.pending} pending, {counts.flagged} flagged by a rule. <a href={RULES_PATH}>Moderation rules</a>
       </p>
@@ -119,7 +130,7 @@ export function queuePage(props: QueuePageProps): string {
           </a>
         </p>
       )}
-    </DeskPage>,
+    </>,
   );
 }
 
@@ -150,11 +161,10 @@ export interface RulesPageProps {
 export function rulesPage(props: RulesPageProps): string {
   const draft = props.draft ?? {};
   const invalid = props.error === undefined ? undefined : 'moderation-error';
-  return deskDocument(
+  return moderationDocument(
     'Moderation rules',
-    <DeskPage title="Moderation rules">
-      <style>{STYLE}</style>
-      <Status notice={props.notice} error={props.error} />
+    props,
+    <>
       <p>
         Each new comment is checked against these rules, ignoring case and compatibility forms (ＦＲＥＥ is free). A comment
         a <strong>hold</strong> rule matches waits in the queue flagged with the rule; one a <strong>drop</strong> rule
@@ -184,6 +194,6 @@ export function rulesPage(props: RulesPageProps): string {
         <input type="text" id="note" name="note" maxLength={RULE_LIMITS.noteLength} defaultValue={draft.note ?? ''} />
         <button type="submit">Add rule</button>
       </form>
-    </DeskPage>,
+    </>,
   );
 }
