@@ -7,10 +7,10 @@ import { TEST_SCRYPT } from '../src/origin/desk/test-support/desk-client.js';
 import { axeViolations } from './support/axe.js';
 import { chromiumForSuite, chromiumSkip } from './support/chromium.js';
 
-const skip = chromiumSkip('the moderation desk in Chromium');
+const skip = chromiumSkip('the moderation and insights desk pages in Chromium');
 const PASSWORD = 'a long enough pass phrase';
 
-describe('the moderation desk in Chromium', { skip }, () => {
+describe('the moderation and insights desk pages in Chromium', { skip }, () => {
   const chromium = chromiumForSuite();
   let running: { db: OriginDatabase; app: FastifyInstance } | undefined;
   let base = '';
@@ -72,6 +72,30 @@ describe('the moderation desk in Chromium', { skip }, () => {
       assert.match((await page.textContent('main')) ?? '', /Hold link to spam\.example/);
       assert.deepEqual(await axeViolations(page), []);
       assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'nothing scrolls sideways');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows a zero-result query on the insights page, axe-clean at 390 px, and switches to the last 7 days with the keyboard', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const add = running?.db.prepare(`INSERT INTO search_insights (day, query, searches, no_results, clicks, results) VALUES (?, ?, ?, ?, ?, ?)`);
+    add?.run(day, 'kubernetes operators with a rather long query text', 4, 4, 0, 0);
+    add?.run(day, 'caching', 9, 0, 5, 12);
+    running?.db.prepare(`INSERT INTO search_insight_opens (day, query, url, opens) VALUES (?, 'caching', '/plog/a-very-long-post-address-about-caching', 5)`).run(day);
+    const page = await chromium.context.newPage();
+    try {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${base}/admin/insights`);
+      const empty = page.getByRole('table', { name: 'Queries without results, last 30 days' });
+      assert.match((await empty.textContent()) ?? '', /kubernetes operators/);
+      assert.match((await page.getByRole('table', { name: 'Most searched queries, last 30 days' }).textContent()) ?? '', /caching9/);
+      assert.deepEqual(await axeViolations(page), []);
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'nothing scrolls sideways');
+      await page.getByRole('link', { name: 'Last 7 days' }).focus();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/days=7/);
+      assert.equal(await page.getByRole('link', { name: 'Last 7 days' }).getAttribute('aria-current'), 'page');
     } finally {
       await page.close();
     }

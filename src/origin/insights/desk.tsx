@@ -30,10 +30,14 @@ function Figures(props: { id: string; caption: string; rows: QueryFigures[]; sit
             <th scope="col" className="num">
               {props.zero === true ? 'Searches without results' : 'Searches'}
             </th>
-            <th scope="col" className="num">
-              Click-through
-            </th>
-            <th scope="col">Most opened</th>
+            {props.zero === true ? null : (
+              <>
+                <th scope="col" className="num">
+                  Click-through
+                </th>
+                <th scope="col">Most opened</th>
+              </>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -41,8 +45,12 @@ function Figures(props: { id: string; caption: string; rows: QueryFigures[]; sit
             <tr key={row.query}>
               <td>{row.query}</td>
               <td className="num">{props.zero === true ? row.no_results : row.searches}</td>
-              <td className="num">{percent(row.clicks, row.searches)}</td>
-              <td>{row.top_opened === null ? '–' : <a href={`${props.siteUrl}${row.top_opened}`}>{row.top_opened}</a>}</td>
+              {props.zero === true ? null : (
+                <>
+                  <td className="num">{percent(row.clicks, row.searches)}</td>
+                  <td>{row.top_opened === null ? '–' : <a href={`${props.siteUrl}${row.top_opened}`}>{row.top_opened}</a>}</td>
+                </>
+              )}
             </tr>
           ))}
         </tbody>
