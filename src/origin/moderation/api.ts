@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ERRORS } from '../../error-codes.js';
-import { parseBatchBody, parseRuleId } from './input.js';
+import { encodeCursor } from '../pending-page.js';
+import { parseBatchBody, parseQueueQuery, parseRuleId } from './input.js';
 import { parseRuleInput } from './rules.js';
 import type { ModerationStore } from './store.js';
 
@@ -13,8 +14,8 @@ export interface ModerationApiDeps {
 }
 
 /**
- * The moderation API for automation, behind the admin bearer token: `POST /api/v1/comments/batch` and the rule list
- * at `/api/v1/moderation/rules` (docs/origin.md).
+ * The moderation API for automation, behind the admin bearer token: `POST /api/v1/comments/batch`, the queue at
+ * `GET /api/v1/moderation/queue` and the rule list at `/api/v1/moderation/rules` (docs/origin.md).
  */
 export function registerModerationApi(app: FastifyInstance, deps: ModerationApiDeps): void {
   const { moderation, requireAdmin } = deps;
@@ -24,6 +25,13 @@ export function registerModerationApi(app: FastifyInstance, deps: ModerationApiD
     const result = moderation.batch(action, ids);
     if (result.done.length > 0) deps.onChange();
     return { action, ...result };
+  });
+
+  // The pending list with what the rules made of each comment: its flag and, while kept, its address.
+  app.get('/api/v1/moderation/queue', { onRequest: requireAdmin }, async (request) => {
+    const { items, more } = moderation.queue(parseQueueQuery(request.query));
+    const last = items[items.length - 1];
+    return { items, next: more && last !== undefined ? encodeCursor(last.id) : null, counts: moderation.counts() };
   });
 
   app.get('/api/v1/moderation/rules', { onRequest: requireAdmin }, async () => ({ items: moderation.rules() }));

@@ -3,8 +3,8 @@ import { ERRORS } from '../../error-codes.js';
 import { isAppError } from '../../errors.js';
 import type { DeskGuard } from '../desk/index.js';
 import { isObject } from '../merge-patch.js';
-import { encodeCursor, parsePendingQuery } from '../pending-page.js';
-import { parseQueueForm, parseRuleId } from './input.js';
+import { encodeCursor } from '../pending-page.js';
+import { parseQueueForm, parseQueueQuery, parseRuleId } from './input.js';
 import { QUEUE_PATH, queuePage, RULES_PATH, rulesPage } from './pages.js';
 import { parseRuleInput, type RuleInput } from './rules.js';
 import type { ModerationStore } from './store.js';
@@ -17,8 +17,8 @@ export interface ModerationDeskDeps {
   publicUrl?: string | undefined;
 }
 
-/** The queue's own query fields; the rest is the pending list's paging (parsePendingQuery). */
-const OWN_FIELDS = ['flagged', 'done', 'n', 'missing'];
+/** The query fields of the status line a page shows after a change. */
+const STATUS_FIELDS = ['done', 'n', 'missing'];
 
 const DONE: Record<string, (count: number) => string> = {
   approve: (count) => `Approved ${count} comment${count === 1 ? '' : 's'}.`,
@@ -59,9 +59,9 @@ export function registerModerationDesk(scope: FastifyInstance, guard: DeskGuard,
 
   const queue = (request: FastifyRequest, reply: FastifyReply, status: number, error?: string) => {
     const query = isObject(request.query) ? request.query : {};
-    const flagged = query.flagged === '1';
-    const paging = Object.fromEntries(Object.entries(query).filter(([name]) => !OWN_FIELDS.includes(name)));
-    const { items, more } = moderation.queue({ ...parsePendingQuery(paging), flagged });
+    const page = parseQueueQuery(query, STATUS_FIELDS);
+    const flagged = page.flagged;
+    const { items, more } = moderation.queue(page);
     const last = items[items.length - 1];
     const next = more && last !== undefined ? `${QUEUE_PATH}?${flagged ? 'flagged=1&' : ''}cursor=${encodeCursor(last.id)}` : undefined;
     const notice = error === undefined ? noticeOf(query) : undefined;

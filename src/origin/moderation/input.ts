@@ -1,7 +1,7 @@
 /** Reading the ids and actions of moderation requests, from JSON (the API) and from the desk's form. Pure. */
 import { ERRORS } from '../../error-codes.js';
 import { isObject } from '../merge-patch.js';
-import { PENDING_PAGE } from '../pending-page.js';
+import { parsePendingQuery, PENDING_PAGE } from '../pending-page.js';
 import type { BatchAction } from './store.js';
 
 const invalid = ERRORS.INVALID_INPUT;
@@ -73,4 +73,15 @@ export function parseQueueForm(body: unknown): { action: BatchAction; ids: numbe
   }
   if (ids.length === 0) throw invalid('selection', 'is empty: tick the comments to act on, or Select all');
   return { action: chosen, ids: checkedIds(ids) };
+}
+
+/**
+ * A page of the queue: `flagged=1` (only comments a hold rule flagged) and the pending list's paging (`limit`,
+ * `cursor`: parsePendingQuery). `ignored`: further fields the caller reads itself (the desk's status line).
+ */
+export function parseQueueQuery(query: unknown, ignored: readonly string[] = []): { afterId: number; limit: number; flagged: boolean } {
+  const fields = isObject(query) ? query : {};
+  if (fields.flagged !== undefined && fields.flagged !== '1' && fields.flagged !== '0') throw invalid('flagged', 'must be 1 or 0');
+  const paging = Object.fromEntries(Object.entries(fields).filter(([name]) => name !== 'flagged' && !ignored.includes(name)));
+  return { ...parsePendingQuery(paging), flagged: fields.flagged === '1' };
 }

@@ -142,6 +142,13 @@ describe('the moderation API', () => {
       { comment_id: held, flag: 'any link', address: '127.0.0.1' },
       { comment_id: kept, flag: null, address: '127.0.0.1' },
     ]);
+    const queue = (await (await call('GET', '/api/v1/moderation/queue?flagged=1&limit=10')).json()) as { items: { id: number; flag: string; title: string }[]; next: null; counts: { flagged: number } };
+    assert.deepEqual(queue.items.map(({ id, flag, title }) => ({ id, flag, title })), [{ id: held, flag: 'any link', title: 'Post beta' }]);
+    assert.equal(queue.counts.flagged, 1);
+    for (const bad of ['flagged=2', 'cursor=zzz', 'limit=0', 'limit=501', 'x=1', 'flagged=1&flagged=0']) {
+      assert.equal((await call('GET', `/api/v1/moderation/queue?${bad}`)).status, 400, bad);
+    }
+    assert.equal((await call('GET', '/api/v1/moderation/queue', undefined, {})).status, 401);
     // A comment to no post is refused as before, whatever the rules say.
     const missing = await call('POST', '/api/v1/plog/nope/comments', { name: 'x', comment: 'viagra' }, { 'content-type': 'application/json' });
     assert.equal(missing.status, 404);
