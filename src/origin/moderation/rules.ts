@@ -86,14 +86,26 @@ export function containsWord(text: string, word: string): boolean {
 
 // A link as a reader's browser or mail program would make one: a scheme and `//`, or a host starting with `www.`.
 const LINK = /(?:\b[a-z][a-z0-9+.-]{0,30}:\/\/|\bwww\.)[^\s/?#]+/giu;
-// Host-like words (a.b, a.b.c …), written as links or not, for domain rules: `spam.example` in plain text counts.
-const HOST_WORD = /[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu;
+// What separates host-like words (a.b, a.b.c …): anything but letters, digits, marks, dots and hyphens. Splitting on it
+// is linear, where a regular expression for the words themselves backtracks over a long run of letters.
+const NOT_HOST_CHARACTER = /[^\p{L}\p{N}\p{M}.-]+/u;
 
-/** The hosts a (normalised) text names, in ASCII (IDNA), without a trailing dot; each once. */
+/** A word without the dots and hyphens at its ends (a sentence's full stop), by index: linear however long. */
+function trimEdges(word: string): string {
+  let start = 0;
+  let end = word.length;
+  while (start < end && (word[start] === '.' || word[start] === '-')) start++;
+  while (end > start && (word[end - 1] === '.' || word[end - 1] === '-')) end--;
+  return word.slice(start, end);
+}
+
+/** The hosts a (normalised) text names, written as links or not (`spam.example` in plain text counts), in ASCII (IDNA); each once. */
 export function hostsIn(text: string): string[] {
   const hosts = new Set<string>();
-  for (const match of text.matchAll(HOST_WORD)) {
-    const ascii = domainToASCII(match[0]);
+  for (const word of text.split(NOT_HOST_CHARACTER)) {
+    const bare = trimEdges(word);
+    if (!bare.includes('.') || bare.includes('..')) continue;
+    const ascii = domainToASCII(bare);
     if (ascii !== '') hosts.add(ascii);
   }
   return [...hosts];
