@@ -17,6 +17,12 @@ export interface ModerationDeskDeps {
   publicUrl?: string | undefined;
 }
 
+/**
+ * Comments a desk page shows at most: its form, every box ticked, must fit the desk's 16 KiB form bound (a box is about
+ * 20 bytes, and "select all" lists the page's ids once more).
+ */
+const DESK_PAGE_MAX = 100;
+
 /** The query fields of the status line a page shows after a change. */
 const STATUS_FIELDS = ['done', 'n', 'missing'];
 
@@ -61,7 +67,7 @@ export function registerModerationDesk(scope: FastifyInstance, guard: DeskGuard,
     const query = isObject(request.query) ? request.query : {};
     const page = parseQueueQuery(query, STATUS_FIELDS);
     const flagged = page.flagged;
-    const { items, more } = moderation.queue(page);
+    const { items, more } = moderation.queue({ ...page, limit: Math.min(page.limit, DESK_PAGE_MAX) });
     const last = items[items.length - 1];
     const next = more && last !== undefined ? `${QUEUE_PATH}?${flagged ? 'flagged=1&' : ''}cursor=${encodeCursor(last.id)}` : undefined;
     const notice = error === undefined ? noticeOf(query) : undefined;
