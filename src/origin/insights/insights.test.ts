@@ -101,6 +101,15 @@ describe('search insights on the origin', () => {
     for (const limit of ['0', '21', 'x', '1e1']) assert.equal((await fetch(`${origin.base}/api/v1/search-insights/popular?limit=${limit}`)).status, 400);
   });
 
+  it('forgets days past retention when the report is read, with no counts arriving', async () => {
+    const kept = origin.db.prepare(`SELECT count(*) FROM search_insights`).pluck();
+    assert.ok((kept.get() as number) > 0);
+    clock += 36 * DAY;
+    await report(30);
+    assert.equal(kept.get(), 0);
+    clock -= 36 * DAY;
+  });
+
   it('deletes days past retention and refuses days outside it when counts arrive', async () => {
     clock += 40 * DAY;
     await flush({ entries: [entry('late', { day: new Date(clock).toISOString().slice(0, 10) }), entry('ancient', { day: '2020-01-01' }), entry('future', { day: '2099-01-01' })] });

@@ -60,6 +60,11 @@ const invalid = ERRORS.INVALID_INPUT;
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const UNREADABLE = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/** Whether a reader's query is text an editor can be shown: no control characters or lone surrogates. */
+export function readableQuery(text: string): boolean {
+  return !UNREADABLE.test(text);
+}
+
 function count(record: Record<string, unknown>, name: string, where: string): number {
   const value = record[name];
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value > INSIGHT_LIMITS.maxCount) {
@@ -72,7 +77,7 @@ function entry(value: unknown, where: string): InsightEntry {
   if (!isObject(value)) throw invalid(where, 'must be an object');
   const day = value.day;
   if (typeof day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`))) throw invalid(`${where}.day`, 'must be a date YYYY-MM-DD');
-  if (typeof value.q !== 'string' || UNREADABLE.test(value.q)) throw invalid(`${where}.q`, 'must be a string without control characters');
+  if (typeof value.q !== 'string' || !readableQuery(value.q)) throw invalid(`${where}.q`, 'must be a string without control characters');
   const q = normaliseQuery(value.q);
   if (q === '') throw invalid(`${where}.q`, 'must not be empty');
   const searches = count(value, 'searches', where);

@@ -92,8 +92,7 @@ export class InsightsStore {
     const oldest = utcDay(nowMs - (this.options.retentionDays - 1) * DAY_MS);
     const newest = utcDay(nowMs + DAY_MS);
     return this.db.transaction(() => {
-      this.statements.expireOpens.run(oldest);
-      this.statements.expire.run(oldest);
+      this.expire(nowMs);
       const queriesOfDay = new Map<string, number>();
       let kept = 0;
       for (const entry of entries) {
@@ -117,8 +116,16 @@ export class InsightsStore {
     })();
   }
 
+  /** Deletes the days past retention; run as counts arrive and as they are read, so a quiet site forgets too. */
+  private expire(nowMs: number): void {
+    const oldest = utcDay(nowMs - (this.options.retentionDays - 1) * DAY_MS);
+    this.statements.expireOpens.run(oldest);
+    this.statements.expire.run(oldest);
+  }
+
   /** The top queries and those without results over the last `days` days (today included), `limit` of each. */
   report(days: InsightPeriod, nowMs: number, limit = 50): InsightsReport {
+    this.expire(nowMs);
     const since = utcDay(nowMs - (days - 1) * DAY_MS);
     const withOpened = (rows: QueryFigures[]) => rows.map((row) => ({ ...row, top_opened: row.clicks > 0 ? (this.statements.topOpened.get(since, row.query) ?? null) : null }));
     return {

@@ -17,7 +17,8 @@ describe('search insight reports on the front', () => {
     assert.deepEqual(parseSearchIntent('{"q":"Flexbox","results":3,"opened":"/en-US/docs/flexbox"}'), { q: 'Flexbox', results: 3, opened: '/en-US/docs/flexbox', repeat: false });
     assert.deepEqual(parseSearchIntent({ q: 'x', results: 0, repeat: true }), { q: 'x', results: 0, opened: null, repeat: true });
     for (const bad of ['nope', '[]', 'null', { q: '', results: 1 }, { q: '   ', results: 1 }, { q: 'x' }, { q: 'x', results: -1 }, { q: 'x', results: 1, opened: 'https://evil.example/' },
-      { q: 'x', results: 1, opened: '//evil.example/' }, { q: 'x', results: 1, repeat: 'yes' }, { q: 'x'.repeat(401), results: 1 }]) {
+      { q: 'x', results: 1, opened: '//evil.example/' }, { q: 'x', results: 1, repeat: 'yes' }, { q: 'x'.repeat(401), results: 1 },
+      { q: 'a\u0000b', results: 1 }, { q: '\ud800', results: 1 }, { q: 'a\u0085b', results: 1 }]) {
       assert.throws(() => parseSearchIntent(bad), (error: unknown) => isAppError(error) && error.status === 400, JSON.stringify(bad));
     }
     fc.assert(fc.property(fc.oneof(fc.jsonValue(), fc.string()), (value) => {
@@ -91,6 +92,20 @@ describe('search insight reports on the front', () => {
       assert.deepEqual(await (await fetch(`${base}/api/v1/search/popular`)).json(), { queries: ['grid layout'] });
       clock += 61_000;
       assert.deepEqual(await (await fetch(`${base}/api/v1/search/popular`)).json(), { queries: [] });
+    });
+
+    it('sends more counters than one flush may carry in several flushes when a front holds many', async () => {
+      const logger = silentLogger();
+      const big = Fastify({ logger: false });
+      installErrorMapper(big, logger);
+      await big.register(searchInsightsRoutes({ originUrl: origin.base, secret: SECRET, logger, flushMs: 60_000, maxQueries: 1_500, rateLimit: { max: 10_000, windowMs: 60_000 }, now: () => clock }));
+      await big.ready();
+      for (let i = 0; i < 1_500; i++) {
+        const answer = await big.inject({ method: 'POST', url: '/api/v1/search/insights', headers: { 'content-type': 'text/plain' }, payload: JSON.stringify({ q: `chunk ${i}`, results: 1 }) });
+        assert.equal(answer.statusCode, 204);
+      }
+      await big.close();
+      assert.equal(origin.db.prepare(`SELECT count(*) FROM search_insights WHERE query LIKE 'chunk %'`).pluck().get(), 1_500);
     });
 
     it('refuses a malformed report with 400 and limits reports per address', async () => {

@@ -9,7 +9,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ERRORS } from '../../error-codes.js';
 import type { Logger } from '../../log.js';
 import { clientAddress, DEFAULT_TRUSTED_PROXIES, discardBody, readBoundedText, trustedProxyCheck } from '../../http/index.js';
-import { INSIGHT_LIMITS, normaliseQuery, utcDay, validOpenedPath, type InsightEntry } from '../../origin/insights/index.js';
+import { INSIGHT_LIMITS, normaliseQuery, readableQuery, utcDay, validOpenedPath, type InsightEntry } from '../../origin/insights/index.js';
 
 export interface SearchInsightsOptions {
   /** The origin's base URL (`API_BASE`): counts go to its `/api/v1/search-insights`. */
@@ -69,7 +69,9 @@ export function parseSearchIntent(body: unknown): SearchIntent {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw ERRORS.INVALID_INPUT('body', 'must be an object with q and results');
   const { q, results, opened, repeat } = value as Record<string, unknown>;
-  if (typeof q !== 'string' || normaliseQuery(q) === '' || q.length > 4 * INSIGHT_LIMITS.queryLength) throw ERRORS.INVALID_INPUT('q', 'must be a query of 1 or more characters');
+  if (typeof q !== 'string' || q.length > 4 * INSIGHT_LIMITS.queryLength || !readableQuery(q) || normaliseQuery(q) === '') {
+    throw ERRORS.INVALID_INPUT('q', 'must be a query of 1 or more characters, without control characters');
+  }
   if (typeof results !== 'number' || !Number.isSafeInteger(results) || results < 0 || results > INSIGHT_LIMITS.maxCount) {
     throw ERRORS.INVALID_INPUT('results', 'must be a whole number of results');
   }
@@ -103,6 +105,8 @@ export class InsightsCounter {
       entry = { day, q, searches: 0, no_results: 0, clicks: 0, results: 0, opens: {} };
       this.entries.set(key, entry);
     }
+    // The origin takes no count above maxCount: a counter there stops rather than spoil the flush.
+    if (entry.searches >= INSIGHT_LIMITS.maxCount) return;
     if (!intent.repeat) {
       entry.searches++;
       if (intent.results === 0) entry.no_results++;
@@ -145,6 +149,9 @@ export function searchInsightsRoutes(options: SearchInsightsOptions): FastifyPlu
     const overflow = counter.overflow;
     const entries = counter.take();
     if (overflow > 0) logger.warn({ reports: overflow, held: entries.length }, 'search insight reports not counted: the counters were full until this flush');
+    for (let at = 0; at < entries.length; at += INSIGHT_LIMITS.entriesPerBatch) await send(entries.slice(at, at + INSIGHT_LIMITS.entriesPerBatch));
+  };
+  const send = async (entries: InsightEntry[]): Promise<void> => {
     try {
       const response = await fetch(`${base}/api/v1/search-insights`, {
         method: 'POST',
