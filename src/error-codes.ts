@@ -135,6 +135,11 @@ export const ERRORS = catalogue({
   SLUG_TAKEN: [(slug: string) => `the slug '${slug}' is another post's: choose another, or rename or delete that post first`, 409],
   INVALID_REVISION: [() => 'revision number must be a positive whole number, as the revision list gives them', 400],
   REVISION_NOT_FOUND: [(oid: string, n: number) => `post '${oid}' has no revision ${n} (only the newest are kept: see its revision list)`, 404],
+  // Moderation rules (src/origin/moderation/).
+  RULE_NOT_FOUND: [(id: number) => `no moderation rule ${id}`, 404],
+  RULE_EXISTS: [(what: string, id: number) => `a rule for ${what} exists already (rule ${id}): change that one instead`, 409],
+  RULE_LIMIT: [(max: number) => `the rule list is full (${max} rules): remove a rule before adding one`, 409],
+  INSIGHTS_DISABLED: [() => 'search insights are refused: set PURGE_SECRET on the origin (the fronts send their counts with it)', 503],
   // The editor's desk: its accounts (the CLI) and its forms.
   INVALID_USER: [(problem: string) => problem, 400],
   USER_EXISTS: [(name: string) => `a user '${name}' exists already: remove it first to set a new password`, 409],

@@ -12,6 +12,8 @@ import { encodeCursor, parsePendingQuery } from './pending-page.js';
 import { parsePostPatch, parsePostRepresentation } from './post-representation.js';
 import { registerDesk, registerEditorDesk, type DeskOptions } from './desk/index.js';
 import { postNotFound, registerRevisionApi, registerRevisionDesk, sendMoved } from './revisions/index.js';
+import { ModerationStore, registerModerationApi, registerModerationDesk, type ModerationOptions } from './moderation/index.js';
+import { InsightsStore, registerInsightsApi, registerInsightsDesk, type InsightsOptions } from './insights/index.js';
 import { DEFAULT_LOCALE } from '../renderer/pages/kinds.js';
 import { SITE_DEFAULTS, type SiteIdentity } from '../renderer/site.js';
 import { BODY_LIMITS, parseCommentId, parseCommentInput, parseListQuery, parseOid } from './validation.js';
@@ -46,6 +48,13 @@ export interface OriginAppOptions {
    * `PUBLIC_URL` for the page's absolute links. @default SITE_DEFAULTS, 'en-US' and desk.publicUrl (none: relative links)
    */
   site?: { identity?: SiteIdentity; locale?: string };
+  /** The rule check of new comments and the address kept with a pending one (docs/desk.md#moderation). @default MODERATION_DEFAULTS */
+  moderation?: Omit<ModerationOptions, 'now'>;
+  /**
+   * Search insights the fronts flush (docs/desk.md#search-insights): `secret` is `PURGE_SECRET`, which they send them
+   * with (unset: refused with 503). @default INSIGHTS_DEFAULTS, no secret
+   */
+  searchInsights?: InsightsOptions & { secret?: string | undefined };
 }
 
 export const ORIGIN_APP_DEFAULTS = {
@@ -94,16 +103,21 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   });
   await app.register(rateLimit, { global: false });
   const now = options.now;
+  const clock = now === undefined ? Date.now : () => now().getTime();
+  const moderation = new ModerationStore(options.db, store, { ...options.moderation, now: clock });
+  const insights = new InsightsStore(options.db, options.searchInsights);
   const deskRoutes = options.desk?.routes;
   const preview = { site: options.site?.identity ?? SITE_DEFAULTS, locale: options.site?.locale ?? DEFAULT_LOCALE, baseUrl: options.desk?.publicUrl?.replace(/\/+$/, '') ?? '' };
   await registerDesk(app, {
     db: options.db,
     logger: options.logger,
-    ...(now === undefined ? {} : { now: () => now().getTime() }),
+    now: clock,
     ...options.desk,
     routes: async (scope, guard) => {
       await deskRoutes?.(scope, guard);
       registerRevisionDesk(scope, guard, { store, onChange });
+      registerModerationDesk(scope, guard, { moderation, onChange, publicUrl: options.desk?.publicUrl });
+      registerInsightsDesk(scope, guard, { insights, publicUrl: options.desk?.publicUrl, now: clock });
       await registerEditorDesk(scope, guard, { db: options.db, store, onChange, preview, ...(now === undefined ? {} : { now }) });
     },
   });
@@ -190,6 +204,9 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     return { items, next: more && last !== undefined ? encodeCursor(last.id) : null };
   });
 
+  registerModerationApi(app, { moderation, requireAdmin, onChange });
+  registerInsightsApi(app, { insights, secret: options.searchInsights?.secret, authorized: adminAuthorized, requireAdmin, now: clock });
+
   app.post<{ Params: { id: string } }>('/api/v1/comments/:id/approve', { onRequest: requireAdmin }, async (request) => {
     const id = parseCommentId(request.params.id);
     if (!store.approveComment(id)) throw ERRORS.COMMENT_NOT_FOUND(id);
@@ -221,11 +238,11 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     },
     async (request, reply) => {
       const oid = parseOid(request.params.oid);
-      const input = parseCommentInput(request.body);
-      // A reader whose page was loaded before a rename still reaches the post: an old slug leads to it.
-      const id = store.addComment(store.addresses.movedTo(oid) ?? oid, input);
-      if (id === undefined) throw notFound(oid);
-      return reply.status(201).send({ id });
+      // A comment the rules drop is answered as a kept one: its sender learns nothing to work around. A reader whose
+      // page was loaded before a rename still reaches the post: an old slug leads to it.
+      const receipt = moderation.receive(store.addresses.movedTo(oid) ?? oid, parseCommentInput(request.body), request.ip);
+      if (!receipt.stored) throw notFound(oid);
+      return reply.status(201).send({ id: receipt.id });
     },
   );
 

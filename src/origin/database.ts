@@ -139,6 +139,46 @@ export const MIGRATIONS: readonly string[] = [
    );
    INSERT INTO post_revisions (oid, n, title, format, source, summary, categories, pub_date, saved_at, saved_by)
      SELECT oid, 1, title, format, coalesce(source, body_html), summary, categories, pub_date, updated_at, 'import' FROM posts;`,
+  // Moderation: the rule list, and what the rules made of each pending comment (the hold rule that flagged it, and
+  // the address it came from, personal data kept only while the comment is pending and for a bounded time). Approving
+  // a comment forgets both, whichever path approves it; deleting it (or its post) deletes them.
+  `CREATE TABLE moderation_rules (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     kind TEXT NOT NULL CHECK (kind IN ('word', 'link', 'address')),
+     pattern TEXT NOT NULL,
+     action TEXT NOT NULL CHECK (action IN ('hold', 'drop')),
+     note TEXT NOT NULL DEFAULT '',
+     created_at INTEGER NOT NULL,
+     UNIQUE (kind, pattern)
+   );
+   CREATE TABLE comment_moderation (
+     comment_id INTEGER PRIMARY KEY REFERENCES comments (id) ON DELETE CASCADE,
+     address TEXT,
+     flag TEXT,
+     received_at INTEGER NOT NULL
+   );
+   CREATE INDEX comment_moderation_addresses ON comment_moderation (received_at) WHERE address IS NOT NULL;
+   CREATE TRIGGER comment_moderation_approved AFTER UPDATE OF approved ON comments WHEN NEW.approved = 1
+   BEGIN DELETE FROM comment_moderation WHERE comment_id = NEW.id; END;`,
+  // Search insights: per day and normalised query, what the fronts counted (no reader is named anywhere). Bounded in
+  // queries per day and in days kept (src/origin/insights/).
+  `CREATE TABLE search_insights (
+     day TEXT NOT NULL,
+     query TEXT NOT NULL,
+     searches INTEGER NOT NULL DEFAULT 0,
+     no_results INTEGER NOT NULL DEFAULT 0,
+     clicks INTEGER NOT NULL DEFAULT 0,
+     results INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (day, query)
+   ) WITHOUT ROWID;
+   CREATE TABLE search_insight_opens (
+     day TEXT NOT NULL,
+     query TEXT NOT NULL,
+     url TEXT NOT NULL,
+     opens INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (day, query, url),
+     FOREIGN KEY (day, query) REFERENCES search_insights (day, query) ON DELETE CASCADE
+   ) WITHOUT ROWID;`,
 ];
 
 export interface OpenOriginDatabaseOptions {

@@ -13,5 +13,6 @@ export { createLiveUpdater, LIVE_UPDATER_DEFAULTS, type LivePostChange, type Liv
 export { ensureSearchIndex, loadPopularity, type EnsureSearchIndexOptions } from './indexing/ensure-index.js';
 export { searchRoutes, SEARCH_ROUTES_DEFAULTS, type SearchRoutesOptions, type SearchResponse, type SearchDocument, type AutocompleteResponse } from './api/routes.js';
 export { parseSearchParams, parseAutocompleteParams, autocompleteCacheControl, type SearchParams, type ValidationErrorBody } from './api/params.js';
+export { searchInsightsRoutes, SEARCH_INSIGHTS_DEFAULTS, type SearchInsightsOptions } from './api/insights.js';
 export { searchPageRoutes, SEARCH_PAGE_DEFAULTS, type SearchPageOptions } from './page/routes.js';
 export { searchPageHtml } from './page/html.js';

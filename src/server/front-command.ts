@@ -10,7 +10,7 @@ import { createApiApp, discardBody, publicBaseMemo, trustedProxyCheck, type Publ
 import { createPageCache, createStatsHandler, type CacheKeyFunction, type PageCache, type PageCacheOptions } from '../page-cache/index.js';
 import { computeKey, keyForTarget } from '../page-cache/key.js';
 import { buildClient, createCommentRoute, createRenderer, DATA_PREFIX, STATIC_PREFIX, type BuildClientOptions, type RendererHandler } from '../renderer/index.js';
-import { createEngine, searchRoutes } from '../search/index.js';
+import { createEngine, searchInsightsRoutes, searchRoutes } from '../search/index.js';
 import { openSongs, songRoutes } from '../songs/index.js';
 import { parseCommandArgs } from './cli-args.js';
 import type { Command } from './command.js';
@@ -213,7 +213,8 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     trustedProxies: config.trustedProxies,
     logger,
   });
-  const api = await createApiApp({ logger, plugins: [songRoutes(songs), search, ...(options.apiPlugins ?? [])] });
+  const insights = searchInsightsRoutes({ originUrl: config.apiBase, secret: purgeSecret, trustedProxies: config.trustedProxies, timeoutMs: config.originTimeoutMs, logger });
+  const api = await createApiApp({ logger, plugins: [songRoutes(songs), search, insights, ...(options.apiPlugins ?? [])] });
   const comments = createCommentRoute({ apiBase: config.apiBase, renderer, trustedProxies: config.trustedProxies, timeoutMs: config.originTimeoutMs, logger });
   const metricsToken = config.metricsToken ?? purgeSecret;
   if (metricsToken === undefined) logger.warn('METRICS_TOKEN and PURGE_SECRET are unset: the front refuses every /metrics request');

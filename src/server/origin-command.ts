@@ -156,6 +156,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
     trustedProxies: config.trustedProxies,
     desk: { publicUrl: config.publicUrl, ...config.desk },
     site: { identity: config.site, ...(config.siteLocales[0] === undefined ? {} : { locale: config.siteLocales[0] }) },
+    searchInsights: { secret },
     onChange: () => {
       outbox?.notify();
       searchOutbox.notify();

@@ -8,6 +8,7 @@
  * then), so the markup, which the page cache keeps, needs no new element: the second link asks `exact=1`.
  */
 import { fragmentParts } from './fragment-nodes.js';
+import { endBurst, openedResult, searched } from './insights-client.js';
 
 interface Hit {
   url: string;
@@ -208,6 +209,24 @@ function errorLines(body: unknown): string[] {
   return Object.values(errors).flatMap((list) => (Array.isArray(list) ? list.map((item) => String(item.message)) : []));
 }
 
+/** With the box empty: the queries readers often search for and find something, as links to their results. */
+async function showPopular(page: Elements, request: number): Promise<void> {
+  try {
+    const response = await fetch('/api/v1/search/popular', { headers: { accept: 'application/json' } });
+    const queries = ((await response.json()) as { queries?: unknown } | null)?.queries;
+    if (request !== latest || !response.ok || !Array.isArray(queries) || queries.length === 0) return;
+    page.suggestionsBox.append('Popular searches: ');
+    queries.filter((query): query is string => typeof query === 'string').forEach((query, index) => {
+      if (index > 0) page.suggestionsBox.append(', ');
+      const link = linkTo(new URLSearchParams({ q: query }), query);
+      link.className = 'search-popular';
+      page.suggestionsBox.append(link);
+    });
+  } catch {
+    // Suggestions are a convenience: without them the box works as before.
+  }
+}
+
 /** Shows the results of the current location; a slower earlier request never overwrites a later one. */
 async function show(): Promise<void> {
   if (document.getElementById(ROOT_ID) === null) return;
@@ -218,7 +237,10 @@ async function show(): Promise<void> {
   sortSelect.value = params.get('sort') || 'best';
   const request = ++latest;
   clear(page);
-  if ((params.get('q') ?? '').trim() === '') return;
+  if ((params.get('q') ?? '').trim() === '') {
+    await showPopular(page, request);
+    return;
+  }
   const apiParams = new URLSearchParams(params);
   if (!apiParams.has('locale')) apiParams.set('locale', root.dataset.locale ?? 'en-US');
   root.setAttribute('aria-busy', 'true');
@@ -226,7 +248,10 @@ async function show(): Promise<void> {
     const response = await fetch(`/api/v1/search?${apiParams.toString()}`, { headers: { accept: 'application/json' } });
     const body: unknown = await response.json().catch(() => null);
     if (request !== latest) return;
-    if (response.ok) renderAnswer(page, body as Answer, params);
+    if (response.ok) {
+      renderAnswer(page, body as Answer, params);
+      searched(params.get('q') ?? '', (body as Answer).metadata.total.value);
+    }
     else if (response.status === 400) note(page, 'error', ...errorLines(body));
     else if (response.status === 429) {
       const wait = response.headers.get('retry-after');
@@ -272,5 +297,16 @@ export function startSearchPage(): void {
     navigate(params);
   });
   window.addEventListener('popstate', () => void show());
+  // Search insights: a result opened ends the burst with it; a page hidden or left ends it without.
+  const opened = (event: MouseEvent) => {
+    const link = event.target instanceof Element ? event.target.closest('#search-results a.result-title') : null;
+    if (link instanceof HTMLAnchorElement && event.button <= 1) openedResult(link.href);
+  };
+  document.addEventListener('click', opened);
+  document.addEventListener('auxclick', opened);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') endBurst();
+  });
+  window.addEventListener('pagehide', endBurst);
   void show();
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { silentLogger } from '../../log.js';
 import { installErrorMapper } from '../../http/index.js';
 import { searchRoutes, type SearchRoutesOptions } from '../api/routes.js';
@@ -47,7 +47,7 @@ export interface SearchServer {
  */
 export async function startSearchServer(
   docs: readonly DocSpec[] | undefined,
-  options: Partial<Omit<SearchRoutesOptions, 'engine' | 'logger'>> & { page?: boolean } = {},
+  options: Partial<Omit<SearchRoutesOptions, 'engine' | 'logger'>> & { page?: boolean; plugins?: readonly FastifyPluginAsync[] } = {},
 ): Promise<SearchServer> {
   const dir = mkdtempSync(join(tmpdir(), 'sitestack-search-api-'));
   const engine = new SqliteEngine({ path: join(dir, 'search.sqlite') });
@@ -63,9 +63,10 @@ export async function startSearchServer(
   const logger = silentLogger();
   const app = Fastify({ logger: false });
   installErrorMapper(app, logger);
-  const { page, ...routeOptions } = options;
+  const { page, plugins, ...routeOptions } = options;
   await app.register(searchRoutes({ rateLimit: { max: 100_000, windowMs: 60_000 }, ...routeOptions, engine, logger }));
   if (page === true) await app.register(searchPageRoutes());
+  for (const plugin of plugins ?? []) await app.register(plugin);
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   return {
     url,
