@@ -60,6 +60,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   const rerendered = store.refreshRenderings();
   if (rerendered > 0) options.logger.info({ posts: rerendered }, 'posts rendered again by the current sanitiser');
   const onChange = options.onChange ?? (() => undefined);
+  const clock = options.now ?? (() => new Date());
   const limit = options.commentRateLimit ?? ORIGIN_APP_DEFAULTS.commentRateLimit;
   const app = Fastify({
     logger: false,
@@ -114,23 +115,28 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   // `?category=<name>`: that category's posts (no groups for an unknown one), for its page.
   app.get('/api/v1/plog/', async (request) => ({ groups: store.listGroups(parseListQuery(request.query).category) }));
 
-  // The source is the editor's: an admin gets it to edit and save back; readers (the fronts, a content build) get the
-  // HTML alone, so a page's origin answer is no larger than before formats. A wrong token reads as a reader here.
+  // The source and the state are the editor's: an admin gets any post with them, to edit and save back; readers (the
+  // fronts, a content build) get a post they may see, with its HTML alone, so a page's origin answer is no larger than
+  // before formats, and a draft is the same 404 as a post that does not exist. A wrong token reads as a reader here.
   app.get<{ Params: { oid: string } }>('/api/v1/plog/:oid', async (request) => {
     const oid = parseOid(request.params.oid);
+    const token = options.adminToken;
+    if (token !== undefined && adminAuthorized(request.headers.authorization, token)) {
+      const page = store.getPostForEditor(oid);
+      if (page === undefined) throw notFound(oid);
+      return page;
+    }
     const page = store.getPost(oid);
     if (page === undefined) throw notFound(oid);
-    const token = options.adminToken;
-    if (token !== undefined && adminAuthorized(request.headers.authorization, token)) return page;
     const { body: _source, ...post } = page.post;
     return { ...page, post };
   });
 
   app.put<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin, bodyLimit: BODY_LIMITS.post }, async (request, reply) => {
     const oid = parseOid(request.params.oid);
-    const { created } = store.putPost(oid, (current) => parsePostRepresentation(request.body, { oid }, current));
+    const { created } = store.putPost(oid, (current) => parsePostRepresentation(request.body, { oid }, current, clock()));
     onChange();
-    return reply.status(created ? 201 : 200).send(store.getPost(oid));
+    return reply.status(created ? 201 : 200).send(store.getPostForEditor(oid));
   });
 
   // A scope of its own, so the merge patch media type is taken by PATCH alone: a PUT sent as a patch is refused (415).
@@ -145,11 +151,11 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     });
     scope.patch<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin, bodyLimit: BODY_LIMITS.post }, async (request) => {
       const oid = parseOid(request.params.oid);
-      if (!store.patchPost(oid, (current) => parsePostPatch(current, request.body))) {
+      if (!store.patchPost(oid, (current) => parsePostPatch(current, request.body, clock()))) {
         throw ERRORS.POST_NOT_FOUND(oid, true);
       }
       onChange();
-      return store.getPost(oid);
+      return store.getPostForEditor(oid);
     });
   });
 
