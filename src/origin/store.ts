@@ -3,7 +3,7 @@ import type { OriginDatabase } from './database.js';
 import { renderPostBody, RENDERING_VERSION, type PostFormat } from './markdown/index.js';
 import { groupByMonth, purgeForComments, purgeForPost, type PostGroup, type PostSummary, type PurgeTargets } from './policy.js';
 import type { CommentInput, PostInput } from './validation.js';
-import { PostStates, type EditorPost, type EditorPostRow, type EditorPostSummary } from './post-states.js';
+import { PostStates, type EditorPost, type EditorPostSummary } from './post-states.js';
 import { settle, visibilityChange, VISIBLE_SQL, type PostState, type Standing, type Visibility } from './publication.js';
 
 /** A post as readers get it: `body_html` is rendered from the source and sanitised. */
