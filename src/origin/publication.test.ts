@@ -44,7 +44,7 @@ describe('publication rules', () => {
     const draft: Standing = { state: 'draft', publish_at: null };
     const published: Standing = { state: 'published', publish_at: null };
     assert.equal(visibilityChange(draft, published, NOW), 'appears');
-    assert.equal(visibilityChange(undefined, published, NOW), 'appears');
+    assert.equal(visibilityChange(undefined, published, NOW), 'created');
     assert.equal(visibilityChange(published, draft, NOW), 'disappears');
     assert.equal(visibilityChange(published, undefined, NOW), 'disappears');
     assert.equal(visibilityChange(published, published, NOW), 'changes');

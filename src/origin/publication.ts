@@ -66,15 +66,20 @@ export function changeStanding(
   return settle({ state: 'scheduled', publish_at: publishAt, pub_date: current.pub_date }, now);
 }
 
-/** What a change does to readers: nothing, or it shows (a publication) or hides the post, or changes what they see. */
-export type Visibility = 'unseen' | 'appears' | 'disappears' | 'changes';
+/**
+ * What a change does to readers: nothing; shows a post they could not see (`appears`: a draft or a scheduled post
+ * published, whose publication warms the fronts; `created`: a new post written as published, as before states, which
+ * does not); hides it; or changes what they see.
+ */
+export type Visibility = 'unseen' | 'appears' | 'created' | 'disappears' | 'changes';
 
 export function visibilityChange(before: Standing | undefined, after: Standing | undefined, now: string): Visibility {
   const was = before !== undefined && isVisible(before, now);
   const is = after !== undefined && isVisible(after, now);
   if (was && is) return 'changes';
   if (was) return 'disappears';
-  return is ? 'appears' : 'unseen';
+  if (!is) return 'unseen';
+  return before === undefined ? 'created' : 'appears';
 }
 
 export function parseState(value: unknown): PostState {
