@@ -27,3 +27,22 @@ export function spawnBenchEdge(nginx: string, edgeDir: string, ports: { edge: nu
   );
   return { edge, ready: () => waitUntilListening(edge, edgePaths(edgeDir).pid) };
 }
+
+/**
+ * The environment of `bench/servers/stack.ts` (origin and front in one process) for a stack whose origin refreshes the
+ * edge at `cdnBaseUrl`, with the edge's refresh secret and no search rate limit to speak of.
+ */
+export function edgeStackEnv(options: { dataDir: string; frontPort: number; originPort: number; adminToken: string; cdnBaseUrl: string; refreshSecret: string }): Record<string, string> {
+  return {
+    DATA_DIR: options.dataDir,
+    PORT: String(options.frontPort),
+    ORIGIN_PORT: String(options.originPort),
+    ORIGIN_ADMIN_TOKEN: options.adminToken,
+    PURGE_SECRET: 'bench-purge-secret',
+    CDN_BASE_URL: options.cdnBaseUrl,
+    EDGE_REFRESH_SECRET: options.refreshSecret,
+    SEARCH_RATE_LIMIT: '1000000/minute',
+    LOG_LEVEL: 'warn',
+  };
+}
+

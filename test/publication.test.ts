@@ -2,12 +2,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../src/config.js';
 import { silentLogger } from '../src/log.js';
-import { get, nginxForTests, type RunningEdge } from '../src/edge/test-support/edge-harness.js';
+import { get, nginxForTests } from '../src/edge/test-support/edge-harness.js';
 import { ensureSearchIndex, runContentBuild } from '../src/search/index.js';
 import { startFront, type RunningFront } from '../src/server/front-command.js';
-import type { RunningOrigin } from '../src/server/origin-command.js';
 import { adminAt, eventually, startEdgeAndOrigin, type EdgeAndOrigin } from './support/stack.js';
 import { listingsWrong } from './support/listing-surfaces.js';
 import { staleSurfaces, untilFresh, type Layers, type PostState } from './support/surfaces.js';
@@ -32,15 +30,11 @@ const postBody = (title: string, words: string, extra: Record<string, unknown>) 
  * real nginx edge, search on the embedded engine.
  */
 describe('drafts and scheduled posts, through every layer', { skip }, () => {
-  const logger = silentLogger();
   let stack: EdgeAndOrigin;
-  let edge: RunningEdge;
-  let origin: RunningOrigin;
   let front: RunningFront;
-  let config: Config;
-
-  const admin = (method: string, path: string, body?: unknown) => adminAt(origin.url, method, path, body);
-  const layers = (): Layers => ({ frontUrl: front.url, edgeUrl: edge.url, buildId: front.buildId });
+  const originUrl = () => stack.origin.url;
+  const admin = (method: string, path: string, body?: unknown) => adminAt(originUrl(), method, path, body);
+  const layers = (): Layers => ({ frontUrl: front.url, edgeUrl: stack.edge.url, buildId: front.buildId });
 
   /** Every surface, the feed, sitemap and category page included, shows `state` (and lists the post iff `shown`). */
   async function untilEverywhere(state: PostState, shown: boolean, since: number): Promise<number> {
@@ -59,9 +53,8 @@ describe('drafts and scheduled posts, through every layer', { skip }, () => {
 
   before(async () => {
     stack = await startEdgeAndOrigin(nginx!, { SEARCH_RATE_LIMIT: '100000/minute' });
-    ({ edge, origin, config } = stack);
-    await ensureSearchIndex({ config, logger });
-    front = await startFront({ config, logger });
+    await ensureSearchIndex({ config: stack.config, logger: silentLogger() });
+    front = await startFront({ config: stack.config, logger: silentLogger() });
   });
 
   after(async () => {
@@ -77,7 +70,7 @@ describe('drafts and scheduled posts, through every layer', { skip }, () => {
     assert.equal((await get(`${front.url}/plog/desk-draft`)).status, 404);
     assert.equal(((await (await admin('GET', '/api/v1/plog/desk-draft')).json()) as { post: { state: string } }).post.state, 'draft');
     const out = join(stack.dir.path, 'content-build');
-    const report = await runContentBuild({ apiBase: origin.url, out });
+    const report = await runContentBuild({ apiBase: originUrl(), out });
     assert.ok(report.posts > 0);
     assert.equal(existsSync(join(out, 'en-us', 'plog', 'desk-draft')), false, 'the content build leaves the draft out');
   });
@@ -94,7 +87,7 @@ describe('drafts and scheduled posts, through every layer', { skip }, () => {
     const since = performance.now() - (Date.now() - at);
     const took = await untilEverywhere(shownState('desk-scheduled', 'Whimbrel calendar', 'Estuary'), true, since);
     assert.ok(took <= VISIBLE_WITHIN_MS, `visible ${Math.round(took)} ms after its time`);
-    await eventually('the purges and the warm-up', async () => origin.outbox?.pendingJobs() === 0, VISIBLE_WITHIN_MS);
+    await eventually('the purges and the warm-up', async () => stack.origin.outbox?.pendingJobs() === 0, VISIBLE_WITHIN_MS);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const first = await get(`${front.url}/plog/desk-first-view`);
     assert.equal(first.status, 200);
@@ -108,7 +101,7 @@ describe('drafts and scheduled posts, through every layer', { skip }, () => {
     assert.equal((await admin('PUT', '/api/v1/plog/desk-unpublish', postBody('Godwit register', 'Mudbank', {}))).status, 201);
     await untilEverywhere(shownState('desk-unpublish', 'Godwit register', 'Mudbank'), true, performance.now());
     const since = performance.now();
-    const patched = await fetch(`${origin.url}/api/v1/plog/desk-unpublish`, {
+    const patched = await fetch(`${originUrl()}/api/v1/plog/desk-unpublish`, {
       method: 'PATCH',
       headers: { authorization: 'Bearer e2e-admin-token', 'content-type': 'application/merge-patch+json' },
       body: JSON.stringify({ state: 'draft' }),

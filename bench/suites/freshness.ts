@@ -7,7 +7,7 @@ import { createLiveUpdater, runIndexer, SqliteEngine } from '../../src/search/in
 import { writeSyntheticBuild } from '../corpus/synthetic.js';
 import { staleSurfaces, type Layers, type PostState } from '../../test/support/surfaces.js';
 import { spawnServer, type BenchResult, type BenchSuite } from '../lib.js';
-import { requireNginx, spawnBenchEdge } from '../nginx.js';
+import { edgeStackEnv, requireNginx, spawnBenchEdge } from '../nginx.js';
 
 const CHANGES = 50;
 /** Posts edited in turn; each change gives one of them a new title and body words no earlier state had. */
@@ -218,17 +218,11 @@ export const freshnessSuite: BenchSuite = {
     const [frontPort, originPort, edgePort] = [await freePort(), await freePort(), await freePort()];
     const edgeUrl = `http://127.0.0.1:${edgePort}`;
     const counter = await startEdgeCounter(edgePort);
-    const stack = await spawnServer('servers/stack.ts', [], {
-      DATA_DIR: join(dir, 'data'),
-      PORT: String(frontPort),
-      ORIGIN_PORT: String(originPort),
-      ORIGIN_ADMIN_TOKEN: ADMIN_TOKEN,
-      PURGE_SECRET: 'bench-purge-secret',
-      CDN_BASE_URL: counter.url,
-      EDGE_REFRESH_SECRET,
-      SEARCH_RATE_LIMIT: '1000000/minute',
-      LOG_LEVEL: 'warn',
-    });
+    const stack = await spawnServer(
+      'servers/stack.ts',
+      [],
+      edgeStackEnv({ dataDir: join(dir, 'data'), frontPort, originPort, adminToken: ADMIN_TOKEN, cdnBaseUrl: counter.url, refreshSecret: EDGE_REFRESH_SECRET }),
+    );
     const { edge, ready } = spawnBenchEdge(nginx, join(dir, 'edge'), { edge: edgePort, front: frontPort }, EDGE_REFRESH_SECRET);
     const rounds: Round[] = [];
     let flooded = '';

@@ -5,7 +5,7 @@ import { freePort, get, TEST_REFRESH_SECRET as EDGE_REFRESH_SECRET } from '../..
 import { listingsWrong } from '../../test/support/listing-surfaces.js';
 import { staleSurfaces, type Layers, type PostState } from '../../test/support/surfaces.js';
 import { spawnServer, type BenchResult, type BenchSuite } from '../lib.js';
-import { requireNginx, spawnBenchEdge } from '../nginx.js';
+import { edgeStackEnv, requireNginx, spawnBenchEdge } from '../nginx.js';
 
 /** Samples of each figure (issue 35: p50 and p99 over 20); `PUBLICATION_BENCH_RUNS` sets fewer for a quick check. */
 const RUNS = Number(process.env.PUBLICATION_BENCH_RUNS ?? 20);
@@ -55,27 +55,18 @@ export const publicationSuite: BenchSuite = {
   description: "a published edit's save-to-visible and a scheduled post's time-to-visible on every surface; the first view after a publication",
   async run(): Promise<BenchResult[]> {
     const nginx = requireNginx('publication');
+    const ports = { front: await freePort(), origin: await freePort(), edge: await freePort() };
+    const edgeUrl = `http://127.0.0.1:${ports.edge}`;
     const dir = mkdtempSync(join(tmpdir(), 'sitestack-bench-publication-'));
-    const [frontPort, originPort, edgePort] = [await freePort(), await freePort(), await freePort()];
-    const edgeUrl = `http://127.0.0.1:${edgePort}`;
-    const stack = await spawnServer('servers/stack.ts', [], {
-      DATA_DIR: join(dir, 'data'),
-      PORT: String(frontPort),
-      ORIGIN_PORT: String(originPort),
-      ORIGIN_ADMIN_TOKEN: ADMIN_TOKEN,
-      PURGE_SECRET: 'bench-purge-secret',
-      CDN_BASE_URL: edgeUrl,
-      EDGE_REFRESH_SECRET,
-      SEARCH_RATE_LIMIT: '1000000/minute',
-      LOG_LEVEL: 'warn',
-    });
-    const { edge, ready } = spawnBenchEdge(nginx, join(dir, 'edge'), { edge: edgePort, front: frontPort }, EDGE_REFRESH_SECRET);
+    const env = { dataDir: join(dir, 'data'), frontPort: ports.front, originPort: ports.origin, adminToken: ADMIN_TOKEN, cdnBaseUrl: edgeUrl, refreshSecret: EDGE_REFRESH_SECRET };
+    const stack = await spawnServer('servers/stack.ts', [], edgeStackEnv(env));
+    const { edge, ready } = spawnBenchEdge(nginx, join(dir, 'edge'), ports, EDGE_REFRESH_SECRET);
     const edits: number[] = [];
     const scheduled: number[] = [];
     let hits = 0;
     try {
       await ready();
-      const originUrl = `http://127.0.0.1:${originPort}`;
+      const originUrl = `http://127.0.0.1:${ports.origin}`;
       const buildId = /"buildId":"([^"]+)"/.exec(await (await fetch(`${stack.url}/`)).text())?.[1];
       if (buildId === undefined) throw new Error('no build id in the home page');
       const layers: Layers = { frontUrl: stack.url, edgeUrl, buildId };
