@@ -52,9 +52,11 @@ describe('post states in the content store', () => {
     assert.deepEqual(store.listForEditor().map((item) => [item.oid, item.state]), [['kestrel', 'draft']]);
   });
 
-  it('purges nothing and updates no search while a draft is saved again and again', () => {
+  it('purges nothing and updates no search while a draft is saved again and again, or deleted', () => {
     store.putPost('kestrel', post({ state: 'draft' }));
     store.patchPost('kestrel', (current) => ({ ...post({ state: 'draft' }), title: `${current.title} again` }));
+    assert.equal(store.deletePost('kestrel'), true);
+    assert.equal(store.getPostForEditor('kestrel'), undefined);
     assert.deepEqual(jobs(), { purges: [], searches: [] });
   });
 

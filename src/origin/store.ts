@@ -267,13 +267,13 @@ export class ContentStore {
     this.enqueueSearch(oid);
   }
 
+  /** Deletes a post and its comments; a draft's deletion, which no reader can tell, purges nothing. */
   deletePost(oid: string): boolean {
     return this.db.transaction(() => {
-      const categories = this.categoriesOf(oid);
-      if (categories === undefined) return false;
+      const row = this.states.row(oid);
+      if (row === undefined) return false;
       this.statements.deletePost.run(oid);
-      this.enqueuePurge(purgeForPost(oid, categories));
-      this.enqueueSearch(oid);
+      this.announce(oid, JSON.parse(row.categories) as string[], visibilityChange(row, undefined, this.now().toISOString()));
       return true;
     })();
   }
