@@ -126,6 +126,9 @@ describe('post states in the content store', () => {
     for (const [state, at] of [['scheduled', undefined], ['scheduled', 'next tuesday'], ['scheduled', '2026-12-01'], ['draft', iso(START)], ['published', iso(START)]] as const) {
       assert.throws(() => store.setState('kestrel', state, at), /publish_at/);
     }
+    for (const state of ['bogus', 'Published', '', 'scheduled\u0000']) {
+      assert.throws(() => store.setState('kestrel', state as PostState, iso(START + 1_000)), /state/);
+    }
     assert.equal(JSON.stringify(db.prepare('SELECT * FROM posts').all()), before);
     assert.deepEqual(jobs(), { purges: [], searches: [] });
   });

@@ -1,7 +1,7 @@
 import { ERRORS } from '../error-codes.js';
 import type { OriginDatabase } from './database.js';
 import type { PostFormat } from './markdown/index.js';
-import { changeStanding, parsePublishAt, visibilityChange, type PostState, type Standing, type Visibility } from './publication.js';
+import { changeStanding, parsePublishAt, requireState, visibilityChange, type PostState, type Standing, type Visibility } from './publication.js';
 
 /** A post as its editor sees it, whatever its state: what readers get, its source, and where it stands. */
 export interface EditorPost extends Standing {
@@ -79,6 +79,8 @@ export class PostStates {
    * time); one that stays visible keeps its date; a scheduled time already past publishes at once.
    */
   set(oid: string, state: PostState, publishAt?: string): boolean {
+    // A desk form's value may reach here unchecked: anything but the three names is refused, not taken for a schedule.
+    requireState(state);
     if (state !== 'scheduled' && publishAt !== undefined) throw ERRORS.INVALID_INPUT('publish_at', `is only for a scheduled post, not with state "${state}"`);
     const at = publishAt === undefined ? undefined : parsePublishAt(publishAt);
     return this.db.transaction(() => {

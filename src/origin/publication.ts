@@ -82,12 +82,17 @@ export function visibilityChange(before: Standing | undefined, after: Standing |
   return before === undefined ? 'created' : 'appears';
 }
 
-export function parseState(value: unknown): PostState {
-  if (value === undefined || value === null) return 'published';
+/** A state that must be given: one of the three names, nothing else. */
+export function requireState(value: unknown): PostState {
   if (typeof value !== 'string' || !POST_STATES.includes(value as PostState)) {
     throw ERRORS.INVALID_INPUT('state', `must be one of ${POST_STATES.map((name) => `"${name}"`).join(', ')}`);
   }
   return value as PostState;
+}
+
+/** The API's `state`: left out or null it is `published`, as before states. */
+export function parseState(value: unknown): PostState {
+  return value === undefined || value === null ? 'published' : requireState(value);
 }
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})$/;
