@@ -71,7 +71,10 @@ describe('drafts and scheduled posts, through every layer', { skip }, () => {
     assert.equal(((await (await admin('GET', '/api/v1/plog/desk-draft')).json()) as { post: { state: string } }).post.state, 'draft');
     const out = join(stack.dir.path, 'content-build');
     const report = await runContentBuild({ apiBase: originUrl(), out });
-    assert.ok(report.posts > 0);
+    const listed = (await (await fetch(`${originUrl()}/api/v1/plog/`)).json()) as { groups: { posts: { oid: string }[] }[] };
+    const published = listed.groups[0]?.posts[0]?.oid ?? '';
+    assert.equal(report.posts, listed.groups.flatMap((group) => group.posts).length);
+    assert.equal(existsSync(join(out, 'en-us', 'plog', published)), true, 'a published post is in the content build');
     assert.equal(existsSync(join(out, 'en-us', 'plog', 'desk-draft')), false, 'the content build leaves the draft out');
   });
 
