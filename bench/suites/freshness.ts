@@ -1,14 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request } from 'node:http';
-import { tmpdir, userInfo } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { edgePaths, spawnNginx, waitUntilListening, workerUser, writeEdgeConfig } from '../../src/edge/index.js';
 import { freePort, TEST_REFRESH_SECRET as EDGE_REFRESH_SECRET } from '../../src/edge/test-support/edge-harness.js';
 import { createLiveUpdater, runIndexer, SqliteEngine } from '../../src/search/index.js';
 import { writeSyntheticBuild } from '../corpus/synthetic.js';
 import { staleSurfaces, type Layers, type PostState } from '../../test/support/surfaces.js';
 import { spawnServer, type BenchResult, type BenchSuite } from '../lib.js';
-import { requireNginx } from '../nginx.js';
+import { edgeStackEnv, requireNginx, spawnBenchEdge } from '../nginx.js';
 
 const CHANGES = 50;
 /** Posts edited in turn; each change gives one of them a new title and body words no earlier state had. */
@@ -219,35 +218,18 @@ export const freshnessSuite: BenchSuite = {
     const [frontPort, originPort, edgePort] = [await freePort(), await freePort(), await freePort()];
     const edgeUrl = `http://127.0.0.1:${edgePort}`;
     const counter = await startEdgeCounter(edgePort);
-    const stack = await spawnServer('servers/stack.ts', [], {
-      DATA_DIR: join(dir, 'data'),
-      PORT: String(frontPort),
-      ORIGIN_PORT: String(originPort),
-      ORIGIN_ADMIN_TOKEN: ADMIN_TOKEN,
-      PURGE_SECRET: 'bench-purge-secret',
-      CDN_BASE_URL: counter.url,
-      EDGE_REFRESH_SECRET,
-      SEARCH_RATE_LIMIT: '1000000/minute',
-      LOG_LEVEL: 'warn',
-    });
-    const edgeDir = join(dir, 'edge');
-    const edge = spawnNginx(
-      nginx,
-      edgeDir,
-      writeEdgeConfig({
-        edgeDir,
-        listen: { host: '127.0.0.1', port: edgePort },
-        upstreams: [{ host: '127.0.0.1', port: frontPort }],
-        user: workerUser(process.getuid?.(), userInfo().username),
-        refreshSecret: EDGE_REFRESH_SECRET,
-      }),
+    const stack = await spawnServer(
+      'servers/stack.ts',
+      [],
+      edgeStackEnv({ dataDir: join(dir, 'data'), frontPort, originPort, adminToken: ADMIN_TOKEN, cdnBaseUrl: counter.url, refreshSecret: EDGE_REFRESH_SECRET }),
     );
+    const { edge, ready } = spawnBenchEdge(nginx, join(dir, 'edge'), { edge: edgePort, front: frontPort }, EDGE_REFRESH_SECRET);
     const rounds: Round[] = [];
     let flooded = '';
     let reading = { requests: 0, failures: 0, seconds: 1 };
     let live: Awaited<ReturnType<typeof measureLiveJobs>>;
     try {
-      await waitUntilListening(edge, edgePaths(edgeDir).pid);
+      await ready();
       const originUrl = `http://127.0.0.1:${originPort}`;
       const listing = (await (await fetch(`${originUrl}/api/v1/plog/`)).json()) as { groups: { posts: { oid: string }[] }[] };
       const oids = listing.groups.flatMap((group) => group.posts.map((post) => post.oid)).slice(0, POSTS);

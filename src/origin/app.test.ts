@@ -85,7 +85,7 @@ describe('origin GET /api/v1/plog/<oid>', () => {
     const response = await request('GET', `/api/v1/plog/${oid}`);
     assert.equal(response.status, 200);
     const body = response.json() as { post: Record<string, unknown>; comments: { count: number; items: { id: number }[] } };
-    assert.deepEqual(Object.keys(body.post).sort(), ['body', 'body_html', 'categories', 'format', 'oid', 'pub_date', 'summary', 'title']);
+    assert.deepEqual(Object.keys(body.post).sort(), ['body', 'body_html', 'categories', 'format', 'oid', 'pub_date', 'publish_at', 'state', 'summary', 'title']);
     const approved = db.prepare(`SELECT id FROM comments WHERE oid = ? AND approved = 1 ORDER BY add_date, id`).pluck().all(oid);
     assert.deepEqual(body.comments.items.map((item) => item.id), approved);
     assert.equal(body.comments.count, approved.length);

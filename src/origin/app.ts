@@ -77,6 +77,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   const rerendered = store.refreshRenderings();
   if (rerendered > 0) options.logger.info({ posts: rerendered }, 'posts rendered again by the current sanitiser');
   const onChange = options.onChange ?? (() => undefined);
+  const clock = options.now ?? (() => new Date());
   const limit = options.commentRateLimit ?? ORIGIN_APP_DEFAULTS.commentRateLimit;
   const app = Fastify({
     logger: false,
@@ -103,21 +104,21 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   });
   await app.register(rateLimit, { global: false });
   const now = options.now;
-  const clock = now === undefined ? Date.now : () => now().getTime();
-  const moderation = new ModerationStore(options.db, store, { ...options.moderation, now: clock });
+  const millis = now === undefined ? Date.now : () => now().getTime();
+  const moderation = new ModerationStore(options.db, store, { ...options.moderation, now: millis });
   const insights = new InsightsStore(options.db, options.searchInsights);
   const deskRoutes = options.desk?.routes;
   const preview = { site: options.site?.identity ?? SITE_DEFAULTS, locale: options.site?.locale ?? DEFAULT_LOCALE, baseUrl: options.desk?.publicUrl?.replace(/\/+$/, '') ?? '' };
   await registerDesk(app, {
     db: options.db,
     logger: options.logger,
-    now: clock,
+    now: millis,
     ...options.desk,
     routes: async (scope, guard) => {
       await deskRoutes?.(scope, guard);
       registerRevisionDesk(scope, guard, { store, onChange });
       registerModerationDesk(scope, guard, { moderation, onChange, publicUrl: options.desk?.publicUrl });
-      registerInsightsDesk(scope, guard, { insights, publicUrl: options.desk?.publicUrl, now: clock });
+      registerInsightsDesk(scope, guard, { insights, publicUrl: options.desk?.publicUrl, now: millis });
       await registerEditorDesk(scope, guard, { db: options.db, store, onChange, preview, ...(now === undefined ? {} : { now }) });
     },
   });
@@ -148,25 +149,31 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   // `?category=<name>`: that category's posts (no groups for an unknown one), for its page.
   app.get('/api/v1/plog/', async (request) => ({ groups: store.listGroups(parseListQuery(request.query).category) }));
 
-  // The source is the editor's: an admin gets it to edit and save back; readers (the fronts, a content build) get the
-  // HTML alone, so a page's origin answer is no larger than before formats. A wrong token reads as a reader here.
+  // The source and the state are the editor's: an admin gets any post with them, to edit and save back; readers (the
+  // fronts, a content build) get a post they may see, with its HTML alone, so a page's origin answer is no larger than
+  // before formats, and a draft is the same 404 as a post that does not exist. A wrong token reads as a reader here.
   app.get<{ Params: { oid: string } }>('/api/v1/plog/:oid', async (request, reply) => {
     const oid = parseOid(request.params.oid);
-    const page = store.getPost(oid);
-    const movedTo = page === undefined ? store.addresses.movedTo(oid) : undefined;
-    if (movedTo !== undefined) return sendMoved(reply, movedTo);
-    if (page === undefined) throw notFound(oid);
     const token = options.adminToken;
-    if (token !== undefined && adminAuthorized(request.headers.authorization, token)) return page;
+    if (token !== undefined && adminAuthorized(request.headers.authorization, token)) {
+      const page = store.getPostForEditor(oid);
+      if (page === undefined) throw notFound(oid);
+      return page;
+    }
+    const page = store.getPost(oid);
+    // An old slug leads to its post only once readers see it: a draft's new slug is told to no one.
+    const movedTo = page === undefined ? store.addresses.movedTo(oid) : undefined;
+    if (movedTo !== undefined && store.getPost(movedTo) !== undefined) return sendMoved(reply, movedTo);
+    if (page === undefined) throw notFound(oid);
     const { body: _source, ...post } = page.post;
     return { ...page, post };
   });
 
   app.put<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin, bodyLimit: BODY_LIMITS.post }, async (request, reply) => {
     const oid = parseOid(request.params.oid);
-    const { created } = store.putPost(oid, (current) => parsePostRepresentation(request.body, { oid }, current));
+    const { created } = store.putPost(oid, (current) => parsePostRepresentation(request.body, { oid }, current, clock()));
     onChange();
-    return reply.status(created ? 201 : 200).send(store.getPost(oid));
+    return reply.status(created ? 201 : 200).send(store.getPostForEditor(oid));
   });
 
   // A scope of its own, so the merge patch media type is taken by PATCH alone: a PUT sent as a patch is refused (415).
@@ -181,11 +188,11 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     });
     scope.patch<{ Params: { oid: string } }>('/api/v1/plog/:oid', { onRequest: requireAdmin, bodyLimit: BODY_LIMITS.post }, async (request) => {
       const oid = parseOid(request.params.oid);
-      if (!store.patchPost(oid, (current) => parsePostPatch(current, request.body))) {
+      if (!store.patchPost(oid, (current) => parsePostPatch(current, request.body, clock()))) {
         throw postNotFound(store, oid, true);
       }
       onChange();
-      return store.getPost(oid);
+      return store.getPostForEditor(oid);
     });
   });
 
@@ -205,7 +212,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   });
 
   registerModerationApi(app, { moderation, requireAdmin, onChange });
-  registerInsightsApi(app, { insights, secret: options.searchInsights?.secret, authorized: adminAuthorized, requireAdmin, now: clock });
+  registerInsightsApi(app, { insights, secret: options.searchInsights?.secret, authorized: adminAuthorized, requireAdmin, now: millis });
 
   app.post<{ Params: { id: string } }>('/api/v1/comments/:id/approve', { onRequest: requireAdmin }, async (request) => {
     const id = parseCommentId(request.params.id);

@@ -179,6 +179,15 @@ export const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (day, query, url),
      FOREIGN KEY (day, query) REFERENCES search_insights (day, query) ON DELETE CASCADE
    ) WITHOUT ROWID;`,
+  // Drafts and scheduled posts (publication.ts): every post from before is published. The listing index gains the
+  // state columns so a reader's list still reads no body; the scheduler finds the next due post by its own index. A
+  // purge job may name pages to render once at each front after they purged it (a publication's warm-up).
+  `ALTER TABLE posts ADD COLUMN state TEXT NOT NULL DEFAULT 'published' CHECK (state IN ('draft', 'scheduled', 'published'));
+   ALTER TABLE posts ADD COLUMN publish_at TEXT;
+   DROP INDEX posts_listing;
+   CREATE INDEX posts_listing ON posts (pub_date DESC, oid, title, categories, state, publish_at);
+   CREATE INDEX posts_scheduled ON posts (publish_at) WHERE state = 'scheduled';
+   ALTER TABLE purge_jobs ADD COLUMN warm TEXT NOT NULL DEFAULT '[]';`,
 ];
 
 export interface OpenOriginDatabaseOptions {

@@ -3,7 +3,10 @@ export { openOriginDatabase, migrate, MIGRATIONS, type OriginDatabase, type Open
 export { PurgeOutbox, type PurgeOutboxOptions, type CdnPurge, type CdnUrlFailure } from './outbox.js';
 export type { Backlog } from './worker-loop.js';
 export { SearchOutbox, type SearchOutboxOptions, type PostChange, type ApplyPostChanges } from './search-outbox.js';
-export { ContentStore, type Post, type PostWithSource, type PostPage, type PublicComment, type PendingComment } from './store.js';
+export { ContentStore, type Post, type PostWithSource, type PostPage, type EditorPostPage, type PublicComment, type PendingComment } from './store.js';
+export type { EditorPost, EditorPostSummary } from './post-states.js';
+export { POST_STATES, isVisible, parsePublishAt, parseState, requireState, type PostState, type Standing } from './publication.js';
+export { PublicationScheduler, PUBLICATION_SCHEDULER_DEFAULTS, type PublicationSchedulerOptions } from './publication-scheduler.js';
 export { POST_FORMATS, RENDERING_VERSION, renderPostBody, type PostFormat } from './markdown/index.js';
 export { groupByMonth, purgeForComments, purgeForPost, type PostGroup, type PostSummary, type PurgeTargets } from './policy.js';
 export type { BackoffPolicy } from '../backoff.js';

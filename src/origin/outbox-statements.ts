@@ -26,7 +26,7 @@ export interface PurgeOutboxStatements {
   completeReports: Database.Statement<[], { id: number; urls: string }>;
   forgetReport: Database.Statement<[number]>;
   failed: Database.Statement<[{ job: number; route: string; next: number; error: string }]>;
-  confirmedByEveryFront: Database.Statement<[string, number], { id: number; pathnames: string }>;
+  confirmedByEveryFront: Database.Statement<[string, number], { id: number; pathnames: string; warm: string }>;
   queueCdn: Database.Statement<[string, number]>;
   finish: Database.Statement<[number]>;
   dueForCdn: Database.Statement<[number, number], DueCdnUrl>;
@@ -68,8 +68,8 @@ export function purgeOutboxStatements(db: OriginDatabase): PurgeOutboxStatements
       `INSERT INTO purge_deliveries (job_id, route, attempts, next_at, last_error) VALUES (@job, @route, 1, @next, @error)
        ON CONFLICT (job_id, route) DO UPDATE SET attempts = attempts + 1, next_at = @next, last_error = @error`,
     ),
-    confirmedByEveryFront: db.prepare<[string, number], { id: number; pathnames: string }>(
-      `SELECT id, pathnames FROM purge_jobs WHERE
+    confirmedByEveryFront: db.prepare<[string, number], { id: number; pathnames: string; warm: string }>(
+      `SELECT id, pathnames, warm FROM purge_jobs WHERE
          (SELECT count(*) FROM purge_deliveries d WHERE d.job_id = purge_jobs.id AND d.delivered = 1
              AND d.route IN (SELECT value FROM json_each(?))) = ?`,
     ),

@@ -7,6 +7,7 @@ import { discardBody, PURGE_ANSWER_MAX_BYTES, readBoundedText } from '../http/in
 import { purgeOutboxStatements } from './outbox-statements.js';
 import { batchOf, purgedList, PURGE_REQUEST_LIMITS } from './purge-batch.js';
 import { backlogOf, endsWithin, MAX_TIMER_MS, OUTBOX_DEFAULTS, OutboxWorker, type Backlog, type OutboxStopOptions } from './worker-loop.js';
+import { warmFronts } from './warm-up.js';
 
 /** A URL the edge could not purge, exactly as it was handed to `CdnPurge`, and why. */
 export interface CdnUrlFailure {
@@ -86,6 +87,8 @@ export class PurgeOutbox extends OutboxWorker {
   private readonly statements;
   /** Deliveries under way, one at most per route: a route that hangs holds back only itself. */
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Publications' warm-ups under way (warm-up.ts): stop() waits for them as for deliveries. */
+  private readonly warming = new Set<Promise<void>>();
   private readonly abort = new AbortController();
   /** Front deliveries sent so far, and those whose request is under way: a front may be purging right now. */
   private sent = 0;
@@ -135,7 +138,7 @@ export class PurgeOutbox extends OutboxWorker {
    * stay pending for the next start.
    */
   async stop(options: OutboxStopOptions = {}): Promise<void> {
-    const settled = Promise.all([this.loop.halt(), ...this.inFlight.values()]);
+    const settled = Promise.all([this.loop.halt(), ...this.inFlight.values(), ...this.warming]);
     await endsWithin(settled, options);
     this.abort.abort();
     await settled;
@@ -232,9 +235,11 @@ export class PurgeOutbox extends OutboxWorker {
   private finishConfirmedJobs(): void {
     const now = this.options.now();
     const toCdn = this.options.cdnPurge !== undefined;
+    const warm = new Set<string>();
     this.options.db.transaction(() => {
       for (const job of this.statements.confirmedByEveryFront.all(JSON.stringify(this.options.routes), this.options.routes.length)) {
         if (toCdn) for (const url of JSON.parse(job.pathnames) as string[]) this.statements.queueCdn.run(url, now);
+        for (const pathname of JSON.parse(job.warm) as string[]) warm.add(pathname);
         this.statements.finish.run(job.id);
       }
       for (const report of this.statements.completeReports.all()) {
@@ -242,6 +247,17 @@ export class PurgeOutbox extends OutboxWorker {
         this.statements.forgetReport.run(report.id);
       }
     })();
+    if (warm.size > 0) this.warm([...warm]);
+  }
+
+  /**
+   * Renders a publication's pages once at every front, now that each has purged them; not kept in the database: a
+   * warm-up lost to a restart costs the first reader one render, as without warm-ups.
+   */
+  private warm(pathnames: string[]): void {
+    const { fetch, timeoutMs, logger, routes } = this.options;
+    const warming = warmFronts(routes, pathnames, { fetch, timeoutMs, logger, signal: this.abort.signal }).finally(() => this.warming.delete(warming));
+    this.warming.add(warming);
   }
 
   private async purgeCdn(cdnPurge: CdnPurge): Promise<void> {

@@ -54,10 +54,19 @@ function without(fields: Record<string, unknown>, names: readonly string[]): Rec
  * A full post for `PUT`: GET's answer or the post's fields, read-only fields ignored when unchanged. `stored`: the post
  * it replaces, if any, which tells whether `body` or `body_html` was edited when both are given.
  */
-export function parsePostRepresentation(body: unknown, readOnly: ReadOnlyFields, stored?: StoredBody): PostInput {
+export function parsePostRepresentation(body: unknown, readOnly: ReadOnlyFields, stored?: StoredBody, now?: Date): PostInput {
   const fields = postFields(body);
   checkReadOnly(fields, readOnly);
-  return parsePostInput(without(fields, Object.keys(readOnly)), stored);
+  return parsePostInput(without(fields, Object.keys(readOnly)), stored, now);
+}
+
+/**
+ * A patch that moves a scheduled post to another state and says nothing of its time leaves the time behind with the
+ * state (`{"state":"draft"}` unschedules), rather than being refused for a `publish_at` it did not send.
+ */
+function withoutStaleTime(merged: unknown, patchFields: unknown): unknown {
+  if (!isObject(merged) || !isObject(patchFields) || Object.hasOwn(patchFields, 'publish_at')) return merged;
+  return merged.state === 'scheduled' ? merged : { ...merged, publish_at: null };
 }
 
 /** Removing either spelling of the body would leave the other one, stale, as the source: the body cannot be removed. */
@@ -70,18 +79,20 @@ function checkBodyKept(fields: Record<string, unknown>): void {
  * patch is in GET's `{ post }` form), then checked as a `PUT` of the result. `null` removes a member: an optional
  * field (summary, categories) goes back to its default, a required one is refused, a read-only one is refused.
  */
-export function parsePostPatch(current: PostWithSource, patch: unknown): PostInput {
+export function parsePostPatch(current: PostWithSource, patch: unknown, now?: Date): PostInput {
   if (!isObject(patch)) throw ERRORS.INVALID_INPUT('a merge patch of a post', 'must be a JSON object of the fields to change');
   const readOnly: ReadOnlyFields = { oid: current.oid };
   if (!isWrapper(patch)) {
     checkReadOnly(patch, readOnly);
     checkBodyKept(patch);
-    return parsePostRepresentation(applyMergePatch(current, patch), readOnly, current);
+    return parsePostRepresentation(withoutStaleTime(applyMergePatch(current, patch), patch), readOnly, current, now);
   }
   if (patch.post === null) throw ERRORS.INVALID_INPUT('post', 'cannot be removed by a patch: DELETE the post instead');
   if (isObject(patch.post)) {
     checkReadOnly(patch.post, readOnly);
     checkBodyKept(patch.post);
   }
-  return parsePostRepresentation(applyMergePatch({ post: current }, patch), readOnly, current);
+  const merged = applyMergePatch({ post: current }, patch);
+  const post = isObject(merged) ? withoutStaleTime(merged.post, patch.post) : undefined;
+  return parsePostRepresentation(isObject(merged) ? { ...merged, post } : merged, readOnly, current, now);
 }

@@ -5,7 +5,10 @@ import { retryDelayMs, type BackoffPolicy } from '../backoff.js';
 import type { Post } from './store.js';
 import { backlogOf, endsWithin, MAX_TIMER_MS, OUTBOX_DEFAULTS, OutboxWorker, type Backlog, type OutboxStopOptions } from './worker-loop.js';
 
-/** A post whose search document is to be brought in line: `post` as it is now, undefined when it no longer exists. */
+/**
+ * A post whose search document is to be brought in line: `post` as readers see it now, undefined when they do not (it
+ * no longer exists, or it is a draft or scheduled later: its document is removed).
+ */
 export interface PostChange {
   oid: string;
   post: Post | undefined;
@@ -20,7 +23,7 @@ export type ApplyPostChanges = (changes: readonly PostChange[]) => Promise<void>
 export interface SearchOutboxOptions {
   db: OriginDatabase;
   apply: ApplyPostChanges;
-  /** The post as it is now; undefined when it does not exist. */
+  /** The post as readers see it now (ContentStore.getPost); undefined when it does not exist or readers do not see it. */
   readPost: (oid: string) => Post | undefined;
   logger: Logger;
   /** @default { baseMs: 250, maxMs: 30000 } */

@@ -2,11 +2,13 @@ import { BOUND_LIMIT } from '../sqlite-limit.js';
 import type { OriginDatabase } from './database.js';
 import { renderPostBody, RENDERING_VERSION, type PostFormat } from './markdown/index.js';
 import { groupByMonth, purgeForComments, purgeForPost, type PostGroup, type PostSummary, type PurgeTargets } from './policy.js';
+import type { CommentInput, PostInput } from './validation.js';
+import { PostStates, type EditorPost, type EditorPostSummary } from './post-states.js';
 // The revisions' own files, not their index: the index's routes read this store.
 import { mergePurgeTargets } from './revisions/policy.js';
 import { API_SAVE, RevisionLog, type RevisionLogOptions, type SaveContext } from './revisions/revision-log.js';
 import { SlugHistory, type RenameOutcome } from './revisions/slug-history.js';
-import type { CommentInput, PostInput } from './validation.js';
+import { settle, visibilityChange, VISIBLE_SQL, type PostState, type Standing, type Visibility } from './publication.js';
 
 /** A post as readers get it: `body_html` is rendered from the source and sanitised. */
 export interface Post {
@@ -37,6 +39,12 @@ export interface PostPage {
   comments: { count: number; items: PublicComment[] };
 }
 
+/** A post and its approved comments as its editor sees it, whatever its state. */
+export interface EditorPostPage {
+  post: EditorPost;
+  comments: { count: number; items: PublicComment[] };
+}
+
 export interface PendingComment extends PublicComment {
   oid: string;
 }
@@ -57,7 +65,7 @@ interface SummaryRow extends Omit<PostSummary, 'categories'> {
   categories: string;
 }
 
-function toPost(row: PostRow): PostWithSource {
+function toPost<T extends PostRow>(row: T): Omit<T, 'categories'> & { categories: string[] } {
   return { ...row, categories: JSON.parse(row.categories) as string[] };
 }
 
@@ -69,6 +77,7 @@ function toPost(row: PostRow): PostWithSource {
 export class ContentStore {
   private readonly statements;
   private readonly now: () => Date;
+  private readonly states: PostStates;
   /** Every save's revision (src/origin/revisions/): read here, written by the saves. */
   readonly revisions: RevisionLog;
   /** The slugs posts had: read here, changed by renamePost and the saves. */
@@ -76,24 +85,28 @@ export class ContentStore {
 
   constructor(private readonly db: OriginDatabase, options: { now?: () => Date; revisions?: RevisionLogOptions } = {}) {
     this.now = options.now ?? (() => new Date());
+    this.states = new PostStates(db, this.now, (oid, categories, change) => this.announce(oid, categories, change));
     this.revisions = new RevisionLog(db, { now: this.now, ...options.revisions });
     this.addresses = new SlugHistory(db);
+    // Readers' statements see only what publication.ts makes visible at `@now`: drafts and posts scheduled later are
+    // not there at all, as if they did not exist.
     this.statements = {
-      list: db.prepare<[], SummaryRow>(
+      list: db.prepare<[{ now: string }], SummaryRow>(
         `SELECT p.oid, p.title, p.pub_date, p.categories,
                 (SELECT count(*) FROM comments c WHERE c.oid = p.oid AND c.approved = 1) AS comments
-           FROM posts p ORDER BY p.pub_date DESC, p.oid`,
+           FROM posts p WHERE ${VISIBLE_SQL} ORDER BY p.pub_date DESC, p.oid`,
       ),
       // Categories are a JSON array per post: a category's page reads the whole list, as the archive does.
-      listInCategory: db.prepare<[string], SummaryRow>(
+      listInCategory: db.prepare<[{ now: string; category: string }], SummaryRow>(
         `SELECT p.oid, p.title, p.pub_date, p.categories,
                 (SELECT count(*) FROM comments c WHERE c.oid = p.oid AND c.approved = 1) AS comments
-           FROM posts p WHERE EXISTS (SELECT 1 FROM json_each(p.categories) WHERE value = ?)
+           FROM posts p WHERE ${VISIBLE_SQL} AND EXISTS (SELECT 1 FROM json_each(p.categories) WHERE value = @category)
           ORDER BY p.pub_date DESC, p.oid`,
       ),
       // A post from before formats has no source of its own: its HTML as stored is what its editor wrote.
-      post: db.prepare<[string], PostRow>(
-        `SELECT oid, title, format, coalesce(source, body_html) AS body, body_html, summary, pub_date, categories FROM posts WHERE oid = ?`,
+      post: db.prepare<[{ oid: string; now: string }], PostRow>(
+        `SELECT oid, title, format, coalesce(source, body_html) AS body, body_html, summary, pub_date, categories FROM posts
+          WHERE oid = @oid AND ${VISIBLE_SQL}`,
       ),
       outdated: db.prepare<[number], RenderingRow>(
         `SELECT oid, format, coalesce(source, body_html) AS body, body_html, categories FROM posts WHERE rendering < ?`,
@@ -105,14 +118,15 @@ export class ContentStore {
       pendingComments: db.prepare<[number, number], PendingComment>(
         `SELECT id, oid, name, comment, add_date FROM comments WHERE approved = 0 AND id > ? ORDER BY id ${BOUND_LIMIT}`,
       ),
-      exists: db.prepare<[string], { one: number }>(`SELECT 1 AS one FROM posts WHERE oid = ?`),
+      visible: db.prepare<[{ oid: string; now: string }], { one: number }>(`SELECT 1 AS one FROM posts WHERE oid = @oid AND ${VISIBLE_SQL}`),
       categories: db.prepare<[string], string>(`SELECT categories FROM posts WHERE oid = ?`).pluck(),
       upsert: db.prepare(
-        `INSERT INTO posts (oid, title, summary, format, source, body_html, rendering, pub_date, categories, updated_at)
-         VALUES (@oid, @title, @summary, @format, @source, @body_html, @rendering, @pub_date, @categories, @updated_at)
+        `INSERT INTO posts (oid, title, summary, format, source, body_html, rendering, pub_date, categories, updated_at, state, publish_at)
+         VALUES (@oid, @title, @summary, @format, @source, @body_html, @rendering, @pub_date, @categories, @updated_at, @state, @publish_at)
          ON CONFLICT (oid) DO UPDATE SET title = excluded.title, summary = excluded.summary, format = excluded.format,
            source = excluded.source, body_html = excluded.body_html, rendering = excluded.rendering,
-           pub_date = excluded.pub_date, categories = excluded.categories, updated_at = excluded.updated_at`,
+           pub_date = excluded.pub_date, categories = excluded.categories, updated_at = excluded.updated_at,
+           state = excluded.state, publish_at = excluded.publish_at`,
       ),
       deletePost: db.prepare<[string]>(`DELETE FROM posts WHERE oid = ?`),
       insertComment: db.prepare<[string, string, string, string]>(
@@ -121,22 +135,55 @@ export class ContentStore {
       comment: db.prepare<[number], { oid: string; approved: number }>(`SELECT oid, approved FROM comments WHERE id = ?`),
       approve: db.prepare<[number]>(`UPDATE comments SET approved = 1 WHERE id = ?`),
       deleteComment: db.prepare<[number]>(`DELETE FROM comments WHERE id = ?`),
-      enqueue: db.prepare<[string, string, string]>(`INSERT INTO purge_jobs (pathnames, keys, created_at) VALUES (?, ?, ?)`),
+      enqueue: db.prepare<[string, string, string, string]>(`INSERT INTO purge_jobs (pathnames, keys, created_at, warm) VALUES (?, ?, ?, ?)`),
       enqueueSearch: db.prepare<[string, string]>(`INSERT INTO search_jobs (oid, created_at) VALUES (?, ?)`),
     };
   }
 
-  /** Every post, or those in `category` (none for an unknown one), newest first, by month. */
+  /** Every post readers see, or those in `category` (none for an unknown one), newest first, by month. */
   listGroups(category?: string): PostGroup[] {
-    const rows = category === undefined ? this.statements.list.all() : this.statements.listInCategory.all(category);
+    const now = this.now().toISOString();
+    const rows = category === undefined ? this.statements.list.all({ now }) : this.statements.listInCategory.all({ now, category });
     return groupByMonth(rows.map((row) => ({ ...row, categories: JSON.parse(row.categories) as string[] })));
   }
 
+  /** The post as readers get it; undefined when there is none or readers do not see it (a draft, a post scheduled later). */
   getPost(oid: string): PostPage | undefined {
-    const row = this.statements.post.get(oid);
+    const row = this.statements.post.get({ oid, now: this.now().toISOString() });
     if (row === undefined) return undefined;
     const items = this.statements.approvedComments.all(oid);
     return { post: toPost(row), comments: { count: items.length, items } };
+  }
+
+  /** The post whatever its state, with `state` and `publish_at`, for the editor and the preview. */
+  getPostForEditor(oid: string): EditorPostPage | undefined {
+    const row = this.states.row(oid);
+    if (row === undefined) return undefined;
+    const items = this.statements.approvedComments.all(oid);
+    return { post: toPost(row), comments: { count: items.length, items } };
+  }
+
+  /** Every post whatever its state, newest first, for the editor's list. */
+  listForEditor(): EditorPostSummary[] {
+    return this.states.list();
+  }
+
+  /**
+   * Publish, Unpublish (`draft`) or Schedule (`publishAt`: ISO 8601 with a zone) without resending the body, with the
+   * jobs the change needs; false when there is no such post. See publication.ts for the dates.
+   */
+  setState(oid: string, state: PostState, publishAt?: string): boolean {
+    return this.states.set(oid, state, publishAt);
+  }
+
+  /** Announces the scheduled posts whose time has come (PublicationScheduler); answers their oids. */
+  publishDue(): string[] {
+    return this.states.publishDue();
+  }
+
+  /** When the next scheduled post is due (ms since the epoch); undefined when none is scheduled. */
+  nextPublication(): number | undefined {
+    return this.states.nextPublication();
   }
 
   /**
@@ -152,11 +199,11 @@ export class ContentStore {
    * Creates or replaces a post with `input`, or with what it makes of the post it replaces (none: a new one), in one
    * transaction; answers whether it was created. An error thrown by `input` writes nothing.
    */
-  putPost(oid: string, input: PostInput | ((current: PostWithSource | undefined) => PostInput), save: SaveContext = API_SAVE): { created: boolean } {
+  putPost(oid: string, input: PostInput | ((current: EditorPost | undefined) => PostInput), save: SaveContext = API_SAVE): { created: boolean } {
     return this.db.transaction(() => {
-      const row = this.statements.post.get(oid);
+      const row = this.states.row(oid);
       const current = row === undefined ? undefined : toPost(row);
-      this.write(oid, typeof input === 'function' ? input(current) : input, current?.categories ?? [], save);
+      this.write(oid, typeof input === 'function' ? input(current) : input, current?.categories ?? [], current, save);
       return { created: current === undefined };
     })();
   }
@@ -165,12 +212,12 @@ export class ContentStore {
    * Replaces an existing post with what `edit` makes of it, read and written in one transaction so no other write
    * comes between; answers false when there is no such post. An error thrown by `edit` writes nothing.
    */
-  patchPost(oid: string, edit: (current: PostWithSource) => PostInput, save: SaveContext = API_SAVE): boolean {
+  patchPost(oid: string, edit: (current: EditorPost) => PostInput, save: SaveContext = API_SAVE): boolean {
     return this.db.transaction(() => {
-      const row = this.statements.post.get(oid);
+      const row = this.states.row(oid);
       if (row === undefined) return false;
       const current = toPost(row);
-      this.write(oid, edit(current), current.categories, save);
+      this.write(oid, edit(current), current.categories, current, save);
       return true;
     })();
   }
@@ -197,9 +244,12 @@ export class ContentStore {
 
   /**
    * Stores a post, its source and the HTML readers get of it (rendered once here, not per request), with its purge and
-   * search jobs and its revision; `before`: its categories until now. Callers hold a transaction.
+   * search jobs when readers see it before or after, and its revision; `before`: its categories until now, `was`: where
+   * it stood (none: new). Callers hold a transaction.
    */
-  private write(oid: string, input: PostInput, before: readonly string[], save: SaveContext): void {
+  private write(oid: string, input: PostInput, before: readonly string[], was: Standing | undefined, save: SaveContext): void {
+    const now = this.now().toISOString();
+    const standing = settle(input, now);
     this.statements.upsert.run({
       oid,
       title: input.title,
@@ -208,12 +258,11 @@ export class ContentStore {
       source: input.body,
       body_html: renderPostBody(input.format ?? 'html', input.body),
       rendering: RENDERING_VERSION,
-      pub_date: input.pub_date,
+      ...standing,
       categories: JSON.stringify(input.categories),
-      updated_at: this.now().toISOString(),
+      updated_at: now,
     });
-    this.enqueuePurge(purgeForPost(oid, [...before, ...input.categories]));
-    this.enqueueSearch(oid);
+    this.announce(oid, [...before, ...input.categories], visibilityChange(was, standing, now));
     this.revisions.record(oid, input, save);
     this.addresses.takeOver(oid);
   }
@@ -235,14 +284,26 @@ export class ContentStore {
     })();
   }
 
+  /**
+   * Records what a post's change does to readers: nothing for a post they see neither before nor after (a draft's
+   * saves purge no page); otherwise its purge and search jobs, and, when it appears, its pages to render once at each
+   * front after they purged (PurgeOutbox), so its first reader finds them cached.
+   */
+  private announce(oid: string, categories: readonly string[], change: Visibility): void {
+    if (change === 'unseen') return;
+    const targets = purgeForPost(oid, categories);
+    this.enqueuePurge(targets, change === 'appears' ? targets.pathnames : []);
+    this.enqueueSearch(oid);
+  }
+
+  /** Deletes a post and its comments; a draft's deletion, which no reader can tell, purges nothing. */
   deletePost(oid: string): boolean {
     return this.db.transaction(() => {
-      const categories = this.categoriesOf(oid);
-      if (categories === undefined) return false;
+      const row = this.states.row(oid);
+      if (row === undefined) return false;
       this.statements.deletePost.run(oid);
       this.addresses.forget(oid);
-      this.enqueuePurge(purgeForPost(oid, categories));
-      this.enqueueSearch(oid);
+      this.announce(oid, JSON.parse(row.categories) as string[], visibilityChange(row, undefined, this.now().toISOString()));
       return true;
     })();
   }
@@ -250,7 +311,7 @@ export class ContentStore {
   /** Stores a pending comment; undefined when the post does not exist. Pending comments change no page: no purge. */
   addComment(oid: string, input: CommentInput): number | undefined {
     return this.db.transaction(() => {
-      if (this.statements.exists.get(oid) === undefined) return undefined;
+      if (this.statements.visible.get({ oid, now: this.now().toISOString() }) === undefined) return undefined;
       return Number(this.statements.insertComment.run(oid, input.name, input.comment, this.now().toISOString()).lastInsertRowid);
     })();
   }
@@ -288,7 +349,7 @@ export class ContentStore {
     return categories === undefined ? undefined : (JSON.parse(categories) as string[]);
   }
 
-  private enqueuePurge({ pathnames, keys }: PurgeTargets): void {
-    this.statements.enqueue.run(JSON.stringify(pathnames), JSON.stringify(keys), this.now().toISOString());
+  private enqueuePurge({ pathnames, keys }: PurgeTargets, warm: readonly string[] = []): void {
+    this.statements.enqueue.run(JSON.stringify(pathnames), JSON.stringify(keys), this.now().toISOString(), JSON.stringify(warm));
   }
 }

@@ -2,6 +2,7 @@ import { ERRORS } from '../error-codes.js';
 import { CATEGORY_NAME_MAX_LENGTH, isCategoryName } from '../categories.js';
 import { characterCount } from '../http/index.js';
 import { POST_FORMATS, type PostFormat } from './markdown/index.js';
+import { parsePublishAt, parseState, type PostState } from './publication.js';
 
 /** A post identifier: a lower-case slug, so it is safe in a URL path and in a cache key as it stands. */
 export const OID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -41,8 +42,12 @@ export interface PostInput {
   body: string;
   summary: string;
   categories: string[];
-  /** ISO 8601, UTC, millisecond precision. */
+  /** ISO 8601, UTC, millisecond precision. A scheduled post is dated its `publish_at` when stored. */
   pub_date: string;
+  /** Who sees the post (publication.ts). @default 'published' */
+  state?: PostState;
+  /** When a scheduled post appears (ISO 8601 UTC); required with state `scheduled`, absent with any other. */
+  publish_at?: string;
 }
 
 export interface CommentInput {
@@ -137,10 +142,36 @@ export function parsePubDate(value: unknown): string {
   return date.toISOString();
 }
 
-const POST_FIELDS = ['title', 'format', 'body', 'body_html', 'summary', 'categories', 'pub_date'] as const;
+const POST_FIELDS = ['title', 'format', 'body', 'body_html', 'summary', 'categories', 'pub_date', 'state', 'publish_at'] as const;
 
-/** What a write is compared with to tell which of `body` and `body_html` an editor changed. */
-export type StoredBody = Pick<PostInput, 'body'> & { body_html: string };
+/**
+ * What a write is compared with to tell which of `body` and `body_html` an editor changed; its `pub_date` dates a draft
+ * saved without one.
+ */
+export type StoredBody = Pick<PostInput, 'body'> & { body_html: string; pub_date?: string };
+
+/**
+ * The state and its dates. A published post needs its `pub_date` (as before states); a scheduled one needs
+ * `publish_at` and is dated by it (a `pub_date` given too is checked, then replaced); a draft may leave `pub_date` out
+ * (it keeps the stored one, or is dated `now`). `publish_at` with another state than `scheduled` is refused unless null,
+ * so a client that meant to schedule a post never publishes it by mistake.
+ */
+function standing(record: Record<string, unknown>, stored: StoredBody | undefined, now: Date): Pick<PostInput, 'state' | 'pub_date' | 'publish_at'> {
+  const state = parseState(record.state);
+  const given = record.pub_date;
+  if (state === 'scheduled') {
+    if (record.publish_at === undefined || record.publish_at === null) throw invalid('publish_at', 'is required when state is "scheduled"');
+    if (given !== undefined && given !== null) parsePubDate(given);
+    const publishAt = parsePublishAt(record.publish_at);
+    return { state, publish_at: publishAt, pub_date: publishAt };
+  }
+  if (record.publish_at !== undefined && record.publish_at !== null) {
+    throw invalid('publish_at', `is only for a scheduled post (state "scheduled"); with state "${state}" leave it out or null`);
+  }
+  if (state === 'draft' && (given === undefined || given === null)) return { state, pub_date: stored?.pub_date ?? now.toISOString() };
+  // Left out, the state is the default one, and the input is what it was before states.
+  return record.state === undefined || record.state === null ? { pub_date: parsePubDate(given) } : { state, pub_date: parsePubDate(given) };
+}
 
 function format(record: Record<string, unknown>): PostFormat {
   const value = record.format ?? 'html';
@@ -171,7 +202,7 @@ function sourceField(record: Record<string, unknown>, postFormat: PostFormat, st
  * `format` says how to read it (`html` when left out, as before formats). The source is stored as written; what
  * readers get is rendered from it and sanitised when stored.
  */
-export function parsePostInput(body: unknown, stored?: StoredBody): PostInput {
+export function parsePostInput(body: unknown, stored?: StoredBody, now: Date = new Date()): PostInput {
   const record = requireObject(body, POST_FIELDS);
   const postFormat = format(record);
   return {
@@ -180,7 +211,7 @@ export function parsePostInput(body: unknown, stored?: StoredBody): PostInput {
     body: text(record, sourceField(record, postFormat, stored), { min: 1, max: LIMITS.bodyLength, multiline: true }),
     summary: record.summary === undefined ? '' : text(record, 'summary', { min: 0, max: LIMITS.summaryLength, multiline: true }),
     categories: categories(record),
-    pub_date: parsePubDate(record.pub_date),
+    ...standing(record, stored, now),
   };
 }
 

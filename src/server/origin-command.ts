@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
-import { ContentStore, createOriginApp, openOriginDatabase, PurgeOutbox, SearchOutbox, type BackoffPolicy, type CdnPurge } from '../origin/index.js';
+import { ContentStore, createOriginApp, openOriginDatabase, PublicationScheduler, PurgeOutbox, SearchOutbox, type BackoffPolicy, type CdnPurge } from '../origin/index.js';
 import { CdnPurgeError, purgeCdn } from '../edge/index.js';
 import { createEngine, createLiveUpdater, ensureSearchIndex, PopularityStore, type SearchEngine } from '../search/index.js';
 import { ERRORS } from '../error-codes.js';
@@ -127,6 +127,14 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
     ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
   });
   sources.searchOutbox = searchOutbox;
+  const scheduler = new PublicationScheduler({
+    store,
+    logger,
+    onPublished: () => {
+      outbox?.notify();
+      searchOutbox.notify();
+    },
+  });
   if (outbox !== undefined) sources.outbox = outbox;
   const readiness = new Readiness({
     checks: [
@@ -160,6 +168,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
     onChange: () => {
       outbox?.notify();
       searchOutbox.notify();
+      scheduler.notify();
     },
     operations: {
       paths: [HEALTH_PATH, READY_PATH, METRICS_PATH],
@@ -176,6 +185,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
   const url = await app.listen({ host: config.host, port: options.port ?? config.originPort });
   outbox?.start();
   searchOutbox.start();
+  scheduler.start();
   readiness.ready();
   return {
     url,
@@ -186,6 +196,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
       await readiness.drainDelay(config.drainDelayMs, stopOptions.force);
       const drainEnds = Date.now() + config.shutdownTimeoutMs;
       await drainServer(app.server, { logger, timeoutMs: config.shutdownTimeoutMs, name: 'origin', close: () => app.close(), ...stopOptions });
+      await scheduler.stop();
       // What is left of the drain time lets a purge in flight reach its front now rather than at the next start.
       await outbox?.stop({ graceMs: drainEnds - Date.now(), ...stopOptions });
       await searchOutbox.stop({ graceMs: drainEnds - Date.now(), ...stopOptions });

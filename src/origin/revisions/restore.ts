@@ -15,7 +15,8 @@ export function restoreRevision(store: ContentStore, oid: string, n: number, by:
       const revision = store.revisions.get(oid, n);
       if (revision === undefined) throw ERRORS.REVISION_NOT_FOUND(oid, n);
       const { title, format, body, summary, categories, pub_date } = revision;
-      return { ...current, title, format, body, summary, categories, pub_date };
+      const { publish_at, ...kept } = current;
+      return { ...kept, ...(publish_at === null ? {} : { publish_at }), title, format, body, summary, categories, pub_date };
     },
     { by, restoredFrom: n },
   );
