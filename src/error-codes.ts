@@ -148,7 +148,6 @@ export const ERRORS = catalogue({
   DESK_CSRF: [() => 'the form is out of date (its token does not match your session): reload the page and send it again', 403],
   DESK_LOGIN_REQUIRED: [() => 'log in to the desk first', 401],
   DESK_SLUG_TAKEN: [(oid: string) => `slug '${oid}' is taken by another post: choose another`, 409],
-  DESK_ACTION_UNAVAILABLE: [(what: string) => `${what} is not available on this origin yet`, 409],
   // The validators of page-cache/pathnames.ts and surrogate-keys.ts word the problem; the page cache spec fixes that
   // the purge route's 400 body is that text, so the message is the problem as the validator gives it.
   PURGE_PATHNAMES_INVALID: [(problem: string, which = '') => (which === '' ? problem : `purge: invalid pathname${which}: ${problem}`), 400],

@@ -72,7 +72,6 @@ export const ERROR_SAMPLES: Samples = {
   DESK_CSRF: [],
   DESK_LOGIN_REQUIRED: [],
   DESK_SLUG_TAKEN: ['first-post'],
-  DESK_ACTION_UNAVAILABLE: ['Save draft'],
   PURGE_PATHNAMES_INVALID: ['pathnames must be an array', " '/x'"],
   PURGE_KEYS_INVALID: ['keys must be an array'],
   PURGE_SECRET_UNSET: ['/data/secrets.json'],

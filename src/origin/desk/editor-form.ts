@@ -1,5 +1,6 @@
 import type { PostFormat } from '../markdown/index.js';
 import type { PostWithSource } from '../store.js';
+import type { PostState } from '../publication.js';
 import { utcToWallTime, wallTimeToUtc } from './wall-time.js';
 
 /*
@@ -20,8 +21,7 @@ export const ACTION_LABELS: Readonly<Record<EditorAction, string>> = {
   unpublish: 'Unpublish',
 };
 
-/** Where a post stands for readers. Posts from before drafts are published. */
-export type PostState = 'draft' | 'scheduled' | 'published';
+export type { PostState } from '../publication.js';
 
 /**
  * The buttons a post in `state` shows (undefined: a post not yet saved). A published post is saved by Publish and

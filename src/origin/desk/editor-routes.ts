@@ -113,7 +113,7 @@ export async function registerEditorDesk(scope: FastifyInstance, guard: DeskGuar
     try {
       if (problems.length > 0) parsePostInput(apiFields(values, pubDate));
       else {
-        const oid = saveFromEditor(store, { action, oid: values.slug, editing, fields: apiFields(values, pubDate) });
+        const oid = saveFromEditor(store, { action, oid: values.slug, editing, fields: apiFields(values, pubDate), by: sessionOf(request).userName, now: now() });
         options.onChange();
         return reply.redirect(`/admin/posts/${oid}?saved=${action}`, 303);
       }

@@ -18,12 +18,12 @@ export interface DeskPostLine {
 export const POSTS_PER_PAGE = 100;
 
 /**
- * Posts in every state for the desk, newest first, a page at a time (`page` from 1), and whether more follow. The
- * state is read here, in one statement, when posts have one; until then every post is published.
+ * Posts in every state for the desk, newest first, a page at a time (`page` from 1), and whether more follow. A
+ * scheduled post's date is its time (see publication.ts).
  */
 export function deskPostLines(db: OriginDatabase, page: number): { lines: DeskPostLine[]; more: boolean } {
   const rows = db
-    .prepare<[number, number], DeskPostLine>(`SELECT oid, title, 'published' AS state, pub_date AS date FROM posts ORDER BY pub_date DESC, oid LIMIT ? OFFSET ?`)
+    .prepare<[number, number], DeskPostLine>(`SELECT oid, title, state, pub_date AS date FROM posts ORDER BY pub_date DESC, oid LIMIT ? OFFSET ?`)
     .all(POSTS_PER_PAGE + 1, (page - 1) * POSTS_PER_PAGE);
   return { lines: rows.slice(0, POSTS_PER_PAGE), more: rows.length > POSTS_PER_PAGE };
 }
