@@ -1,4 +1,5 @@
 import { beginsPiece, fold, hasBreakingScript, isWordCharacter, termsOfWord, WORD_SOURCE, wordsOf } from '../analysis/index.js';
+import { CandidatePlaces } from './highlight-candidates.js';
 import { composedNeedle, isConjoiningJamo, isHangulSyllable } from './highlight-hangul.js';
 
 /** Where the words of a query lie in a text, found as far as fragment selection asks (see highlight-fragments.ts). */
@@ -261,8 +262,14 @@ export function matchWords(text: string, matcher: TermMatcher, beginning?: Match
       covered = end;
     }
   };
+  // Asked only of chunks past Latin-1, which are folded a character at a time (Latin-1 is folded faster than the
+  // candidates' expressions read it, see foldLatin1), and for needles past Latin-1 (Cyrillic, Greek, CJK): many
+  // characters fold to several holding a Latin letter, and an expression finding them reads text slower than folding.
+  const places = script === 'other' && needles.every((needle) => BEYOND_LATIN1.test(needle)) ? new CandidatePlaces(text, needles) : undefined;
   const scanChunk = (from: number, to: number) => {
     const chunk = text.slice(from, to);
+    // No needle can stand in this chunk's folding (see highlight-candidates.ts): it is passed over unfolded.
+    if (places !== undefined && BEYOND_LATIN1.test(chunk) && places.next(from) >= to) return;
     const { folded, syllables, aligned } = foldChunk(chunk, script, syllableNeedles !== undefined);
     const sought = syllables && syllableNeedles !== undefined ? syllableNeedles : needles;
     // Every term of a word of the chunk is a part of the chunk's folding: where nothing that marks a word is in it,

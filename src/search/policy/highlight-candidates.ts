@@ -1,0 +1,212 @@
+import { fold } from '../analysis/index.js';
+
+/**
+ * Where in a text the folded needles of a highlight (see highlight-matches.ts) may stand, found in the text as it is
+ * by regular expressions, without folding it. Highlighting folds a text a chunk at a time and looks for its needles in
+ * the folding; a long Russian or Chinese body holding a query word once, or only in its title, had every chunk of its
+ * first HIGHLIGHTED_BYTES folded a character at a time for nothing. A chunk before the first place found here holds
+ * no needle in its folding, and is passed over unfolded.
+ *
+ * One expression spells each needle as the characters that fold to each of its characters, with the characters that
+ * fold to nothing (marks) allowed between them: what folding does to a text is what it does to each character, but
+ * for lower-casing, which may depend on the next character (a final `Σ`), so a character stands for every character
+ * whose capital it shares. The other finds the characters that fold to several (`ﬁ`, `㎏`, Hangul syllables) holding
+ * a needle's character, and astral characters, as places wherever they stand. A place is only a candidate: the chunk
+ * holding it is folded and searched as before. The property tests in highlight-candidates.test.ts hold it to folding.
+ */
+
+/** What each character of the Basic Multilingual Plane folds to, as the expressions look for it. */
+interface FoldInverse {
+  /** For a folded character, every character that may fold to it in a text, as a class body; undefined for none. */
+  readonly sourcesOf: (folded: string) => string | undefined;
+  /**
+   * A class body holding every character that folds to nothing (marks), which may stand between a needle's characters
+   * as spelled in a text: a superset of few ranges, which compiles and matches in a fraction of the exact one's time.
+   */
+  readonly between: string;
+  /** For a character, the characters that fold to several characters, that one among them. */
+  readonly severalHolding: ReadonlyMap<string, readonly number[]>;
+}
+
+let inverse: FoldInverse | undefined;
+
+/** The first private-use character: see foldInverse. */
+const SEPARATOR = 0xe000;
+
+/**
+ * A character of the Basic Multilingual Plane as a class member, `\\uXXXX`, so that none has a meaning in the class.
+ * The expressions are matched by code unit (no `u` flag): matching a class by code point decodes every pair, and a
+ * class holding lone surrogates makes the engine look around each one, which costs more than folding.
+ */
+function member(code: number): string {
+  return `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/** Code points as a class body, consecutive ones as ranges. */
+function classBody(codes: Iterable<number>): string {
+  const sorted = [...new Set(codes)].sort((a, b) => a - b);
+  let body = '';
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && (sorted[j + 1] as number) === (sorted[j] as number) + 1) j++;
+    body += i === j ? member(sorted[i] as number) : `${member(sorted[i] as number)}-${member(sorted[j] as number)}`;
+    i = j + 1;
+  }
+  return body;
+}
+
+/** Ranges in the class of marks between a needle's characters. */
+const BETWEEN_RANGES = 12;
+
+/** Code points as a class body of at most `most` ranges, joining the ranges closest to each other first. */
+function coarseClassBody(codes: readonly number[], most: number): string {
+  const ranges: [number, number][] = [];
+  for (const code of [...codes].sort((a, b) => a - b)) {
+    const last = ranges[ranges.length - 1];
+    if (last !== undefined && code === last[1] + 1) last[1] = code;
+    else ranges.push([code, code]);
+  }
+  while (ranges.length > most) {
+    let closest = 0;
+    for (let i = 1; i < ranges.length - 1; i++) {
+      if ((ranges[i + 1] as [number, number])[0] - (ranges[i] as [number, number])[1] < (ranges[closest + 1] as [number, number])[0] - (ranges[closest] as [number, number])[1]) closest = i;
+    }
+    const [joined, next] = [ranges[closest] as [number, number], ranges[closest + 1] as [number, number]];
+    joined[1] = next[1];
+    ranges.splice(closest + 1, 1);
+  }
+  return ranges.map(([from, to]) => (from === to ? member(from) : `${member(from)}-${member(to)}`)).join('');
+}
+
+/**
+ * Built once, on first use. Every character is folded in one call, each standing between private-use characters
+ * (which fold to themselves, are no letter and no mark, so none changes how a neighbour is lower-cased or ordered),
+ * as calling fold per character costs a hundred times as much.
+ */
+function foldInverse(): FoldInverse {
+  if (inverse !== undefined) return inverse;
+  const codes: number[] = [];
+  for (let code = 0; code < 0x10000; code++) if ((code < 0xd800 || code > 0xdfff) && code !== SEPARATOR) codes.push(code);
+  const units: number[] = [];
+  for (const code of codes) units.push(code, SEPARATOR);
+  units.pop();
+  let characters = '';
+  for (let at = 0; at < units.length; at += 8192) characters += String.fromCharCode(...units.slice(at, at + 8192));
+  const folds = fold(characters).split(String.fromCharCode(SEPARATOR));
+  const byFold = new Map<string, number[]>();
+  const vanishing: number[] = [];
+  const severalHolding = new Map<string, number[]>();
+  const add = (map: Map<string, number[]>, key: string, code: number) => {
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [code]);
+    else list.push(code);
+  };
+  const byCapital = new Map<string, number[]>();
+  const capitalOf = (code: number) => String.fromCharCode(code).toUpperCase();
+  codes.forEach((code, at) => {
+    add(byCapital, capitalOf(code), code);
+    const folded = folds[at] as string;
+    if (folded.length === 0) vanishing.push(code);
+    else if (folded.length === 1) add(byFold, folded, code);
+    else for (const character of new Set(folded)) add(severalHolding, character, code);
+  });
+  const sources = new Map<string, string>();
+  /** Made when first asked: few characters are ever a needle's. */
+  const sourcesOf = (folded: string): string | undefined => {
+    let body = sources.get(folded);
+    if (body !== undefined) return body;
+    const members = byFold.get(folded);
+    if (members === undefined) return undefined;
+    // Lower-casing a text may give another letter of the same capital than lower-casing the letter alone (`Σ`).
+    body = classBody(members.flatMap((code) => byCapital.get(capitalOf(code)) ?? [code]));
+    sources.set(folded, body);
+    return body;
+  };
+  inverse = { sourcesOf, between: coarseClassBody(vanishing, BETWEEN_RANGES), severalHolding };
+  return inverse;
+}
+
+/**
+ * Needles are looked for by their first this many characters (a place is only a candidate), so that the expressions
+ * of a search's needles compile in microseconds.
+ */
+const SPELLED_LENGTH = 4;
+
+/** The needles' expressions of CandidatePlaces. */
+interface CandidatePatterns {
+  /** The needles as spelled in a text; undefined when none can be (each then comes from a character of several). */
+  spelled: RegExp | undefined;
+  /** Characters that fold to several characters one of which is a needle's, and surrogates. */
+  several: RegExp;
+}
+
+/** Patterns by the needles they look for: the same needles are looked for in each hit of a search, and searches repeat. */
+const patterns = new Map<string, CandidatePatterns>();
+const PATTERNS_KEPT = 64;
+
+function patternsOf(needles: readonly string[]): CandidatePatterns | undefined {
+  const spelled = [...new Set(needles.filter((needle) => needle !== '').map((needle) => needle.slice(0, SPELLED_LENGTH)))].sort();
+  if (spelled.length === 0) return undefined;
+  const key = spelled.join('\u0000');
+  const kept = patterns.get(key);
+  if (kept !== undefined) return kept;
+  const { sourcesOf, between, severalHolding } = foldInverse();
+  // A needle character that no one character folds to (half of a pair) comes from a character that folds to several.
+  const spell = (needle: string): string | undefined => {
+    const parts: string[] = [];
+    for (const unit of needle) {
+      const source = unit.length === 1 ? sourcesOf(unit) : undefined;
+      if (source === undefined) return undefined;
+      parts.push(`[${source}]`);
+    }
+    return parts.join(`[${between}]*`);
+  };
+  const alternatives = spelled.map(spell).filter((part): part is string => part !== undefined);
+  // A character folding to several may give a needle a part of it, or the whole: it is a place when it shares a
+  // character with one. A place needs only to be in the chunk its needle is in (see matchWords), not where it starts.
+  const sharing = new Set(spelled.flatMap((needle) => [...needle].flatMap((character) => severalHolding.get(character) ?? [])));
+  const made: CandidatePatterns = {
+    spelled: alternatives.length === 0 ? undefined : new RegExp(alternatives.join('|'), 'g'),
+    // Any surrogate: whatever an astral character folds to is not known here.
+    several: new RegExp(`[${classBody(sharing)}\\ud800-\\udfff]`, 'g'),
+  };
+  if (patterns.size >= PATTERNS_KEPT) patterns.delete(patterns.keys().next().value as string);
+  patterns.set(key, made);
+  return made;
+}
+
+/**
+ * The places of one text where its folding may hold one of `needles` (folded terms), asked in increasing order: a
+ * text's stretch before `next(from)` holds none in its folding, whatever is around it. Each expression runs once over
+ * the text at most, however often it is asked.
+ */
+export class CandidatePlaces {
+  readonly #text: string;
+  readonly #patterns: CandidatePatterns | undefined;
+  /** Where each expression matches next, as far as asked (-1: not asked yet). */
+  readonly #at = [-1, -1];
+
+  constructor(text: string, needles: readonly string[]) {
+    this.#text = text;
+    this.#patterns = patternsOf(needles);
+  }
+
+  /** The first place at or after `from`; the text's length when there is none. */
+  next(from: number): number {
+    const patterns = this.#patterns;
+    if (patterns === undefined) return this.#text.length;
+    const expressions = [patterns.spelled, patterns.several];
+    let first = this.#text.length;
+    expressions.forEach((expression, which) => {
+      if ((this.#at[which] as number) < from) this.#at[which] = expression === undefined ? this.#text.length : firstMatch(expression, this.#text, from);
+      first = Math.min(first, this.#at[which] as number);
+    });
+    return first;
+  }
+}
+
+function firstMatch(pattern: RegExp, text: string, from: number): number {
+  pattern.lastIndex = from;
+  const match = pattern.exec(text);
+  return match === null ? text.length : match.index;
+}
