@@ -11,6 +11,7 @@ import { ContentStore } from './store.js';
 import { encodeCursor, parsePendingQuery } from './pending-page.js';
 import { parsePostPatch, parsePostRepresentation } from './post-representation.js';
 import { registerDesk, type DeskOptions } from './desk/index.js';
+import { ImageLibrary, registerImageRoutes, registerImagesDesk, type ImageOptions } from './images/index.js';
 import { BODY_LIMITS, parseCommentId, parseCommentInput, parseListQuery, parseOid } from './validation.js';
 
 export interface OriginAppOptions {
@@ -38,6 +39,8 @@ export interface OriginAppOptions {
   operations?: { paths: readonly string[]; handle: (req: IncomingMessage, res: ServerResponse, path: string) => void };
   /** The editor's desk at `/admin/` (docs/desk.md). @default the desk with DESK_DEFAULTS */
   desk?: Omit<DeskOptions, 'db' | 'logger'>;
+  /** Image uploads and their files (docs/desk.md#images). @default none: the image routes are 404s */
+  images?: ImageOptions;
 }
 
 export const ORIGIN_APP_DEFAULTS = {
@@ -86,7 +89,17 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   });
   await app.register(rateLimit, { global: false });
   const now = options.now;
-  await registerDesk(app, { db: options.db, logger: options.logger, ...(now === undefined ? {} : { now: () => now().getTime() }), ...options.desk });
+  const images = options.images === undefined ? undefined : { library: new ImageLibrary(options.db, options.images), logger: options.logger };
+  await registerDesk(app, {
+    db: options.db,
+    logger: options.logger,
+    ...(now === undefined ? {} : { now: () => now().getTime() }),
+    ...options.desk,
+    routes: async (scope, guard) => {
+      await options.desk?.routes?.(scope, guard);
+      if (images !== undefined) await registerImagesDesk(scope, guard, images);
+    },
+  });
   const refusedComments = new RateLimitLog({ logger: options.logger, message: 'comment rate limit exceeded', windowMs: limit.windowMs });
   app.addHook('onClose', async () => refusedComments.flush());
 
@@ -100,6 +113,8 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   app.addHook('onSend', async (request, reply) => {
     if (reply.statusCode === 401) reply.header('www-authenticate', 'Bearer');
   });
+
+  if (images !== undefined) await registerImageRoutes(app, requireAdmin, images);
 
   const operations = options.operations;
   for (const path of operations?.paths ?? []) {

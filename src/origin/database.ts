@@ -112,6 +112,18 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE posts ADD COLUMN format TEXT NOT NULL DEFAULT 'html';
    ALTER TABLE posts ADD COLUMN source TEXT;
    ALTER TABLE posts ADD COLUMN rendering INTEGER NOT NULL DEFAULT 0;`,
+  // Uploaded images (src/origin/images): one row per upload, named by its hash; its files are under DATA_DIR/images.
+  // widths and formats are JSON arrays (ascending; best format first); width and height are the widest files'.
+  `CREATE TABLE images (
+     hash TEXT PRIMARY KEY,
+     type TEXT NOT NULL,
+     widths TEXT NOT NULL,
+     formats TEXT NOT NULL,
+     width INTEGER NOT NULL,
+     height INTEGER NOT NULL,
+     bytes INTEGER NOT NULL,
+     created_at INTEGER NOT NULL
+   ) WITHOUT ROWID;`,
 ];
 
 export interface OpenOriginDatabaseOptions {

@@ -1,6 +1,7 @@
 import { BOUND_LIMIT } from '../sqlite-limit.js';
 import type { OriginDatabase } from './database.js';
-import { renderPostBody, RENDERING_VERSION, type PostFormat } from './markdown/index.js';
+import { imageLookup } from './images/index.js';
+import { renderPostBody, RENDERING_VERSION, type ImageResolver, type PostFormat } from './markdown/index.js';
 import { groupByMonth, purgeForComments, purgeForPost, type PostGroup, type PostSummary, type PurgeTargets } from './policy.js';
 import type { CommentInput, PostInput } from './validation.js';
 
@@ -65,9 +66,11 @@ function toPost(row: PostRow): PostWithSource {
 export class ContentStore {
   private readonly statements;
   private readonly now: () => Date;
+  private readonly images: ImageResolver;
 
   constructor(private readonly db: OriginDatabase, options: { now?: () => Date } = {}) {
     this.now = options.now ?? (() => new Date());
+    this.images = imageLookup(db);
     this.statements = {
       list: db.prepare<[], SummaryRow>(
         `SELECT p.oid, p.title, p.pub_date, p.categories,
@@ -174,7 +177,7 @@ export class ContentStore {
     return this.db.transaction(() => {
       let changed = 0;
       for (const row of this.statements.outdated.all(RENDERING_VERSION)) {
-        const html = renderPostBody(row.format, row.body);
+        const html = renderPostBody(row.format, row.body, this.images);
         this.statements.rerender.run(row.body, html, RENDERING_VERSION, row.oid);
         if (html === row.body_html) continue;
         changed++;
@@ -196,7 +199,7 @@ export class ContentStore {
       summary: input.summary,
       format: input.format ?? 'html',
       source: input.body,
-      body_html: renderPostBody(input.format ?? 'html', input.body),
+      body_html: renderPostBody(input.format ?? 'html', input.body, this.images),
       rendering: RENDERING_VERSION,
       pub_date: input.pub_date,
       categories: JSON.stringify(input.categories),

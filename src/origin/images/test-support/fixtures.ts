@@ -1,0 +1,64 @@
+import { crc32, deflateSync } from 'node:zlib';
+import sharp from 'sharp';
+
+/*
+ * Images made for tests with the real sharp, and crafted ones sharp would never write (a decompression bomb's header,
+ * an SVG with script, a file whose name lies).
+ */
+
+/** A photo-like JPEG (noise on a gradient, so encoders work as on a photo), optionally with EXIF orientation and GPS. */
+export async function photoJpeg(width: number, height: number, options: { orientation?: number; gps?: boolean; quality?: number } = {}): Promise<Buffer> {
+  const raw = Buffer.alloc(width * height * 3);
+  let seed = 7;
+  for (let i = 0; i < raw.length; i++) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    raw[i] = (((i / 3) % width) / width) * 180 + (seed >> 25);
+  }
+  let image = sharp(raw, { raw: { width, height, channels: 3 } }).blur(1.5);
+  if (options.gps === true) {
+    image = image.withExif({ IFD0: { Make: 'TestCam', Model: 'Leaky 1' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1', GPSLongitudeRef: 'W', GPSLongitude: '0/1 7/1 0/1' } });
+  }
+  if (options.orientation !== undefined) image = image.withMetadata({ orientation: options.orientation });
+  return image.jpeg({ quality: options.quality ?? 85 }).toBuffer();
+}
+
+export function solidPng(width: number, height: number, alpha = false): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: alpha ? 4 : 3, background: { r: 20, g: 120, b: 200, alpha: alpha ? 0.5 : 1 } } }).png().toBuffer();
+}
+
+export function solidWebp(width: number, height: number): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: '#c33' } }).webp().toBuffer();
+}
+
+export async function animatedGif(width: number, height: number, frames: number): Promise<Buffer> {
+  const colours = ['#e11', '#1e1', '#11e', '#ee1'];
+  const pages = await Promise.all(
+    Array.from({ length: frames }, (_, i) => sharp({ create: { width, height, channels: 4, background: colours[i % colours.length]! } }).png().toBuffer()),
+  );
+  return sharp(pages, { join: { animated: true } }).gif({ loop: 0, delay: pages.map(() => 100) }).toBuffer();
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/**
+ * A decompression bomb: a PNG of a few hundred bytes whose header says `width`×`height` (grey, 1 bit) and whose data is
+ * zeros deflated to nearly nothing. Decoded it would take width×height pixels of memory.
+ */
+export function pngBomb(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([1, 0, 0, 0, 0], 8);
+  const row = Math.ceil(width / 8) + 1;
+  const data = deflateSync(Buffer.alloc(row * Math.min(height, 64)), { level: 9 });
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', data), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
+export const SCRIPTED_SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" onload="alert(1)"><script>alert(2)</script></svg>');
