@@ -13,7 +13,7 @@ export type PostFormat = (typeof POST_FORMATS)[number];
  * sanitiser, other Markdown options) is rendered again from its source when the origin opens its database. Raise it
  * whenever the output of `renderPostBody` changes for some source.
  */
-export const RENDERING_VERSION = 1;
+export const RENDERING_VERSION = 2;
 
 /**
  * The HTML readers get of a post's source: Markdown rendered, then, for either format, sanitised. Pure but for

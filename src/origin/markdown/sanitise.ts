@@ -68,36 +68,42 @@ function ourImageSet(value: string | undefined): boolean {
   return value.split(',').every((candidate) => /^\s*\S+(?:\s+\d{1,5}w)?\s*$/.test(candidate) && imageOfUrl(candidate.trim().split(/\s+/)[0]!) !== undefined);
 }
 
+/** The formats a `<source>` may offer beside an image's own. */
+const SOURCE_TYPES = ['image/webp', 'image/avif'];
+
 /** A `sizes` as the renderer writes it: media conditions and lengths (`calc()` included), no quote or `<`. */
 const SIZES = /^[\sa-z0-9().,:%+*/-]*$/i;
 
 /**
  * An image's attributes a reader gets: `srcset` and `sizes` only on the site's uploads (whose files the renderer
- * listed itself), `width` and `height` only as whole numbers.
+ * listed itself), `width` and `height` only as whole numbers, `loading` and `decoding` only with a value they know.
  */
 function imageAttributes(attribs: Record<string, string>): Record<string, string> {
-  const { srcset, sizes, width, height, ...rest } = attribs;
-  const ours = ourImageSet(attribs.src) && ourImageSet(srcset);
-  return {
-    ...rest,
-    ...(ours && srcset !== undefined ? { srcset } : {}),
-    ...(ours && sizes !== undefined && SIZES.test(sizes) ? { sizes } : {}),
-    ...(width !== undefined && /^\d{1,5}$/.test(width) ? { width } : {}),
-    ...(height !== undefined && /^\d{1,5}$/.test(height) ? { height } : {}),
+  const ours = ourImageSet(attribs.src) && ourImageSet(attribs.srcset);
+  const keep: Record<string, (value: string) => boolean> = {
+    srcset: () => ours,
+    sizes: (value) => ours && SIZES.test(value),
+    width: (value) => /^\d{1,5}$/.test(value),
+    height: (value) => /^\d{1,5}$/.test(value),
+    loading: (value) => value === 'lazy' || value === 'eager',
+    decoding: (value) => ['async', 'sync', 'auto'].includes(value),
   };
+  return Object.fromEntries(Object.entries(attribs).filter(([name, value]) => keep[name]?.(value) ?? true));
 }
 
 const ANY_TAG_ATTRIBUTES = ['id', 'title', 'lang', 'dir'];
 
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: ALLOWED_TAGS,
+  // sanitize-html's own list, and source, which is void too.
+  selfClosing: ['img', 'br', 'hr', 'area', 'base', 'basefont', 'input', 'link', 'meta', 'source'],
   nonTextTags: DROPPED_WITH_CONTENT,
   disallowedTagsMode: 'discard',
   allowedAttributes: {
     '*': ANY_TAG_ATTRIBUTES,
     a: ['href', 'rel'],
-    img: ['src', 'alt', 'width', 'height', 'srcset', 'sizes', { name: 'loading', multiple: false, values: ['lazy', 'eager'] }, { name: 'decoding', multiple: false, values: ['async', 'sync', 'auto'] }],
-    source: ['srcset', 'sizes', { name: 'type', multiple: false, values: ['image/webp', 'image/avif'] }],
+    img: ['src', 'alt', 'width', 'height', 'srcset', 'sizes', 'loading', 'decoding'],
+    source: ['srcset', 'sizes', 'type'],
     ol: ['start', 'reversed', 'type'],
     li: ['value', 'class'],
     ul: ['class'],
@@ -156,7 +162,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
   // Every input but a task list's checkbox (its type was left out above) is a form control: dropped. A source is kept
   // only to offer the site's own files in another format.
   exclusiveFilter: (frame) =>
-    (frame.tag === 'input' && frame.attribs.type !== 'checkbox') || (frame.tag === 'source' && (!ourImageSet(frame.attribs.srcset) || frame.attribs.type === undefined)),
+    (frame.tag === 'input' && frame.attribs.type !== 'checkbox') || (frame.tag === 'source' && (!ourImageSet(frame.attribs.srcset) || !SOURCE_TYPES.includes(frame.attribs.type ?? ''))),
 };
 
 /** The HTML a reader may be given of `html`: every executable or escaping construct removed, the rest kept. */
