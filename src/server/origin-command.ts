@@ -155,6 +155,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
     commentRateLimit: config.commentRateLimit,
     trustedProxies: config.trustedProxies,
     desk: { publicUrl: config.publicUrl, ...config.desk },
+    images: { dir: join(config.dataDir, 'images'), ...config.images },
     onChange: () => {
       outbox?.notify();
       searchOutbox.notify();
