@@ -63,6 +63,18 @@ async function readMetadata(bytes: Buffer, type: ImageType, options: ProcessOpti
 }
 
 /**
+ * Where every file of an upload is made from. A still is decoded once, turned upright and scaled to the widest file,
+ * and kept as pixels, so each file costs its encoding alone; an animation is read from its bytes for each file, since
+ * sharp scales its frames together only from the source.
+ */
+async function sourceOf(bytes: Buffer, animated: boolean, widest: number, maxPixels: number): Promise<() => Sharp> {
+  const input = () => sharp(bytes, { animated, limitInputPixels: maxPixels, failOn: 'error' });
+  if (animated) return input;
+  const { data, info } = await input().rotate().resize({ width: widest, withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true });
+  return () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+}
+
+/**
  * The files of an upload, named `<hash>-<width>.<format>`, or an AppError saying why there are none: IMAGE_TYPE_REFUSED (not one of the formats, by its
  * bytes), IMAGE_TOO_MANY_PIXELS, IMAGE_UNREADABLE (damaged, or not what its first bytes say).
  */
@@ -79,17 +91,17 @@ export async function processImage(bytes: Buffer, hash: string, options: Process
   const widths = widthsFor(uprightWidth, options.widths);
   const fallback = fallbackFormat(type, metadata.hasAlpha === true);
   const formats: ImageFormat[] = fallback === 'webp' ? ['webp'] : ['webp', fallback];
-  const input = () => sharp(bytes, { animated, limitInputPixels: options.maxPixels, failOn: 'error' });
-  const jobs = widths.flatMap((width) =>
-    formats.map(async (format) => {
-      const pipeline = animated ? input() : input().rotate();
-      const { data, info } = await ENCODE[format](pipeline.resize({ width, withoutEnlargement: true })).toBuffer({ resolveWithObject: true });
-      return { name: imageFileName({ hash, width, format }), width, height: info.pageHeight ?? info.height, data };
-    }),
-  );
-  let encoded: Awaited<(typeof jobs)[number]>[];
+  let encoded: { name: string; width: number; height: number; data: Buffer }[];
   try {
-    encoded = await Promise.all(jobs);
+    const source = await sourceOf(bytes, animated, widths[widths.length - 1]!, options.maxPixels);
+    encoded = await Promise.all(
+      widths.flatMap((width) =>
+        formats.map(async (format) => {
+          const { data, info } = await ENCODE[format](source().resize({ width, withoutEnlargement: true })).toBuffer({ resolveWithObject: true });
+          return { name: imageFileName({ hash, width, format }), width, height: info.pageHeight ?? info.height, data };
+        }),
+      ),
+    );
   } catch (error) {
     throw ERRORS.IMAGE_UNREADABLE.with({ cause: error }, type, reason(error));
   }

@@ -6,15 +6,36 @@ import sharp from 'sharp';
  * an SVG with script, a file whose name lies).
  */
 
-/** A photo-like JPEG (noise on a gradient, so encoders work as on a photo), optionally with EXIF orientation and GPS. */
+/** Octaves of detail a photo-like image sums, coarse to fine: cells across its width and how strongly each shows. */
+const OCTAVES = [
+  { cells: 6, weight: 0.9 },
+  { cells: 40, weight: 0.45 },
+  { cells: 250, weight: 0.3 },
+  { cells: 1000, weight: 0.12 },
+];
+
+/**
+ * A photo-like JPEG: random detail at several scales (coarse shapes to fine texture), so encoders and the page weight
+ * behave as on a photo rather than on a flat colour or pure noise; optionally with EXIF orientation and GPS.
+ */
 export async function photoJpeg(width: number, height: number, options: { orientation?: number; gps?: boolean; quality?: number } = {}): Promise<Buffer> {
-  const raw = Buffer.alloc(width * height * 3);
-  let seed = 7;
-  for (let i = 0; i < raw.length; i++) {
+  let seed = 7 + (options.quality ?? 0);
+  const random = () => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    raw[i] = (((i / 3) % width) / width) * 180 + (seed >> 25);
+    return seed / 0x7fffffff;
+  };
+  const sum = new Float32Array(width * height * 3).fill(128);
+  for (const { cells, weight } of OCTAVES) {
+    const gridWidth = Math.max(2, Math.min(width, cells));
+    const gridHeight = Math.max(2, Math.min(height, Math.round((cells * height) / width)));
+    const grid = Buffer.alloc(gridWidth * gridHeight * 3);
+    for (let i = 0; i < grid.length; i++) grid[i] = Math.floor(random() * 256);
+    const layer = await sharp(grid, { raw: { width: gridWidth, height: gridHeight, channels: 3 } }).resize(width, height, { fit: 'fill', kernel: 'cubic' }).raw().toBuffer();
+    for (let i = 0; i < sum.length; i++) sum[i]! += (layer[i]! - 128) * weight;
   }
-  let image = sharp(raw, { raw: { width, height, channels: 3 } }).blur(1.5);
+  const raw = Buffer.alloc(sum.length);
+  for (let i = 0; i < sum.length; i++) raw[i] = Math.max(0, Math.min(255, Math.round(sum[i]!)));
+  let image = sharp(raw, { raw: { width, height, channels: 3 } });
   if (options.gps === true) {
     image = image.withExif({ IFD0: { Make: 'TestCam', Model: 'Leaky 1' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1', GPSLongitudeRef: 'W', GPSLongitude: '0/1 7/1 0/1' } });
   }
