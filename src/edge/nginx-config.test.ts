@@ -80,13 +80,11 @@ describe('renderNginxConfig', () => {
 
   it('keeps an image 200 for a year, one copy per URL asked of the front without coding, never a 404, when given the defaults', () => {
     const config = renderNginxConfig(base);
-    assert.deepEqual(directiveLines(location(config, '/_render/image/')), [
-      'location /_render/image/ {',
-      'proxy_cache_key $scheme://$http_host$request_uri;',
-      'proxy_ignore_headers Cache-Control Expires X-Accel-Expires Vary;',
-      'proxy_cache_valid 200 365d;',
-      'proxy_pass http://sitestack_front;',
-    ]);
+    const images = directiveLines(location(config, '/_render/image/'));
+    const expected = ['proxy_cache_key $scheme://$http_host$request_uri;', 'proxy_cache_valid 200 365d;', 'proxy_pass http://sitestack_front;'];
+    for (const line of expected) assert.ok(images.includes(line), line);
+    assert.ok(images.includes('proxy_ignore_headers Cache-Control Expires X-Accel-Expires Vary;'), 'its max-age is not what keeps it');
+    assert.equal(images.filter((line) => line.startsWith('proxy_cache_valid')).length, 1, 'no 404 kept');
     assert.match(config, /"~\^\/_render\/image\/" identity;/);
   });
 

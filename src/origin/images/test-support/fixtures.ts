@@ -1,4 +1,4 @@
-import { crc32, deflateSync } from 'node:zlib';
+import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 
 /*
@@ -59,27 +59,17 @@ export async function animatedGif(width: number, height: number, frames: number)
   return sharp(pages, { join: { animated: true } }).gif({ loop: 0, delay: pages.map(() => 100) }).toBuffer();
 }
 
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
 /**
- * A decompression bomb: a PNG of a few hundred bytes whose header says `width`×`height` (grey, 1 bit) and whose data is
- * zeros deflated to nearly nothing. Decoded it would take width×height pixels of memory.
+ * A decompression bomb: a PNG of a few dozen bytes whose header says `width`×`height` (a 1×1 PNG with its IHDR
+ * rewritten and its checksum made again). Decoded it would take width×height pixels of memory.
  */
-export function pngBomb(width: number, height: number): Buffer {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([1, 0, 0, 0, 0], 8);
-  const row = Math.ceil(width / 8) + 1;
-  const data = deflateSync(Buffer.alloc(row * Math.min(height, 64)), { level: 9 });
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', data), pngChunk('IEND', Buffer.alloc(0))]);
+export async function pngBomb(width: number, height: number): Promise<Buffer> {
+  const png = Buffer.from(await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } }).png().toBuffer());
+  // Signature (8), then the IHDR chunk: length (4), type (4), width and height first in its 13 bytes, CRC (4).
+  png.writeUInt32BE(width, 16);
+  png.writeUInt32BE(height, 20);
+  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
+  return png;
 }
 
 export const SCRIPTED_SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" onload="alert(1)"><script>alert(2)</script></svg>');
