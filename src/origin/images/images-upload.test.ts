@@ -139,6 +139,20 @@ describe('image uploads', () => {
     await refusal(await api(Buffer.alloc(0), 'image/jpeg'), 415, 'IMAGE_TYPE_REFUSED');
     await refusal(await api('{"image":"x"}', 'application/json'), 415, 'IMAGE_TYPE_REFUSED');
     await refusal(await api('a=1', 'application/x-www-form-urlencoded'), 415, 'IMAGE_TYPE_REFUSED');
+    await refusal(await api('😀 漢字 \u202e', 'text/plain; charset=utf-8'), 415, 'IMAGE_TYPE_REFUSED');
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(await photoJpeg(32, 32))], { type: 'image/jpeg' }), 'photo.jpg');
+    const multipart = await fetch(`${base}/api/v1/images`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: form });
+    assert.match(await refusal(multipart, 415, 'IMAGE_TYPE_REFUSED'), /first bytes/);
+  });
+
+  it('takes the bytes whatever the Content-Type says, even none or a hostile one', async () => {
+    const bytes = new Uint8Array(await photoJpeg(48, 32));
+    for (const type of [undefined, 'image/svg+xml', 'text/html', 'image/jpeg; name="../../x.svg"; q=\u00ff']) {
+      const headers: Record<string, string> = { authorization: `Bearer ${TOKEN}`, ...(type === undefined ? {} : { 'content-type': type }) };
+      const response = await fetch(`${base}/api/v1/images`, { method: 'POST', headers, body: bytes });
+      assert.ok(response.status === 201 || response.status === 200, `${type}: ${response.status}`);
+    }
   });
 
   it('refuses a file that starts like an image but is not one, or is cut short', async () => {
@@ -187,6 +201,15 @@ describe('image uploads', () => {
     }
     assert.equal((await fetch(`${base}/api/v1/images/../../../etc/passwd`)).status, 404);
     assert.equal((await file(`${image.hash}-480.jpg`)).status, 200);
+  });
+
+  it('serves the files under /_render/image/ too, for the desk\'s preview on the origin', async () => {
+    const image = (await (await api(await photoJpeg(400, 300))).json()) as Uploaded;
+    const direct = await fetch(`${base}${image.src}`);
+    assert.equal(direct.status, 200);
+    assert.equal(direct.headers.get('content-type'), 'image/jpeg');
+    assert.equal((await fetch(`${base}/_render/image/${'f'.repeat(32)}-400.jpg`)).status, 404);
+    assert.equal((await fetch(`${base}/_render/image/..%2Forigin.sqlite`)).status, 404);
   });
 
   it('answers 304 to a request naming the file\'s ETag', async () => {

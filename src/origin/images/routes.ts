@@ -5,7 +5,7 @@ import { answerError } from '../../http/index.js';
 import type { Logger } from '../../log.js';
 import type { DeskGuard } from '../desk/index.js';
 import type { ImageLibrary } from './library.js';
-import { CONTENT_TYPES } from './names.js';
+import { CONTENT_TYPES, IMAGE_PREFIX } from './names.js';
 
 export interface ImageRouteDeps {
   library: ImageLibrary;
@@ -39,11 +39,13 @@ async function registerUpload(parent: FastifyInstance, path: string, onRequest: 
 
 /**
  * `POST /api/v1/images` (the bearer token, for automation) and `GET /api/v1/images/<name>` (public: the fronts fetch
- * files here to serve them under `/_render/image/`).
+ * files here to serve them under `/_render/image/`), and the files at `/_render/image/<name>` too, for the desk.
  */
 export async function registerImageRoutes(app: FastifyInstance, requireAdmin: onRequestHookHandler, deps: ImageRouteDeps): Promise<void> {
   await registerUpload(app, '/api/v1/images', requireAdmin, deps);
   app.get<{ Params: { name: string } }>('/api/v1/images/:name', async (request, reply) => sendImage(deps.library, request, reply));
+  // The desk is on the origin: its preview shows a post's images from here, under the same URLs as readers.
+  app.get<{ Params: { name: string } }>(`${IMAGE_PREFIX}:name`, async (request, reply) => sendImage(deps.library, request, reply));
 }
 
 /** `POST /admin/images`: the desk's upload, behind the editor's session and its token in the `x-csrf-token` header. */
