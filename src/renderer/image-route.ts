@@ -95,7 +95,9 @@ export function createImageRoute(options: ImageRouteOptions): (req: IncomingMess
   };
   return (req, res, name) => {
     serve(req, res, name).catch((error: unknown) => {
-      options.logger.error({ err: error, url: logUrl(req.url) }, 'image from the origin failed');
+      // A reader who goes away mid-file (a lazy image scrolled past) is no failure of the origin's.
+      const readerLeft = (error as { code?: unknown }).code === 'ERR_STREAM_PREMATURE_CLOSE';
+      if (!readerLeft) options.logger.error({ err: error, url: logUrl(req.url) }, 'image from the origin failed');
       refuse(req, res, 502, 'Bad Gateway');
     });
   };

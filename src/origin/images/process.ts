@@ -75,8 +75,9 @@ async function sourceOf(bytes: Buffer, animated: boolean, widest: number, maxPix
 }
 
 /**
- * The files of an upload, named `<hash>-<width>.<format>`, or an AppError saying why there are none: IMAGE_TYPE_REFUSED (not one of the formats, by its
- * bytes), IMAGE_TOO_MANY_PIXELS, IMAGE_UNREADABLE (damaged, or not what its first bytes say).
+ * The files of an upload, named `<hash>-<width>.<format>`, or an AppError saying why there are none:
+ * IMAGE_TYPE_REFUSED (not one of the formats, by its bytes), IMAGE_TOO_MANY_PIXELS, IMAGE_UNREADABLE (damaged, or not
+ * what its first bytes say).
  */
 export async function processImage(bytes: Buffer, hash: string, options: ProcessOptions): Promise<ProcessedImage> {
   const type = sniffImageType(bytes);
