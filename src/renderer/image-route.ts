@@ -6,7 +6,7 @@ import { ERRORS } from '../error-codes.js';
 import { discardBody } from '../http/index.js';
 import { logUrl } from '../log-bounds.js';
 import type { Logger } from '../log.js';
-import { CONTENT_TYPES, parseImageName } from '../origin/images/names.js';
+import { CONTENT_TYPES, IMMUTABLE, parseImageName } from '../origin/images/names.js';
 
 export interface ImageRouteOptions {
   apiBase: string;
@@ -26,7 +26,7 @@ export interface ImageRouteOptions {
 function fileHeaders(name: string, format: keyof typeof CONTENT_TYPES): Record<string, string> {
   return {
     'content-type': CONTENT_TYPES[format],
-    'cache-control': 'public, max-age=31536000, immutable',
+    'cache-control': IMMUTABLE,
     etag: `"${name}"`,
     'x-content-type-options': 'nosniff',
     'content-security-policy': "default-src 'none'; sandbox",

@@ -7,6 +7,9 @@
 /** The spec's bypass prefix for images: the page cache passes these on untouched, and the edge keeps them long. */
 export const IMAGE_PREFIX = '/_render/image/';
 
+/** Files never change under their name (it holds their content's hash): any cache may keep them for a year. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
 /** The formats an upload may be, told by its first bytes (sniffImageType), never by its name or Content-Type. */
 export const IMAGE_TYPES = ['jpeg', 'png', 'gif', 'webp', 'avif'] as const;
 export type ImageType = (typeof IMAGE_TYPES)[number];

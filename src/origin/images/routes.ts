@@ -5,15 +5,12 @@ import { answerError } from '../../http/index.js';
 import type { Logger } from '../../log.js';
 import type { DeskGuard } from '../desk/index.js';
 import type { ImageLibrary } from './library.js';
-import { CONTENT_TYPES, IMAGE_PREFIX } from './names.js';
+import { CONTENT_TYPES, IMAGE_PREFIX, IMMUTABLE } from './names.js';
 
 export interface ImageRouteDeps {
   library: ImageLibrary;
   logger: Logger;
 }
-
-/** Files never change under their name (it is their content's hash): any cache may keep them for a year. */
-export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** The body as it came, whatever its Content-Type says: the type is told by the bytes (sniffImageType). */
 const rawBody: FastifyBodyParser<Buffer> = (_request, body, done) => done(null, body);
