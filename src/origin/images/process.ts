@@ -1,4 +1,4 @@
-import sharp, { type Metadata, type Sharp } from 'sharp';
+import type { default as SharpFunction, Metadata, Sharp } from 'sharp';
 import { ERRORS } from '../../error-codes.js';
 import { fallbackFormat, imageFileName, sniffImageType, widthsFor, type ImageFormat, type ImageType } from './names.js';
 
@@ -7,6 +7,13 @@ import { fallbackFormat, imageFileName, sniffImageType, widthsFor, type ImageFor
  * in pixels before anything is decoded, turned upright by its EXIF orientation, stripped of every metadata (EXIF, GPS,
  * XMP, the camera's name) and written at a few widths in WebP and its own format.
  */
+
+/**
+ * sharp (libvips: a quarter of a second and 20 MB to load) is loaded at the first upload, not with this module: every
+ * sitestack process reaches it through the origin's modules, and only the origin ever processes an image.
+ */
+let loading: Promise<typeof SharpFunction> | undefined;
+const loadSharp = (): Promise<typeof SharpFunction> => (loading ??= import('sharp').then((module) => module.default));
 
 export interface ProcessOptions {
   /** Widths to write (each narrower than the image, and the image's own when narrower than the widest). */
@@ -44,7 +51,7 @@ const ENCODE = {
 /** sharp's message, without a path or anything long: it is shown to the editor. */
 const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 200);
 
-async function readMetadata(bytes: Buffer, type: ImageType, options: ProcessOptions): Promise<Metadata> {
+async function readMetadata(sharp: typeof SharpFunction, bytes: Buffer, type: ImageType, options: ProcessOptions): Promise<Metadata> {
   let metadata: Metadata;
   try {
     // Header only: nothing is decoded yet. limitInputPixels counts an animation's frames together.
@@ -67,7 +74,7 @@ async function readMetadata(bytes: Buffer, type: ImageType, options: ProcessOpti
  * and kept as pixels, so each file costs its encoding alone; an animation is read from its bytes for each file, since
  * sharp scales its frames together only from the source.
  */
-async function sourceOf(bytes: Buffer, animated: boolean, widest: number, maxPixels: number): Promise<() => Sharp> {
+async function sourceOf(sharp: typeof SharpFunction, bytes: Buffer, animated: boolean, widest: number, maxPixels: number): Promise<() => Sharp> {
   const input = () => sharp(bytes, { animated, limitInputPixels: maxPixels, failOn: 'error' });
   if (animated) return input;
   const { data, info } = await input().rotate().resize({ width: widest, withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true });
@@ -82,7 +89,8 @@ async function sourceOf(bytes: Buffer, animated: boolean, widest: number, maxPix
 export async function processImage(bytes: Buffer, hash: string, options: ProcessOptions): Promise<ProcessedImage> {
   const type = sniffImageType(bytes);
   if (type === undefined) throw ERRORS.IMAGE_TYPE_REFUSED(bytes.length === 0 ? 'the body is empty' : 'its first bytes are none of these');
-  const metadata = await readMetadata(bytes, type, options);
+  const sharp = await loadSharp();
+  const metadata = await readMetadata(sharp, bytes, type, options);
   const frames = metadata.pages ?? 1;
   // An animation is kept moving (GIF and WebP both animate); EXIF orientation is read on stills, where cameras set it.
   const animated = frames > 1;
@@ -94,7 +102,7 @@ export async function processImage(bytes: Buffer, hash: string, options: Process
   const formats: ImageFormat[] = fallback === 'webp' ? ['webp'] : ['webp', fallback];
   let encoded: { name: string; width: number; height: number; data: Buffer }[];
   try {
-    const source = await sourceOf(bytes, animated, widths[widths.length - 1]!, options.maxPixels);
+    const source = await sourceOf(sharp, bytes, animated, widths[widths.length - 1]!, options.maxPixels);
     encoded = await Promise.all(
       widths.flatMap((width) =>
         formats.map(async (format) => {
