@@ -182,12 +182,14 @@ describe('image uploads', () => {
     const bytes = await photoJpeg(64, 64);
     const stranger = new DeskClient(base);
     assert.equal((await stranger.request('/admin/images', { method: 'POST', body: bytes as unknown as string, headers: { 'content-type': 'image/jpeg' } })).status, 401);
-    assert.equal((await deskUpload(bytes, { 'x-csrf-token': 'wrong' })).status, 403);
+    const wrongToken = await deskUpload(bytes, { 'x-csrf-token': 'wrong' });
+    assert.equal(wrongToken.status, 403);
+    assert.equal(((await wrongToken.json()) as { code: string }).code, 'DESK_CSRF', 'a script reads JSON errors');
     assert.equal((await deskUpload(bytes, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })).status, 403);
     const noToken = await fetch(`${base}/api/v1/images`, { method: 'POST', body: new Uint8Array(bytes) });
     assert.equal(noToken.status, 401);
-    const wrongToken = await fetch(`${base}/api/v1/images`, { method: 'POST', headers: { authorization: 'Bearer nope' }, body: new Uint8Array(bytes) });
-    assert.equal(wrongToken.status, 403);
+    const wrongBearer = await fetch(`${base}/api/v1/images`, { method: 'POST', headers: { authorization: 'Bearer nope' }, body: new Uint8Array(bytes) });
+    assert.equal(wrongBearer.status, 403);
   });
 
   it('answers 404 for unknown, hostile and near-miss file names, never a file outside the folder', async () => {
