@@ -48,6 +48,12 @@ const ENCODE = {
   gif: (image: Sharp) => image.gif(),
 } as const satisfies Record<ImageFormat, (image: Sharp) => Sharp>;
 
+/**
+ * Longest one step of sharp may take: an image within the pixel bound that still takes longer (a pathological
+ * animation) is refused rather than holding one of the upload turns for good.
+ */
+const STEP_TIMEOUT_SECONDS = 60;
+
 /** sharp's message, without a path or anything long: it is shown to the editor. */
 const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 200);
 
@@ -77,7 +83,12 @@ async function readMetadata(sharp: typeof SharpFunction, bytes: Buffer, type: Im
 async function sourceOf(sharp: typeof SharpFunction, bytes: Buffer, animated: boolean, widest: number, maxPixels: number): Promise<() => Sharp> {
   const input = () => sharp(bytes, { animated, limitInputPixels: maxPixels, failOn: 'error' });
   if (animated) return input;
-  const { data, info } = await input().rotate().resize({ width: widest, withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await input()
+    .rotate()
+    .resize({ width: widest, withoutEnlargement: true })
+    .raw()
+    .timeout({ seconds: STEP_TIMEOUT_SECONDS })
+    .toBuffer({ resolveWithObject: true });
   return () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
 }
 
@@ -106,7 +117,8 @@ export async function processImage(bytes: Buffer, hash: string, options: Process
     encoded = await Promise.all(
       widths.flatMap((width) =>
         formats.map(async (format) => {
-          const { data, info } = await ENCODE[format](source().resize({ width, withoutEnlargement: true })).toBuffer({ resolveWithObject: true });
+          const pipeline = ENCODE[format](source().resize({ width, withoutEnlargement: true })).timeout({ seconds: STEP_TIMEOUT_SECONDS });
+          const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
           return { name: imageFileName({ hash, width, format }), width, height: info.pageHeight ?? info.height, data };
         }),
       ),
