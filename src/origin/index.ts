@@ -5,7 +5,7 @@ export type { Backlog } from './worker-loop.js';
 export { SearchOutbox, type SearchOutboxOptions, type PostChange, type ApplyPostChanges } from './search-outbox.js';
 export { ContentStore, type Post, type PostWithSource, type PostPage, type PublicComment, type PendingComment } from './store.js';
 export { POST_FORMATS, RENDERING_VERSION, imagesWithoutAlt, renderPostBody, type ImageResolver, type PostFormat } from './markdown/index.js';
-export { IMAGE_DEFAULTS, IMAGE_PREFIX, type ImageOptions, type UploadedImage } from './images/index.js';
+export { IMAGE_DEFAULTS, IMAGE_PREFIX, imageLookup, type ImageOptions, type UploadedImage } from './images/index.js';
 export { groupByMonth, purgeForComments, purgeForPost, type PostGroup, type PostSummary, type PurgeTargets } from './policy.js';
 export type { BackoffPolicy } from '../backoff.js';
 export { OID_PATTERN, parseOid, type PostInput, type CommentInput } from './validation.js';
