@@ -64,6 +64,14 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ COMMENT_RATE_LIMIT: 'lots' }), /expected COMMENT_RATE_LIMIT to be a rate/);
   });
 
+  it('reads the image upload bounds, naming the variable when one is malformed', () => {
+    assert.deepEqual(loadConfig({}).images, { maxBytes: 20 * 1024 * 1024, maxPixels: 40_000_000 });
+    assert.deepEqual(loadConfig({ IMAGE_MAX_BYTES: '1048576', IMAGE_MAX_PIXELS: '1000000' }).images, { maxBytes: 1_048_576, maxPixels: 1_000_000 });
+    for (const [name, value] of [['IMAGE_MAX_BYTES', '10MB'], ['IMAGE_MAX_PIXELS', '0'], ['IMAGE_MAX_BYTES', '-1'], ['IMAGE_MAX_PIXELS', '１０']]) {
+      assert.throws(() => loadConfig({ [name!]: value }), new RegExp(`expected ${name}`), `${name}=${value}`);
+    }
+  });
+
   it("reads the desk's login limits and session lifetimes, naming the variable when one is malformed", () => {
     const desk = loadConfig({ DESK_LOGIN_RATE_LIMIT: '5/minute', DESK_LOGIN_NAME_RATE_LIMIT: '3/hour', DESK_SESSION_IDLE_MS: '60000', DESK_SESSION_MAX_MS: '3600000' }).desk;
     assert.deepEqual(desk, { loginRateLimit: { max: 5, windowMs: 60_000 }, loginNameRateLimit: { max: 3, windowMs: 3_600_000 }, sessionLifetime: { idleMs: 60_000, absoluteMs: 3_600_000 } });

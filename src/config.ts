@@ -7,7 +7,7 @@ import { RENDERER_DEFAULTS } from './renderer/index.js';
 import { SITE_DEFAULTS, SITE_LIMITS, type SiteIdentity } from './renderer/site.js';
 import { DRAIN_DEFAULTS } from './server/drain.js';
 import { DEFAULT_TRUSTED_PROXIES, validProxyEntry } from './http/index.js';
-import { DESK_DEFAULTS, ORIGIN_APP_DEFAULTS } from './origin/index.js';
+import { DESK_DEFAULTS, IMAGE_DEFAULTS, ORIGIN_APP_DEFAULTS } from './origin/index.js';
 import { DEFAULT_INDEX_PREFIX, SEARCH_ROUTES_DEFAULTS } from './search/index.js';
 import type { SongsConfig } from './songs/index.js';
 
@@ -69,6 +69,8 @@ export interface Config {
   commentRateLimit: RateLimit;
   /** The editor's desk: failed logins per address and per name, and a session's idle and absolute lifetimes. */
   desk: { loginRateLimit: RateLimit; loginNameRateLimit: RateLimit; sessionLifetime: { idleMs: number; absoluteMs: number } };
+  /** Image uploads: largest upload in bytes (`IMAGE_MAX_BYTES`) and most pixels it may decode to (`IMAGE_MAX_PIXELS`). */
+  images: { maxBytes: number; maxPixels: number };
   /** Each front worker names itself in an `x-front-worker` answer header (diagnostics and tests of `--workers`). */
   frontWorkerHeader: boolean;
   /**
@@ -353,6 +355,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
         idleMs: parsePositiveInt('DESK_SESSION_IDLE_MS', read(env, 'DESK_SESSION_IDLE_MS') ?? String(DESK_DEFAULTS.sessionLifetime.idleMs)),
         absoluteMs: parsePositiveInt('DESK_SESSION_MAX_MS', read(env, 'DESK_SESSION_MAX_MS') ?? String(DESK_DEFAULTS.sessionLifetime.absoluteMs)),
       },
+    },
+    images: {
+      maxBytes: parsePositiveInt('IMAGE_MAX_BYTES', read(env, 'IMAGE_MAX_BYTES') ?? String(IMAGE_DEFAULTS.maxBytes)),
+      maxPixels: parsePositiveInt('IMAGE_MAX_PIXELS', read(env, 'IMAGE_MAX_PIXELS') ?? String(IMAGE_DEFAULTS.maxPixels)),
     },
     frontWorkerHeader: parseOneOf('FRONT_WORKER_HEADER', read(env, 'FRONT_WORKER_HEADER') ?? 'off', ['on', 'off']) === 'on',
     shutdownTimeoutMs: parsePositiveInt('SHUTDOWN_TIMEOUT_MS', read(env, 'SHUTDOWN_TIMEOUT_MS') ?? String(DRAIN_DEFAULTS.timeoutMs)),

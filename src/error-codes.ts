@@ -148,6 +148,15 @@ export const ERRORS = catalogue({
   DESK_CSRF: [() => 'the form is out of date (its token does not match your session): reload the page and send it again', 403],
   DESK_LOGIN_REQUIRED: [() => 'log in to the desk first', 401],
   DESK_SLUG_TAKEN: [(oid: string) => `slug '${oid}' is taken by another post: choose another`, 409],
+  // Image uploads (src/origin/images): what is wrong with the file, and what to do.
+  IMAGE_TYPE_REFUSED: [(why: string) => `an image must be JPEG, PNG, GIF, WebP or AVIF, told by its bytes (not its name or Content-Type): ${why}`, 415],
+  IMAGE_TOO_LARGE: [(maxBytes: number) => `the image is larger than the ${maxBytes} bytes allowed (IMAGE_MAX_BYTES): make it smaller first`, 413],
+  IMAGE_TOO_MANY_PIXELS: [
+    (width: number, height: number, maxPixels: number) => `the image is ${width}×${height} pixels, more than the ${maxPixels} allowed (IMAGE_MAX_PIXELS): scale it down first`,
+    413,
+  ],
+  IMAGE_UNREADABLE: [(type: string, why: string) => `the ${type} image cannot be read: ${why}`, 400],
+  IMAGES_BUSY: [() => 'too many images are being processed: send it again in a moment', 503],
   // The validators of page-cache/pathnames.ts and surrogate-keys.ts word the problem; the page cache spec fixes that
   // the purge route's 400 body is that text, so the message is the problem as the validator gives it.
   PURGE_PATHNAMES_INVALID: [(problem: string, which = '') => (which === '' ? problem : `purge: invalid pathname${which}: ${problem}`), 400],

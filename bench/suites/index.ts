@@ -1,6 +1,7 @@
 import type { BenchSuite } from '../lib.js';
 import { edgeSuite } from './edge.js';
 import { freshnessSuite } from './freshness.js';
+import { imagesSuite } from './images.js';
 import { markdownSuite } from './markdown.js';
 import { pageCacheSuite } from './page-cache.js';
 import { pagePathSuite } from './page-path.js';
@@ -15,4 +16,4 @@ import { searchQuerySuite } from './search-query.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite];
+export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite];

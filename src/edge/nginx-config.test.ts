@@ -55,8 +55,8 @@ describe('renderNginxConfig', () => {
     assert.deepEqual(directiveLines(api), ['location /api/ {', 'proxy_pass http://sitestack_front;']);
     assert.equal(
       directiveLines(config).filter((line) => line.startsWith('proxy_cache_valid')).length,
-      3,
-      'proxy_cache_valid only in the page and data route locations',
+      4,
+      'proxy_cache_valid only in the page, data route and image locations',
     );
     assert.match(api, /proxy_pass http:\/\/sitestack_front;/);
   });
@@ -76,6 +76,16 @@ describe('renderNginxConfig', () => {
     const server = directiveLines(config.slice(config.indexOf('server {'), config.indexOf('location / {')));
     assert.ok(server.includes('proxy_cache_lock on;'), 'the data route location inherits the cache lock');
     assert.ok(server.includes('proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;'), 'pages still serve stale while updating');
+  });
+
+  it('keeps an image 200 for a year, one copy per URL asked of the front without coding, never a 404, when given the defaults', () => {
+    const config = renderNginxConfig(base);
+    const images = directiveLines(location(config, '/_render/image/'));
+    const expected = ['proxy_cache_key $scheme://$http_host$request_uri;', 'proxy_cache_valid 200 365d;', 'proxy_pass http://sitestack_front;'];
+    for (const line of expected) assert.ok(images.includes(line), line);
+    assert.ok(images.includes('proxy_ignore_headers Cache-Control Expires X-Accel-Expires Vary;'), 'its max-age is not what keeps it');
+    assert.equal(images.filter((line) => line.startsWith('proxy_cache_valid')).length, 1, 'no 404 kept');
+    assert.match(config, /"~\^\/_render\/image\/" identity;/);
   });
 
   it('hides Surrogate-Key from readers and updates an expired page in the background, pages only, when given the defaults', () => {

@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import { ERRORS } from '../error-codes.js';
 import { LOCALE_SEGMENT } from '../locale.js';
+import { IMAGE_PREFIX } from '../origin/images/names.js';
 import { CACHE_HEADER } from '../page-cache/entry.js';
 import { DEFAULTS as PAGE_CACHE_DEFAULTS } from '../page-cache/index.js';
 import { publicHostLines, publicHttpLines, publicLocationLines, publicServerLines } from './nginx-public.js';
@@ -34,6 +35,12 @@ export const EDGE_CACHE_SETTINGS = {
    * the edge keeps only `dataRouteValidSeconds`, not the pages' hour.
    */
   dataRoutePrefix: PAGE_CACHE_DEFAULTS.dataRoutePrefix,
+  /**
+   * Not in the spec: uploaded images (`/_render/image/<hash>-<width>.<format>`), whose names change whenever their
+   * bytes do, kept for `imageValid` (in practice until `inactive` drops an unread one), one copy per URL.
+   */
+  imagePrefix: IMAGE_PREFIX,
+  imageValid: '365d',
   /**
    * Not in the spec: the path of the search page shell, `/<locale>/search` (the renderer's locale shape), kept as one
    * copy whatever its query.
@@ -265,10 +272,12 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     '    default identity;',
     ...settings.codings.map((coding) => `    "~*${acceptsCoding(coding === 'gzip' ? '(x-)?gzip' : coding)}" ${coding};`),
     '  }',
-    '  # What the front is asked for: that coding, except on data routes, kept as one gzip copy (see their location).',
+    '  # What the front is asked for: that coding, except on data routes, kept as one gzip copy (see their location), and',
+    '  # on images, which are compressed already.',
     '  map $uri $sitestack_edge_upstream_encoding {',
     '    default $sitestack_edge_encoding;',
     `    "~^${settings.dataRoutePrefix}" gzip;`,
+    `    "~^${settings.imagePrefix}" identity;`,
     '  }',
     '',
     '  # Status 200 is stored; and, for a refresh only, a 301 (a renamed post), 404 or 410. This departs from the spec\'s "200 only" on',
@@ -378,6 +387,16 @@ export function renderNginxConfig(options: EdgeConfigOptions): string {
     '      # Stale only while the front fails. Not while updating: that would serve the old copy for as long as one',
     '      # re-render takes, however slow the origin, and the front\'s own cache answers the concurrent misses anyway.',
     '      proxy_cache_use_stale error timeout http_500 http_502 http_503 http_504;',
+    '      proxy_pass http://sitestack_front;',
+    '    }',
+    '',
+    `    location ${settings.imagePrefix} {`,
+    '      # Uploaded images never change under their name (it holds their content\'s hash), and nothing purges them: a',
+    '      # copy is kept until the cache drops it unread (inactive), whatever the coding asked (one copy per URL). A 404',
+    '      # is never stored (200 only), so an image uploaded after someone asked for its name is found.',
+    `      proxy_cache_key $scheme://${hosts.keyHost}$request_uri;`,
+    '      proxy_ignore_headers Cache-Control Expires X-Accel-Expires Vary;',
+    `      proxy_cache_valid ${settings.validStatus} ${settings.imageValid};`,
     '      proxy_pass http://sitestack_front;',
     '    }',
     '',

@@ -3,7 +3,7 @@
  * public base URL rule, request and upstream-answer bounds and UTF-8 checks of request bodies. Below every feature.
  */
 export { createApiApp, type ApiDeps } from './api-app.js';
-export { installErrorMapper } from './error-mapper.js';
+export { answerError, installErrorMapper } from './error-mapper.js';
 export { clientAddress, DEFAULT_TRUSTED_PROXIES, trustedProxyCheck, validProxyEntry } from './client-address.js';
 export { publicBaseMemo, type PublicBaseOptions } from './public-base-url.js';
 export { REQUEST_BOUNDS, urlTooLong } from './request-bounds.js';

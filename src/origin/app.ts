@@ -11,6 +11,7 @@ import { ContentStore } from './store.js';
 import { encodeCursor, parsePendingQuery } from './pending-page.js';
 import { parsePostPatch, parsePostRepresentation } from './post-representation.js';
 import { registerDesk, registerEditorDesk, type DeskOptions } from './desk/index.js';
+import { ImageLibrary, registerImageRoutes, registerImagesDesk, type ImageOptions } from './images/index.js';
 import { postNotFound, registerRevisionApi, registerRevisionDesk, sendMoved } from './revisions/index.js';
 import { ModerationStore, registerModerationApi, registerModerationDesk, type ModerationOptions } from './moderation/index.js';
 import { InsightsStore, registerInsightsApi, registerInsightsDesk, type InsightsOptions } from './insights/index.js';
@@ -55,6 +56,8 @@ export interface OriginAppOptions {
    * with (unset: refused with 503). @default INSIGHTS_DEFAULTS, no secret
    */
   searchInsights?: InsightsOptions & { secret?: string | undefined };
+  /** Image uploads and their files (docs/desk.md#images). @default none: the image routes are 404s */
+  images?: ImageOptions;
 }
 
 export const ORIGIN_APP_DEFAULTS = {
@@ -107,6 +110,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   const millis = now === undefined ? Date.now : () => now().getTime();
   const moderation = new ModerationStore(options.db, store, { ...options.moderation, now: millis });
   const insights = new InsightsStore(options.db, options.searchInsights);
+  const images = options.images === undefined ? undefined : { library: new ImageLibrary(options.db, options.images), logger: options.logger };
   const deskRoutes = options.desk?.routes;
   const preview = { site: options.site?.identity ?? SITE_DEFAULTS, locale: options.site?.locale ?? DEFAULT_LOCALE, baseUrl: options.desk?.publicUrl?.replace(/\/+$/, '') ?? '' };
   await registerDesk(app, {
@@ -116,6 +120,7 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
     ...options.desk,
     routes: async (scope, guard) => {
       await deskRoutes?.(scope, guard);
+      if (images !== undefined) await registerImagesDesk(scope, guard, images);
       registerRevisionDesk(scope, guard, { store, onChange });
       registerModerationDesk(scope, guard, { moderation, onChange, publicUrl: options.desk?.publicUrl });
       registerInsightsDesk(scope, guard, { insights, publicUrl: options.desk?.publicUrl, now: millis });
@@ -135,6 +140,8 @@ export async function createOriginApp(options: OriginAppOptions): Promise<Fastif
   app.addHook('onSend', async (request, reply) => {
     if (reply.statusCode === 401) reply.header('www-authenticate', 'Bearer');
   });
+
+  if (images !== undefined) await registerImageRoutes(app, requireAdmin, images);
 
   const operations = options.operations;
   for (const path of operations?.paths ?? []) {

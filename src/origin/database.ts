@@ -188,6 +188,18 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX posts_listing ON posts (pub_date DESC, oid, title, categories, state, publish_at);
    CREATE INDEX posts_scheduled ON posts (publish_at) WHERE state = 'scheduled';
    ALTER TABLE purge_jobs ADD COLUMN warm TEXT NOT NULL DEFAULT '[]';`,
+  // Uploaded images (src/origin/images): one row per upload, named by its hash; its files are under DATA_DIR/images.
+  // widths and formats are JSON arrays (ascending; best format first); width and height are the widest files'.
+  `CREATE TABLE images (
+     hash TEXT PRIMARY KEY,
+     type TEXT NOT NULL,
+     widths TEXT NOT NULL,
+     formats TEXT NOT NULL,
+     width INTEGER NOT NULL,
+     height INTEGER NOT NULL,
+     bytes INTEGER NOT NULL,
+     created_at INTEGER NOT NULL
+   ) WITHOUT ROWID;`,
 ];
 
 export interface OpenOriginDatabaseOptions {

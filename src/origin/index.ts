@@ -7,7 +7,8 @@ export { ContentStore, type Post, type PostWithSource, type PostPage, type Edito
 export type { EditorPost, EditorPostSummary } from './post-states.js';
 export { POST_STATES, isVisible, parsePublishAt, parseState, requireState, type PostState, type Standing } from './publication.js';
 export { PublicationScheduler, PUBLICATION_SCHEDULER_DEFAULTS, type PublicationSchedulerOptions } from './publication-scheduler.js';
-export { POST_FORMATS, RENDERING_VERSION, renderPostBody, type PostFormat } from './markdown/index.js';
+export { POST_FORMATS, RENDERING_VERSION, imagesWithoutAlt, renderPostBody, type ImageResolver, type PostFormat } from './markdown/index.js';
+export { IMAGE_DEFAULTS, IMAGE_PREFIX, imageLookup, type ImageOptions, type UploadedImage } from './images/index.js';
 export { groupByMonth, purgeForComments, purgeForPost, type PostGroup, type PostSummary, type PurgeTargets } from './policy.js';
 export type { BackoffPolicy } from '../backoff.js';
 export { OID_PATTERN, parseOid, type PostInput, type CommentInput } from './validation.js';

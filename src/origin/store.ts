@@ -1,6 +1,8 @@
 import { BOUND_LIMIT } from '../sqlite-limit.js';
 import type { OriginDatabase } from './database.js';
-import { renderPostBody, RENDERING_VERSION, type PostFormat } from './markdown/index.js';
+// The library's own file, not the images' index: the index's routes read this store.
+import { imageLookup } from './images/library.js';
+import { renderPostBody, RENDERING_VERSION, type ImageResolver, type PostFormat } from './markdown/index.js';
 import { groupByMonth, purgeForComments, purgeForPost, type PostGroup, type PostSummary, type PurgeTargets } from './policy.js';
 import type { CommentInput, PostInput } from './validation.js';
 import { PostStates, type EditorPost, type EditorPostSummary } from './post-states.js';
@@ -82,6 +84,7 @@ export class ContentStore {
   readonly revisions: RevisionLog;
   /** The slugs posts had: read here, changed by renamePost and the saves. */
   readonly addresses: SlugHistory;
+  private readonly images: ImageResolver;
 
   constructor(private readonly db: OriginDatabase, options: { now?: () => Date; revisions?: RevisionLogOptions } = {}) {
     this.now = options.now ?? (() => new Date());
@@ -90,6 +93,7 @@ export class ContentStore {
     this.addresses = new SlugHistory(db);
     // Readers' statements see only what publication.ts makes visible at `@now`: drafts and posts scheduled later are
     // not there at all, as if they did not exist.
+    this.images = imageLookup(db);
     this.statements = {
       list: db.prepare<[{ now: string }], SummaryRow>(
         `SELECT p.oid, p.title, p.pub_date, p.categories,
@@ -231,7 +235,7 @@ export class ContentStore {
     return this.db.transaction(() => {
       let changed = 0;
       for (const row of this.statements.outdated.all(RENDERING_VERSION)) {
-        const html = renderPostBody(row.format, row.body);
+        const html = renderPostBody(row.format, row.body, this.images);
         this.statements.rerender.run(row.body, html, RENDERING_VERSION, row.oid);
         if (html === row.body_html) continue;
         changed++;
@@ -256,7 +260,7 @@ export class ContentStore {
       summary: input.summary,
       format: input.format ?? 'html',
       source: input.body,
-      body_html: renderPostBody(input.format ?? 'html', input.body),
+      body_html: renderPostBody(input.format ?? 'html', input.body, this.images),
       rendering: RENDERING_VERSION,
       ...standing,
       categories: JSON.stringify(input.categories),

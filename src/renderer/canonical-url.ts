@@ -1,3 +1,4 @@
+import { IMAGE_PREFIX } from '../origin/images/names.js';
 import { originForm } from '../page-cache/key.js';
 import { CRAWLER_PATHS } from './feeds.js';
 import { DATA_PREFIX, matchPage, pagePathOf, STATIC_PREFIX, type PageRoute } from './routes.js';
@@ -79,7 +80,7 @@ type QueryRule = 'none' | 'kept' | 'shell';
 
 function queryRule(path: string, route: PageRoute | undefined): QueryRule {
   if (route !== undefined) return route.kind === 'search' ? 'shell' : 'none';
-  if (path.startsWith(DATA_PREFIX) || path.startsWith(STATIC_PREFIX) || CRAWLER_FILES.has(path)) return 'none';
+  if (path.startsWith(DATA_PREFIX) || path.startsWith(STATIC_PREFIX) || path.startsWith(IMAGE_PREFIX) || CRAWLER_FILES.has(path)) return 'none';
   return 'kept';
 }
 
@@ -91,9 +92,9 @@ function queryRule(path: string, route: PageRoute | undefined): QueryRule {
  *   never part of a request);
  * - the path is {@link canonicalPath}; a page's is then the one its links use ({@link pagePathOf}: a category's name
  *   in one escaping and Unicode form);
- * - the query: pages other than the search page, data routes, static files, the feed, sitemap, robots.txt and icon
- *   take none, so any query is dropped; the search page shell keeps its query as sent (the browser reads it) and
- *   caches key it without; a path that is none of these (answered 404, never stored) keeps it too. A bare `?` is
+ * - the query: pages other than the search page, data routes, static files, images, the feed, sitemap, robots.txt
+ *   and icon take none, so any query is dropped; the search page shell keeps its query as sent (the browser reads it)
+ *   and caches key it without; a path that is none of these (answered 404, never stored) keeps it too. A bare `?` is
  *   dropped everywhere, and a kept query has controls, spaces, non-ASCII and `"'<>` escaped.
  */
 export function canonicalUrl(url: string, locales: readonly string[]): CanonicalUrl | undefined {

@@ -19,6 +19,8 @@ import { App } from './pages/views.js';
 import { SITE_DEFAULTS, type SiteIdentity } from './site.js';
 import { canonicalUrlMemo, type CanonicalUrl } from './canonical-url.js';
 import { prepareStaticFile, sendStaticFile } from './static-file.js';
+import { createImageRoute } from './image-route.js';
+import { IMAGE_PREFIX } from '../origin/images/names.js';
 import { DATA_PREFIX, dataUrl, DEFAULT_LOCALE, matchPage, pagePathOf, parseDataUrl, STATIC_PREFIX } from './routes.js';
 import type { PageData } from './types.js';
 
@@ -43,6 +45,8 @@ export interface RendererOptions {
    * characters of 4 bytes each) with its comments. @default 4194304 (4 MiB)
    */
   maxOriginAnswerBytes?: number;
+  /** Largest image file passed on from the origin (`/_render/image/`), in bytes. @default 33554432 (32 MiB) */
+  maxImageBytes?: number;
   /** Posts listed on the home page. @default 10 */
   latestPosts?: number;
   /** `Cache-Control` of pages, data routes, the feed, the sitemap and robots.txt. @default 'public,max-age=86400' */
@@ -62,6 +66,7 @@ export const RENDERER_DEFAULTS = {
   locales: [DEFAULT_LOCALE],
   timeoutMs: 10_000,
   maxOriginAnswerBytes: 4 * 1024 * 1024,
+  maxImageBytes: 32 * 1024 * 1024,
   latestPosts: 10,
   cacheControl: 'public,max-age=86400',
   staticCacheControl: 'public, max-age=31536000, immutable',
@@ -120,6 +125,7 @@ export function createRenderer(options: RendererOptions): RendererHandler {
   if (script === undefined) throw ERRORS.RENDERER_OPTIONS_INVALID(`the client build holds no ${build.script}`);
   const bundle = prepareStaticFile(script, build.encoded, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': RENDERER_DEFAULTS.staticCacheControl });
   const preferences = preferencesMemo();
+  const serveImage = createImageRoute({ ...origin, maxBytes: options.maxImageBytes ?? RENDERER_DEFAULTS.maxImageBytes, logger });
   const locale = locales[0] ?? DEFAULT_LOCALE;
 
   const html = (req: IncomingMessage, page: PageData) =>
@@ -213,6 +219,11 @@ export function createRenderer(options: RendererOptions): RendererHandler {
     if (pathname.startsWith(STATIC_PREFIX)) {
       if (pathname === scriptUrl) sendStaticFile(req, res, bundle, preferences(req.headers['accept-encoding']));
       else send(req, res, 404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': RENDERER_DEFAULTS.uncached }, 'Not Found');
+      return;
+    }
+
+    if (pathname.startsWith(IMAGE_PREFIX)) {
+      serveImage(req, res, pathname.slice(IMAGE_PREFIX.length));
       return;
     }
 

@@ -71,6 +71,7 @@ describe('route classes', () => {
       'GET /__cache__/stats': 'cache_stats',
       'GET /_render/data/b/en-US/index.json': 'data',
       'GET /_render/static/b/client.js': 'static',
+      'GET /_render/image/0123456789abcdef0123456789abcdef-480.webp': 'image',
       'POST /plog/a/comments': 'comment',
       'GET /plog/a/comments': 'page',
       'GET /plog/a': 'page',
@@ -86,6 +87,9 @@ describe('route classes', () => {
     assert.equal(originRouteClass('/api/v1/plog/a', 'PUT'), 'admin');
     assert.equal(originRouteClass('/api/v1/comments/pending', 'GET'), 'admin');
     assert.equal(originRouteClass('/api/v1/plog/a/comments', 'POST'), 'comment');
+    assert.equal(originRouteClass('/api/v1/images', 'POST'), 'admin');
+    assert.equal(originRouteClass('/api/v1/images/0123456789abcdef0123456789abcdef-480.webp', 'GET'), 'image');
+    assert.equal(originRouteClass('/_render/image/x', 'HEAD'), 'image');
     assert.equal(originRouteClass('/nowhere', 'GET'), 'other');
   });
 

@@ -7,6 +7,7 @@ import { HEALTH_PATH, METRICS_PATH, READY_PATH } from '../http/index.js';
 import { LOG_URL_MAX_CHARS, type LogRequestsMode } from '../log-bounds.js';
 import { DEFAULTS as PAGE_CACHE_DEFAULTS } from '../page-cache/index.js';
 import { DATA_PREFIX, STATIC_PREFIX } from '../renderer/index.js';
+import { IMAGE_PREFIX } from '../origin/index.js';
 
 /** Where the front answers the page cache's statistics. */
 export const STATS_PATH = '/__cache__/stats';
@@ -34,6 +35,7 @@ export function frontRouteClass(path: string, method: string | undefined): strin
   if (path === STATS_PATH) return 'cache_stats';
   if (path.startsWith(DATA_PREFIX)) return 'data';
   if (path.startsWith(STATIC_PREFIX)) return 'static';
+  if (path.startsWith(IMAGE_PREFIX)) return 'image';
   if (method === 'POST' && /^\/plog\/[^/]+\/comments$/.test(path)) return 'comment';
   return 'page';
 }
@@ -45,6 +47,7 @@ export function originRouteClass(path: string, method: string | undefined): stri
   if (method === 'POST' && /^\/api\/v1\/plog\/[^/]+\/comments$/.test(path)) return 'comment';
   if (path.startsWith('/api/v1/comments')) return 'admin';
   if (path.startsWith('/api/v1/plog/')) return method === 'GET' || method === 'HEAD' ? 'content' : 'admin';
+  if (path.startsWith('/api/v1/images') || path.startsWith(IMAGE_PREFIX)) return method === 'GET' || method === 'HEAD' ? 'image' : 'admin';
   return 'other';
 }
 

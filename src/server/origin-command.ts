@@ -165,6 +165,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
     desk: { publicUrl: config.publicUrl, ...config.desk },
     site: { identity: config.site, ...(config.siteLocales[0] === undefined ? {} : { locale: config.siteLocales[0] }) },
     searchInsights: { secret },
+    images: { dir: join(config.dataDir, 'images'), ...config.images },
     onChange: () => {
       outbox?.notify();
       searchOutbox.notify();

@@ -3,6 +3,7 @@ import { ERRORS } from '../../error-codes.js';
 import { isAppError } from '../../errors.js';
 import type { OriginDatabase } from '../database.js';
 import type { ContentStore } from '../store.js';
+import { imageLookup } from '../images/library.js';
 import { BODY_LIMITS, parseOid, parsePostInput } from '../validation.js';
 import { deskScript } from './desk-script.js';
 import {
@@ -71,6 +72,7 @@ export async function registerEditorDesk(scope: FastifyInstance, guard: DeskGuar
   const { store } = options;
   const now = options.now ?? (() => new Date());
   const script = await deskScript();
+  const images = imageLookup(options.db);
 
   const editor = (request: FastifyRequest, reply: FastifyReply, status: number, editing: string | undefined, values: EditorValues, extra: { problems?: FieldProblem[]; notice?: string; previewHtml?: string }) => {
     const current = editing === undefined ? undefined : postForEditor(store, editing);
@@ -99,7 +101,7 @@ export async function registerEditorDesk(scope: FastifyInstance, guard: DeskGuar
     const time = publicationTime(values, now());
     if (action === 'preview') {
       const pubDate = typeof time === 'string' ? time : now().toISOString();
-      const previewHtml = renderPostPreview(previewPost(draftOfValues(values, pubDate)), { count: 0, items: [] }, options.preview);
+      const previewHtml = renderPostPreview(previewPost(draftOfValues(values, pubDate), images), { count: 0, items: [] }, options.preview);
       return editor(request, reply, 200, editing, values, { previewHtml, notice: 'Preview updated below.' });
     }
     const problems: FieldProblem[] = typeof time === 'string' ? [] : [time];
@@ -168,6 +170,6 @@ export async function registerEditorDesk(scope: FastifyInstance, guard: DeskGuar
   scope.post('/admin/preview', { preHandler: guard.change, bodyLimit: BODY_LIMITS.post }, async (request, reply) => {
     const draft = parsePreviewRequest(request.body, now());
     reply.header(MISSING_ALT_HEADER, encodeURIComponent(JSON.stringify(imagesNeedingAlt(draft.format, draft.body))));
-    return html(reply, 200, renderPostPreview(previewPost(draft), { count: 0, items: [] }, options.preview));
+    return html(reply, 200, renderPostPreview(previewPost(draft, images), { count: 0, items: [] }, options.preview));
   });
 }

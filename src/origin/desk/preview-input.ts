@@ -1,7 +1,7 @@
 import { isCategoryName } from '../../categories.js';
 import { ERRORS } from '../../error-codes.js';
 import { characterCount } from '../../http/index.js';
-import { imagesWithoutAlt, POST_FORMATS, renderPostBody, type PostFormat } from '../markdown/index.js';
+import { imagesWithoutAlt, POST_FORMATS, renderPostBody, type ImageResolver, type PostFormat } from '../markdown/index.js';
 import type { Post } from '../store.js';
 import { LIMITS, parsePubDate, requireObject } from '../validation.js';
 import { ALT_PLACEHOLDER, categoryList, type EditorValues } from './editor-form.js';
@@ -62,15 +62,16 @@ export function draftOfValues(values: EditorValues, pubDate: string): DraftPost 
 }
 
 /**
- * The post readers would get of a draft: its body rendered and sanitised by the store's own renderPostBody, its title
- * and categories as the save would keep them (trimmed, NFC; unknown categories left out).
+ * The post readers would get of a draft: its body rendered and sanitised by the store's own renderPostBody (its
+ * uploaded images with their widths, through `images`), its title and categories as the save would keep them
+ * (trimmed, NFC; unknown categories left out).
  */
-export function previewPost(draft: DraftPost): Post {
+export function previewPost(draft: DraftPost, images?: ImageResolver): Post {
   const title = draft.title.normalize('NFC').trim();
   return {
     oid: /^[a-z0-9-]{1,100}$/.test(draft.oid) ? draft.oid : 'preview',
     title: title === '' ? 'Untitled' : [...title].slice(0, LIMITS.titleLength).join(''),
-    body_html: renderPostBody(draft.format, draft.body),
+    body_html: renderPostBody(draft.format, draft.body, images),
     summary: draft.summary.trim(),
     categories: [...new Set(draft.categories.map((name) => name.normalize('NFC').trim()).filter((name) => isCategoryName(name)))].slice(0, LIMITS.categories),
     pub_date: draft.pub_date,

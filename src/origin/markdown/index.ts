@@ -1,9 +1,8 @@
-import { renderMarkdown } from './render.js';
+import { renderMarkdown, type ImageResolver } from './render.js';
 import { sanitisePostHtml } from './sanitise.js';
 
-export { headingSlug, renderMarkdown } from './render.js';
+export { headingSlug, imagesWithoutAlt, renderMarkdown, type ImageResolver } from './render.js';
 export { sanitisePostHtml } from './sanitise.js';
-export { imagesWithoutAlt } from './images-alt.js';
 
 /** How a post's source is read: Markdown, or HTML as written (every post from before formats). */
 export const POST_FORMATS = ['markdown', 'html'] as const;
@@ -14,9 +13,12 @@ export type PostFormat = (typeof POST_FORMATS)[number];
  * sanitiser, other Markdown options) is rendered again from its source when the origin opens its database. Raise it
  * whenever the output of `renderPostBody` changes for some source.
  */
-export const RENDERING_VERSION = 1;
+export const RENDERING_VERSION = 2;
 
-/** The HTML readers get of a post's source: Markdown rendered, then, for either format, sanitised. Pure. */
-export function renderPostBody(format: PostFormat, source: string): string {
-  return sanitisePostHtml(format === 'markdown' ? renderMarkdown(source) : source);
+/**
+ * The HTML readers get of a post's source: Markdown rendered, then, for either format, sanitised. Pure but for
+ * `images`, which looks up the site's uploads a Markdown image names (imageLookup); without it every image is plain.
+ */
+export function renderPostBody(format: PostFormat, source: string, images?: ImageResolver): string {
+  return sanitisePostHtml(format === 'markdown' ? renderMarkdown(source, images) : source);
 }

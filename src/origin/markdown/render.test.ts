@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { demoPosts } from '../seed.js';
 import { headingSlug, HIGHLIGHT_MAX_LENGTH } from './render.js';
-import { renderPostBody } from './index.js';
+import { responsiveImage } from '../images/index.js';
+import { imagesWithoutAlt, renderPostBody, type ImageResolver } from './index.js';
+
+const HASH = '0123456789abcdef0123456789abcdef';
+const images: ImageResolver = (src) =>
+  src === `/_render/image/${HASH}-1600.jpg` ? responsiveImage({ hash: HASH, widths: [480, 960, 1600], formats: ['webp', 'jpg'], width: 1600, height: 1200 }) : undefined;
 
 /** Golden cases: what a save makes of each construct an editor writes (lines of HTML joined, to read as a page). */
 const GOLDEN: { does: string; source: string; html: string[] }[] = [
@@ -75,5 +80,33 @@ describe('headingSlug', () => {
     for (const [text, slug] of slugs) assert.equal(headingSlug(text), slug, text);
     assert.ok(headingSlug('word '.repeat(100)).length <= 80);
     assert.doesNotMatch(headingSlug('word '.repeat(100)), /-$/);
+  });
+});
+
+describe('renderPostBody of images', () => {
+  it('renders an uploaded image as a picture with WebP and JPEG srcsets, sizes, intrinsic size, lazy loading and its alt text', () => {
+    const src = `/_render/image/${HASH}`;
+    const srcset = (format: string) => [480, 960, 1600].map((width) => `${src}-${width}.${format} ${width}w`).join(', ');
+    const sizes = '(max-width: 46rem) calc(100vw - 2rem), 44rem';
+    assert.equal(
+      renderPostBody('markdown', `![A cat & "friend"](${src}-1600.jpg "On the <mat>")`, images),
+      `<p><picture><source type="image/webp" srcset="${srcset('webp')}" sizes="${sizes}" />` +
+        `<img src="${src}-1600.jpg" srcset="${srcset('jpg')}" sizes="${sizes}" width="1600" height="1200" alt="A cat &amp; &quot;friend&quot;" title="On the &lt;mat&gt;" loading="lazy" decoding="async" /></picture></p>\n`,
+    );
+  });
+
+  it('leaves an image that is not one of ours plain, and every image plain without a resolver', () => {
+    assert.equal(renderPostBody('markdown', '![Logo](https://example.org/logo.png)', images), '<p><img src="https://example.org/logo.png" alt="Logo" /></p>\n');
+    assert.equal(renderPostBody('markdown', `![x](/_render/image/${'f'.repeat(32)}-1600.jpg)`, images), `<p><img src="/_render/image/${'f'.repeat(32)}-1600.jpg" alt="x" /></p>\n`);
+    assert.equal(renderPostBody('markdown', `![x](/_render/image/${HASH}-1600.jpg)`), `<p><img src="/_render/image/${HASH}-1600.jpg" alt="x" /></p>\n`);
+  });
+});
+
+describe('imagesWithoutAlt', () => {
+  it('lists the src of each Markdown image whose alt text is empty or blank, once, in order', () => {
+    const source = ['![](/a.png) ![ ](/b.png) ![ok](/c.png)', '', '- ![](/d.png)', '', '| x |\n|---|\n| ![](/e.png) |', '', '![](/a.png) [![](/f.png)](/link)', '', '```\n![](/code.png)\n```', '<img src="/html.png">'].join('\n');
+    assert.deepEqual(imagesWithoutAlt(source), ['/a.png', '/b.png', '/d.png', '/e.png', '/f.png']);
+    assert.deepEqual(imagesWithoutAlt('![**bold** alt](/g.png) and ![`code`](/h.png)'), []);
+    assert.deepEqual(imagesWithoutAlt(''), []);
   });
 });

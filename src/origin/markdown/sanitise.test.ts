@@ -6,7 +6,16 @@ import fc from 'fast-check';
 import { parseDocument } from 'htmlparser2';
 import type { ChildNode, Element } from 'domhandler';
 import { sourceFiles } from '../../test-support/source-files.js';
-import { renderPostBody, sanitisePostHtml } from './index.js';
+import { imageOfUrl, responsiveImage } from '../images/index.js';
+import { renderPostBody, sanitisePostHtml, type ImageResolver } from './index.js';
+
+const HASH = '0123456789abcdef0123456789abcdef';
+const OURS = `/_render/image/${HASH}-480.jpg`;
+/** Every name of ours is an image, stored at two widths in WebP and JPEG. */
+const images: ImageResolver = (src) => {
+  const name = imageOfUrl(src);
+  return name === undefined ? undefined : responsiveImage({ hash: name.hash, widths: [480, 960], formats: ['webp', 'jpg'], width: 960, height: 640 });
+};
 
 /** Pieces an editor's slip, a pasted snippet or an attacker could put in a body, in HTML and in Markdown. */
 const HOSTILE = [
@@ -29,6 +38,9 @@ const HOSTILE = [
   '<a href="https://ｊａｖａｓｃｒｉｐｔ:alert(1)">x</a>', '<a href="javascript&colon;alert(1)">x</a>', '<div onmouseover="alert(1)">x</div>',
   '[x](javascript:alert(1))', '[x](JAVASCRIPT:alert(1))', '![x](javascript:alert(1))', '[x](data:text/html,alert)', '<javascript:alert(1)>',
   '[x]( javascript:alert(1) )', '[x](&#106;avascript:alert(1))', '[x]: javascript:alert(1)\n\n[x]', '```html\n<script>alert(1)</script>\n```',
+  `![x](${OURS})`, `![x" onerror="alert(1)](${OURS} "t\\" onload=\\"alert(1)")`, `<picture><source srcset="javascript:alert(1) 1x" type="image/webp"><img src="${OURS}"></picture>`,
+  `<img src="${OURS}" srcset="${OURS} 480w, https://evil.example/t.gif 960w" sizes="100vw">`, '<img src="https://evil.example/x.png" srcset="https://evil.example/x.png 2x">',
+  `<source srcset="${OURS} 480w" type="text/html">`, `<picture><source src="javascript:alert(1)" srcset="${OURS}"></picture>`, `<img src="${OURS}" width="1e9" height="-1" loading="x" decoding="y">`,
   '`<script>`', '<https://example.org/?a=<b>>', '\u202e', '\u0000', '😀', '漢字', '<', '>', '"', "'", '=', '&', '#', ';', '\n', '\n\n', '`', '*', '|', '-', ':',
 ];
 
@@ -42,8 +54,10 @@ const hostileText = fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.jo
 const URL_ATTRIBUTES = new Set(['href', 'src', 'srcset', 'cite', 'action', 'formaction', 'xlink:href', 'poster', 'background', 'data']);
 const FORBIDDEN_ELEMENTS = new Set([
   'script', 'style', 'iframe', 'frame', 'object', 'embed', 'svg', 'math', 'form', 'button', 'select', 'textarea', 'base', 'meta',
-  'link', 'template', 'noscript', 'xmp', 'video', 'audio', 'source',
+  'link', 'template', 'noscript', 'xmp', 'video', 'audio',
 ]);
+/** A srcset every candidate of which is one of the site's uploads. */
+const ourSrcset = (value: string | undefined) => value !== undefined && value.split(',').every((candidate) => /^\s*\/_render\/image\/[0-9a-f]{32}-\d+\.(?:jpg|png|gif|webp)(?:\s+\d+w)?\s*$/.test(candidate));
 /** A URL's scheme as a browser reads it (none: a relative URL); only these may be given to a reader. */
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto']);
@@ -61,6 +75,12 @@ function problems(html: string): string[] {
   const found: string[] = [];
   for (const element of elements(parseDocument(html, { lowerCaseAttributeNames: true, lowerCaseTags: true }).children)) {
     if (FORBIDDEN_ELEMENTS.has(element.name)) found.push(`<${element.name}>`);
+    if (element.name === 'source' && (!ourSrcset(element.attribs.srcset) || element.attribs.src !== undefined || !/^image\/(?:webp|avif)$/.test(element.attribs.type ?? ''))) {
+      found.push(`a source of something else than the site's images: ${JSON.stringify(element.attribs)}`);
+    }
+    if (element.name === 'img' && (element.attribs.srcset !== undefined || element.attribs.sizes !== undefined) && !ourSrcset(element.attribs.srcset)) {
+      found.push(`srcset or sizes on an image that is not one of the site's: ${JSON.stringify(element.attribs)}`);
+    }
     if (element.name === 'input' && (element.attribs.type !== 'checkbox' || element.attribs.disabled === undefined)) found.push('an enabled form control');
     for (const [name, value] of Object.entries(element.attribs)) {
       if (name.startsWith('on')) found.push(`${name}= on <${element.name}>`);
@@ -86,7 +106,7 @@ describe('renderPostBody with hostile input', () => {
   it('never yields an executable construct when given hostile Markdown or HTML', () => {
     fc.assert(
       fc.property(hostileText, fc.constantFrom('markdown' as const, 'html' as const), (source, format) => {
-        const html = renderPostBody(format, source);
+        const html = renderPostBody(format, source, images);
         assert.deepEqual(problems(html), [], `${format}: ${JSON.stringify(source)} → ${html}`);
       }),
       { numRuns: 600 },
@@ -96,7 +116,7 @@ describe('renderPostBody with hostile input', () => {
   it('yields HTML that sanitising again leaves as it is', () => {
     fc.assert(
       fc.property(hostileText, fc.constantFrom('markdown' as const, 'html' as const), (source, format) => {
-        const html = renderPostBody(format, source);
+        const html = renderPostBody(format, source, images);
         assert.equal(sanitisePostHtml(html), html);
       }),
       { numRuns: 300 },
@@ -105,12 +125,12 @@ describe('renderPostBody with hostile input', () => {
 
   it('finds nothing wrong in any one piece alone, in either format', () => {
     for (const source of HOSTILE) {
-      for (const format of ['markdown', 'html'] as const) assert.deepEqual(problems(renderPostBody(format, source)), [], `${format}: ${source}`);
+      for (const format of ['markdown', 'html'] as const) assert.deepEqual(problems(renderPostBody(format, source, images)), [], `${format}: ${source}`);
     }
   });
 
   it('is the checker that would catch each construct it looks for', () => {
-    for (const html of ['<script>x</script>', '<img onerror=x>', '<a href="javascript:x">', '<a href=" java\tscript:x">', '<img srcset="/a 1x, javascript:x 2x">', '<p style="top:0">', '<a href="https://e.org">', '<h2 id="__x">', '<input type=text>']) {
+    for (const html of ['<script>x</script>', '<img onerror=x>', '<a href="javascript:x">', '<a href=" java\tscript:x">', '<img srcset="/a 1x, javascript:x 2x">', '<img srcset="/a.png 2x" src="/a.png">', `<source srcset="https://e.org/a.png" type="image/webp">`, '<p style="top:0">', '<a href="https://e.org">', '<h2 id="__x">', '<input type=text>']) {
       assert.notDeepEqual(problems(html), [], html);
     }
   });
@@ -150,5 +170,20 @@ describe('sanitisePostHtml', () => {
 
   it('refuses data: images and protocol-relative URLs', () => {
     assert.equal(sanitisePostHtml('<img src="data:image/png;base64,AAAA" alt="a"><img src="//evil.example/t.gif" alt="b">'), '<img alt="a" /><img alt="b" />');
+  });
+});
+
+describe('sanitisePostHtml of images', () => {
+  it('keeps the picture a Markdown image of ours renders to, exactly', () => {
+    const html = renderPostBody('markdown', `![A cat](${OURS})`, images);
+    assert.match(html, /^<p><picture><source type="image\/webp" srcset="[^"]+" sizes="[^"]+" \/><img src="[^"]+" srcset="[^"]+" sizes="[^"]+" width="960" height="640" alt="A cat" loading="lazy" decoding="async" \/><\/picture><\/p>\n$/);
+    assert.equal(sanitisePostHtml(html), html);
+  });
+
+  it('drops srcset and sizes from an image that is not ours, and a source of anything else', () => {
+    assert.equal(sanitisePostHtml('<img src="https://example.org/a.png" srcset="https://example.org/a.png 2x" sizes="50vw" alt="a" loading="lazy" />'), '<img src="https://example.org/a.png" alt="a" loading="lazy" />');
+    assert.equal(sanitisePostHtml(`<img src="${OURS}" srcset="${OURS} 480w, /other.png 960w" alt="" />`), `<img src="${OURS}" alt="" />`);
+    assert.equal(sanitisePostHtml(`<picture><source srcset="/other.webp" type="image/webp" /><source srcset="${OURS}" /><img src="${OURS}" alt="" /></picture>`), `<picture><img src="${OURS}" alt="" /></picture>`);
+    assert.equal(sanitisePostHtml(`<img src="${OURS}" width="12px" height="99" loading="never" decoding="async" alt="" />`), `<img src="${OURS}" height="99" decoding="async" alt="" />`);
   });
 });

@@ -1,4 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
+import { imageOfUrl } from '../images/names.js';
 
 /*
  * The one gate every post body passes before a reader gets it, Markdown and HTML alike: an allow-list of elements,
@@ -14,7 +15,8 @@ const ALLOWED_TAGS = [
   'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'span', 'div', 'section', 'aside', 'figure', 'figcaption',
   'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'details', 'summary',
   'table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td',
-  'a', 'img', 'strong', 'b', 'em', 'i', 's', 'del', 'ins', 'sub', 'sup', 'mark', 'small', 'kbd', 'samp', 'var',
+  // picture and source for the site's own uploads only (ourImageSet below).
+  'a', 'img', 'picture', 'source', 'strong', 'b', 'em', 'i', 's', 'del', 'ins', 'sub', 'sup', 'mark', 'small', 'kbd', 'samp', 'var',
   'abbr', 'cite', 'q', 'dfn', 'time',
   // Task lists only: made a disabled checkbox below, so no form control reaches a reader.
   'input',
@@ -60,16 +62,48 @@ function withSafeId(attribs: Record<string, string>): Record<string, string> {
   return kept === undefined ? rest : { ...rest, id: kept };
 }
 
+/** A `srcset` (or `src`) of the site's uploads alone: every candidate's URL one of `/_render/image/`. */
+function ourImageSet(value: string | undefined): boolean {
+  if (value === undefined || value.trim() === '') return false;
+  return value.split(',').every((candidate) => /^\s*\S+(?:\s+\d{1,5}w)?\s*$/.test(candidate) && imageOfUrl(candidate.trim().split(/\s+/)[0]!) !== undefined);
+}
+
+/** The formats a `<source>` may offer beside an image's own. */
+const SOURCE_TYPES = ['image/webp', 'image/avif'];
+
+/** A `sizes` as the renderer writes it: media conditions and lengths (`calc()` included), no quote or `<`. */
+const SIZES = /^[\sa-z0-9().,:%+*/-]*$/i;
+
+/**
+ * An image's attributes a reader gets: `srcset` and `sizes` only on the site's uploads (whose files the renderer
+ * listed itself), `width` and `height` only as whole numbers, `loading` and `decoding` only with a value they know.
+ */
+function imageAttributes(attribs: Record<string, string>): Record<string, string> {
+  const ours = ourImageSet(attribs.src) && ourImageSet(attribs.srcset);
+  const keep: Record<string, (value: string) => boolean> = {
+    srcset: () => ours,
+    sizes: (value) => ours && SIZES.test(value),
+    width: (value) => /^\d{1,5}$/.test(value),
+    height: (value) => /^\d{1,5}$/.test(value),
+    loading: (value) => value === 'lazy' || value === 'eager',
+    decoding: (value) => ['async', 'sync', 'auto'].includes(value),
+  };
+  return Object.fromEntries(Object.entries(attribs).filter(([name, value]) => keep[name]?.(value) ?? true));
+}
+
 const ANY_TAG_ATTRIBUTES = ['id', 'title', 'lang', 'dir'];
 
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: ALLOWED_TAGS,
+  // sanitize-html's own list, and source, which is void too.
+  selfClosing: ['img', 'br', 'hr', 'area', 'base', 'basefont', 'input', 'link', 'meta', 'source'],
   nonTextTags: DROPPED_WITH_CONTENT,
   disallowedTagsMode: 'discard',
   allowedAttributes: {
     '*': ANY_TAG_ATTRIBUTES,
     a: ['href', 'rel'],
     img: ['src', 'alt', 'width', 'height', 'srcset', 'sizes', 'loading', 'decoding'],
+    source: ['srcset', 'sizes', 'type'],
     ol: ['start', 'reversed', 'type'],
     li: ['value', 'class'],
     ul: ['class'],
@@ -122,10 +156,13 @@ const OPTIONS: sanitizeHtml.IOptions = {
         ...(attribs.class === undefined ? {} : { class: attribs.class }),
       },
     }),
+    img: (tagName, attribs) => ({ tagName, attribs: imageAttributes(withSafeId(attribs)) }),
     '*': (tagName, attribs) => ({ tagName, attribs: withSafeId(attribs) }),
   },
-  // Every input but a task list's checkbox (its type was left out above) is a form control: dropped.
-  exclusiveFilter: (frame) => frame.tag === 'input' && frame.attribs.type !== 'checkbox',
+  // Every input but a task list's checkbox (its type was left out above) is a form control: dropped. A source is kept
+  // only to offer the site's own files in another format.
+  exclusiveFilter: (frame) =>
+    (frame.tag === 'input' && frame.attribs.type !== 'checkbox') || (frame.tag === 'source' && (!ourImageSet(frame.attribs.srcset) || !SOURCE_TYPES.includes(frame.attribs.type ?? ''))),
 };
 
 /** The HTML a reader may be given of `html`: every executable or escaping construct removed, the rest kept. */
