@@ -48,7 +48,7 @@ function atMost(limit: number): Transform {
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
-      done(seen > limit ? ERRORS.UPSTREAM_ANSWER_TOO_LARGE('an image from the origin', limit) : null, chunk);
+      done(limit < seen ? ERRORS.UPSTREAM_ANSWER_TOO_LARGE('an image from the origin', limit) : null, chunk);
     },
   });
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { formatDate } from '../../renderer/pages/post-line.js';
+import { BOUND_LIMIT } from '../../sqlite-limit.js';
 import type { OriginDatabase } from '../database.js';
 import type { PostState } from './editor-form.js';
 import { deskDocument, DeskPage } from './layout.js';
@@ -23,7 +24,7 @@ export const POSTS_PER_PAGE = 100;
  */
 export function deskPostLines(db: OriginDatabase, page: number): { lines: DeskPostLine[]; more: boolean } {
   const rows = db
-    .prepare<[number, number], DeskPostLine>(`SELECT oid, title, state, pub_date AS date FROM posts ORDER BY pub_date DESC, oid LIMIT ? OFFSET ?`)
+    .prepare<[number, number], DeskPostLine>(`SELECT oid, title, state, pub_date AS date FROM posts ORDER BY pub_date DESC, oid ${BOUND_LIMIT} OFFSET ?`)
     .all(POSTS_PER_PAGE + 1, (page - 1) * POSTS_PER_PAGE);
   return { lines: rows.slice(0, POSTS_PER_PAGE), more: rows.length > POSTS_PER_PAGE };
 }

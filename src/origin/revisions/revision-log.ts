@@ -1,3 +1,4 @@
+import { BOUND_LIMIT } from '../../sqlite-limit.js';
 import type { OriginDatabase } from '../database.js';
 import type { PostFormat } from '../markdown/index.js';
 import type { PostInput } from '../validation.js';
@@ -82,7 +83,7 @@ export class RevisionLog {
       ),
       prune: db.prepare<[string, number]>(`DELETE FROM post_revisions WHERE oid = ? AND n <= ?`),
       page: db.prepare<[string, number, number], SummaryRow>(
-        `SELECT ${SUMMARY_COLUMNS} FROM post_revisions WHERE oid = ? AND n < ? ORDER BY n DESC LIMIT ?`,
+        `SELECT ${SUMMARY_COLUMNS} FROM post_revisions WHERE oid = ? AND n < ? ORDER BY n DESC ${BOUND_LIMIT}`,
       ),
       one: db.prepare<[string, number], RevisionRow>(
         `SELECT ${SUMMARY_COLUMNS}, source AS body, summary FROM post_revisions WHERE oid = ? AND n = ?`,
