@@ -187,7 +187,8 @@ describe("the editor's image upload in Chromium", { skip }, () => {
       await page.waitForFunction(() => (document.getElementById('body') as HTMLTextAreaElement).value.includes('/_render/image/'));
       assert.equal(await body.inputValue(), `Before.\n![alt text](/_render/image/${'1'.padStart(32, '0')}-480.webp)\n`);
       assert.equal(await page.evaluate(() => { const area = document.getElementById('body') as HTMLTextAreaElement; return area.value.slice(area.selectionStart, area.selectionEnd); }), 'alt text');
-      assert.match((await page.textContent('#editor-status')) ?? '', /red\.png added/);
+      // The live region is emptied, then filled a moment later, so that a message said twice is announced twice.
+      await page.locator('#editor-status', { hasText: /red\.png added/ }).waitFor({ timeout: 5000 });
       await page.locator('#alt-warning li').first().waitFor({ timeout: 5000 });
       assert.deepEqual(await page.locator('#alt-warning li').allTextContents(), [`/_render/image/${'1'.padStart(32, '0')}-480.webp`]);
       await page.keyboard.type('A red square');
