@@ -42,7 +42,8 @@ async function untilVisible(layers: Layers, state: PostState, since: number): Pr
   }
 }
 
-const visibleState = (oid: string, title: string, word: string): PostState => ({ oid, title, shows: [word], searchWord: word, titlePrefix: title.slice(0, 12) });
+// Autocomplete is asked for the post's own word (a later word of its title): its title's start is every post's.
+const visibleState = (oid: string, title: string, word: string): PostState => ({ oid, title, shows: [word], searchWord: word, titlePrefix: word });
 
 /**
  * Issue 35's publication figures, through origin, front and the real nginx edge: a published post's edit from the
