@@ -211,7 +211,37 @@ describe("the editor's desk, walked end to end in Chromium through the front and
         await searcher.close();
       }
 
-      // Invisible until its time, then on every surface within 3 s, its first page view at the front a hit.
+      // 8, continued: the zero-result query is on the insights page (the front sends its counts every 5 s).
+      await page.goto(`${desk}/admin/`);
+      await page.getByRole('link', { name: 'Insights' }).click();
+      await eventually(
+        'the zero-result query in the insights',
+        async () => {
+          await page.goto(`${desk}/admin/insights`);
+          return ((await page.getByRole('table', { name: 'Queries without results, last 30 days' }).textContent({ timeout: 1000 }).catch(() => '')) ?? '').includes(query);
+        },
+        10_000,
+      );
+
+      // 10. A form posted from another origin is refused, even with the editor's cookies in the browser.
+      await page.route('http://attacker.test/**', (route) =>
+        route.fulfill({
+          contentType: 'text/html',
+          body: `<form method="post" action="${desk}/admin/posts/new"><input name="title" value="Owned"><input name="slug" value="owned"><input name="body" value="x"><input name="action" value="publish"></form><script>document.forms[0].submit()</script>`,
+        }),
+      );
+      const [refused] = await Promise.all([page.waitForResponse((response) => response.url() === `${desk}/admin/posts/new` && response.request().method() === 'POST'), page.goto('http://attacker.test/')]);
+      assert.equal(refused.status(), 403);
+      assert.equal((await get(`${desk}/api/v1/plog/owned`)).status, 404, 'nothing was saved');
+
+      // 10. Login brute force: past the name's limit a login is refused (429) without its password being checked.
+      const guesser = new DeskClient(desk);
+      for (let i = 0; i < NAME_LIMIT; i++) assert.equal((await guesser.login('alice', `wrong guess number ${i}`)).status, 401);
+      const limited = await guesser.login('alice', PASSWORD);
+      assert.equal(limited.status, 429);
+      assert.ok(Number(limited.headers.get('retry-after')) > 0, 'with Retry-After');
+
+      // 4, continued. Invisible until its time, then on every surface within 3 s, its first page view at the front a hit.
       assert.ok(Date.now() < at - 1_500, `the steps run while the post waits ended ${Date.now() - at} ms after its time`);
       assert.deepEqual(await staleSurfaces(layers(), hidden), [], 'the scheduled post is on no surface before its time');
       assert.deepEqual(await listingsWrong(layers(), 'quokka-survey', CATEGORY, false), []);
@@ -272,34 +302,6 @@ describe("the editor's desk, walked end to end in Chromium through the front and
       assert.equal(await page.getByRole('status').textContent(), 'Approved 2 comments.');
       await untilFresh(layers(), { oid: 'quokkas', title: TITLE, shows: ['Lovely quokkas', 'Which island?'] }, WITHIN_MS);
 
-      // 8, continued: the zero-result query is on the insights page (the front sends its counts every 5 s).
-      await page.getByRole('link', { name: 'Insights' }).click();
-      await eventually(
-        'the zero-result query in the insights',
-        async () => {
-          await page.goto(`${desk}/admin/insights`);
-          return ((await page.getByRole('table', { name: 'Queries without results, last 30 days' }).textContent({ timeout: 1000 }).catch(() => '')) ?? '').includes(query);
-        },
-        10_000,
-      );
-
-      // 10. A form posted from another origin is refused, even with the editor's cookies in the browser.
-      await page.route('http://attacker.test/**', (route) =>
-        route.fulfill({
-          contentType: 'text/html',
-          body: `<form method="post" action="${desk}/admin/posts/new"><input name="title" value="Owned"><input name="slug" value="owned"><input name="body" value="x"><input name="action" value="publish"></form><script>document.forms[0].submit()</script>`,
-        }),
-      );
-      const [refused] = await Promise.all([page.waitForResponse((response) => response.url() === `${desk}/admin/posts/new` && response.request().method() === 'POST'), page.goto('http://attacker.test/')]);
-      assert.equal(refused.status(), 403);
-      assert.equal((await get(`${desk}/api/v1/plog/owned`)).status, 404, 'nothing was saved');
-
-      // 10. Login brute force: past the name's limit a login is refused (429) without its password being checked.
-      const guesser = new DeskClient(desk);
-      for (let i = 0; i < NAME_LIMIT; i++) assert.equal((await guesser.login('alice', `wrong guess number ${i}`)).status, 401);
-      const limited = await guesser.login('alice', PASSWORD);
-      assert.equal(limited.status, 429);
-      assert.ok(Number(limited.headers.get('retry-after')) > 0, 'with Retry-After');
     } finally {
       await page.close({ runBeforeUnload: false });
     }
