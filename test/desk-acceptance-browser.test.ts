@@ -83,6 +83,16 @@ describe("the editor's desk, walked end to end in Chromium through the front and
   let front: RunningFront;
   const layers = (): Layers => ({ frontUrl: front.url, edgeUrl: stack.edge.url, buildId: front.buildId });
   const dataRoute = (slug: string) => `/_render/data/${front.buildId}/en-US/plog/${slug}.json`;
+  /**
+   * Whether search and autocomplete through the edge name the post. The edge keeps a search answer up to its s-maxage
+   * (50 s) and a short autocomplete one for its max-age (an hour), so each check asks a query no one asked before: it
+   * tells what the front behind the edge answers, not how long the edge keeps an older answer.
+   */
+  const edgeSearchLists = async (oid: string, word: string, prefix: string): Promise<{ search: boolean; autocomplete: boolean }> => {
+    const search = JSON.parse((await get(`${stack.edge.url}/api/v1/search?q=${encodeURIComponent(word)}&size=100`)).body) as { documents: { url: string }[] };
+    const autocomplete = JSON.parse((await get(`${stack.edge.url}/api/search/autocomplete?q=${encodeURIComponent(prefix)}`)).body) as { matches: { url: string }[] };
+    return { search: search.documents.some((document) => document.url === `/plog/${oid}`), autocomplete: autocomplete.matches.some((match) => match.url === `/plog/${oid}`) };
+  };
 
   before(async () => {
     stack = await startEdgeAndOrigin(nginx!, {
@@ -162,6 +172,7 @@ describe("the editor's desk, walked end to end in Chromium through the front and
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.deepEqual(await staleSurfaces(layers(), hidden), [], 'the draft is on no surface');
       assert.deepEqual(await listingsWrong(layers(), 'quokka-survey', CATEGORY, false), [], 'nor in the feed, the sitemap or its category');
+      assert.deepEqual(await edgeSearchLists('quokka-survey', WORD.toLowerCase(), 'Quokka bu'), { search: false, autocomplete: false }, 'nor in search at the edge');
 
       // 4. Schedule it ~20 s ahead. The field holds whole minutes, so the time is the first whole minute 20 s away.
       const at = Math.ceil((Date.now() + 20_000) / 60_000) * 60_000;
@@ -255,6 +266,7 @@ describe("the editor's desk, walked end to end in Chromium through the front and
       const shown: PostState = { oid: 'quokka-survey', title: TITLE, shows: [WORD, 'A quokka at its burrow'], searchWord: WORD.toLowerCase(), titlePrefix: 'Quokka bu' };
       await untilFresh(layers(), shown, WITHIN_MS, since);
       await eventually('the feed, the sitemap and the category', async () => (await listingsWrong(layers(), 'quokka-survey', CATEGORY, true)).length === 0, Math.max(1, since + WITHIN_MS - performance.now()));
+      await eventually('search and autocomplete through the edge', async () => Object.values(await edgeSearchLists('quokka-survey', 'quokka', 'Quokka b')).every(Boolean), Math.max(1, since + WITHIN_MS - performance.now()));
       const visibleAfter = performance.now() - since;
       assert.ok(visibleAfter <= WITHIN_MS, `visible everywhere ${Math.round(visibleAfter)} ms after its time`);
       const picture = (await get(`${stack.edge.url}/plog/quokka-survey`)).body;
