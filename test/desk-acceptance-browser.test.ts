@@ -12,7 +12,7 @@ import { ensureSearchIndex } from '../src/search/index.js';
 import { startFront, type RunningFront } from '../src/server/front-command.js';
 import { chromiumForSuite, chromiumSkip } from './support/chromium.js';
 import { listingsWrong } from './support/listing-surfaces.js';
-import { eventually, startEdgeAndOrigin, type EdgeAndOrigin } from './support/stack.js';
+import { adminAt, eventually, startEdgeAndOrigin, type EdgeAndOrigin } from './support/stack.js';
 import { staleSurfaces, untilFresh, type Layers, type PostState } from './support/surfaces.js';
 
 const { nginx, skip: noNginx } = nginxForTests();
@@ -162,7 +162,7 @@ describe("the editor's desk, walked end to end in Chromium through the front and
       await page.getByRole('button', { name: 'Preview', exact: true }).click();
       await page.waitForLoadState();
       await frame.locator('article .post-body img[alt="A quokka at its burrow"]').waitFor({ timeout: 5000 });
-      assert.equal((await get(`${desk}/api/v1/plog/quokka-survey`)).status, 404, 'a preview stores nothing');
+      assert.equal((await adminAt(desk, 'GET', '/api/v1/plog/quokka-survey')).status, 404, 'a preview stores nothing');
 
       // 3. Save draft: on no surface readers reach, at the front or the edge.
       await page.getByRole('button', { name: 'Save draft' }).click();
@@ -222,18 +222,6 @@ describe("the editor's desk, walked end to end in Chromium through the front and
         await searcher.close();
       }
 
-      // 8, continued: the zero-result query is on the insights page (the front sends its counts every 5 s).
-      await page.goto(`${desk}/admin/`);
-      await page.getByRole('link', { name: 'Insights' }).click();
-      await eventually(
-        'the zero-result query in the insights',
-        async () => {
-          await page.goto(`${desk}/admin/insights`);
-          return ((await page.getByRole('table', { name: 'Queries without results, last 30 days' }).textContent({ timeout: 1000 }).catch(() => '')) ?? '').includes(query);
-        },
-        10_000,
-      );
-
       // 10. A form posted from another origin is refused, even with the editor's cookies in the browser.
       await page.route('http://attacker.test/**', (route) =>
         route.fulfill({
@@ -271,6 +259,9 @@ describe("the editor's desk, walked end to end in Chromium through the front and
       assert.ok(visibleAfter <= WITHIN_MS, `visible everywhere ${Math.round(visibleAfter)} ms after its time`);
       const picture = (await get(`${stack.edge.url}/plog/quokka-survey`)).body;
       assert.match(picture, /<img src="\/_render\/image\/[0-9a-f]{32}-1200\.jpg" srcset="[^"]+" sizes="[^"]+" width="1200" height="800" alt="A quokka at its burrow" loading="lazy"/);
+      const webp = /<source type="image\/webp" srcset="(\/_render\/image\/[0-9a-f]{32}-480\.webp) 480w/.exec(picture)?.[1] ?? '';
+      assert.equal((await get(`${stack.edge.url}${webp}`)).headers['content-type'], 'image/webp');
+      assert.equal((await get(`${stack.edge.url}${webp}`)).headers['x-cache'], 'HIT', 'the edge keeps the image');
 
       // 5. Rename it (Slug, Publish), with an edit: the old page and data route answer 301 at the front and the edge.
       await page.goto(`${desk}/admin/posts/quokka-survey`);
@@ -314,6 +305,17 @@ describe("the editor's desk, walked end to end in Chromium through the front and
       assert.equal(await page.getByRole('status').textContent(), 'Approved 2 comments.');
       await untilFresh(layers(), { oid: 'quokkas', title: TITLE, shows: ['Lovely quokkas', 'Which island?'] }, WITHIN_MS);
 
+
+      // 8, continued: the zero-result query is on the insights page (the front sends its counts every 5 s).
+      await page.getByRole('link', { name: 'Insights' }).click();
+      await eventually(
+        'the zero-result query in the insights',
+        async () => {
+          await page.goto(`${desk}/admin/insights`);
+          return ((await page.getByRole('table', { name: 'Queries without results, last 30 days' }).textContent({ timeout: 1000 }).catch(() => '')) ?? '').includes(query);
+        },
+        10_000,
+      );
     } finally {
       await page.close({ runBeforeUnload: false });
     }
