@@ -207,6 +207,11 @@ describe("the editor's desk, walked end to end in Chromium through the front and
         await reader.close();
       }
       assert.deepEqual(dialogs, [], 'no dialog opened');
+      // Unpublished, it is gone again from the front and the edge within the bound.
+      const unpublishing = performance.now();
+      await page.getByRole('button', { name: 'Unpublish', exact: true }).click();
+      await page.waitForURL(`${desk}/admin/posts/pasted-snippet?saved=unpublish`);
+      await untilFresh(layers(), { oid: 'pasted-snippet', hides: ['Pasted from somewhere'] }, WITHIN_MS, unpublishing);
 
       // While it waits: 8. a reader's search with no results, through the edge, then shown to the editor.
       const query = 'kwyjibo qqzxv';
@@ -289,7 +294,7 @@ describe("the editor's desk, walked end to end in Chromium through the front and
       await untilFresh(layers(), { oid: 'quokkas', title: TITLE, shows: [WORD], hides: ['Edited at the rename.'] }, WITHIN_MS);
 
       // 7. Two readers comment through the front; the editor approves both at once; the page shows them.
-      for (const [name, comment] of [['Ann', 'Lovely quokkas'], ['Bob', 'Which island?']] as const) {
+      for (const [name, comment] of [['Ann', 'Lovely quokkas'], ['Bob', 'Which island?'], ['Spammer', 'Cheap pills']] as const) {
         const sent = await fetch(`${front.url}/plog/quokkas/comments`, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
@@ -303,7 +308,11 @@ describe("the editor's desk, walked end to end in Chromium through the front and
       await page.getByRole('button', { name: 'Approve', exact: true }).click();
       await page.waitForURL(/done=approve/);
       assert.equal(await page.getByRole('status').textContent(), 'Approved 2 comments.');
-      await untilFresh(layers(), { oid: 'quokkas', title: TITLE, shows: ['Lovely quokkas', 'Which island?'] }, WITHIN_MS);
+      await page.getByRole('checkbox', { name: `Spammer on ${TITLE}` }).check();
+      await page.getByRole('button', { name: 'Delete', exact: true }).click();
+      await page.waitForURL(/done=delete/);
+      assert.equal(await page.getByRole('status').textContent(), 'Deleted 1 comment.');
+      await untilFresh(layers(), { oid: 'quokkas', title: TITLE, shows: ['Lovely quokkas', 'Which island?'], hides: ['Cheap pills'] }, WITHIN_MS);
 
 
       // 8, continued: the zero-result query is on the insights page (the front sends its counts every 5 s).
