@@ -115,7 +115,7 @@ describe("the editor's desk, walked end to end in Chromium through the front and
     await stack?.close();
   });
 
-  it('writes, previews, drafts, schedules, renames and restores a post, moderates, reads insights, and stays safe', async () => {
+  it('passes every step of the acceptance when an editor writes, schedules, renames and moderates, and readers read, comment and search', async () => {
     const desk = stack.origin.url;
     const page = await chromium.context.newPage();
     const dialogs: string[] = [];
