@@ -84,9 +84,8 @@ describe("the editor's desk, walked end to end in Chromium through the front and
   const layers = (): Layers => ({ frontUrl: front.url, edgeUrl: stack.edge.url, buildId: front.buildId });
   const dataRoute = (slug: string) => `/_render/data/${front.buildId}/en-US/plog/${slug}.json`;
   /**
-   * Whether search and autocomplete through the edge name the post. The edge keeps a search answer up to its s-maxage
-   * (50 s) and a short autocomplete one for its max-age (an hour), so each check asks a query no one asked before: it
-   * tells what the front behind the edge answers, not how long the edge keeps an older answer.
+   * Whether search and autocomplete through the edge name the post. Each check asks a query no one asked before, so a
+   * step's answer is the front's as the edge passes it on (the edge keeps such an answer a second, `s-maxage=1`).
    */
   const edgeSearchLists = async (oid: string, word: string, prefix: string): Promise<{ search: boolean; autocomplete: boolean }> => {
     const search = JSON.parse((await get(`${stack.edge.url}/api/v1/search?q=${encodeURIComponent(word)}&size=100`)).body) as { documents: { url: string }[] };

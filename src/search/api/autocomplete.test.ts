@@ -45,10 +45,10 @@ describe('GET /api/search/autocomplete', () => {
     ['10 CJK characters', '搜'.repeat(10), false],
   ];
   for (const [name, q, cacheable] of lengths) {
-    it(`${cacheable ? 'sets' : 'omits'} Cache-Control public, max-age=3600 when q has ${name}`, async () => {
+    it(`${cacheable ? 'sets' : 'omits'} Cache-Control public, max-age=3600, s-maxage=1 when q has ${name}`, async () => {
       const response = await get(server, `/api/search/autocomplete?q=${encodeURIComponent(q)}`);
       assert.equal(response.status, 200);
-      assert.equal(response.headers.get('cache-control'), cacheable ? 'public, max-age=3600' : null);
+      assert.equal(response.headers.get('cache-control'), cacheable ? 'public, max-age=3600, s-maxage=1' : null);
     });
   }
 

@@ -77,7 +77,7 @@ describe('GET /api/v1/search with an engine that corrects misspelt words', () =>
     const suggestsBefore = engine.suggests.length;
     const response = await get(server, '/api/v1/search?q=flexbx%20gird');
     assert.equal(response.status, 200);
-    assert.equal(response.headers.get('cache-control'), 'public, max-age=10, s-maxage=50');
+    assert.equal(response.headers.get('cache-control'), 'public, max-age=10, s-maxage=1');
     const body = response.body as SearchResponse;
     assert.deepEqual(Object.keys(body.metadata).sort(), ['corrected', 'page', 'size', 'took_ms', 'total']);
     assert.equal(body.metadata.corrected, 'flexbox grid');

@@ -74,8 +74,8 @@ describe('parseAutocompleteParams and autocompleteCacheControl', () => {
 
   it('makes 1 to 9 code points cacheable for an hour and nothing else', () => {
     assert.equal(autocompleteCacheControl(''), undefined);
-    assert.equal(autocompleteCacheControl('a'), 'public, max-age=3600');
-    assert.equal(autocompleteCacheControl('🎉'.repeat(9)), 'public, max-age=3600');
+    assert.equal(autocompleteCacheControl('a'), 'public, max-age=3600, s-maxage=1');
+    assert.equal(autocompleteCacheControl('🎉'.repeat(9)), 'public, max-age=3600, s-maxage=1');
     assert.equal(autocompleteCacheControl('🎉'.repeat(10)), undefined);
     assert.equal(autocompleteCacheControl('abcdefghij'), undefined);
   });

@@ -230,16 +230,26 @@ export function parseAutocompleteParams(query: unknown): Parsed<AutocompletePara
   return errors.empty ? { ok: true, value: { q: q as string, locales } } : { ok: false, body: { errors: errors.fields } };
 }
 
-/** Autocomplete answers for `q` of 1–9 code points may be kept by proxies for an hour; longer ones are not kept. */
+/**
+ * How long a shared cache (the edge, a CDN) keeps a search or autocomplete answer: long enough to absorb a burst of
+ * the same query, short enough that a published, renamed or unpublished post shows through the edge within seconds,
+ * as its pages do (the edge cannot be told which cached searches a change alters).
+ */
+const SHARED_CACHE_SECONDS = 1;
+
+/**
+ * Autocomplete answers for `q` of 1–9 code points may be kept by a browser for an hour (the spec's `public,
+ * max-age=3600`), by a shared cache for a second: an edge that kept one an hour would offer an unpublished post's title
+ * for that hour, to every reader. Longer ones are not kept.
+ */
 export function autocompleteCacheControl(q: string): string | undefined {
   const length = codePointLength(q);
-  return length >= 1 && length <= 9 ? 'public, max-age=3600' : undefined;
+  return length >= 1 && length <= 9 ? `public, max-age=3600, s-maxage=${SHARED_CACHE_SECONDS}` : undefined;
 }
 
 /**
- * Successful search answers: a shared cache (the edge, a CDN) may keep one 50 s, a browser 10 s, so a search reflects a
- * change to the index within a minute wherever it is read. The two bounds add up: neither the front nor nginx sends
- * `Age`, so a browser counts its max-age from when it got the answer, which may be the edge's copy 50 s old. A browser
- * keeps it at all because a repeated submit or a back navigation asks the same URL again at once.
+ * Successful search answers: a shared cache (the edge, a CDN) may keep one a second (SHARED_CACHE_SECONDS), a browser
+ * 10 s, so a search through the edge reflects a change to the index within seconds, and in a browser that asked before
+ * within 11 s. A browser keeps it at all because a repeated submit or a back navigation asks the same URL again at once.
  */
-export const SEARCH_CACHE_CONTROL = 'public, max-age=10, s-maxage=50';
+export const SEARCH_CACHE_CONTROL = `public, max-age=10, s-maxage=${SHARED_CACHE_SECONDS}`;

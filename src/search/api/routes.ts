@@ -100,7 +100,7 @@ export function searchRoutes(options: SearchRoutesOptions): FastifyPluginAsync {
     await app.register(rateLimit, {
       global: false,
       enableDraftSpec: true,
-      // A search answer is shared (the edge keeps it 50 s), so it must not tell one client's count to the next: the
+      // A search answer is shared (the edge keeps it a second), so it must not tell one client's count to the next: the
       // rate-limit headers go only on the 429 (never stored), with its Retry-After.
       addHeadersOnExceeding: { 'ratelimit-limit': false, 'ratelimit-remaining': false, 'ratelimit-reset': false },
       keyGenerator: (request) => clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], trusted),
