@@ -21,7 +21,7 @@ interface FoldInverse {
   readonly sourcesOf: (folded: string) => string | undefined;
   /**
    * A class body holding every character that folds to nothing (marks), which may stand between a needle's characters
-   * as spelled in a text: a superset of few ranges, which compiles and matches in a fraction of the exact one's time.
+   * as spelled in a text: with the non-letters between them, in fewer ranges than the marks alone.
    */
   readonly between: string;
   /** For a character, the characters that fold to several characters, that one among them. */
@@ -55,27 +55,24 @@ function classBody(codes: Iterable<number>): string {
   return body;
 }
 
-/** Ranges in the class of marks between a needle's characters. */
-const BETWEEN_RANGES = 12;
-
-/** Code points as a class body of at most `most` ranges, joining the ranges closest to each other first. */
-function coarseClassBody(codes: readonly number[], most: number): string {
+/**
+ * Code points as a class body of fewer ranges: a range is joined to the next when no letter or digit stands between
+ * them, so the class matches nothing a needle is spelled with that it would not match anyway.
+ */
+function classBodyAcrossNonLetters(codes: readonly number[]): string {
   const ranges: [number, number][] = [];
   for (const code of [...codes].sort((a, b) => a - b)) {
     const last = ranges[ranges.length - 1];
-    if (last !== undefined && code === last[1] + 1) last[1] = code;
+    if (last !== undefined && (code === last[1] + 1 || !LETTER_OR_DIGIT.test(String.fromCharCode(...range(last[1] + 1, code))))) last[1] = code;
     else ranges.push([code, code]);
   }
-  while (ranges.length > most) {
-    let closest = 0;
-    for (let i = 1; i < ranges.length - 1; i++) {
-      if ((ranges[i + 1] as [number, number])[0] - (ranges[i] as [number, number])[1] < (ranges[closest + 1] as [number, number])[0] - (ranges[closest] as [number, number])[1]) closest = i;
-    }
-    const [joined, next] = [ranges[closest] as [number, number], ranges[closest + 1] as [number, number]];
-    joined[1] = next[1];
-    ranges.splice(closest + 1, 1);
-  }
   return ranges.map(([from, to]) => (from === to ? member(from) : `${member(from)}-${member(to)}`)).join('');
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from }, (_, at) => from + at);
 }
 
 /**
@@ -122,7 +119,7 @@ function foldInverse(): FoldInverse {
     sources.set(folded, body);
     return body;
   };
-  inverse = { sourcesOf, between: coarseClassBody(vanishing, BETWEEN_RANGES), severalHolding };
+  inverse = { sourcesOf, between: classBodyAcrossNonLetters(vanishing), severalHolding };
   return inverse;
 }
 
