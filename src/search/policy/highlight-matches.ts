@@ -62,6 +62,8 @@ for (let code = 1; code < 256; code++) {
 }
 // eslint-disable-next-line no-control-regex -- the class is everything past Latin-1
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
+/** Hangul jamo and syllables, as a Korean needle holds them. */
+const HANGUL = /[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7ff]/;
 
 /** The bytes of the chunk foldLatin1 folds, also read four at a time; grown to the longest chunk met. */
 let foldBytes = Buffer.alloc(4096);
@@ -265,7 +267,8 @@ export function matchWords(text: string, matcher: TermMatcher, beginning?: Match
   // Asked only of chunks past Latin-1, which are folded a character at a time (Latin-1 is folded faster than the
   // candidates' expressions read it, see foldLatin1), and for needles past Latin-1 (Cyrillic, Greek, CJK): many
   // characters fold to several holding a Latin letter, and an expression finding them reads text slower than folding.
-  const places = script === 'other' && needles.every((needle) => BEYOND_LATIN1.test(needle)) ? new CandidatePlaces(text, needles) : undefined;
+  // Not for Korean, whose syllables each fold to several (jamo): its needles are looked for with syllables kept.
+  const places = script === 'other' && needles.every((needle) => BEYOND_LATIN1.test(needle) && !HANGUL.test(needle)) ? new CandidatePlaces(text, needles) : undefined;
   const scanChunk = (from: number, to: number) => {
     const chunk = text.slice(from, to);
     // No needle can stand in this chunk's folding (see highlight-candidates.ts): it is passed over unfolded.
