@@ -1,13 +1,12 @@
 export {
   renderNginxConfig,
   edgePaths,
-  formatHostPort,
   EDGE_CACHE_SETTINGS,
   DEFAULTS as EDGE_CONFIG_DEFAULTS,
   type EdgeConfigOptions,
   type EdgePaths,
-  type HostPort,
 } from './nginx-config.js';
+export { formatHostPort, type HostPort } from './host-port.js';
 export {
   findNginx,
   requireNginx,

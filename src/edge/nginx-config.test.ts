@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { DATA_PREFIX } from '../renderer/routes.js';
-import { acceptsCoding, EDGE_CACHE_SETTINGS, formatHostPort, renderNginxConfig, type EdgeConfigOptions } from './nginx-config.js';
+import { formatHostPort } from './host-port.js';
+import { acceptsCoding, EDGE_CACHE_SETTINGS, renderNginxConfig, type EdgeConfigOptions } from './nginx-config.js';
 
 const base: EdgeConfigOptions = {
   edgeDir: '/srv/site/data/edge',

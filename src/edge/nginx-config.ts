@@ -6,12 +6,7 @@ import { CACHE_HEADER } from '../page-cache/entry.js';
 import { DEFAULTS as PAGE_CACHE_DEFAULTS } from '../page-cache/index.js';
 import { publicHostLines, publicHttpLines, publicLocationLines, publicServerLines } from './nginx-public.js';
 import { positiveInteger } from '../positive-integer.js';
-
-/** An address nginx listens on or proxies to. `host` is a name, an IPv4 address or an IPv6 address (with or without brackets). */
-export interface HostPort {
-  host: string;
-  port: number;
-}
+import { formatHostPort, type HostPort } from './host-port.js';
 
 /** The edge cache settings fixed by the specification (page-cache.md §4, "Edge proxy cache"). Not configurable. */
 export const EDGE_CACHE_SETTINGS = {
@@ -172,21 +167,6 @@ function quotePath(path: string): string {
     throw ERRORS.EDGE_CONFIG_INVALID('the edge directory', 'to be a path', { value: path, flaw: "contains '$' or a control character, which nginx cannot take in a path" });
   }
   return `"${path.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
-}
-
-const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
-const IPV6 = /^[0-9a-f:.]+(?:%[a-z0-9]+)?$/i;
-
-/** `host:port` as nginx writes it (IPv6 in brackets), refusing anything that is not a plain host name or address. */
-export function formatHostPort({ host, port }: HostPort): string {
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw ERRORS.EDGE_CONFIG_INVALID('a port', 'from 1 to 65535', port);
-  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-  if (bare.includes(':')) {
-    if (!IPV6.test(bare)) throw ERRORS.EDGE_CONFIG_INVALID('a host name', 'or an IP address', host);
-    return `[${bare}]:${port}`;
-  }
-  if (!HOSTNAME.test(bare)) throw ERRORS.EDGE_CONFIG_INVALID('a host name', 'or an IP address', host);
-  return `${bare}:${port}`;
 }
 
 /**
