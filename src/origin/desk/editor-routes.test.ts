@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { originAppForSuite } from '../test-support/origin-app.js';
-import { AccountStore } from './accounts.js';
-import { DeskClient, TEST_SCRYPT } from './test-support/desk-client.js';
+import { DeskClient, loggedInEditor, TEST_SCRYPT } from './test-support/desk-client.js';
 
 const PASSWORD = 'a long enough pass phrase';
 /** The opening tag of the control with this id. */
@@ -15,20 +14,11 @@ const FORM = { title: 'First words', slug: 'first-words', body: '# Hello\n\nSome
 
 describe('the editor routes', () => {
   const origin = originAppForSuite({ desk: { scrypt: TEST_SCRYPT } });
-  let client: DeskClient | undefined;
+  let client: Promise<DeskClient> | undefined;
   /** A logged-in editor. */
-  const editor = async (): Promise<DeskClient> => {
-    if (client !== undefined) return client;
-    await new AccountStore(origin.db, TEST_SCRYPT).addUser('alice', PASSWORD);
-    client = new DeskClient(origin.base);
-    assert.equal((await client.login('alice', PASSWORD)).status, 303);
-    return client;
-  };
+  const editor = (): Promise<DeskClient> => (client ??= loggedInEditor(origin, 'alice', PASSWORD));
   const same = () => ({ origin: origin.base, 'sec-fetch-site': 'same-origin' });
-  const save = async (path: string, form: Record<string, string>) => {
-    const desk = await editor();
-    return desk.request(path, { form: { _csrf: await desk.sessionToken(), ...form }, headers: same() });
-  };
+  const save = async (path: string, form: Record<string, string>) => (await editor()).post(path, form);
   const count = (table: string) => origin.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
 
   it('sends a browser without a session to the login form, and refuses a save without one', async () => {

@@ -1,26 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { originAppForSuite } from '../test-support/origin-app.js';
-import { AccountStore } from './accounts.js';
-import { DeskClient, TEST_SCRYPT } from './test-support/desk-client.js';
+import { loggedInEditor, TEST_SCRYPT, type DeskClient } from './test-support/desk-client.js';
 
 const PASSWORD = 'a long enough pass phrase';
 const FORM = { title: 'Words to come', body: '# Soon\n\nText.', format: 'markdown', categories: 'Web', summary: '', zone: 'UTC' };
 
 describe("the editor's buttons", () => {
   const origin = originAppForSuite({ desk: { scrypt: TEST_SCRYPT }, adminToken: 'token' });
-  let client: DeskClient | undefined;
-  const editor = async (): Promise<DeskClient> => {
-    if (client !== undefined) return client;
-    await new AccountStore(origin.db, TEST_SCRYPT).addUser('alice', PASSWORD);
-    client = new DeskClient(origin.base);
-    assert.equal((await client.login('alice', PASSWORD)).status, 303);
-    return client;
-  };
-  const save = async (path: string, form: Record<string, string>) => {
-    const desk = await editor();
-    return desk.request(path, { form: { _csrf: await desk.sessionToken(), ...form }, headers: { origin: origin.base, 'sec-fetch-site': 'same-origin' } });
-  };
+  let client: Promise<DeskClient> | undefined;
+  const editor = (): Promise<DeskClient> => (client ??= loggedInEditor(origin, 'alice', PASSWORD));
+  const save = async (path: string, form: Record<string, string>) => (await editor()).post(path, form);
   const row = (oid: string) => origin.db.prepare('SELECT state, publish_at, pub_date FROM posts WHERE oid = ?').get(oid) as { state: string; publish_at: string | null; pub_date: string } | undefined;
   const readerStatus = async (oid: string) => (await fetch(`${origin.base}/api/v1/plog/${oid}`, { redirect: 'manual' })).status;
 

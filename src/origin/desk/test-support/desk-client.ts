@@ -1,3 +1,5 @@
+import type { OriginDatabase } from '../../database.js';
+import { AccountStore } from '../accounts.js';
 import type { ScryptParams } from '../password-hash.js';
 
 /** A cheap scrypt cost for tests: hashing at the real cost would take most of a test's time. */
@@ -59,4 +61,18 @@ export class DeskClient {
   async sessionToken(): Promise<string> {
     return DeskClient.csrfOf(await (await this.request('/admin/')).text());
   }
+
+  /** A form the desk's page posts: with the session's token, from this origin. */
+  async post(path: string, form: Record<string, string>): Promise<Response> {
+    return this.request(path, { form: { _csrf: await this.sessionToken(), ...form }, headers: { origin: this.base, 'sec-fetch-site': 'same-origin' } });
+  }
+}
+
+/** A client logged in as a new editor `name` of `db` (added with TEST_SCRYPT), for tests of desk pages. */
+export async function loggedInEditor(origin: { db: OriginDatabase; base: string }, name: string, password: string): Promise<DeskClient> {
+  await new AccountStore(origin.db, TEST_SCRYPT).addUser(name, password);
+  const client = new DeskClient(origin.base);
+  const answer = await client.login(name, password);
+  if (answer.status !== 303) throw new Error(`login as ${name} answered ${answer.status}`);
+  return client;
 }
