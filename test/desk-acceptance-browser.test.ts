@@ -3,16 +3,14 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { get, nginxForTests } from '../src/edge/test-support/edge-harness.js';
-import { silentLogger } from '../src/log.js';
 import { AccountStore, openOriginDatabase } from '../src/origin/index.js';
 import { DeskClient, TEST_SCRYPT } from '../src/origin/desk/test-support/desk-client.js';
 import { photoJpeg } from '../src/origin/images/test-support/fixtures.js';
 import { HONEYPOT_FIELD } from '../src/renderer/comment-form.js';
-import { ensureSearchIndex } from '../src/search/index.js';
-import { startFront, type RunningFront } from '../src/server/front-command.js';
+import type { RunningFront } from '../src/server/front-command.js';
 import { chromiumForSuite, chromiumSkip } from './support/chromium.js';
 import { listingsWrong } from './support/listing-surfaces.js';
-import { adminAt, eventually, startEdgeAndOrigin, type EdgeAndOrigin } from './support/stack.js';
+import { adminAt, eventually, startThreeLayers, type EdgeAndOrigin } from './support/stack.js';
 import { staleSurfaces, untilFresh, type Layers, type PostState } from './support/surfaces.js';
 
 const { nginx, skip: noNginx } = nginxForTests();
@@ -94,14 +92,12 @@ describe("the editor's desk, walked end to end in Chromium through the front and
   };
 
   before(async () => {
-    stack = await startEdgeAndOrigin(nginx!, {
+    ({ stack, front } = await startThreeLayers(nginx!, {
       SEARCH_RATE_LIMIT: '100000/minute',
       COMMENT_RATE_LIMIT: '1000/minute',
       DESK_LOGIN_NAME_RATE_LIMIT: `${NAME_LIMIT}/hour`,
       DESK_LOGIN_RATE_LIMIT: '20/hour',
-    });
-    await ensureSearchIndex({ config: stack.config, logger: silentLogger() });
-    front = await startFront({ config: stack.config, logger: silentLogger() });
+    }));
     const db = openOriginDatabase(join(stack.config.dataDir, 'origin.sqlite'), { seed: false });
     try {
       await new AccountStore(db, TEST_SCRYPT).addUser('alice', PASSWORD);

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { get, nginxForTests } from '../src/edge/test-support/edge-harness.js';
-import { silentLogger } from '../src/log.js';
-import { ensureSearchIndex } from '../src/search/index.js';
-import { startFront, type RunningFront } from '../src/server/front-command.js';
-import { adminAt, eventually, startEdgeAndOrigin, type EdgeAndOrigin } from './support/stack.js';
+import type { RunningFront } from '../src/server/front-command.js';
+import { adminAt, eventually, startThreeLayers, type EdgeAndOrigin } from './support/stack.js';
 
 const { nginx, skip } = nginxForTests();
 
@@ -47,9 +45,7 @@ describe('a renamed post through the origin, the front and the edge', { skip }, 
   };
 
   before(async () => {
-    stack = await startEdgeAndOrigin(nginx!, { SEARCH_RATE_LIMIT: '100000/minute' });
-    await ensureSearchIndex({ config: stack.config, logger: silentLogger() });
-    front = await startFront({ config: stack.config, logger: silentLogger() });
+    ({ stack, front } = await startThreeLayers(nginx!, { SEARCH_RATE_LIMIT: '100000/minute' }));
   });
 
   after(async () => {

@@ -2,11 +2,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { silentLogger } from '../src/log.js';
 import { get, nginxForTests } from '../src/edge/test-support/edge-harness.js';
-import { ensureSearchIndex, runContentBuild } from '../src/search/index.js';
-import { startFront, type RunningFront } from '../src/server/front-command.js';
-import { adminAt, eventually, startEdgeAndOrigin, type EdgeAndOrigin } from './support/stack.js';
+import { runContentBuild } from '../src/search/index.js';
+import type { RunningFront } from '../src/server/front-command.js';
+import { adminAt, eventually, startThreeLayers, type EdgeAndOrigin } from './support/stack.js';
 import { listingsWrong } from './support/listing-surfaces.js';
 import { staleSurfaces, untilFresh, type Layers, type PostState } from './support/surfaces.js';
 
@@ -52,9 +51,7 @@ describe('drafts and scheduled posts, through every layer', { skip }, () => {
   const shownState = (oid: string, title: string, word: string): PostState => ({ oid, title, shows: [word], searchWord: title.split(' ')[0]?.toLowerCase() ?? '', titlePrefix: title.slice(0, 8) });
 
   before(async () => {
-    stack = await startEdgeAndOrigin(nginx!, { SEARCH_RATE_LIMIT: '100000/minute' });
-    await ensureSearchIndex({ config: stack.config, logger: silentLogger() });
-    front = await startFront({ config: stack.config, logger: silentLogger() });
+    ({ stack, front } = await startThreeLayers(nginx!, { SEARCH_RATE_LIMIT: '100000/minute' }));
   });
 
   after(async () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startEdge, tempDir, TEST_REFRESH_SECRET, type RunningEdge } from '../../src/edge/test-support/edge-harness.js';
 import { silentLogger } from '../../src/log.js';
+import { ensureSearchIndex } from '../../src/search/index.js';
 import { startFront, type RunningFront, type StartFrontOptions } from '../../src/server/front-command.js';
 import { startOrigin, type RunningOrigin } from '../../src/server/origin-command.js';
 
@@ -135,4 +136,14 @@ export async function startEdgeAndOrigin(nginx: string, env: Record<string, stri
       dir.remove();
     },
   };
+}
+
+/**
+ * The three layers as they run in production: startEdgeAndOrigin, the origin's first search index, and the front on
+ * the port the edge forwards to. Close the front, then the rest.
+ */
+export async function startThreeLayers(nginx: string, env: Record<string, string> = {}): Promise<{ stack: EdgeAndOrigin; front: RunningFront }> {
+  const stack = await startEdgeAndOrigin(nginx, env);
+  await ensureSearchIndex({ config: stack.config, logger: silentLogger() });
+  return { stack, front: await startFront({ config: stack.config, logger: silentLogger() }) };
 }
