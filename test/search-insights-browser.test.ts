@@ -70,8 +70,14 @@ describe('search insights from the search page in Chromium', { skip }, () => {
   });
 
   it('offers popular queries with results as links when the search box is empty', async () => {
+    await eventually('the front offers the counted query', async () => {
+      const answer = (await (await fetch(`${search.url}/api/v1/search/popular`)).json()) as { queries: string[] };
+      return answer.queries.includes('flexbox');
+    }, 5_000);
     const page = await chromium.context.newPage();
     try {
+      // A route keeps the browser's HTTP cache out: the earlier pages of this context got the list before the count.
+      await page.route('**/api/v1/search/popular', (route) => route.continue());
       await page.goto(`${search.url}/en-US/search`);
       const link = page.locator('#search-suggestions a.search-popular');
       await link.first().waitFor();
