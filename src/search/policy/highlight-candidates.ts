@@ -42,28 +42,15 @@ function member(code: number): string {
   return `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
-/** Code points as a class body, consecutive ones as ranges. */
-function classBody(codes: Iterable<number>): string {
-  const sorted = [...new Set(codes)].sort((a, b) => a - b);
-  let body = '';
-  for (let i = 0; i < sorted.length; ) {
-    let j = i;
-    while (j + 1 < sorted.length && (sorted[j + 1] as number) === (sorted[j] as number) + 1) j++;
-    body += i === j ? member(sorted[i] as number) : `${member(sorted[i] as number)}-${member(sorted[j] as number)}`;
-    i = j + 1;
-  }
-  return body;
-}
-
 /**
- * Code points as a class body of fewer ranges: a range is joined to the next when no letter or digit stands between
- * them, so the class matches nothing a needle is spelled with that it would not match anyway.
+ * Code points as a class body, consecutive ones as ranges; two ranges are also joined when `joinsGap(from, to)` says
+ * the code points [from, to) between them may be taken in.
  */
-function classBodyAcrossNonLetters(codes: readonly number[]): string {
+function classBody(codes: Iterable<number>, joinsGap: (from: number, to: number) => boolean = () => false): string {
   const ranges: [number, number][] = [];
-  for (const code of [...codes].sort((a, b) => a - b)) {
+  for (const code of [...new Set(codes)].sort((a, b) => a - b)) {
     const last = ranges[ranges.length - 1];
-    if (last !== undefined && (code === last[1] + 1 || !LETTER_OR_DIGIT.test(String.fromCharCode(...range(last[1] + 1, code))))) last[1] = code;
+    if (last !== undefined && (code === last[1] + 1 || joinsGap(last[1] + 1, code))) last[1] = code;
     else ranges.push([code, code]);
   }
   return ranges.map(([from, to]) => (from === to ? member(from) : `${member(from)}-${member(to)}`)).join('');
@@ -71,8 +58,12 @@ function classBodyAcrossNonLetters(codes: readonly number[]): string {
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
-function range(from: number, to: number): number[] {
-  return Array.from({ length: to - from }, (_, at) => from + at);
+/**
+ * Whether no letter or digit stands among the code points [from, to): a class of marks joined across such a gap
+ * matches nothing a needle is spelled with that it would not match anyway, in fewer ranges.
+ */
+function noLetterBetween(from: number, to: number): boolean {
+  return !LETTER_OR_DIGIT.test(String.fromCharCode(...Array.from({ length: to - from }, (_, at) => from + at)));
 }
 
 /**
@@ -119,7 +110,7 @@ function foldInverse(): FoldInverse {
     sources.set(folded, body);
     return body;
   };
-  inverse = { sourcesOf, between: classBodyAcrossNonLetters(vanishing), severalHolding };
+  inverse = { sourcesOf, between: classBody(vanishing, noLetterBetween), severalHolding };
   return inverse;
 }
 
