@@ -26,8 +26,11 @@ const MAX_URLS_PER_SITEMAP = 50_000;
 /** Problems kept to tell: a sitemap of 50,000 broken entries is told by its count. */
 const MAX_PROBLEMS = 50;
 
-/** A URL as the build compares URLs: absolute, without fragment; undefined when the text is not an http(s) URL. */
-export function pageUrl(text: string, base: URL | string): URL | undefined {
+/**
+ * A URL as the build compares URLs: absolute, without fragment; undefined when the text is not an http(s) URL (resolved
+ * against `base` when one is given: sitemaps must name absolute URLs, a page's canonical link need not).
+ */
+export function pageUrl(text: string, base?: URL | string): URL | undefined {
   try {
     const url = new URL(text, base);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
@@ -53,7 +56,7 @@ export async function discoverPages(
   const { start, scope, maxPages, maxSitemaps, maxSitemapBytes } = options;
   const discovery: Discovery = { pages: [], sitemaps: 0, problems: [], problemCount: 0, offSite: 0, truncated: false };
   const problem = (sentence: string) => {
-    if (discovery.problemCount++ < MAX_PROBLEMS) problem(sentence);
+    if (discovery.problemCount++ < MAX_PROBLEMS) discovery.problems.push(sentence);
   };
   const invited = new Set(robots.sitemaps);
   const seeds = given !== undefined && given.length > 0 ? given : robots.sitemaps.length > 0 ? robots.sitemaps : ['/sitemap.xml'];
@@ -63,7 +66,7 @@ export async function discoverPages(
   const offSite = (url: URL, what: string) => {
     if (discovery.offSite++ === 0) logger?.warn({ url: url.href.slice(0, 300), scope }, `a sitemap names a ${what} off the site; skipped (the first one is shown)`);
   };
-  const enqueue = (text: string, base: URL | string, depth: number) => {
+  const enqueue = (text: string, base: URL | string | undefined, depth: number) => {
     const url = pageUrl(text, base);
     if (url === undefined) problem(`'${text.slice(0, 200)}' is not an http(s) URL`);
     else if (url.origin !== start.origin) offSite(url, 'sitemap');
@@ -99,10 +102,10 @@ export async function discoverPages(
     if (entries.truncated) problem(`${url.href}: more than ${room} URLs; the rest were not read`);
     for (const location of entries.sitemaps) {
       if (depth + 1 > MAX_SITEMAP_DEPTH) problem(`${location.slice(0, 200)}: sitemap indexes nested deeper than ${MAX_SITEMAP_DEPTH}`);
-      else enqueue(location, answer.url, depth + 1);
+      else enqueue(location, undefined, depth + 1);
     }
     for (const location of entries.pages) {
-      const page = pageUrl(location, answer.url);
+      const page = pageUrl(location);
       if (page === undefined) problem(`'${location.slice(0, 200)}' is not an http(s) URL`);
       else if (!page.href.startsWith(scope)) offSite(page, 'page');
       else if (listed.has(page.href)) continue;
