@@ -1,4 +1,5 @@
 import { ERRORS } from '../../../error-codes.js';
+import { canonicalLocale } from '../../../locale.js';
 import type { Logger } from '../../../log.js';
 import { parseSelector, type CompoundSelector } from './selector.js';
 
@@ -102,17 +103,6 @@ export function siteUrl(site: string): URL {
   url.hash = '';
   url.search = '';
   return url;
-}
-
-/** A locale as BCP 47 spells it (`en-us` → `en-US`, `zh_hant_tw` → `zh-Hant-TW`); undefined when it is none. */
-export function canonicalLocale(value: string | undefined): string | undefined {
-  if (value === undefined || value.length > 35) return undefined;
-  try {
-    const [locale] = Intl.getCanonicalLocales(value.trim().replaceAll('_', '-'));
-    return locale !== undefined && /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}$/.test(locale) ? locale : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export function resolveOptions(options: FromSiteOptions): ResolvedFromSiteOptions {

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../../../html-escape.js';
+import { canonicalLocale } from '../../../locale.js';
 import type { PostIndexJson } from '../content-build.js';
 import { popularityKey } from '../popularity.js';
 import { pageUrl } from './discover.js';
 import { extractPage } from './extract.js';
-import { canonicalLocale, type ResolvedFromSiteOptions } from './options.js';
+import type { ResolvedFromSiteOptions } from './options.js';
 
 /** A page read into a build document, or why it is skipped. */
 export type PageOutcome = { kind: 'page'; url: string; path: string; json: PostIndexJson } | { kind: 'skipped'; reason: string; detail: string };
