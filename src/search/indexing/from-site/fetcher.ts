@@ -10,7 +10,8 @@ export class Pacer {
     const now = performance.now();
     const at = Math.max(now, this.#next);
     this.#next = at + this.intervalMs;
-    if (at > now) await sleep(at - now);
+    // A timer waits a millisecond at least: a shorter gap (a high rate) is let through rather than stretched to one.
+    if (at - now >= 1) await sleep(at - now);
   }
 }
 
