@@ -1,8 +1,12 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One answer of the stub site. A `delayMs` holds the headers back (a slow page); `etag` answers 304 to a match. */
+/**
+ * One answer of the stub site. A `delayMs` holds the headers back (a slow page); `etag` answers 304 to a match; `then`
+ * replaces the answer once it was given (a site busy once, fine the next time).
+ */
 export interface SiteAnswer {
+  then?: SiteAnswer;
   status?: number;
   headers?: Record<string, string>;
   body?: string | Buffer;
@@ -31,6 +35,7 @@ export async function startStubSite(routes: Record<string, SiteAnswer> = {}): Pr
     stub.maxInFlight = Math.max(stub.maxInFlight, inFlight);
     response.on('close', () => inFlight--);
     const answer = stub.routes.get(path) ?? { status: 404, body: 'not found' };
+    if (answer.then !== undefined) stub.routes.set(path, answer.then);
     const send = () => {
       if (answer.etag !== undefined && request.headers['if-none-match'] === answer.etag) {
         response.writeHead(304, { etag: answer.etag }).end();

@@ -13,6 +13,23 @@ export class Pacer {
     // A timer waits a millisecond at least: a shorter gap (a high rate) is let through rather than stretched to one.
     if (at - now >= 1) await sleep(at - now);
   }
+
+  /** Halves the rate (at least 100 ms apart), up to `maxMs` apart: the site said it is busy. */
+  slowDown(maxMs: number): void {
+    this.intervalMs = Math.min(maxMs, Math.max(this.intervalMs * 2, 100));
+  }
+}
+
+const HTTP_DATE = /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/** A `Retry-After` value (seconds, or an HTTP date) as ms from `now`; undefined when it is neither. */
+export function retryAfterMs(value: string | null, now: number): number | undefined {
+  if (value === null) return undefined;
+  const trimmed = value.trim();
+  if (/^\d{1,9}$/.test(trimmed)) return Number(trimmed) * 1000;
+  if (!HTTP_DATE.test(trimmed)) return undefined;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 /** Validators of an earlier answer, sent back as a conditional request. */
@@ -40,13 +57,16 @@ export interface SiteFetcherOptions {
   timeoutMs: number;
   maxRedirects: number;
   pacer: Pacer;
+  /** The longest `Retry-After` waited for (once per request, on a 429 or 503); a longer one fails the request. */
+  maxRetryAfterMs: number;
   /** Whether a URL may be fetched: redirects leaving it are not followed. */
   onSite(url: URL): boolean;
 }
 
 /**
  * The build's one way to the site: every request paced, sent with the build's User-Agent, bounded in time (headers and
- * body) and bytes, redirects followed by hand so that none leaves the site. Never throws for what a site answers.
+ * body) and bytes, redirects followed by hand so that none leaves the site. A 429 or 503 slows every later request
+ * down and, with a `Retry-After` the build accepts, is asked again once after it. Never throws for what a site answers.
  */
 export class SiteFetcher {
   constructor(readonly options: SiteFetcherOptions) {}
@@ -54,6 +74,7 @@ export class SiteFetcher {
   async get(url: URL, options: GetOptions): Promise<FetchAnswer> {
     const { maxRedirects, pacer, onSite } = this.options;
     let target = url;
+    let retried = false;
     for (let hop = 0; ; hop++) {
       await pacer.turn();
       const signal = AbortSignal.timeout(this.options.timeoutMs);
@@ -81,6 +102,17 @@ export class SiteFetcher {
       if (response.status === 304 && options.validators !== undefined) {
         await discardBody(response);
         return { kind: 'not-modified', url: target };
+      }
+      if (response.status === 429 || response.status === 503) {
+        pacer.slowDown(this.options.maxRetryAfterMs);
+        const waitMs = retryAfterMs(response.headers.get('retry-after'), Date.now());
+        if (!retried && waitMs !== undefined && waitMs <= this.options.maxRetryAfterMs) {
+          await discardBody(response);
+          retried = true;
+          hop--;
+          await sleep(waitMs);
+          continue;
+        }
       }
       if (response.status < 200 || response.status > 299) {
         await discardBody(response);

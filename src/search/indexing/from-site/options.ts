@@ -22,7 +22,10 @@ export interface FromSiteOptions {
   concurrency?: number;
   /** Requests started per second at most (a robots.txt `Crawl-delay` slows this further). @default 10 */
   rate?: number;
-  /** The longest `Crawl-delay` obeyed, in ms; a longer one is cut to this (and said in the log). @default 10000 */
+  /**
+   * The longest `Crawl-delay` obeyed, in ms (a longer one is cut to this, and said in the log); also the longest
+   * `Retry-After` of a 429 or 503 waited for before asking once more. @default 10000
+   */
   maxCrawlDelayMs?: number;
   /** Per request, for the headers and the whole body. @default 10000 */
   timeoutMs?: number;

@@ -121,6 +121,19 @@ describe('runFromSite', () => {
     assert.ok(!site.requests.some((request) => request.path.includes('elsewhere')));
   });
 
+  it('waits once for a Retry-After the build accepts, and skips a page whose wait is too long', async () => {
+    const u = site.url;
+    site.routes.set('/sitemap.xml', { body: urlset([`${u}/busy`, `${u}/away-long`, `${u}/café`]) });
+    site.routes.set('/busy', { status: 429, headers: { 'retry-after': '0' }, then: pageAt('Busy once', '<main>served</main>') });
+    site.routes.set('/away-long', { status: 503, headers: { 'retry-after': '3600' }, then: pageAt('Never asked again', '<main>x</main>') });
+    site.routes.set('/caf%C3%A9', pageAt('Café', '<main>crème brûlée</main>'));
+    const report = await runFromSite({ site: u, out, ...FAST, concurrency: 1 });
+    assert.deepEqual(report.skipped, { 'http-503': 1 });
+    assert.deepEqual((await documents(out)).map((doc) => [doc.url, doc.title]), [['/busy', 'Busy once'], ['/caf%C3%A9', 'Café']]);
+    assert.equal(site.requests.filter((request) => request.path === '/busy').length, 2);
+    assert.equal(site.requests.filter((request) => request.path === '/away-long').length, 1);
+  });
+
   it('fails without touching the previous build when no page can be read', async () => {
     site.routes.set('/sitemap.xml', { body: urlset([`${site.url}/a`]) });
     site.routes.set('/a', pageAt('Alpha', '<main>first</main>'));

@@ -64,6 +64,7 @@ export async function runFromSite(options: FromSiteOptions): Promise<FromSiteRep
     userAgent: resolved.userAgent,
     timeoutMs: resolved.timeoutMs,
     maxRedirects: resolved.maxRedirects,
+    maxRetryAfterMs: resolved.maxCrawlDelayMs,
     pacer,
     onSite: (url) => url.origin === start.origin,
   });
