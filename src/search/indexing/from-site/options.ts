@@ -84,6 +84,7 @@ export interface ResolvedFromSiteOptions {
 }
 
 const invalid = ERRORS.SITE_BUILD_OPTIONS_INVALID;
+const MAX_SITE_URL_LENGTH = 2048;
 
 function positive(name: string, value: number | undefined, fallback: number, { integer = true } = {}): number {
   const chosen = value ?? fallback;
@@ -95,6 +96,7 @@ function positive(name: string, value: number | undefined, fallback: number, { i
 
 /** The site URL as the build reads it: an http(s) URL without credentials; its fragment and query dropped. */
 export function siteUrl(site: string): URL {
+  if (site.length > MAX_SITE_URL_LENGTH) throw invalid('the site', `to be a URL of at most ${MAX_SITE_URL_LENGTH} characters`, `${site.slice(0, 60)}…`);
   let url: URL;
   try {
     url = new URL(site);

@@ -191,7 +191,7 @@ describe('runFromSite', () => {
     for (const options of [{ concurrency: 0 }, { rate: -1 }, { selector: 'main > p' }, { locale: 'not a locale' }, { maxPages: 1.5 }]) {
       await assert.rejects(runFromSite({ site: site.url, out: join(dir, 'other'), ...FAST, ...options }), (error) => isAppError(error) && error.code === 'SITE_BUILD_OPTIONS_INVALID');
     }
-    for (const bad of ['ftp://x.test/', 'not a url', 'http://user:pw@x.test/', 'javascript:alert(1)']) {
+    for (const bad of ['ftp://x.test/', 'not a url', 'http://user:pw@x.test/', 'javascript:alert(1)', `${site.url}/${'國'.repeat(3000)}`, '']) {
       await assert.rejects(runFromSite({ site: bad, out: join(dir, 'other'), ...FAST }), (error) => isAppError(error) && error.code === 'SITE_BUILD_OPTIONS_INVALID');
     }
     assert.equal(site.requests.length, 0);
