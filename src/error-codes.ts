@@ -276,6 +276,8 @@ export const ERRORS = catalogue({
   BUILD_OUT_NOT_OURS: [(out: string) => `'${out}' is not empty and is not a content build; choose another --out`, 400],
   BUILD_ROOT_MISSING: [(root: string) => `content build root '${root}' is not a directory`, 400],
   BUILD_UNREADABLE: [(folder: string, code: string) => `cannot read the content build folder '${folder}': ${code}`, 400],
+  SITE_BUILD_OPTIONS_INVALID: [expected, 400],
+  SITE_NOTHING_READ: [(site: string, summary: string) => `no page of ${site} could be read (${summary}); the previous build is kept`, 502],
   READ_FAILED: [(thread: 'walking' | 'reading', reason: string) => `${thread === 'walking' ? 'the walking thread' : 'a reading thread'} failed: ${reason}`, 500],
   VOCABULARY_READ_FAILED: [
     (index: string, failure: string | { exitCode: number }) =>

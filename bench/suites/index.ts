@@ -1,6 +1,7 @@
 import type { BenchSuite } from '../lib.js';
 import { edgeSuite } from './edge.js';
 import { freshnessSuite } from './freshness.js';
+import { fromSiteSuite } from './from-site.js';
 import { imagesSuite } from './images.js';
 import { markdownSuite } from './markdown.js';
 import { pageCacheTarballSuite } from './page-cache-package.js';
@@ -17,4 +18,4 @@ import { searchQuerySuite } from './search-query.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, pageCacheTarballSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite];
+export const suites: BenchSuite[] = [pageCacheSuite, pageCacheTarballSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite, fromSiteSuite];

@@ -8,6 +8,7 @@ export { readBuild, type ReadPoolOptions } from './indexing/read-pool.js';
 export { parseIndexJson, readContentBuild, slugOf, walkIndexFiles, type ReadOptions, type ReadResult } from './indexing/reader.js';
 export { stripHtml } from './indexing/strip-html.js';
 export { runContentBuild, splitSections, type ContentBuildOptions, type ContentBuildReport } from './indexing/content-build.js';
+export { runFromSite, skippedPhrase, FROM_SITE_DEFAULTS, type FromSiteOptions, type FromSiteReport } from './indexing/from-site/index.js';
 export { importPopularityCsv, PopularityStore, popularityKey } from './indexing/popularity.js';
 export { createLiveUpdater, LIVE_UPDATER_DEFAULTS, type LivePostChange, type LiveUpdaterOptions, type LiveUpdateReport } from './indexing/live-update.js';
 export { ensureSearchIndex, loadPopularity, type EnsureSearchIndexOptions } from './indexing/ensure-index.js';

@@ -129,6 +129,8 @@ export const ERROR_SAMPLES: Samples = {
   BUILD_OUT_NOT_OURS: ['/home'],
   BUILD_ROOT_MISSING: ['/data/build'],
   BUILD_UNREADABLE: ['docs', 'EACCES'],
+  SITE_BUILD_OPTIONS_INVALID: ['concurrency', 'to be a positive integer', '0'],
+  SITE_NOTHING_READ: ['https://example.com/', '3 skipped: robots 2, http-404 1'],
   READ_FAILED: ['reading', 'out of memory'],
   VOCABULARY_READ_FAILED: ['site_docs_1', { exitCode: 1 }],
   CSV_INVALID: ['views.csv', { count: 1, listed: '  line 2: bad' }],

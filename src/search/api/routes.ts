@@ -7,6 +7,7 @@ import { RateLimitLog } from '../../log-bounds.js';
 import type { SearchEngine, SearchHit, Suggestion, TotalHits } from '../engines/types.js';
 import { clientAddress, DEFAULT_TRUSTED_PROXIES, trustedProxyCheck } from '../../http/index.js';
 import { DEFAULT_INDEX_PREFIX } from '../indexing/index-names.js';
+import { allowCrossOriginReads, searchBoxRoutes } from './search-box/index.js';
 import { SEARCH_CACHE_CONTROL, SEARCH_PARAM_LIMITS, autocompleteCacheControl, parseAutocompleteParams, parseSearchParams } from './params.js';
 
 /** What the search routes need. */
@@ -108,6 +109,8 @@ export function searchRoutes(options: SearchRoutesOptions): FastifyPluginAsync {
         ERRORS.RATE_LIMITED(`searches: at most ${context.max} per ${Math.round(limit.windowMs / 1000)} s`, context.after),
       onExceeded: (request, key) => refused.count(key, request.url),
     });
+    app.addHook('onSend', allowCrossOriginReads);
+    await app.register(searchBoxRoutes());
 
     app.get('/api/v1/search', { config: { rateLimit: { max: limit.max, timeWindow: limit.windowMs } } }, async (request, reply) => {
       const started = performance.now();

@@ -26,6 +26,21 @@ function slugify(text: string): string {
 }
 
 /**
+ * The ids of a page's sections, one call per heading in order: the heading's own anchor, else a slug of its title,
+ * else `section_<n>`, made unique within the page by `_2`, `_3`…
+ */
+export function sectionIds(): (anchor: string | undefined, title: string, n: number) => string {
+  const used = new Set<string>();
+  return (anchor, title, n) => {
+    const id = anchor?.trim() || slugify(title) || `section_${n}`;
+    let candidate = id;
+    for (let k = 2; used.has(candidate); k++) candidate = `${id}_${k}`;
+    used.add(candidate);
+    return candidate;
+  };
+}
+
+/**
  * Splits a post's HTML into sections at its top-level `<h2>` headings: each section's id is the heading's `id`
  * attribute (else a slug of its text, made unique), its title the heading's text and its content the HTML up to the
  * next heading. Content before the first heading is a section with an empty id and title. Empty sections are dropped.
@@ -59,18 +74,12 @@ export function splitSections(html: string): ProseSection[] {
   );
   parser.end(html);
   const sections: ProseSection[] = [];
-  const used = new Set<string>();
-  const unique = (id: string) => {
-    let candidate = id;
-    for (let n = 2; used.has(candidate); n++) candidate = `${id}_${n}`;
-    used.add(candidate);
-    return candidate;
-  };
+  const sectionId = sectionIds();
   const intro = html.slice(0, headings[0]?.start ?? html.length).trim();
   if (intro !== '') sections.push({ id: '', title: '', content: intro });
   headings.forEach((heading, i) => {
     const content = html.slice(heading.end, headings[i + 1]?.start ?? html.length).trim();
-    const id = unique(heading.id?.trim() || slugify(heading.title) || `section_${i + 1}`);
+    const id = sectionId(heading.id, heading.title, i + 1);
     sections.push({ id, title: heading.title, content });
   });
   return sections;
@@ -220,7 +229,8 @@ export function postIndexJson(post: PostDetail, locale: string, popularity: Read
   };
 }
 
-async function replaceOutput(staging: string, out: string): Promise<void> {
+/** Swaps a finished staging folder in for `out`, refusing an `out` that holds something other than a build. */
+export async function replaceOutput(staging: string, out: string): Promise<void> {
   if (existsSync(out)) {
     const entries = await readdir(out);
     if (entries.length > 0 && !entries.includes(BUILD_MARKER)) {
