@@ -203,6 +203,8 @@ export interface RunningNextSite {
   url: string;
   port: number;
   buildId: string;
+  /** Process id of `next start`, which leads its process group. */
+  pid: number;
   /** What `next start` printed so far (stdout and stderr, the last 64 KiB), for failure messages. */
   output(): string;
   /** On-demand ISR of pages of either router through the application's own API route; throws unless it answers 200. */
@@ -257,6 +259,7 @@ export async function startNextSite(options: StartNextSiteOptions): Promise<Runn
       url,
       port,
       buildId,
+      pid: child.pid ?? 0,
       output,
       async revalidate(paths) {
         const response = await fetch(`${url}${NEXT_SITE_PATHS.revalidate}`, {
