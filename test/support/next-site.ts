@@ -84,10 +84,14 @@ function readText(path: string): string | undefined {
   }
 }
 
-/** The environment Next runs in: production, no telemetry, and never the content directory of the calling shell. */
-function nextEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...extra };
-  if (extra.NEXT_SITE_CONTENT_DIR === undefined) delete env.NEXT_SITE_CONTENT_DIR;
+/**
+ * The environment the application runs in: production, no telemetry, and the given content directory (at build time
+ * none: the fixture's own content, never the calling shell's).
+ */
+export function nextSiteEnv(contentDir?: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' };
+  if (contentDir === undefined) delete env.NEXT_SITE_CONTENT_DIR;
+  else env.NEXT_SITE_CONTENT_DIR = contentDir;
   return env;
 }
 
@@ -123,16 +127,40 @@ process.on('exit', () => {
   for (const child of running) signalGroup(child, 'SIGKILL');
 });
 
-/** Runs `node <next> <args>` in the fixture in a process group of its own, tracked until it exits. */
-function spawnNext(args: readonly string[], env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, [NEXT_BIN, ...args], { cwd: NEXT_SITE_DIR, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+/** A Node process in a process group of its own, its output kept, killed with this test process at the latest. */
+export interface TrackedProcess {
+  child: ChildProcess;
+  /** What it printed so far (stdout and stderr, the last 64 KiB), for failure messages. */
+  output(): string;
+  /** SIGTERM to its process group, SIGKILL after 5 s; resolves when it has exited. */
+  stop(): Promise<void>;
+  /** SIGKILL to its process group at once (the server dies mid-run); resolves when it has exited. */
+  kill(): Promise<void>;
+}
+
+/** Runs `node <args>` in the fixture's folder. */
+export function spawnTracked(args: readonly string[], env: NodeJS.ProcessEnv): TrackedProcess {
+  const child = spawn(process.execPath, args, { cwd: NEXT_SITE_DIR, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   child.once('exit', () => running.delete(child));
-  return { child, output: captureOutput(child) };
+  return {
+    child,
+    output: captureOutput(child),
+    async stop() {
+      signalGroup(child, 'SIGTERM');
+      const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), 5_000);
+      await exited(child);
+      clearTimeout(timer);
+    },
+    async kill() {
+      signalGroup(child, 'SIGKILL');
+      await exited(child);
+    },
+  };
 }
 
 async function runBuild(): Promise<void> {
-  const { child, output } = spawnNext(['build'], nextEnv());
+  const { child, output } = spawnTracked([NEXT_BIN, 'build'], nextSiteEnv());
   const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), BUILD_TIMEOUT_MS);
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
@@ -205,14 +233,11 @@ export interface RunningNextSite {
   buildId: string;
   /** Process id of `next start`, which leads its process group. */
   pid: number;
-  /** What `next start` printed so far (stdout and stderr, the last 64 KiB), for failure messages. */
-  output(): string;
+  output: TrackedProcess['output'];
   /** On-demand ISR of pages of either router through the application's own API route; throws unless it answers 200. */
   revalidate(paths: readonly string[]): Promise<void>;
-  /** SIGTERM to its process group, SIGKILL after 5 s; resolves when it has exited. */
-  stop(): Promise<void>;
-  /** SIGKILL to its process group at once (the server dies mid-run); resolves when it has exited. */
-  kill(): Promise<void>;
+  stop: TrackedProcess['stop'];
+  kill: TrackedProcess['kill'];
 }
 
 export interface StartNextSiteOptions {
@@ -246,12 +271,11 @@ export async function startNextSite(options: StartNextSiteOptions): Promise<Runn
   for (let attempt = 1; ; attempt += 1) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const { child, output } = spawnNext(['start', '--hostname', '127.0.0.1', '--port', String(port)], nextEnv({ NEXT_SITE_CONTENT_DIR: options.contentDir }));
+    const { child, output, stop, kill } = spawnTracked([NEXT_BIN, 'start', '--hostname', '127.0.0.1', '--port', String(port)], nextSiteEnv(options.contentDir));
     try {
       await answering(url, child, output);
     } catch (error) {
-      signalGroup(child, 'SIGKILL');
-      await exited(child);
+      await kill();
       if (attempt < 3 && /EADDRINUSE/.test(output())) continue;
       throw error;
     }
@@ -261,6 +285,8 @@ export async function startNextSite(options: StartNextSiteOptions): Promise<Runn
       buildId,
       pid: child.pid ?? 0,
       output,
+      stop,
+      kill,
       async revalidate(paths) {
         const response = await fetch(`${url}${NEXT_SITE_PATHS.revalidate}`, {
           method: 'POST',
@@ -269,16 +295,6 @@ export async function startNextSite(options: StartNextSiteOptions): Promise<Runn
         });
         const text = await response.text();
         if (response.status !== 200) throw new Error(`revalidating ${paths.join(' ')}: ${response.status} ${text}`);
-      },
-      async stop() {
-        signalGroup(child, 'SIGTERM');
-        const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), 5_000);
-        await exited(child);
-        clearTimeout(timer);
-      },
-      async kill() {
-        signalGroup(child, 'SIGKILL');
-        await exited(child);
       },
     };
   }
