@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -135,6 +136,54 @@ describe('Next.js test site', () => {
       assert.equal(head.status, 200);
       assert.equal(head.headers['cache-control'], ISR);
       assert.equal(head.bytes.length, 0);
+    });
+  });
+
+  describe('streaming, slow answers and what reaches Next', () => {
+    it('sends the shell before the late part when asked for the streaming page', async () => {
+      const chunks: string[] = [];
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(`${site.url}${PATHS.stream}?ms=1000`, { agent: false }, (res) => {
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => chunks.push(chunk));
+          res.on('end', () => resolve(res.statusCode ?? 0));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      assert.equal(status, 200);
+      const [first = '', ...rest] = chunks;
+      assert.ok(first.includes('Waiting for the late part'), 'the first chunk holds the shell');
+      assert.ok(!first.includes('id="late"'), 'the first chunk does not wait for the late part');
+      assert.ok(rest.join('').includes('<p id="late">Arrived after'), 'a later chunk brings the late part');
+    });
+
+    it('answers after the delay asked for, and 400 when the delay is not 0 to 60000 ms', async () => {
+      assert.deepEqual(await (await fetch(`${site.url}${PATHS.slow}?ms=20`)).json(), { waitedMs: 20 });
+      for (const ms of ['abc', '-1', '60001', '1e3', '\u0000', '１２', '']) assert.equal((await get(`${PATHS.slow}?ms=${encodeURIComponent(ms)}`)).status, 400, ms);
+    });
+
+    it('echoes the method, target, forwarded headers and body size that reached it', async () => {
+      const response = await fetch(`${site.url}${PATHS.echo}?q=caf%C3%A9`, {
+        method: 'PUT',
+        headers: { 'x-forwarded-for': '203.0.113.7', 'x-forwarded-proto': 'https', 'content-type': 'application/octet-stream' },
+        body: Buffer.alloc(70_000, 1),
+      });
+      const echoed = (await response.json()) as { method: string; url: string; headers: Record<string, string>; bodyBytes: number };
+      assert.equal(echoed.method, 'PUT');
+      assert.equal(echoed.url, `${PATHS.echo}?q=caf%C3%A9`);
+      assert.equal(echoed.headers['x-forwarded-for'], '203.0.113.7');
+      assert.equal(echoed.headers['x-forwarded-proto'], 'https');
+      assert.equal(echoed.bodyBytes, 70_000);
+      assert.equal((await post(PATHS.echo, 'x'.repeat(1_100_000), 'text/plain')).status, 413);
+    });
+
+    it('keeps connections alive for 5 s, which a proxy’s idle upstream connections must stay under', async () => {
+      const response = await fetch(`${site.url}${PATHS.isr}`);
+      await response.arrayBuffer();
+      assert.equal(response.headers.get('connection'), 'keep-alive');
+      assert.equal(response.headers.get('keep-alive'), 'timeout=5');
     });
   });
 

@@ -34,6 +34,12 @@ export const NEXT_SITE_PATHS = {
   appSsr: '/dashboard',
   /** App-router route handler rendered per request. */
   appRoute: '/app-api/time',
+  /** App-router page streamed per request: its shell at once, its late part `?ms=` milliseconds later (500). */
+  stream: '/stream',
+  /** API route answering after `?ms=` milliseconds (1000, at most 60000). */
+  slow: '/api/slow',
+  /** API route echoing `{ method, url, headers, bodyBytes }` of what reached Next. */
+  echo: '/api/echo',
 } as const;
 
 /** The path of a pages-router page's data route, as client-side navigation fetches it. */
