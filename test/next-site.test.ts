@@ -288,7 +288,7 @@ describe('Next.js test site harness', () => {
     assert.deepEqual(JSON.parse(child.stdout), { buildId, built: false, ms: 0 });
   });
 
-  it('leaves no process of its group behind when stopped, and stops answering when killed', async () => {
+  it('leaves no process of its group behind when stopped, stops answering when killed, and starts again on its port', async () => {
     const content = createNextSiteContent();
     try {
       const stopped = await startNextSite({ contentDir: content.dir });
@@ -298,6 +298,9 @@ describe('Next.js test site harness', () => {
       await killed.kill();
       assert.equal(processGroupAlive(killed.pid), false);
       await assert.rejects(fetch(`${killed.url}${PATHS.static}`));
+      const again = await startNextSite({ contentDir: content.dir, port: killed.port });
+      assert.equal((await fetch(`${killed.url}${PATHS.static}`)).status, 200, 'it comes back where it was');
+      await again.stop();
     } finally {
       content.remove();
     }

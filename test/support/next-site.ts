@@ -249,6 +249,11 @@ export interface RunningNextSite {
 export interface StartNextSiteOptions {
   /** The content directory the pages read (`posts.json`); see {@link createNextSiteContent}. */
   contentDir: string;
+  /**
+   * The port to listen on, to start the application again where a stopped one was (an upstream that comes back).
+   * @default a free port, found by a listen probe
+   */
+  port?: number;
 }
 
 /** Polls `url` until Next answers, failing early with its output when it exits first. */
@@ -269,20 +274,20 @@ async function answering(url: string, child: ChildProcess, output: () => string)
 }
 
 /**
- * `next start` of the fixture's build (made first if needed) on a free 127.0.0.1 port, once it answers. A port taken
- * between the probe and Next's listen is tried again with another.
+ * `next start` of the fixture's build (made first if needed) on 127.0.0.1, once it answers. A free port taken between
+ * the probe and Next's listen is tried again with another.
  */
 export async function startNextSite(options: StartNextSiteOptions): Promise<RunningNextSite> {
   const { buildId } = await buildNextSite();
   for (let attempt = 1; ; attempt += 1) {
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const url = `http://127.0.0.1:${port}`;
     const { child, output, stop, kill } = spawnTracked([NEXT_BIN, 'start', '--hostname', '127.0.0.1', '--port', String(port)], nextSiteEnv(options.contentDir));
     try {
       await answering(url, child, output);
     } catch (error) {
       await kill();
-      if (attempt < 3 && /EADDRINUSE/.test(output())) continue;
+      if (options.port === undefined && attempt < 3 && /EADDRINUSE/.test(output())) continue;
       throw error;
     }
     return {
