@@ -11,10 +11,9 @@ import {
   NEXT_SITE_DIR,
   NEXT_SITE_PATHS as PATHS,
   nextSiteEnv,
-  spawnTracked,
   type NextSiteContent,
-  type TrackedProcess,
 } from './support/next-site.js';
+import { spawnTracked, type TrackedProcess } from './support/process-group.js';
 
 const SERVER = fileURLToPath(new URL('../examples/page-cache/next-custom-server/server.ts', import.meta.url));
 const PURGE_SECRET = 'next-custom-server-secret';
@@ -23,7 +22,7 @@ const START_TIMEOUT_MS = 60_000;
 /** Starts the example as a user would (`node --import tsx server.ts`) on a port it picks; resolves with its URL. */
 async function startExample(contentDir: string): Promise<{ server: TrackedProcess; url: string }> {
   await buildNextSite();
-  const server = spawnTracked(['--import', 'tsx', '--conditions=sitestack-source', SERVER], {
+  const server = spawnTracked(['--import', 'tsx', '--conditions=sitestack-source', SERVER], NEXT_SITE_DIR, {
     ...nextSiteEnv(contentDir),
     NEXT_DIR: NEXT_SITE_DIR,
     PORT: '0',

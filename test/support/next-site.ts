@@ -1,14 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { freePort } from '../../src/edge/test-support/edge-harness.js';
+import { buildNextSite, NEXT_BIN, NEXT_SITE_DIR, nextSiteEnv } from './next-site-build.js';
+import { spawnTracked, type TrackedProcess } from './process-group.js';
 
-/** The Next.js test application (pages and app router, ISR, SSR, data routes, API routes): test/fixtures/next-site. */
-export const NEXT_SITE_DIR = fileURLToPath(new URL('../fixtures/next-site/', import.meta.url));
+export { buildNextSite, NEXT_SITE_DIR, nextSiteEnv, type NextSiteBuild } from './next-site-build.js';
+
+const START_TIMEOUT_MS = 60_000;
 
 /** One path per kind of page the application serves, for tests that walk them all. */
 export const NEXT_SITE_PATHS = {
@@ -47,190 +47,6 @@ export function dataRoute(buildId: string, pagePath: string): string {
   return `/_next/data/${buildId}${pagePath === '/' ? '/index' : pagePath}.json`;
 }
 
-export interface NextSiteBuild {
-  buildId: string;
-  /** False when an earlier build of the same inputs was reused. */
-  built: boolean;
-  /** How long `next build` took, or 0 when reused. */
-  ms: number;
-}
-
-const NEXT_BIN = createRequire(import.meta.url).resolve('next/dist/bin/next');
-const BUILD_DIR = join(NEXT_SITE_DIR, '.next');
-/** Written after a successful build: the hash of what it was built from. */
-const STAMP = join(BUILD_DIR, 'sitestack-build-inputs.sha256');
-/** Held (a directory, created atomically) by the one test process that builds; the others wait for it. */
-const LOCK = join(tmpdir(), `sitestack-next-site-${createHash('sha256').update(NEXT_SITE_DIR).digest('hex').slice(0, 16)}.lock`);
-const BUILD_TIMEOUT_MS = 600_000;
-const START_TIMEOUT_MS = 60_000;
-const OUTPUT_LIMIT = 64 * 1024;
-
-/** What `next build` reads: the fixture's files (not its output or the file Next writes) and the versions of Next and React. */
-function inputsHash(): string {
-  const hash = createHash('sha256');
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir).sort()) {
-      if (name === '.next' || name === 'node_modules' || name === 'next-env.d.ts') continue;
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else hash.update(`${relative(NEXT_SITE_DIR, path)}\0`).update(readFileSync(path)).update('\0');
-    }
-  };
-  walk(NEXT_SITE_DIR);
-  const require = createRequire(import.meta.url);
-  for (const name of ['next', 'react', 'react-dom']) hash.update(`${name}@${(require(`${name}/package.json`) as { version: string }).version}\0`);
-  return hash.digest('hex');
-}
-
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8').trim();
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The environment the application runs in: production, no telemetry, and the given content directory (at build time
- * none: the fixture's own content, never the calling shell's).
- */
-export function nextSiteEnv(contentDir?: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' };
-  if (contentDir === undefined) delete env.NEXT_SITE_CONTENT_DIR;
-  else env.NEXT_SITE_CONTENT_DIR = contentDir;
-  return env;
-}
-
-/** Output kept for failure messages: the last `OUTPUT_LIMIT` characters of the child's stdout and stderr. */
-function captureOutput(child: ChildProcess): () => string {
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-OUTPUT_LIMIT);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  return () => output;
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
-/** Signals the child's whole process group (Next forks workers), ignoring a group that is already gone. */
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // Already exited.
-  }
-}
-
-/** Process groups still running when this test process exits are killed, so a failed test leaves no Next behind. */
-const running = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const child of running) signalGroup(child, 'SIGKILL');
-});
-
-/** A Node process in a process group of its own, its output kept, killed with this test process at the latest. */
-export interface TrackedProcess {
-  child: ChildProcess;
-  /** What it printed so far (stdout and stderr, the last 64 KiB), for failure messages. */
-  output(): string;
-  /** SIGTERM to its process group, SIGKILL after 5 s; resolves when it has exited. */
-  stop(): Promise<void>;
-  /** SIGKILL to its process group at once (the server dies mid-run); resolves when it has exited. */
-  kill(): Promise<void>;
-}
-
-/** Runs `node <args>` in the fixture's folder. */
-export function spawnTracked(args: readonly string[], env: NodeJS.ProcessEnv): TrackedProcess {
-  const child = spawn(process.execPath, args, { cwd: NEXT_SITE_DIR, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-  return {
-    child,
-    output: captureOutput(child),
-    async stop() {
-      signalGroup(child, 'SIGTERM');
-      const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), 5_000);
-      await exited(child);
-      clearTimeout(timer);
-    },
-    async kill() {
-      signalGroup(child, 'SIGKILL');
-      await exited(child);
-    },
-  };
-}
-
-async function runBuild(): Promise<void> {
-  const { child, output } = spawnTracked([NEXT_BIN, 'build'], nextSiteEnv());
-  const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), BUILD_TIMEOUT_MS);
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (exitCode) => resolve(exitCode));
-  }).finally(() => clearTimeout(timer));
-  if (code !== 0) throw new Error(`next build in ${NEXT_SITE_DIR} failed (exit ${code}):\n${output()}`);
-}
-
-/** Takes the build lock, waiting for another test process that holds it; a holder that died no longer counts. */
-async function lockBuild(): Promise<() => void> {
-  const deadline = Date.now() + BUILD_TIMEOUT_MS;
-  for (;;) {
-    try {
-      mkdirSync(LOCK);
-      writeFileSync(join(LOCK, 'pid'), String(process.pid));
-      return () => rmSync(LOCK, { recursive: true, force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const holder = Number(readText(join(LOCK, 'pid')));
-    if (Number.isInteger(holder) && holder > 0 && !isAlive(holder)) rmSync(LOCK, { recursive: true, force: true });
-    if (Date.now() > deadline) throw new Error(`another process held ${LOCK} for ${BUILD_TIMEOUT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-let building: Promise<NextSiteBuild> | undefined;
-
-/**
- * Builds the fixture with `next build`, once per test process and only when its inputs changed since the last build
- * (any process's: the hash is kept in `.next`, and a lock keeps concurrent test files from building at once).
- */
-export function buildNextSite(): Promise<NextSiteBuild> {
-  building ??= (async () => {
-    const inputs = inputsHash();
-    const release = await lockBuild();
-    try {
-      const buildId = () => readText(join(BUILD_DIR, 'BUILD_ID')) ?? '';
-      if (readText(STAMP) === inputs) return { buildId: buildId(), built: false, ms: 0 };
-      rmSync(STAMP, { force: true });
-      const started = performance.now();
-      await runBuild();
-      const ms = Math.round(performance.now() - started);
-      writeFileSync(STAMP, `${inputs}\n`);
-      process.stderr.write(`next build of ${NEXT_SITE_DIR} took ${(ms / 1000).toFixed(1)} s\n`);
-      return { buildId: buildId(), built: true, ms };
-    } finally {
-      release();
-    }
-  })();
-  building.catch(() => {
-    building = undefined;
-  });
-  return building;
-}
 
 export interface RunningNextSite {
   /** `http://127.0.0.1:<port>`. */
@@ -282,7 +98,7 @@ export async function startNextSite(options: StartNextSiteOptions): Promise<Runn
   for (let attempt = 1; ; attempt += 1) {
     const port = options.port ?? (await freePort());
     const url = `http://127.0.0.1:${port}`;
-    const { child, output, stop, kill } = spawnTracked([NEXT_BIN, 'start', '--hostname', '127.0.0.1', '--port', String(port)], nextSiteEnv(options.contentDir));
+    const { child, output, stop, kill } = spawnTracked([NEXT_BIN, 'start', '--hostname', '127.0.0.1', '--port', String(port)], NEXT_SITE_DIR, nextSiteEnv(options.contentDir));
     try {
       await answering(url, child, output);
     } catch (error) {
@@ -356,3 +172,4 @@ export function createNextSiteContent(): NextSiteContent {
     },
   };
 }
+
