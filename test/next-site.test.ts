@@ -60,6 +60,7 @@ describe('Next.js test site', () => {
       { name: 'an app-router ISR page', path: PATHS.appIsr, status: 200, cacheControl: ISR, tags: { 'cache-tag': 'post-1,posts' } },
       { name: 'an app-router dynamic page', path: PATHS.appSsr, status: 200, cacheControl: DYNAMIC, tags: {} },
       { name: 'an app-router route handler (none)', path: PATHS.appRoute, status: 200, cacheControl: undefined, tags: {} },
+      { name: 'the sitemap, rendered per request (metadata routes: public, yet stale at once)', path: PATHS.sitemap, status: 200, cacheControl: 'public, max-age=0, must-revalidate', tags: {} },
       { name: 'an ISR post that does not exist (notFound: a 404 Next marks shareable)', path: '/posts/999', status: 404, cacheControl: ISR, tags: { 'surrogate-key': 'post-999 posts' } },
       { name: 'an unknown page', path: '/no-such-page', status: 404, cacheControl: DYNAMIC, tags: {} },
     ];
@@ -187,6 +188,44 @@ describe('Next.js test site', () => {
     });
   });
 
+  describe('what a site search reads', () => {
+    const locations = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) => match[1]);
+
+    it('lists home, about and every post at the origin it was asked through when asked for its sitemap', async () => {
+      const direct = await get(PATHS.sitemap);
+      assert.equal(direct.status, 200);
+      assert.match(String(direct.headers['content-type']), /^application\/xml/);
+      assert.deepEqual(locations(direct.body), ['/', '/about', '/posts/1', '/posts/2', '/posts/3'].map((path) => `${site.url}${path}`));
+      const proxied = await get(PATHS.sitemap, { 'x-forwarded-host': 'www.example.test:8443', 'x-forwarded-proto': 'https' });
+      assert.equal(locations(proxied.body)[0], 'https://www.example.test:8443/');
+    });
+
+    it('names the request’s own host when the forwarded one is not a host name', async () => {
+      for (const hostile of ['evil.example/<script>', 'a b', '', 'x'.repeat(300), 'ünïcode.example']) {
+        const answer = await get(PATHS.sitemap, { 'x-forwarded-host': hostile, 'x-forwarded-proto': 'javascript' });
+        assert.equal(answer.status, 200, hostile);
+        assert.equal(locations(answer.body)[0], `${site.url}/`, hostile);
+      }
+    });
+
+    it('allows all but the API and names the sitemap when asked for robots.txt', async () => {
+      const answer = await get(PATHS.robots);
+      assert.equal(answer.status, 200);
+      assert.match(answer.body, /User-Agent: \*\nAllow: \/\nDisallow: \/api\//);
+      assert.match(answer.body, new RegExp(`Sitemap: ${site.url}/sitemap.xml`));
+    });
+
+    it('gives each page its language, title and description', async () => {
+      const post = await get(PATHS.isr);
+      assert.match(post.body, /<html lang="en">/);
+      assert.match(post.body, /<title[^>]*>First post<\/title>/);
+      assert.match(post.body, /<meta name="description" content="The first post of the Next.js test site."/);
+      const blog = await get('/blog/3');
+      assert.match(blog.body, /<html lang="en">/);
+      assert.match(blog.body, /<title[^>]*>Café naïve 日本語<\/title>/);
+    });
+  });
+
   describe('content changes', () => {
     it('keeps serving the prerendered page until revalidated, then the new one when the content changes', async () => {
       content.setPost({ id: '1', title: 'First post, revised', body: 'Changed by the test.' });
@@ -204,6 +243,7 @@ describe('Next.js test site', () => {
       assert.equal(answer.status, 200);
       assert.match(answer.body, /Fourth post/);
       assert.equal(answer.headers['surrogate-key'], 'post-4 posts');
+      assert.match((await get(PATHS.sitemap)).body, /\/posts\/4<\/loc>/, 'the sitemap lists it at once');
     });
 
     it('answers 404 for a removed post once revalidated', async () => {

@@ -40,6 +40,10 @@ export const NEXT_SITE_PATHS = {
   slow: '/api/slow',
   /** API route echoing `{ method, url, headers, bodyBytes }` of what reached Next. */
   echo: '/api/echo',
+  /** Home, about and every post, at the origin the request came through (`X-Forwarded-Host`, else `Host`). */
+  sitemap: '/sitemap.xml',
+  /** Allows all but `/api/`, and names the sitemap. */
+  robots: '/robots.txt',
 } as const;
 
 /** The path of a pages-router page's data route, as client-side navigation fetches it. */
