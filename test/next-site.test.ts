@@ -61,6 +61,7 @@ describe('Next.js test site', () => {
       { name: 'an app-router dynamic page', path: PATHS.appSsr, status: 200, cacheControl: DYNAMIC, tags: {} },
       { name: 'an app-router route handler (none)', path: PATHS.appRoute, status: 200, cacheControl: undefined, tags: {} },
       { name: 'the sitemap, rendered per request (metadata routes: public, yet stale at once)', path: PATHS.sitemap, status: 200, cacheControl: 'public, max-age=0, must-revalidate', tags: {} },
+      { name: 'robots.txt, rendered per request', path: PATHS.robots, status: 200, cacheControl: 'public, max-age=0, must-revalidate', tags: {} },
       { name: 'an ISR post that does not exist (notFound: a 404 Next marks shareable)', path: '/posts/999', status: 404, cacheControl: ISR, tags: { 'surrogate-key': 'post-999 posts' } },
       { name: 'an unknown page', path: '/no-such-page', status: 404, cacheControl: DYNAMIC, tags: {} },
     ];
