@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -20,15 +21,14 @@ const PURGE_SECRET = 'next-custom-server-secret';
 const START_TIMEOUT_MS = 60_000;
 
 /** Starts the example as a user would (`node --import tsx server.ts`) on a port it picks; resolves with its URL. */
-async function startExample(contentDir: string): Promise<{ server: TrackedProcess; url: string }> {
+function spawnExample(contentDir: string, env: Record<string, string>): TrackedProcess {
+  const settings = { NEXT_DIR: NEXT_SITE_DIR, PORT: '0', HOST: '127.0.0.1', PURGE_SECRET, ...env };
+  return spawnTracked(['--import', 'tsx', '--conditions=sitestack-source', SERVER], NEXT_SITE_DIR, { ...nextSiteEnv(contentDir), ...settings });
+}
+
+async function startExample(contentDir: string, env: Record<string, string> = {}): Promise<{ server: TrackedProcess; url: string }> {
   await buildNextSite();
-  const server = spawnTracked(['--import', 'tsx', '--conditions=sitestack-source', SERVER], NEXT_SITE_DIR, {
-    ...nextSiteEnv(contentDir),
-    NEXT_DIR: NEXT_SITE_DIR,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    PURGE_SECRET,
-  });
+  const server = spawnExample(contentDir, env);
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
     const url = /listening on (http:\/\/\S+)/.exec(server.output())?.[1];
@@ -165,5 +165,53 @@ describe('Next.js custom server example (page cache before next())', () => {
       const answer = await get(target);
       assert.ok(answer.status < 500, `${answer.status} for ${target.slice(0, 60)}`);
     }
+  });
+});
+
+describe('Next.js custom server example with PURGE_MODE=soft', () => {
+  let content: NextSiteContent;
+  let server: TrackedProcess;
+  let url: string;
+
+  before(async () => {
+    content = createNextSiteContent();
+    ({ server, url } = await startExample(content.dir, { PURGE_MODE: 'soft' }));
+  });
+  after(async () => {
+    await server?.stop();
+    content?.remove();
+  });
+
+  it('serves the purged page stale while Next renders the new one in the background', async () => {
+    await rawText(url, '/posts/1');
+    content.setPost({ id: '1', title: 'First post, softly replaced', body: 'Edited by the test.' });
+    const revalidated = await fetch(`${url}${PATHS.revalidate}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ paths: ['/posts/1'] }) });
+    assert.equal(revalidated.status, 200);
+    const response = await fetch(`${url}/__purge__`, { method: 'POST', headers: { authorization: `Bearer ${PURGE_SECRET}` }, body: '{"pathnames":["/posts/1"]}' });
+    assert.equal(response.status, 200);
+    const stale = await rawText(url, '/posts/1');
+    assert.equal(stale.headers['x-middleware-cache'], 'stale');
+    assert.doesNotMatch(stale.body, /softly replaced/);
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const answer = await rawText(url, '/posts/1');
+      if (answer.headers['x-middleware-cache'] === 'hit' && answer.body.includes('First post, softly replaced')) break;
+      assert.ok(Date.now() < deadline, `still ${answer.headers['x-middleware-cache']} after 20 s`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+});
+
+describe('Next.js custom server example configuration', () => {
+  it('exits with status 2 and names the variable when PORT or PURGE_MODE is malformed', async () => {
+    const cases = [['PORT', '80a'], ['PORT', '70000'], ['PURGE_MODE', 'sôft']] as const;
+    await Promise.all(
+      cases.map(async ([name, value]) => {
+        const example = spawnExample(NEXT_SITE_DIR, { [name]: value });
+        await once(example.child, 'exit');
+        assert.equal(example.child.exitCode, 2, example.output());
+        assert.match(example.output(), new RegExp(`expected ${name} to be .*, got '${value}'`));
+      }),
+    );
   });
 });
