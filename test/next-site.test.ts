@@ -323,7 +323,8 @@ describe('Next.js test site', () => {
 describe('Next.js test site harness', () => {
   it('reuses the build in another test process when the inputs have not changed', async () => {
     const { buildId } = await buildNextSite();
-    const script = "const { buildNextSite } = await import('./test/support/next-site.ts'); process.stdout.write(JSON.stringify(await buildNextSite()));";
+    const harness = new URL('./support/next-site.ts', import.meta.url).href;
+    const script = `const { buildNextSite } = await import(${JSON.stringify(harness)}); process.stdout.write(JSON.stringify(await buildNextSite()));`;
     const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
     assert.equal(child.status, 0, child.stderr);
     assert.deepEqual(JSON.parse(child.stdout), { buildId, built: false, ms: 0 });
