@@ -1,49 +1,26 @@
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { decodedBody, rawRequest, rawText } from '../src/test-support/raw-http.js';
-import {
-  buildNextSite,
-  createNextSiteContent,
-  dataRoute,
-  NEXT_SITE_DIR,
-  NEXT_SITE_PATHS as PATHS,
-  nextSiteEnv,
-  type NextSiteContent,
-} from './support/next-site.js';
-import { spawnTracked, type TrackedProcess } from './support/process-group.js';
+import { startExampleServer, type ExampleServer } from './support/example-server.js';
+import { buildNextSite, createNextSiteContent, dataRoute, NEXT_SITE_DIR, NEXT_SITE_PATHS as PATHS, type NextSiteContent } from './support/next-site.js';
 
-const SERVER = fileURLToPath(new URL('../examples/page-cache/next-custom-server/server.ts', import.meta.url));
+const EXAMPLE_DIR = fileURLToPath(new URL('../examples/page-cache/next-custom-server/', import.meta.url));
 const PURGE_SECRET = 'next-custom-server-secret';
-const START_TIMEOUT_MS = 60_000;
 
-/** Starts the example as a user would (`node --import tsx server.ts`) on a port it picks; resolves with its URL. */
-function spawnExample(contentDir: string, env: Record<string, string>): TrackedProcess {
-  const settings = { NEXT_DIR: NEXT_SITE_DIR, PORT: '0', HOST: '127.0.0.1', PURGE_SECRET, ...env };
-  return spawnTracked(['--import', 'tsx', '--conditions=sitestack-source', SERVER], NEXT_SITE_DIR, { ...nextSiteEnv(contentDir), ...settings });
-}
-
-async function startExample(contentDir: string, env: Record<string, string> = {}): Promise<{ server: TrackedProcess; url: string }> {
+/** The example as a user runs it (`node --import tsx server.ts`, after `next build`) before the test application. */
+async function startExample(contentDir: string, env: Record<string, string> = {}): Promise<ExampleServer> {
   await buildNextSite();
-  const server = spawnExample(contentDir, env);
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  for (;;) {
-    const url = /listening on (http:\/\/\S+)/.exec(server.output())?.[1];
-    if (url !== undefined) return { server, url };
-    if (server.child.exitCode !== null || Date.now() > deadline) {
-      await server.kill();
-      throw new Error(`the Next.js custom server example did not start:\n${server.output()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const settings = { NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', NEXT_SITE_CONTENT_DIR: contentDir, NEXT_DIR: NEXT_SITE_DIR, HOST: '127.0.0.1', PURGE_SECRET };
+  return startExampleServer(join(EXAMPLE_DIR, 'server.ts'), { ...settings, ...env }, { timeoutMs: 60_000 });
 }
 
 describe('Next.js custom server example (page cache before next())', () => {
   let content: NextSiteContent;
-  let server: TrackedProcess;
+  let server: ExampleServer;
   let url: string;
   let buildId: string;
   const get = (target: string, headers: Record<string, string> = {}) => rawText(url, target, { headers });
@@ -58,7 +35,8 @@ describe('Next.js custom server example (page cache before next())', () => {
   before(async () => {
     content = createNextSiteContent();
     ({ buildId } = await buildNextSite());
-    ({ server, url } = await startExample(content.dir));
+    server = await startExample(content.dir);
+    url = server.url;
   });
   after(async () => {
     await server?.stop();
@@ -170,12 +148,13 @@ describe('Next.js custom server example (page cache before next())', () => {
 
 describe('Next.js custom server example with PURGE_MODE=soft', () => {
   let content: NextSiteContent;
-  let server: TrackedProcess;
+  let server: ExampleServer;
   let url: string;
 
   before(async () => {
     content = createNextSiteContent();
-    ({ server, url } = await startExample(content.dir, { PURGE_MODE: 'soft' }));
+    server = await startExample(content.dir, { PURGE_MODE: 'soft' });
+    url = server.url;
   });
   after(async () => {
     await server?.stop();
@@ -206,12 +185,14 @@ describe('Next.js custom server example configuration', () => {
   it('exits with status 2 and names the variable when PORT or PURGE_MODE is malformed', async () => {
     const cases = [['PORT', '80a'], ['PORT', '70000'], ['PURGE_MODE', 'sôft']] as const;
     await Promise.all(
-      cases.map(async ([name, value]) => {
-        const example = spawnExample(NEXT_SITE_DIR, { [name]: value });
-        await once(example.child, 'exit');
-        assert.equal(example.child.exitCode, 2, example.output());
-        assert.match(example.output(), new RegExp(`expected ${name} to be .*, got '${value}'`));
-      }),
+      cases.map(([name, value]) =>
+        assert.rejects(startExample(NEXT_SITE_DIR, { [name]: value }), new RegExp(`exited with 2 before listening[^]*expected ${name} to be .*, got '${value}'`)),
+      ),
     );
+  });
+
+  it('type-checks with its own tsconfig (Next’s global types stay out of the repository’s program)', () => {
+    const tsc = spawnSync(process.execPath, [fileURLToPath(import.meta.resolve('typescript/bin/tsc')), '-p', EXAMPLE_DIR], { encoding: 'utf8' });
+    assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
   });
 });
