@@ -97,7 +97,9 @@ describe("the reader's site in Chromium", { skip }, () => {
     const titles = await suggestionTitles(page);
     assert.ok(titles.includes('Measuring nginx as a reverse proxy'), titles.join(', '));
     assert.ok(titles.every((title) => /\breverse/i.test(title)), titles.join(', '));
-    assert.deepEqual(asked, [{ q: 'revers', locale: 'en-US' }]);
+    // A loaded machine can space two keystrokes past the debounce, so an earlier prefix may be asked for too.
+    assert.deepEqual(asked.at(-1), { q: 'revers', locale: 'en-US' });
+    assert.ok(asked.every((request) => request.locale === 'en-US' && 'revers'.startsWith(request.q ?? '-')), JSON.stringify(asked));
     await page.close();
   });
 
