@@ -35,8 +35,3 @@ export interface EvictionPolicy<K extends PolicyKey> {
   /** Held keys, in no promised order. */
   keys(): IterableIterator<K>;
 }
-
-/** Whether a queue holding `count` keys of `weight` is over `share` of the bounds. */
-export function overShare(count: number, weight: number, share: number, bounds: EvictionBounds): boolean {
-  return count > share * bounds.maxEntries || (bounds.maxWeight !== undefined && weight > share * bounds.maxWeight);
-}

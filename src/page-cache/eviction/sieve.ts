@@ -57,6 +57,7 @@ export class SievePolicy<K extends PolicyKey> implements EvictionPolicy<K> {
       node = node.newer ?? this.#queue.tail;
     }
     if (node === undefined) return undefined;
+    this.#hand = node;
     this.#unlink(node);
     return node.key;
   }

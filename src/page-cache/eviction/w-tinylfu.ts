@@ -1,12 +1,17 @@
 import { FrequencySketch } from './frequency-sketch.js';
 import { hashKey } from './key-hash.js';
-import { overShare, type EvictionBounds, type EvictionPolicy, type PolicyKey } from './policy.js';
+import type { EvictionBounds, EvictionPolicy, PolicyKey } from './policy.js';
 import { PolicyNode, Queue } from './queue.js';
 
 /** Share of the bounds the admission window (an LRU) holds: Caffeine's starting 1%. */
 const WINDOW_SHARE = 0.01;
 /** Share of the main space kept for keys hit again after admission (segmented LRU's protected part). */
 const PROTECTED_SHARE = 0.8;
+/** A queue's bounds; `Infinity` weight when the cache bounds no weight. */
+interface Limits {
+  entries: number;
+  weight: number;
+}
 const WINDOW = 0;
 const PROBATION = 1;
 const PROTECTED = 2;
@@ -24,16 +29,17 @@ export class WTinyLfuPolicy<K extends PolicyKey> implements EvictionPolicy<K> {
   readonly #protected = new Queue<K>(PROTECTED);
   readonly #queues = [this.#window, this.#probation, this.#protected] as const;
   readonly #sketch: FrequencySketch;
-  readonly #bounds: EvictionBounds;
+  readonly #windowLimits: Limits;
   /** The main space's bounds: what the window leaves. */
-  readonly #main: EvictionBounds;
+  readonly #main: Limits;
 
   constructor(bounds: EvictionBounds) {
-    this.#bounds = bounds;
-    this.#main = {
-      maxEntries: bounds.maxEntries * (1 - WINDOW_SHARE),
-      maxWeight: bounds.maxWeight === undefined ? undefined : bounds.maxWeight * (1 - WINDOW_SHARE),
-    };
+    // Whole entries, as Caffeine counts them: a cache of fewer than 100 entries has no window of its own, and a new key
+    // then contests main's victim as soon as main is full.
+    const windowEntries = Math.floor(bounds.maxEntries * WINDOW_SHARE);
+    const windowWeight = bounds.maxWeight === undefined ? Infinity : bounds.maxWeight * WINDOW_SHARE;
+    this.#windowLimits = { entries: windowEntries, weight: windowWeight };
+    this.#main = { entries: bounds.maxEntries - windowEntries, weight: bounds.maxWeight === undefined ? Infinity : bounds.maxWeight - windowWeight };
     this.#sketch = new FrequencySketch(Math.min(bounds.maxEntries, 1024));
   }
 
@@ -71,7 +77,7 @@ export class WTinyLfuPolicy<K extends PolicyKey> implements EvictionPolicy<K> {
     this.#sketch.increment(node.hash);
     this.#window.pushHead(node);
     // While the cache fills, keys leave the window for main without a contest: there is room for both.
-    while (this.#windowOverShare() && this.#window.count > 1 && !this.#mainFull()) this.#admit(this.#window.tail!);
+    while (this.#windowOverShare() && !this.#mainFull()) this.#admit(this.#window.tail!);
   }
 
   delete(key: K): boolean {
@@ -98,7 +104,7 @@ export class WTinyLfuPolicy<K extends PolicyKey> implements EvictionPolicy<K> {
     if (node.queue === PROBATION) {
       this.#probation.remove(node);
       this.#protected.pushHead(node);
-      while (this.#protected.count > 1 && overShare(this.#protected.count, this.#protected.weight, PROTECTED_SHARE, this.#main)) {
+      while (this.#protected.count > 1 && this.#over(this.#protected, PROTECTED_SHARE, this.#main)) {
         this.#demoteTail(this.#protected.tail!);
       }
     } else this.#queues[node.queue]!.moveToHead(node);
@@ -131,12 +137,16 @@ export class WTinyLfuPolicy<K extends PolicyKey> implements EvictionPolicy<K> {
   }
 
   #windowOverShare(): boolean {
-    return overShare(this.#window.count, this.#window.weight, WINDOW_SHARE, this.#bounds);
+    return this.#over(this.#window, 1, this.#windowLimits);
   }
 
   #mainFull(): boolean {
     const count = this.#probation.count + this.#protected.count;
     const weight = this.#probation.weight + this.#protected.weight;
-    return count + 1 > this.#main.maxEntries || (this.#main.maxWeight !== undefined && weight + this.#window.tail!.weight > this.#main.maxWeight);
+    return count + 1 > this.#main.entries || weight + this.#window.tail!.weight > this.#main.weight;
+  }
+
+  #over(queue: Queue<K>, share: number, limits: Limits): boolean {
+    return queue.count > share * limits.entries || queue.weight > share * limits.weight;
   }
 }

@@ -1,0 +1,59 @@
+import { createBoundedTable, POLICY_NAMES, type PolicyName } from '../../src/page-cache/eviction/index.js';
+
+/** Every value of the `eviction` option the bench compares, the spec's LRU first. */
+export const EVICTIONS: readonly ('lru' | PolicyName)[] = ['lru', ...POLICY_NAMES];
+export type Eviction = (typeof EVICTIONS)[number];
+
+const HELD = { held: true } as const;
+const ignore = (): void => {};
+
+/** A table as the page cache's store bounds it, every entry weighing 1. */
+export function countingTable(eviction: Eviction, maxEntries: number) {
+  return createBoundedTable<number, typeof HELD>({ eviction, maxEntries, maxWeight: undefined, weightOf: () => 1, onInsert: ignore, onRemove: ignore });
+}
+
+type Table = ReturnType<typeof countingTable>;
+
+/** Asks `table` for each key in turn, storing every miss; returns the hits. */
+export function replay(table: Table, keys: ArrayLike<number>, from = 0, to = keys.length): number {
+  let hits = 0;
+  for (let i = from; i < to; i++) {
+    const key = keys[i]!;
+    if (table.get(key) === undefined) table.set(key, HELD);
+    else hits++;
+  }
+  return hits;
+}
+
+/** Hit ratio (0–1) of a fresh table of `maxEntries` over the whole trace. */
+export function hitRatio(eviction: Eviction, maxEntries: number, keys: ArrayLike<number>): number {
+  return replay(countingTable(eviction, maxEntries), keys) / keys.length;
+}
+
+export interface ScanSurvival {
+  /** Of the `popular` most asked-for keys of the warm-up, how many were held before the scan. */
+  before: number;
+  after: number;
+}
+
+/**
+ * Warms a table on `warmup`, then sends `scanLength` one-off keys (never asked for before): how many of the `popular`
+ * keys asked for most in the warm-up are held before and after.
+ */
+export function scanSurvival(eviction: Eviction, maxEntries: number, warmup: ArrayLike<number>, popular: number, scanLength: number): ScanSurvival {
+  const table = countingTable(eviction, maxEntries);
+  replay(table, warmup);
+  const counts = new Map<number, number>();
+  let highest = 0;
+  for (let i = 0; i < warmup.length; i++) {
+    const key = warmup[i]!;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    highest = Math.max(highest, key);
+  }
+  const top = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, popular).map(([key]) => key);
+  const held = () => top.filter((key) => table.has(key)).length;
+  const before = held();
+  const scan = Array.from({ length: scanLength }, (_, i) => highest + 1 + i);
+  replay(table, scan);
+  return { before, after: held() };
+}
