@@ -10,7 +10,6 @@ const LAYERS = [
     path: ['^src/[^/]+\\.tsx?$', '^src/test-support/'],
     pathNot: ['^src/(config|cli|surrogate-keys)(\\.test)?\\.ts$'],
   },
-  { name: 'page-cache', comment: 'the page cache package, self-contained', path: ['^src/page-cache/'] },
   { name: 'http', comment: 'HTTP pieces every server shares', path: ['^src/http/'] },
   {
     name: 'search-core',
@@ -56,6 +55,13 @@ export default {
       to: { circular: true },
     },
     ...layerRules,
+    {
+      name: 'package-self-contained',
+      comment: 'the page cache package (packages/page-cache) imports only its own files and its declared dependencies',
+      severity: 'error',
+      from: { path: '^packages/page-cache/' },
+      to: { dependencyTypesNot: ['core', 'npm', 'npm-dev'], pathNot: '^packages/page-cache/' },
+    },
     {
       name: 'layer-unknown',
       comment: 'every module under src/ belongs to a layer: name a new folder in LAYERS',

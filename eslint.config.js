@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'data/**', 'node_modules/**', 'build/**', 'coverage/**', '.tmp/**'] },
+  { ignores: ['dist/**', 'packages/*/dist/**', 'data/**', 'node_modules/**', 'build/**', 'coverage/**', '.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -18,8 +18,8 @@ export default tseslint.config(
   },
   {
     // What a caller or a user sees is an AppError of the catalogue (src/error-codes.ts), never a bare Error.
-    files: ['src/**/*.ts', 'src/**/*.tsx'],
-    ignores: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'src/**/test-support/**'],
+    files: ['src/**/*.ts', 'src/**/*.tsx', 'packages/*/src/**/*.ts'],
+    ignores: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'src/**/test-support/**', 'packages/*/src/**/*.test.ts', 'packages/*/src/test-support/**'],
     rules: {
       'no-restricted-syntax': [
         'error',

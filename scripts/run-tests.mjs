@@ -16,7 +16,7 @@ function collect(dir, out) {
 }
 
 const filters = process.argv.slice(2);
-const files = ['src', 'test', 'bench']
+const files = ['src', 'test', 'bench', 'packages']
   .filter((root) => existsSync(root))
   .flatMap((root) => collect(root, []))
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
@@ -27,9 +27,15 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+// Workspace packages are loaded from their TypeScript sources (their exports' `sitestack-source` condition), so a
+// change to one is tested without building it first; child processes started by tests inherit the condition.
+function withSourceCondition(options = '') {
+  return options.includes('--conditions=sitestack-source') ? options : `${options} --conditions=sitestack-source`.trim();
+}
+
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', NODE_OPTIONS: withSourceCondition(process.env.NODE_OPTIONS) } },
 );
 process.exit(result.status ?? 1);

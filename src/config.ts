@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { ERRORS, SECRET_RULE, withheld } from './error-codes.js';
-import { CACHE_KEY_NAMES, DEFAULTS as PAGE_CACHE_DEFAULTS, PURGE_MODES, type CacheKeyName, type PurgeMode } from './page-cache/index.js';
+import { CACHE_KEY_NAMES, DEFAULTS as PAGE_CACHE_DEFAULTS, PURGE_MODES, type CacheKeyName, type PurgeMode } from '@sitestack/page-cache';
 import { LOCALE_SEGMENT } from './locale.js';
 import { LOG_REQUESTS_MODES, type LogRequestsMode } from './log-bounds.js';
 import { RENDERER_DEFAULTS } from './renderer/index.js';

@@ -69,8 +69,6 @@ export const ERRORS = catalogue({
   NGINX_START_FAILED: [(binary: string, reason: string) => `cannot start ${binary}: ${reason}`, 500],
   NGINX_EXITED: [(status: number | string) => `nginx exited with status ${status} before it was ready`, 500],
   NGINX_NOT_READY: [(timeoutMs: number) => `nginx was not ready within ${timeoutMs} ms`, 500],
-  PAGE_CACHE_OPTIONS_INVALID: [(option: string, wanted: string, value?: string | number) => `page cache: ${expected(option, wanted, value)}`, 500],
-  PAGE_CACHE_OPTION_MISSING: [(setting: string, option: string, why: string) => `page cache: ${setting} needs the ${option} option: ${why}`, 500],
   CDN_PURGE_OPTIONS_INVALID: [expected, 500],
   CDN_BASE_URL_INVALID: [(baseUrl: string) => `expected the CDN base URL to be an http(s) URL without query${got(baseUrl)}`, 500],
   SEARCH_URL_INVALID: [(wanted: string, value?: string) => `SEARCH_URL must be ${wanted}${got(value)}`, 500],

@@ -1,3 +1,5 @@
+import { PageCacheError } from '@sitestack/page-cache';
+
 /** What an error carries besides its message. */
 export interface ErrorOptions {
   cause?: unknown;
@@ -42,8 +44,12 @@ export class ConfigError extends AppError {
   }
 }
 
+/**
+ * Whether an error is one of the catalogue's, to be answered with its status and message. The page cache package
+ * raises errors of its own class, with the same `code` and `status` (and no `details` or `fields`): they count too.
+ */
 export function isAppError(error: unknown): error is AppError {
-  return error instanceof AppError;
+  return error instanceof AppError || error instanceof PageCacheError;
 }
 
 /** The class an error factory builds: AppError or a subclass that callers tell apart with `instanceof`. */

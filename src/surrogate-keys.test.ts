@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { isValidKey } from './page-cache/index.js';
+import { isValidKey } from '@sitestack/page-cache';
 import { categoryKey, encodeKeyPart, postKey, surrogateKeyHeader } from './surrogate-keys.js';
 
 /** Any UTF-16 text, lone surrogates included, short and long (up to well past what fits in a key). */

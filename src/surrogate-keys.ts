@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { MAX_KEY_LENGTH } from './page-cache/surrogate-keys.js';
+import { MAX_KEY_LENGTH } from '@sitestack/page-cache';
 
 /**
  * Surrogate keys: the names the renderer gives what a response shows (`Surrogate-Key`), and the origin purges by. One

@@ -2,7 +2,7 @@
 // page's brotli bytes (the page cache's own parameters, so the very bytes it stores) with the head a compressed hit
 // has. `bare.ts br prose`: the prose page's (page.ts) instead of the listing's.
 import { brotliCompressSync, constants } from 'node:zlib';
-import { DEFAULTS } from '../../src/page-cache/index.js';
+import { DEFAULTS } from '@sitestack/page-cache';
 import { listen } from './listen.js';
 import { PAGE_BYTES, PAGE_HEADERS, PROSE_BYTES } from './page.js';
 

@@ -3,7 +3,7 @@
 // included) and the identity page size.
 import { createServer, get, Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createPageCache } from '../../src/page-cache/index.js';
+import { createPageCache } from '@sitestack/page-cache';
 import { PAGE_BYTES, PAGE_HEADERS } from './page.js';
 
 const ENTRIES = Number(process.argv[2] ?? 2000);

@@ -1,6 +1,6 @@
 // sitestack's page cache in front of the renderer (`react` or `static`), holding at most argv[3] entries (default
 // 1000), with its stats at /__cache__/stats; argv[4] `identity` turns compression off.
-import { createPageCache, createStatsHandler } from '../../src/page-cache/index.js';
+import { createPageCache, createStatsHandler } from '@sitestack/page-cache';
 import { listen } from './listen.js';
 import { renderer } from './renderer.js';
 

@@ -7,7 +7,7 @@
 import { Agent, createServer, get } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
-import { createPageCache } from '../../src/page-cache/index.js';
+import { createPageCache } from '@sitestack/page-cache';
 import { timeCalls } from '../lib.js';
 
 const ENTRIES = 100_000;

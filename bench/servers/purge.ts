@@ -3,8 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
-import { createPageCache } from '../../src/page-cache/index.js';
-import { purgeMatches } from '../../src/page-cache/purge-match.js';
+import { createPageCache, purgeMatches } from '@sitestack/page-cache';
 import { timeCalls } from '../lib.js';
 
 const ENTRIES = 100_000;

@@ -4,7 +4,7 @@
 // that moment (`data-version`, `data-rendered-at`, ms since the epoch); each purge stands for an edit, so it moves the
 // version on before the cache handles it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createPageCache, createStatsHandler, PURGE_MODES, type PurgeMode } from '../../src/page-cache/index.js';
+import { createPageCache, createStatsHandler, PURGE_MODES, type PurgeMode } from '@sitestack/page-cache';
 import { listen } from './listen.js';
 import { PAGE_BYTES, PAGE_HEADERS } from './page.js';
 

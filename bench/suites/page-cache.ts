@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { DEFAULTS } from '../../src/page-cache/index.js';
+import { DEFAULTS } from '@sitestack/page-cache';
 import { PAGE_BYTES, PROSE_BYTES } from '../servers/page.js';
 import { childJson, load, placement, spawnServer, type BenchResult, type BenchSuite, type LoadOptions } from '../lib.js';
 

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { decodedBody, rawRequest } from '../test-support/raw-http.js';
-import { createPageCache } from '../page-cache/index.js';
+import { createPageCache } from '@sitestack/page-cache';
 import { closeServer, listen, nginxForTests, startEdge, tempDir, type RunningEdge } from './test-support/edge-harness.js';
 
 const { nginx, skip } = nginxForTests();

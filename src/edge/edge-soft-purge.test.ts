@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { createPageCache, type PageCache } from '../page-cache/index.js';
+import { createPageCache, type PageCache } from '@sitestack/page-cache';
 import { CdnPurgeError, purgeCdn } from './purge-client.js';
 import { TEST_REFRESH_SECRET, closeServer, get, listen, nginxForTests, startEdge, tempDir, type RunningEdge } from './test-support/edge-harness.js';
 

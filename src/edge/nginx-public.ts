@@ -1,6 +1,5 @@
 import { ERRORS, SECRET_RULE, withheld } from '../error-codes.js';
-import { PER_CLIENT_HEADERS } from '../page-cache/cacheability.js';
-import { DEFAULTS as PAGE_CACHE_DEFAULTS } from '../page-cache/options.js';
+import { DEFAULTS as PAGE_CACHE_DEFAULTS, PER_CLIENT_HEADERS } from '@sitestack/page-cache';
 import { HEALTH_PATH, METRICS_PATH, READY_PATH, REQUEST_BOUNDS } from '../http/index.js';
 
 /**

@@ -2,10 +2,10 @@
  * Finding invalid UTF-8 in what clients send, so a request is refused naming the field instead of its bad bytes being
  * stored as U+FFFD. Pure: no I/O.
  */
-import { firstInvalidUtf8 } from '../page-cache/utf8-body.js';
+import { firstInvalidUtf8 } from '@sitestack/page-cache';
 
 // The JSON rule is the page cache's own, which it keeps inside its package for its purge route: one implementation.
-export { firstInvalidUtf8, jsonPathAt, jsonUtf8Problem } from '../page-cache/utf8-body.js';
+export { firstInvalidUtf8, jsonPathAt, jsonUtf8Problem } from '@sitestack/page-cache';
 
 /**
  * Characters as a reader counts them, which is what every text limit counts: code points, so `😀` is one where

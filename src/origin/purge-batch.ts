@@ -1,5 +1,5 @@
 /** What one delivery to a front's purge route carries, and what the front's answer reports purged. No I/O. */
-import { DEFAULTS as PAGE_CACHE_DEFAULTS } from '../page-cache/index.js';
+import { DEFAULTS as PAGE_CACHE_DEFAULTS } from '@sitestack/page-cache';
 import type { DueJob } from './outbox-statements.js';
 
 /** What a front's purge route takes in one request: the outbox sends no more. */

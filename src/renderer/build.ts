@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { build } from 'esbuild';
 import { ERRORS } from '../error-codes.js';
-import type { Compressed } from '../page-cache/negotiate.js';
+import type { Compressed } from '@sitestack/page-cache';
 
 /** What `buildClient` writes to `<outDir>/manifest.json` and the renderer reads at start. */
 export interface ClientManifest {

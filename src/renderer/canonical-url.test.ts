@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { CANONICAL_MEMO_ENTRIES, canonicalPath, canonicalUrl, canonicalUrlMemo } from './canonical-url.js';
-import { originForm } from '../page-cache/key.js';
+import { originForm } from '@sitestack/page-cache';
 import { spellingOf, spellingParts } from './test-support/url-spellings.js';
 
 const LOCALES = ['en-US', 'de'];

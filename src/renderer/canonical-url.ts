@@ -1,5 +1,5 @@
 import { IMAGE_PREFIX } from '../origin/images/names.js';
-import { originForm } from '../page-cache/key.js';
+import { originForm } from '@sitestack/page-cache';
 import { CRAWLER_PATHS } from './feeds.js';
 import { DATA_PREFIX, matchPage, pagePathOf, STATIC_PREFIX, type PageRoute } from './routes.js';
 

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SURROGATE_KEY_HEADER } from '../page-cache/surrogate-keys.js';
+import { SURROGATE_KEY_HEADER } from '@sitestack/page-cache';
 import { surrogateKey } from '../surrogate-keys.js';
 import { createRenderer } from './handler.js';
 import { CACHED_KINDS, cachingOf, type CachedKind } from './pages/caching.js';

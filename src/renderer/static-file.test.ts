@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { decodedBody, rawRequest } from '../test-support/raw-http.js';
-import { preferencesMemo } from '../page-cache/negotiate.js';
+import { preferencesMemo } from '@sitestack/page-cache';
 import { prepareStaticFile, sendStaticFile, type StaticFile } from './static-file.js';
 
 const HEAD = { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable' };

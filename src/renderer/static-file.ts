@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { etagOf } from '../page-cache/entry.js';
-import { chooseCoding, ifNoneMatchMatches, type Coding, type Compressed, type Preferences } from '../page-cache/negotiate.js';
+import { chooseCoding, type Coding, type Compressed, etagOf, ifNoneMatchMatches, type Preferences } from '@sitestack/page-cache';
 
 /** One coding of a static file, with both of its heads prepared, as the page cache prepares a stored page. */
 interface Prepared {

@@ -21,6 +21,10 @@ function benchAvailable(root: string): boolean {
   }
 }
 
+function withoutSourceCondition(options: string | undefined): string {
+  return (options ?? '').replace(/--conditions=sitestack-source/g, '').trim();
+}
+
 /** `sitestack bench [suite ...]`: the same runner as `npm run bench`. */
 export const benchCommand: Command = {
   name: 'bench',
@@ -33,7 +37,10 @@ export const benchCommand: Command = {
       throw ERRORS.BENCH_UNAVAILABLE(PROJECT_ROOT);
     }
     // npm run bench compiles the bench with the project's sources before it runs them.
-    const child = spawn('npm', ['run', '--silent', 'bench', '--', ...args], { cwd: PROJECT_ROOT, stdio: 'inherit' });
+    // The bench runs the compiled build, so a caller's condition that loads workspace packages from their TypeScript
+    // sources (the test runner's) must not reach it.
+    const env = { ...process.env, NODE_OPTIONS: withoutSourceCondition(process.env.NODE_OPTIONS) };
+    const child = spawn('npm', ['run', '--silent', 'bench', '--', ...args], { cwd: PROJECT_ROOT, stdio: 'inherit', env });
     const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
     return code ?? (signal === null ? 1 : 128);
   },

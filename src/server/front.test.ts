@@ -10,7 +10,7 @@ import { silentLogger } from '../log.js';
 import { createApiApp, REQUEST_BOUNDS } from '../http/index.js';
 import { capturedLogger } from '../test-support/captured-logger.js';
 import { createOriginApp, openOriginDatabase, type OriginDatabase } from '../origin/index.js';
-import { createPageCache, createStatsHandler } from '../page-cache/index.js';
+import { createPageCache, createStatsHandler } from '@sitestack/page-cache';
 import { buildClient, createCommentRoute, createRenderer } from '../renderer/index.js';
 import { createFrontServer } from './front.js';
 

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../log.js';
 import { logUrl } from '../log-bounds.js';
-import { pathOf, type PageCache } from '../page-cache/index.js';
+import { pathOf, type PageCache } from '@sitestack/page-cache';
 import { REQUEST_BOUNDS, urlTooLong } from '../http/index.js';
 import { ERRORS } from '../error-codes.js';
 import { matchCommentPath, type RendererHandler } from '../renderer/index.js';

@@ -1,6 +1,6 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Backlog } from '../origin/index.js';
-import type { PageCacheStats } from '../page-cache/index.js';
+import type { PageCacheStats } from '@sitestack/page-cache';
 import { FastHistogram } from './fast-histogram.js';
 import { rateLimitOf } from './operations-policy.js';
 

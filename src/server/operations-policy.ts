@@ -5,7 +5,7 @@
 
 import { HEALTH_PATH, METRICS_PATH, READY_PATH } from '../http/index.js';
 import { LOG_URL_MAX_CHARS, type LogRequestsMode } from '../log-bounds.js';
-import { DEFAULTS as PAGE_CACHE_DEFAULTS } from '../page-cache/index.js';
+import { DEFAULTS as PAGE_CACHE_DEFAULTS } from '@sitestack/page-cache';
 import { DATA_PREFIX, STATIC_PREFIX } from '../renderer/index.js';
 import { IMAGE_PREFIX } from '../origin/index.js';
 

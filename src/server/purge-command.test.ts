@@ -10,7 +10,7 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../config.js';
 import { silentLogger } from '../log.js';
-import { createPageCache, type PageCache } from '../page-cache/index.js';
+import { createPageCache, type PageCache } from '@sitestack/page-cache';
 import { purgeCommand } from './purge-command.js';
 import { resolveSecrets } from './secrets.js';
 

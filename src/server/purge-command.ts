@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { ERRORS } from '../error-codes.js';
-import { DEFAULTS, validateKeys, validatePathnames, type PurgeRequest } from '../page-cache/index.js';
+import { DEFAULTS, validateKeys, validatePathnames, type PurgeRequest } from '@sitestack/page-cache';
 import { PURGE_ANSWER_MAX_BYTES, readBoundedText } from '../http/index.js';
 import type { Command } from './command.js';
 import { readSharedSecrets, SECRETS_FILE } from './secrets.js';

@@ -5,7 +5,7 @@
  * (or gives up on the silent ones after a timeout) and hands the union back.
  */
 import type { Logger } from '../log.js';
-import type { PurgeRequest } from '../page-cache/index.js';
+import type { PurgeRequest } from '@sitestack/page-cache';
 
 /** IPC messages of the fan-out; the `sitestack` tag lets other IPC traffic pass by. */
 export type FanoutMessage =

@@ -15,8 +15,6 @@ export const ERROR_SAMPLES: Samples = {
   NGINX_START_FAILED: ['/usr/sbin/nginx', 'EACCES'],
   NGINX_EXITED: [1],
   NGINX_NOT_READY: [5000],
-  PAGE_CACHE_OPTIONS_INVALID: ['maxEntries', 'to be a positive integer', 0],
-  PAGE_CACHE_OPTION_MISSING: ["purgeMode 'soft'", 'revalidate', 'the renderer that replaces a stale entry'],
   CDN_PURGE_OPTIONS_INVALID: ["purgeCdn's concurrency", 'to be a positive integer', -1],
   CDN_BASE_URL_INVALID: ['ftp://cdn'],
   SEARCH_URL_INVALID: ['a sqlite: URL', 'mysql://x'],

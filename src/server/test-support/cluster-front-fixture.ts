@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { silentLogger } from '../../log.js';
-import { createPageCache } from '../../page-cache/index.js';
+import { createPageCache } from '@sitestack/page-cache';
 import { drainServer } from '../drain.js';
 import { runFrontWorkers } from '../front-workers.js';
 import { WorkerPurgeFanout } from '../purge-fanout.js';

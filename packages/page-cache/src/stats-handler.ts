@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bearerMatches, bearerToken } from './auth.js';
-import { ERRORS, errorBody, type AppError } from './errors.js';
+import { ERRORS, errorBody, type PageCacheError } from './errors.js';
 import { sendJson } from './http-answers.js';
 import type { PageCache } from './page-cache.js';
 
@@ -10,7 +10,7 @@ export interface StatsHandlerOptions {
 }
 
 /** The stats are JSON, so their refusals are the one error body of every JSON API. */
-function sendError(res: ServerResponse, error: AppError, headers: Record<string, string> = {}): void {
+function sendError(res: ServerResponse, error: PageCacheError, headers: Record<string, string> = {}): void {
   sendJson(res, error.status, errorBody(error), headers);
 }
 

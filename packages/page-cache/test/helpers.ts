@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before } from 'node:test';
 import { pino, type Logger } from 'pino';
-import { createPageCache, type PageCache, type PageCacheOptions } from '../../src/page-cache/index.js';
+import { createPageCache, type PageCache, type PageCacheOptions } from '../src/index.js';
 
 export interface Reply {
   status: number;

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createPageCache } from '../../src/page-cache/index.js';
+import { createPageCache } from '../src/index.js';
 import { delay, gate, request, withCache, type Harness } from './helpers.js';
 
 const SECRET = 'soft-secret';

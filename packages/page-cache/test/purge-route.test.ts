@@ -224,7 +224,7 @@ describe('purge route without a secret', () => {
 });
 
 describe('purge()', () => {
-  it('throws a 400 AppError when a pathname is invalid', async () => {
+  it('throws a 400 PageCacheError when a pathname is invalid', async () => {
     await withCache({}, htmlRenderer, async (h) => {
       assert.throws(() => h.cache.purge(['relative']), { code: 'PURGE_PATHNAMES_INVALID', status: 400 });
       assert.deepEqual(h.cache.purge(['/']), []);

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createStatsHandler } from '../../src/page-cache/index.js';
+import { createStatsHandler } from '../src/index.js';
 import { closeServer, listen, request, startCache } from './helpers.js';
 
 describe('stats', () => {

@@ -5,10 +5,12 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-/** What the page cache may import besides its own files: it is to become a package of its own. */
-const ALLOWED = /^(?:node:|lru-cache$)/;
-/** The one file that reaches outside the folder, for the project's error catalogue. */
-const SEAM = 'errors.ts';
+const manifest = JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8')) as {
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+};
+const runtime = new Set(Object.keys(manifest.dependencies ?? {}));
+const development = new Set(Object.keys(manifest.devDependencies ?? {}));
 
 function sources(dir: string, prefix = ''): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((item) =>
@@ -16,14 +18,21 @@ function sources(dir: string, prefix = ''): string[] {
   );
 }
 
+/** The package a bare specifier names: `lru-cache`, `@scope/name`. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
 describe('the page cache package', () => {
-  it('imports only its own files, node: built-ins and lru-cache, but for the error catalogue in errors.ts', () => {
+  it('imports only its own files, node: built-ins and its declared dependencies (tests: dev dependencies too)', () => {
     const stray: string[] = [];
     for (const file of sources(here)) {
       const test = file.endsWith('.test.ts') || file.startsWith('test-support/');
       for (const [, from] of readFileSync(join(here, file), 'utf8').matchAll(/(?:^|\n)(?:import|export)[^'"]*?from '([^']+)'/g)) {
         const own = from!.startsWith('./') || (from!.startsWith('../') && file.includes('/') && !from!.startsWith('../../'));
-        if (own || ALLOWED.test(from!) || (test && from === 'fast-check') || file === SEAM) continue;
+        const declared = runtime.has(packageOf(from!)) || (test && development.has(packageOf(from!)));
+        if (own || from!.startsWith('node:') || declared) continue;
         stray.push(`${file}: ${from}`);
       }
     }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createPageCache, type PageCache } from '../../src/page-cache/index.js';
+import { createPageCache, type PageCache } from '../src/index.js';
 import { closeServer, request } from './helpers.js';
 
 describe('page cache in front of an Express renderer', () => {
