@@ -1,14 +1,14 @@
-import { createBoundedTable, POLICY_NAMES, type PolicyName } from '../../src/page-cache/eviction/index.js';
+import { EVICTION_POLICY_NAMES, createBoundedTable, type EvictionPolicyName } from '@sitestack/page-cache';
 
-/** Every value of the `eviction` option the bench compares, the spec's LRU first. */
-export const EVICTIONS: readonly ('lru' | PolicyName)[] = ['lru', ...POLICY_NAMES];
-export type Eviction = (typeof EVICTIONS)[number];
+/** The policies the bench replays traces through: the spec's LRU (lru-cache) first, then every candidate. */
+export const REPLAYED: readonly Replayed[] = ['lru', ...EVICTION_POLICY_NAMES];
+export type Replayed = 'lru' | EvictionPolicyName;
 
 const HELD = { held: true } as const;
 const ignore = (): void => {};
 
 /** A table as the page cache's store bounds it, every entry weighing 1. */
-export function countingTable(eviction: Eviction, maxEntries: number) {
+export function countingTable(eviction: Replayed, maxEntries: number) {
   return createBoundedTable<number, typeof HELD>({ eviction, maxEntries, maxWeight: undefined, weightOf: () => 1, onInsert: ignore, onRemove: ignore });
 }
 
@@ -26,7 +26,7 @@ export function replay(table: Table, keys: ArrayLike<number>, from = 0, to = key
 }
 
 /** Hit ratio (0–1) of a fresh table of `maxEntries` over the whole trace. */
-export function hitRatio(eviction: Eviction, maxEntries: number, keys: ArrayLike<number>): number {
+export function hitRatio(eviction: Replayed, maxEntries: number, keys: ArrayLike<number>): number {
   return replay(countingTable(eviction, maxEntries), keys) / keys.length;
 }
 
@@ -40,7 +40,7 @@ export interface ScanSurvival {
  * Warms a table on `warmup`, then sends `scanLength` one-off keys (never asked for before): how many of the `popular`
  * keys asked for most in the warm-up are held before and after.
  */
-export function scanSurvival(eviction: Eviction, maxEntries: number, warmup: ArrayLike<number>, popular: number, scanLength: number): ScanSurvival {
+export function scanSurvival(eviction: Replayed, maxEntries: number, warmup: ArrayLike<number>, popular: number, scanLength: number): ScanSurvival {
   const table = countingTable(eviction, maxEntries);
   replay(table, warmup);
   const counts = new Map<number, number>();
