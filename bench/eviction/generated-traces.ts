@@ -47,10 +47,11 @@ export function generatedTrace(name: string, shape: GeneratedTraceShape, seed: n
     else if (random() < shape.loopShare) keys[i] = LOOP_BASE + (loopStep++ % shape.loopLength);
     else keys[i] = page();
   }
-  const parts = [`Zipf ${EXPONENT} over ${PAGES.toLocaleString('en')} pages`];
+  const parts = shape.loopShare < 1 ? [`Zipf ${EXPONENT} over ${PAGES.toLocaleString('en')} pages`] : [];
   if (shape.scanEvery > 0) parts.push(`a scan of ${shape.scanLength.toLocaleString('en')} one-off keys every ${shape.scanEvery.toLocaleString('en')} requests`);
-  if (shape.loopShare > 0) parts.push(`${Math.round(shape.loopShare * 100)}% of requests walking a loop of ${shape.loopLength.toLocaleString('en')} keys`);
-  return { name, keys, note: `${shape.requests.toLocaleString('en')} requests, seed ${seed}: ${parts.join(', ')}` };
+  if (shape.loopShare === 1) parts.push(`a loop of ${shape.loopLength.toLocaleString('en')} keys, walked in order`);
+  else if (shape.loopShare > 0) parts.push(`${Math.round(shape.loopShare * 100)}% of requests walking a loop of ${shape.loopLength.toLocaleString('en')} keys`);
+  return { name, keys, note: `seed ${seed}: ${parts.join(', ')}` };
 }
 
 /** The generated traces of the bench: Zipf alone, with scans, with a loop, and a bare loop larger than either cache. */

@@ -1,4 +1,4 @@
-import { EVICTION_POLICY_NAMES, createBoundedTable, type EvictionPolicyName } from '@sitestack/page-cache';
+import { EVICTION_POLICY_NAMES, createBoundedTable, type BoundedTable, type EvictionPolicyName } from '@sitestack/page-cache';
 
 /** The policies the bench replays traces through: the spec's LRU (lru-cache) first, then every candidate. */
 export const REPLAYED: readonly Replayed[] = ['lru', ...EVICTION_POLICY_NAMES];
@@ -8,11 +8,11 @@ const HELD = { held: true } as const;
 const ignore = (): void => {};
 
 /** A table as the page cache's store bounds it, every entry weighing 1. */
-export function countingTable(eviction: Replayed, maxEntries: number) {
-  return createBoundedTable<number, typeof HELD>({ eviction, maxEntries, maxWeight: undefined, weightOf: () => 1, onInsert: ignore, onRemove: ignore });
+export function countingTable<K extends number | string = number>(eviction: Replayed, maxEntries: number): BoundedTable<K, typeof HELD> {
+  return createBoundedTable<K, typeof HELD>({ eviction, maxEntries, maxWeight: undefined, weightOf: () => 1, onInsert: ignore, onRemove: ignore });
 }
 
-type Table = ReturnType<typeof countingTable>;
+type Table = BoundedTable<number, typeof HELD>;
 
 /** Asks `table` for each key in turn, storing every miss; returns the hits. */
 export function replay(table: Table, keys: ArrayLike<number>, from = 0, to = keys.length): number {

@@ -4,6 +4,7 @@ import { freshnessSuite } from './freshness.js';
 import { imagesSuite } from './images.js';
 import { markdownSuite } from './markdown.js';
 import { pageCacheSuite } from './page-cache.js';
+import { pageCacheEvictionSuite } from './page-cache-eviction.js';
 import { pagePathSuite } from './page-path.js';
 import { publicationSuite } from './publication.js';
 import { purgeKeysSuite } from './purge-keys.js';
@@ -16,4 +17,4 @@ import { searchQuerySuite } from './search-query.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite];
+export const suites: BenchSuite[] = [pageCacheSuite, pageCacheEvictionSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite];
