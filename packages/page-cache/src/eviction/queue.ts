@@ -1,4 +1,4 @@
-import type { PolicyKey } from './policy.js';
+import type { EvictionBounds, PolicyKey } from './policy.js';
 
 /** A held key and what its policy records of it; it sits in one {@link Queue} at a time. */
 export class PolicyNode<K extends PolicyKey> {
@@ -17,6 +17,17 @@ export class PolicyNode<K extends PolicyKey> {
   ) {}
 }
 
+/** How much a queue may hold; `Infinity` weight when the cache bounds no weight. */
+export interface QueueLimits {
+  entries: number;
+  weight: number;
+}
+
+/** `share` of the cache's bounds, as a queue's limits. */
+export function shareOf(bounds: EvictionBounds, share: number): QueueLimits {
+  return { entries: bounds.maxEntries * share, weight: bounds.maxWeight === undefined ? Infinity : bounds.maxWeight * share };
+}
+
 /** An intrusive doubly linked list of nodes, newest at the head, with its count and total weight. */
 export class Queue<K extends PolicyKey> {
   head: PolicyNode<K> | undefined = undefined;
@@ -25,6 +36,11 @@ export class Queue<K extends PolicyKey> {
   weight = 0;
 
   constructor(readonly id: number) {}
+
+  /** Whether it holds more than `limits` in entries or in weight. */
+  exceeds(limits: QueueLimits): boolean {
+    return this.count > limits.entries || this.weight > limits.weight;
+  }
 
   pushHead(node: PolicyNode<K>): void {
     node.queue = this.id;

@@ -1,12 +1,11 @@
+import { HeldNodes } from './held-nodes.js';
 import type { EvictionBounds, EvictionPolicy, PolicyKey } from './policy.js';
-import { PolicyNode, Queue } from './queue.js';
+import { PolicyNode, Queue, shareOf, type QueueLimits } from './queue.js';
 
 /** Share of the bounds the small queue holds before it evicts: the paper's 10%. */
 const SMALL_SHARE = 0.1;
 /** Most hits a key's counter records: a key in the main queue survives at most this many passes without a hit. */
 const MAX_FREQUENCY = 3;
-const SMALL = 0;
-const MAIN = 1;
 
 /**
  * S3-FIFO (Yang et al., SOSP 2023): new keys enter a small FIFO queue; one hit there moves a key to the main FIFO
@@ -14,57 +13,49 @@ const MAIN = 1;
  * in the ghost queue enters main directly. Main reinserts a key with hits (spending one) instead of evicting it. A
  * scan of one-off keys only ever churns the small queue.
  */
-export class S3FifoPolicy<K extends PolicyKey> implements EvictionPolicy<K> {
-  readonly #nodes = new Map<K, PolicyNode<K>>();
-  readonly #small = new Queue<K>(SMALL);
-  readonly #main = new Queue<K>(MAIN);
+export class S3FifoPolicy<K extends PolicyKey> extends HeldNodes<K> implements EvictionPolicy<K> {
+  readonly #small = new Queue<K>(0);
+  readonly #main = new Queue<K>(1);
   /** Keys evicted from the small queue, oldest first (a Set iterates in insertion order). */
   readonly #ghost = new Set<K>();
   readonly #ghostCapacity: number;
-  readonly #bounds: EvictionBounds;
+  readonly #smallLimits: QueueLimits;
 
   constructor(bounds: EvictionBounds) {
-    this.#bounds = bounds;
+    super();
+    this.#smallLimits = shareOf(bounds, SMALL_SHARE);
     this.#ghostCapacity = Math.max(1, Math.ceil(bounds.maxEntries * (1 - SMALL_SHARE)));
-  }
-
-  get size(): number {
-    return this.#nodes.size;
   }
 
   get weight(): number {
     return this.#small.weight + this.#main.weight;
   }
 
-  has(key: K): boolean {
-    return this.#nodes.has(key);
-  }
-
   touch(key: K): boolean {
-    const node = this.#nodes.get(key);
+    const node = this.nodes.get(key);
     if (node === undefined) return false;
     if (node.marks < MAX_FREQUENCY) node.marks++;
     return true;
   }
 
   insert(key: K, weight: number): void {
-    const held = this.#nodes.get(key);
+    const held = this.nodes.get(key);
     if (held !== undefined) {
-      (held.queue === SMALL ? this.#small : this.#main).reweigh(held, weight);
+      this.#queueOf(held).reweigh(held, weight);
       this.touch(key);
       return;
     }
     const node = new PolicyNode(key, weight, 0);
-    this.#nodes.set(key, node);
+    this.nodes.set(key, node);
     if (this.#ghost.delete(key)) this.#main.pushHead(node);
     else this.#small.pushHead(node);
   }
 
   delete(key: K): boolean {
-    const node = this.#nodes.get(key);
+    const node = this.nodes.get(key);
     if (node === undefined) return false;
-    (node.queue === SMALL ? this.#small : this.#main).remove(node);
-    this.#nodes.delete(key);
+    this.#queueOf(node).remove(node);
+    this.nodes.delete(key);
     return true;
   }
 
@@ -72,18 +63,16 @@ export class S3FifoPolicy<K extends PolicyKey> implements EvictionPolicy<K> {
     const fromSmall = this.#main.count === 0 || (this.#small.count > 0 && this.#smallAtShare());
     const victim = fromSmall ? (this.#evictSmall() ?? this.#evictMain()) : this.#evictMain();
     if (victim === undefined) return undefined;
-    this.#nodes.delete(victim.key);
+    this.nodes.delete(victim.key);
     return victim.key;
   }
 
-  keys(): IterableIterator<K> {
-    return this.#nodes.keys();
+  #queueOf(node: PolicyNode<K>): Queue<K> {
+    return node.queue === this.#small.id ? this.#small : this.#main;
   }
 
   #smallAtShare(): boolean {
-    const small = this.#small;
-    const bounds = this.#bounds;
-    return small.count >= SMALL_SHARE * bounds.maxEntries || (bounds.maxWeight !== undefined && small.weight >= SMALL_SHARE * bounds.maxWeight);
+    return this.#small.count >= this.#smallLimits.entries || this.#small.weight >= this.#smallLimits.weight;
   }
 
   /** Moves hit keys from the small queue's end to main until one without a hit is found and evicted. */

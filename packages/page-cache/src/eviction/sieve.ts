@@ -1,3 +1,4 @@
+import { HeldNodes } from './held-nodes.js';
 import type { EvictionPolicy, PolicyKey } from './policy.js';
 import { PolicyNode, Queue } from './queue.js';
 
@@ -6,45 +7,36 @@ import { PolicyNode, Queue } from './queue.js';
  * oldest key towards the newest, clearing visited bits and evicting the first key without one. A hit only sets a bit,
  * so it never reorders anything; one-off keys are evicted near where they entered.
  */
-export class SievePolicy<K extends PolicyKey> implements EvictionPolicy<K> {
-  readonly #nodes = new Map<K, PolicyNode<K>>();
+export class SievePolicy<K extends PolicyKey> extends HeldNodes<K> implements EvictionPolicy<K> {
   readonly #queue = new Queue<K>(0);
   /** The next key the hand looks at; `undefined` starts again from the oldest. */
   #hand: PolicyNode<K> | undefined = undefined;
-
-  get size(): number {
-    return this.#queue.count;
-  }
 
   get weight(): number {
     return this.#queue.weight;
   }
 
-  has(key: K): boolean {
-    return this.#nodes.has(key);
-  }
-
   touch(key: K): boolean {
-    const node = this.#nodes.get(key);
+    const node = this.nodes.get(key);
     if (node === undefined) return false;
     node.marks = 1;
     return true;
   }
 
   insert(key: K, weight: number): void {
-    const held = this.#nodes.get(key);
+    const held = this.nodes.get(key);
     if (held !== undefined) {
       this.#queue.reweigh(held, weight);
       held.marks = 1;
       return;
     }
     const node = new PolicyNode(key, weight, 0);
-    this.#nodes.set(key, node);
+    this.nodes.set(key, node);
     this.#queue.pushHead(node);
   }
 
   delete(key: K): boolean {
-    const node = this.#nodes.get(key);
+    const node = this.nodes.get(key);
     if (node === undefined) return false;
     this.#unlink(node);
     return true;
@@ -62,13 +54,9 @@ export class SievePolicy<K extends PolicyKey> implements EvictionPolicy<K> {
     return node.key;
   }
 
-  keys(): IterableIterator<K> {
-    return this.#nodes.keys();
-  }
-
   #unlink(node: PolicyNode<K>): void {
     if (this.#hand === node) this.#hand = node.newer;
     this.#queue.remove(node);
-    this.#nodes.delete(node.key);
+    this.nodes.delete(node.key);
   }
 }

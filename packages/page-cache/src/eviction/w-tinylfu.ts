@@ -1,17 +1,13 @@
 import { FrequencySketch } from './frequency-sketch.js';
 import { hashKey } from './key-hash.js';
+import { HeldNodes } from './held-nodes.js';
 import type { EvictionBounds, EvictionPolicy, PolicyKey } from './policy.js';
-import { PolicyNode, Queue } from './queue.js';
+import { PolicyNode, Queue, shareOf, type QueueLimits } from './queue.js';
 
 /** Share of the bounds the admission window (an LRU) holds: Caffeine's starting 1%. */
 const WINDOW_SHARE = 0.01;
 /** Share of the main space kept for keys hit again after admission (segmented LRU's protected part). */
 const PROTECTED_SHARE = 0.8;
-/** A queue's bounds; `Infinity` weight when the cache bounds no weight. */
-interface Limits {
-  entries: number;
-  weight: number;
-}
 const WINDOW = 0;
 const PROBATION = 1;
 const PROTECTED = 2;
@@ -22,41 +18,35 @@ const PROTECTED = 2;
  * more often than the key main would evict for it. A scan's one-off keys are each asked for once, so they lose to any
  * popular key and pass through the window only.
  */
-export class WTinyLfuPolicy<K extends PolicyKey> implements EvictionPolicy<K> {
-  readonly #nodes = new Map<K, PolicyNode<K>>();
+export class WTinyLfuPolicy<K extends PolicyKey> extends HeldNodes<K> implements EvictionPolicy<K> {
   readonly #window = new Queue<K>(WINDOW);
   readonly #probation = new Queue<K>(PROBATION);
   readonly #protected = new Queue<K>(PROTECTED);
   readonly #queues = [this.#window, this.#probation, this.#protected] as const;
   readonly #sketch: FrequencySketch;
-  readonly #windowLimits: Limits;
+  readonly #windowLimits: QueueLimits;
   /** The main space's bounds: what the window leaves. */
-  readonly #main: Limits;
+  readonly #main: QueueLimits;
+  readonly #protectedLimits: QueueLimits;
 
   constructor(bounds: EvictionBounds) {
+    super();
     // Whole entries, as Caffeine counts them: a cache of fewer than 100 entries has no window of its own, and a new key
     // then contests main's victim as soon as main is full.
     const windowEntries = Math.floor(bounds.maxEntries * WINDOW_SHARE);
     const windowWeight = bounds.maxWeight === undefined ? Infinity : bounds.maxWeight * WINDOW_SHARE;
     this.#windowLimits = { entries: windowEntries, weight: windowWeight };
     this.#main = { entries: bounds.maxEntries - windowEntries, weight: bounds.maxWeight === undefined ? Infinity : bounds.maxWeight - windowWeight };
+    this.#protectedLimits = shareOf({ maxEntries: this.#main.entries, maxWeight: this.#main.weight }, PROTECTED_SHARE);
     this.#sketch = new FrequencySketch(Math.min(bounds.maxEntries, 1024));
-  }
-
-  get size(): number {
-    return this.#nodes.size;
   }
 
   get weight(): number {
     return this.#window.weight + this.#probation.weight + this.#protected.weight;
   }
 
-  has(key: K): boolean {
-    return this.#nodes.has(key);
-  }
-
   touch(key: K): boolean {
-    const node = this.#nodes.get(key);
+    const node = this.nodes.get(key);
     if (node === undefined) return false;
     this.#sketch.increment(node.hash);
     this.#hit(node);
@@ -64,7 +54,7 @@ export class WTinyLfuPolicy<K extends PolicyKey> implements EvictionPolicy<K> {
   }
 
   insert(key: K, weight: number): void {
-    const held = this.#nodes.get(key);
+    const held = this.nodes.get(key);
     if (held !== undefined) {
       this.#queues[held.queue]!.reweigh(held, weight);
       this.#sketch.increment(held.hash);
@@ -72,8 +62,8 @@ export class WTinyLfuPolicy<K extends PolicyKey> implements EvictionPolicy<K> {
       return;
     }
     const node = new PolicyNode(key, weight, hashKey(key));
-    this.#nodes.set(key, node);
-    this.#sketch.ensureCapacity(this.#nodes.size);
+    this.nodes.set(key, node);
+    this.#sketch.ensureCapacity(this.nodes.size);
     this.#sketch.increment(node.hash);
     this.#window.pushHead(node);
     // While the cache fills, keys leave the window for main without a contest: there is room for both.
@@ -81,10 +71,10 @@ export class WTinyLfuPolicy<K extends PolicyKey> implements EvictionPolicy<K> {
   }
 
   delete(key: K): boolean {
-    const node = this.#nodes.get(key);
+    const node = this.nodes.get(key);
     if (node === undefined) return false;
     this.#queues[node.queue]!.remove(node);
-    this.#nodes.delete(key);
+    this.nodes.delete(key);
     return true;
   }
 
@@ -92,19 +82,15 @@ export class WTinyLfuPolicy<K extends PolicyKey> implements EvictionPolicy<K> {
     const evicted = this.#victim();
     if (evicted === undefined) return undefined;
     this.#queues[evicted.queue]!.remove(evicted);
-    this.#nodes.delete(evicted.key);
+    this.nodes.delete(evicted.key);
     return evicted.key;
-  }
-
-  keys(): IterableIterator<K> {
-    return this.#nodes.keys();
   }
 
   #hit(node: PolicyNode<K>): void {
     if (node.queue === PROBATION) {
       this.#probation.remove(node);
       this.#protected.pushHead(node);
-      while (this.#protected.count > 1 && this.#over(this.#protected, PROTECTED_SHARE, this.#main)) {
+      while (this.#protected.count > 1 && this.#protected.exceeds(this.#protectedLimits)) {
         this.#demoteTail(this.#protected.tail!);
       }
     } else this.#queues[node.queue]!.moveToHead(node);
@@ -137,16 +123,12 @@ export class WTinyLfuPolicy<K extends PolicyKey> implements EvictionPolicy<K> {
   }
 
   #windowOverShare(): boolean {
-    return this.#over(this.#window, 1, this.#windowLimits);
+    return this.#window.exceeds(this.#windowLimits);
   }
 
   #mainFull(): boolean {
     const count = this.#probation.count + this.#protected.count;
     const weight = this.#probation.weight + this.#protected.weight;
     return count + 1 > this.#main.entries || weight + this.#window.tail!.weight > this.#main.weight;
-  }
-
-  #over(queue: Queue<K>, share: number, limits: Limits): boolean {
-    return queue.count > share * limits.entries || queue.weight > share * limits.weight;
   }
 }
