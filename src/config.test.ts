@@ -92,6 +92,14 @@ describe('loadConfig', () => {
     assert.throws(() => loadConfig({ CACHE_KEY: 'urls' }), /expected CACHE_KEY to be one of url, path/);
   });
 
+  it('reads the page cache eviction policy, lru when CACHE_EVICTION is unset, and rejects an unknown one', () => {
+    assert.equal(loadConfig({}).cacheEviction, 'lru');
+    assert.equal(loadConfig({ CACHE_EVICTION: 's3-fifo' }).cacheEviction, 's3-fifo');
+    for (const value of ['LRU', 'sieve', 'w tinylfu', 'ｓ３-fifo', 'lru'.repeat(1000)]) {
+      assert.throws(() => loadConfig({ CACHE_EVICTION: value }), /expected CACHE_EVICTION to be one of lru, s3-fifo, w-tinylfu, got '/);
+    }
+  });
+
   it('reads the path+variant cookie and header names and rejects names that are not tokens', () => {
     const config = loadConfig({ CACHE_VARIANT_COOKIE: 'theme', CACHE_VARIANT_HEADER: 'X-Device' });
     assert.equal(config.cacheVariantCookie, 'theme');

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { ERRORS, SECRET_RULE, withheld } from './error-codes.js';
-import { CACHE_KEY_NAMES, DEFAULTS as PAGE_CACHE_DEFAULTS, PURGE_MODES, type CacheKeyName, type PurgeMode } from '@sitestack/page-cache';
+import { CACHE_KEY_NAMES, DEFAULTS as PAGE_CACHE_DEFAULTS, EVICTIONS, PURGE_MODES, type CacheKeyName, type Eviction, type PurgeMode } from '@sitestack/page-cache';
 import { LOCALE_SEGMENT } from './locale.js';
 import { LOG_REQUESTS_MODES, type LogRequestsMode } from './log-bounds.js';
 import { RENDERER_DEFAULTS } from './renderer/index.js';
@@ -53,6 +53,8 @@ export interface Config {
   cacheVariantHeader: string;
   cacheMaxEntries: number;
   cacheMaxBytes: number | undefined;
+  /** Which page cache entry goes at a bound (`CACHE_EVICTION`, see PageCacheOptions.eviction). */
+  cacheEviction: Eviction;
   /** Whether the page cache keeps and sends brotli and gzip encodings (`CACHE_COMPRESS`, see PageCacheOptions.compress). */
   cacheCompress: boolean;
   /** Smallest body sent compressed (`CACHE_COMPRESS_MIN_BYTES`, see PageCacheOptions.compressMinBytes). */
@@ -339,6 +341,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     cacheVariantHeader: parseToken('CACHE_VARIANT_HEADER', read(env, 'CACHE_VARIANT_HEADER') ?? PAGE_CACHE_DEFAULTS.variantHeader).toLowerCase(),
     cacheMaxEntries: parsePositiveInt('CACHE_MAX_ENTRIES', read(env, 'CACHE_MAX_ENTRIES') ?? String(PAGE_CACHE_DEFAULTS.maxEntries)),
     cacheMaxBytes: cacheMaxBytes === undefined ? undefined : parsePositiveInt('CACHE_MAX_BYTES', cacheMaxBytes),
+    cacheEviction: parseOneOf('CACHE_EVICTION', read(env, 'CACHE_EVICTION') ?? PAGE_CACHE_DEFAULTS.eviction, EVICTIONS),
     cacheCompress: parseOneOf('CACHE_COMPRESS', read(env, 'CACHE_COMPRESS') ?? (PAGE_CACHE_DEFAULTS.compress ? 'on' : 'off'), ['on', 'off']) === 'on',
     cacheCompressMinBytes: parsePositiveInt('CACHE_COMPRESS_MIN_BYTES', read(env, 'CACHE_COMPRESS_MIN_BYTES') ?? String(PAGE_CACHE_DEFAULTS.compressMinBytes)),
     purgeMode: parseOneOf('PURGE_MODE', read(env, 'PURGE_MODE') ?? PAGE_CACHE_DEFAULTS.purgeMode, PURGE_MODES),

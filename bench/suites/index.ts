@@ -6,6 +6,7 @@ import { imagesSuite } from './images.js';
 import { markdownSuite } from './markdown.js';
 import { pageCacheTarballSuite } from './page-cache-package.js';
 import { pageCacheSuite } from './page-cache.js';
+import { pageCacheEvictionSuite } from './page-cache-eviction.js';
 import { pagePathSuite } from './page-path.js';
 import { publicationSuite } from './publication.js';
 import { purgeKeysSuite } from './purge-keys.js';
@@ -18,4 +19,4 @@ import { searchQuerySuite } from './search-query.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, pageCacheTarballSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite, fromSiteSuite];
+export const suites: BenchSuite[] = [pageCacheSuite, pageCacheEvictionSuite, pageCacheTarballSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite, fromSiteSuite];

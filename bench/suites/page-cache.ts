@@ -122,7 +122,7 @@ export const pageCacheSuite: BenchSuite = {
   description: 'page cache hits, misses, purge and memory on a 30 KB React-rendered HTML page',
   async run(): Promise<BenchResult[]> {
     const br = { 'accept-encoding': 'br' };
-    const [bare, hit, express, bareBr, hitBr, bareProseBr, hitProseBr] = (await compare([
+    const [bare, hit, express, bareBr, hitBr, bareProseBr, hitProseBr, hitS3Fifo, hitTinyLfu] = (await compare([
       { script: 'bare.ts', args: [] },
       { script: 'page-cache.ts', args: ['react'] },
       { script: 'express-lru.ts', args: ['react'] },
@@ -130,7 +130,9 @@ export const pageCacheSuite: BenchSuite = {
       { script: 'page-cache.ts', args: ['react'], headers: br },
       { script: 'bare.ts', args: ['br', 'prose'], headers: br },
       { script: 'page-cache.ts', args: ['prose'], headers: br, first: { 'accept-encoding': 'gzip' } },
-    ])) as [Measured, Measured, Measured, Measured, Measured, Measured, Measured];
+      { script: 'page-cache.ts', args: ['react', '1000', 'compress', 's3-fifo'] },
+      { script: 'page-cache.ts', args: ['react', '1000', 'compress', 'w-tinylfu'] },
+    ])) as [Measured, Measured, Measured, Measured, Measured, Measured, Measured, Measured, Measured];
     const [reactAlone, reactMiss, reactMissFull, reactMissIdentity, reactMissBr] = (await compare([
       { script: 'renderer-alone.ts', args: ['react'], distinct: true },
       { script: 'page-cache.ts', args: ['react', '1'], distinct: true },
@@ -156,6 +158,8 @@ export const pageCacheSuite: BenchSuite = {
       },
       { name: 'Express + lru-cache middleware, hits', value: express.rps, unit: rps, note: 'patches res.write/res.end; hits via res.set + res.send' },
       { name: 'page cache hits', value: hit.rps, unit: rps, baseline: 'bare node:http, prebuilt bytes', target: { minRatio: 0.9 } },
+      { name: 'page cache hits, eviction s3-fifo', value: hitS3Fifo.rps, unit: rps, baseline: 'bare node:http, prebuilt bytes', target: { minRatio: 0.9 } },
+      { name: 'page cache hits, eviction w-tinylfu', value: hitTinyLfu.rps, unit: rps, baseline: 'bare node:http, prebuilt bytes', target: { minRatio: 0.9 } },
       { name: 'page cache hits (vs Express)', value: hit.rps, unit: rps, baseline: 'Express + lru-cache middleware, hits', target: { minRatio: 4 } },
       {
         name: 'bare node:http, prebuilt brotli bytes',
@@ -190,6 +194,8 @@ export const pageCacheSuite: BenchSuite = {
       { name: 'server CPU per brotli hit of a post after gzip', value: hitProseBr.cpuMicros, unit: cpu, baseline: 'server CPU per request, bare, brotli post' },
       { name: 'server CPU per request, bare', value: bare.cpuMicros, unit: cpu, note: 'server process CPU time / requests (from /proc)' },
       { name: 'server CPU per hit, page cache', value: hit.cpuMicros, unit: cpu, baseline: 'server CPU per request, bare' },
+      { name: 'server CPU per hit, eviction s3-fifo', value: hitS3Fifo.cpuMicros, unit: cpu, baseline: 'server CPU per hit, page cache' },
+      { name: 'server CPU per hit, eviction w-tinylfu', value: hitTinyLfu.cpuMicros, unit: cpu, baseline: 'server CPU per hit, page cache' },
       { name: 'server CPU per hit, Express + lru-cache', value: express.cpuMicros, unit: cpu, baseline: 'server CPU per hit, page cache' },
       { name: 'React renderer alone', value: reactAlone.rps, unit: rps, note: 'renderToString of the 30 KB page per request, a distinct ?v=N each time' },
       {

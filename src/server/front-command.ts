@@ -191,6 +191,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
   const pageCache = createPageCache({
     maxEntries: config.cacheMaxEntries,
     maxBytes: config.cacheMaxBytes,
+    eviction: config.cacheEviction,
     compress: config.cacheCompress,
     compressMinBytes: config.cacheCompressMinBytes,
     purgeMode: config.purgeMode,

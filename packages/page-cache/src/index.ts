@@ -10,6 +10,19 @@ export {
   type PurgeRequest,
 } from './options.js';
 export type { PageCacheStats } from './store.js';
+// The eviction policies on their own, for replaying request traces through each (as the bench does).
+export {
+  EVICTIONS,
+  POLICY_NAMES as EVICTION_POLICY_NAMES,
+  createBoundedTable,
+  createEvictionPolicy,
+  type BoundedTable,
+  type BoundedTableOptions,
+  type Eviction,
+  type EvictionBounds,
+  type EvictionPolicy,
+  type PolicyName as EvictionPolicyName,
+} from './eviction/index.js';
 export { createStatsHandler, type StatsHandlerOptions } from './stats-handler.js';
 export { bearerMatches } from './auth.js';
 export { pathOf } from './key.js';

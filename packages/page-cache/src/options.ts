@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERRORS } from './errors.js';
+import { EVICTIONS, type Eviction } from './eviction/index.js';
 import { SILENT_LOGGER, type Logger } from './log.js';
 
 /** The built-in key policies of spec §4 (see key.ts). */
@@ -22,10 +23,19 @@ export type PurgeMode = (typeof PURGE_MODES)[number];
 /** Options of {@link createPageCache}; every field is optional and defaults to {@link DEFAULTS}. */
 export interface PageCacheOptions {
   /**
-   * Maximum number of entries; storing one more evicts the least recently used (a hit refreshes recency).
+   * Maximum number of entries; storing one more evicts one, chosen by {@link eviction}.
    * @default 1000
    */
   maxEntries?: number;
+  /**
+   * Which entry goes when a bound is reached. `'lru'`: the least recently used (the spec's rule; a flood of one-off
+   * URLs pushes out every popular page). `'s3-fifo'`: new entries wait in a small queue and only those asked for again
+   * join the main one, so a scan passes through without touching it. `'w-tinylfu'`: an entry joins the main space only
+   * if asked for more often than the one it would push out; the only one still hitting when a crawl loops over more
+   * pages than the cache holds. docs/page-cache.md#eviction has the measurements.
+   * @default 'lru'
+   */
+  eviction?: Eviction;
   /**
    * Maximum bytes held, counting each entry's body plus its header names and values. A response larger than this is
    * never stored. `undefined` means no byte bound.
@@ -176,6 +186,7 @@ export type ResolvedPageCacheOptions = Required<Omit<PageCacheOptions, 'maxBytes
 
 export const DEFAULTS = {
   maxEntries: 1000,
+  eviction: 'lru',
   maxBytes: undefined,
   key: 'url',
   variantCookie: 'display-mode',
@@ -215,6 +226,9 @@ export function resolveOptions(options: PageCacheOptions = {}): ResolvedPageCach
   const resolved: ResolvedPageCacheOptions = { ...DEFAULTS, logger: SILENT_LOGGER, ...defined };
   positiveInteger('maxEntries', resolved.maxEntries);
   if (resolved.maxBytes !== undefined) positiveInteger('maxBytes', resolved.maxBytes);
+  if (!(EVICTIONS as readonly string[]).includes(resolved.eviction)) {
+    throw invalid('eviction', `to be one of ${EVICTIONS.join(', ')}`, String(resolved.eviction));
+  }
   positiveInteger('maxPurgeBodyBytes', resolved.maxPurgeBodyBytes);
   positiveInteger('maxPathnames', resolved.maxPathnames);
   positiveInteger('maxPathnameLength', resolved.maxPathnameLength);

@@ -1,5 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import type { CacheEntry } from './entry.js';
+import { createBoundedTable, type BoundedTable, type Eviction } from './eviction/index.js';
 import { PurgeIndex, type PurgeRules } from './purge-match.js';
 import { SurrogateIndex } from './surrogate-keys.js';
 
@@ -14,7 +14,7 @@ export interface PageCacheStats {
   misses: number;
   /** Requests answered from a soft-purged entry while it was rendered again (`x-middleware-cache: stale`). */
   stale: number;
-  /** Entries removed to respect `maxEntries` or `maxBytes`. */
+  /** Entries removed to respect `maxEntries` or `maxBytes` (with a scan-resistant `eviction`, new ones refused too). */
   evictions: number;
   /** Keys removed (or, with soft purge, marked stale) by purges. */
   purged: number;
@@ -31,6 +31,8 @@ export type RequestCounters = Pick<PageCacheStats, 'hits' | 'misses' | 'stale' |
 export interface StoreOptions extends PurgeRules {
   maxEntries: number;
   maxBytes: number | undefined;
+  /** @default 'lru' */
+  eviction?: Eviction | undefined;
 }
 
 /** What a purge removes: pathnames by the spec's rule, surrogate keys by the entries that named them. */
@@ -40,11 +42,12 @@ export interface PurgeTargets {
 }
 
 /**
- * The LRU of entries with its purge indexes (by pathname and by surrogate key), the soft-purge marks and the counters,
- * all kept consistent through lru-cache's `dispose`.
+ * The bounded table of entries (lru-cache, or a scan-resistant policy) with its purge indexes (by pathname and by
+ * surrogate key), the soft-purge marks and the counters, all kept consistent through the table's insert and removal
+ * callbacks.
  */
 export class EntryStore {
-  readonly #lru: LRUCache<string, CacheEntry>;
+  readonly #entries: BoundedTable<string, CacheEntry>;
   readonly #index: PurgeIndex;
   readonly #surrogates = new SurrogateIndex();
   /** When each soft-purged entry was first purged (ms). */
@@ -57,10 +60,17 @@ export class EntryStore {
   constructor(options: StoreOptions) {
     this.#index = new PurgeIndex(options);
     this.#maxBytes = options.maxBytes;
-    this.#lru = new LRUCache<string, CacheEntry>({
-      max: options.maxEntries,
-      ...(options.maxBytes === undefined ? {} : { maxSize: options.maxBytes, sizeCalculation: (entry: CacheEntry) => entry.size }),
-      dispose: (entry, key, reason) => {
+    this.#entries = createBoundedTable<string, CacheEntry>({
+      eviction: options.eviction ?? 'lru',
+      maxEntries: options.maxEntries,
+      maxWeight: options.maxBytes,
+      weightOf: (entry) => entry.size,
+      onInsert: (entry, key) => {
+        this.#bytes += entry.size;
+        this.#index.add(key);
+        this.#surrogates.add(key, entry.keys);
+      },
+      onRemove: (entry, key, reason) => {
         this.#bytes -= entry.size;
         if (reason === 'evict') this.#evictions++;
         this.#surrogates.remove(key, entry.keys);
@@ -73,16 +83,16 @@ export class EntryStore {
   }
 
   get size(): number {
-    return this.#lru.size;
+    return this.#entries.size;
   }
 
-  /** Held keys, most recently used first. */
+  /** Held keys: with LRU most recently used first, with the other policies in the order they were first stored. */
   keys(): string[] {
-    return [...this.#lru.keys()];
+    return [...this.#entries.keys()];
   }
 
   get(key: string): CacheEntry | undefined {
-    return this.#lru.get(key);
+    return this.#entries.get(key);
   }
 
   /** When the entry under `key` was soft-purged (ms), or `undefined` while it is fresh. */
@@ -92,22 +102,21 @@ export class EntryStore {
 
   /**
    * Stores `entry` under `key`, fresh, or with `staleSince` stale from that time (a soft-purged render's response);
-   * returns false when it is larger than the byte bound (and so not stored).
+   * returns false when it is larger than the byte bound (and so not stored). A scan-resistant policy may refuse it at
+   * once (an eviction): it still answers the requests waiting for it.
    */
   set(key: string, entry: CacheEntry, staleSince?: number): boolean {
     if (this.#maxBytes !== undefined && entry.size > this.#maxBytes) return false;
-    this.#lru.set(key, entry);
-    this.#bytes += entry.size;
-    this.#index.add(key);
-    this.#surrogates.add(key, entry.keys);
+    // Marked before the table holds it, so that an immediate eviction of the entry also clears its mark.
     if (staleSince === undefined) this.#staleSince.delete(key);
     else this.#staleSince.set(key, staleSince);
+    this.#entries.set(key, entry);
     return true;
   }
 
   /** The entry held under `key`, without touching its recency. */
   peek(key: string): CacheEntry | undefined {
-    return this.#lru.peek(key);
+    return this.#entries.peek(key);
   }
 
   /**
@@ -116,13 +125,13 @@ export class EntryStore {
    * whether it was replaced.
    */
   replace(key: string, expected: CacheEntry, next: CacheEntry): boolean {
-    if (this.#lru.peek(key) !== expected) return false;
+    if (this.#entries.peek(key) !== expected) return false;
     return this.set(key, next, this.#staleSince.get(key));
   }
 
   /** Removes the entry under `key` if it is still `expected`. */
   drop(key: string, expected: CacheEntry): void {
-    if (this.#lru.peek(key) === expected) this.#lru.delete(key);
+    if (this.#entries.peek(key) === expected) this.#entries.delete(key);
   }
 
   /** The cache keys the targets match: pathname by pathname (spec §4 order), then key by key, each once. */
@@ -141,8 +150,8 @@ export class EntryStore {
     const purged: string[] = [];
     for (const key of this.matches(targets)) {
       if (staleAt === undefined) {
-        if (this.#lru.delete(key)) purged.push(key);
-      } else if (this.#lru.has(key)) {
+        if (this.#entries.delete(key)) purged.push(key);
+      } else if (this.#entries.has(key)) {
         if (!this.#staleSince.has(key)) this.#staleSince.set(key, staleAt);
         purged.push(key);
       }
@@ -157,6 +166,6 @@ export class EntryStore {
   }
 
   counters(): Pick<PageCacheStats, 'entries' | 'bytes' | 'evictions' | 'purged'> {
-    return { entries: this.#lru.size, bytes: this.#bytes, evictions: this.#evictions, purged: this.#purged };
+    return { entries: this.#entries.size, bytes: this.#bytes, evictions: this.#evictions, purged: this.#purged };
   }
 }
