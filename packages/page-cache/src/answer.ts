@@ -50,10 +50,9 @@ export class Answers {
 
   /**
    * Answers from `entry`, held under `key`, as a stale copy, at once: in the coding the request prefers if the entry
-   * holds it, else identity (nothing is compressed for it).
+   * holds it, else identity (nothing is compressed for it). Not counted: the request was counted as the miss it was.
    */
   serveHeldStale(req: IncomingMessage, res: ServerResponse, key: string, entry: CacheEntry, head: boolean): void {
-    this.counters.stale++;
     const coding = entry.compressible ? chooseCoding(this.preferences(req.headers['accept-encoding']), BOTH) : 'identity';
     const held = coding === 'identity' ? undefined : this.encodings.held(key, entry, coding);
     sendHeld(req, res, held ?? entry.identity, head, true);
