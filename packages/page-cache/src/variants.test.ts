@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { createEntry } from './entry.js';
 import { resolveOptions } from './options.js';
 import { EntryStore } from './store.js';
-import { PERSONAL, Variants } from './variants.js';
+import { MAX_VARIANTS_PER_KEY, PERSONAL, Variants } from './variants.js';
 
 const entryVarying = (vary?: string) => createEntry({ 'content-type': 'text/html', ...(vary === undefined ? {} : { vary }) }, Buffer.from('<p>a</p>'));
 
@@ -51,5 +51,19 @@ describe('Variants', () => {
     assert.equal(variants.matches('/a', '/a', en, { 'accept-language': 'en' }), true);
     assert.equal(variants.matches('/a', '/a', en, { 'accept-language': 'fr' }), false);
     assert.equal(variants.matches('/b', '/b', '/b', {}), true);
+  });
+
+  it('holds at most MAX_VARIANTS_PER_KEY variants of a key, dropping the one stored longest ago', () => {
+    const { store, variants } = variantsWithStore();
+    const stored: string[] = [];
+    for (let i = 0; i <= MAX_VARIANTS_PER_KEY; i++) {
+      const entry = entryVarying('User-Agent');
+      const key = variants.storageKey('/a', entry, { 'user-agent': `agent ${i}` })!;
+      store.set(key, entry);
+      stored.push(key);
+    }
+    assert.equal(store.size, MAX_VARIANTS_PER_KEY);
+    assert.equal(store.peek(stored[0]!), undefined);
+    assert.notEqual(store.peek(stored.at(-1)!), undefined);
   });
 });
