@@ -111,47 +111,40 @@ function shorter(held: number | undefined, next: number | undefined): number | u
   return held === undefined ? next : Math.min(held, next);
 }
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type Flag = 'noStore' | 'noCache' | 'private' | 'mustRevalidate';
+
+/** The directives that are flags, by name. */
+const FLAGS: ReadonlyMap<string, Flag> = new Map([
+  ['no-store', 'noStore'],
+  ['no-cache', 'noCache'],
+  ['private', 'private'],
+  ['must-revalidate', 'mustRevalidate'],
+  ['proxy-revalidate', 'mustRevalidate'],
+]);
+
 /**
  * A response's directives as a shared cache applies them. A directive given twice keeps its most restrictive reading
  * (RFC 9111 §4.2.1): the shorter lifetime or window, and a `max-age`/`s-maxage` that is once invalid is invalid.
  */
 export function responseDirectives(field: string | number | readonly string[] | undefined): ResponseDirectives {
-  let noStore = false;
-  let noCache = false;
-  let isPrivate = false;
-  let mustRevalidate = false;
-  let maxAge: number | 'invalid' | undefined;
-  let sMaxAge: number | 'invalid' | undefined;
-  let staleWhileRevalidate: number | undefined;
-  let staleIfError: number | undefined;
+  const read: Mutable<ResponseDirectives> = {
+    noStore: false,
+    noCache: false,
+    private: false,
+    mustRevalidate: false,
+    maxAge: undefined,
+    sMaxAge: undefined,
+    staleWhileRevalidate: undefined,
+    staleIfError: undefined,
+  };
   for (const { name, value } of parseDirectives(field)) {
-    switch (name) {
-      case 'no-store':
-        noStore = true;
-        break;
-      case 'no-cache':
-        noCache = true;
-        break;
-      case 'private':
-        isPrivate = true;
-        break;
-      case 'must-revalidate':
-      case 'proxy-revalidate':
-        mustRevalidate = true;
-        break;
-      case 'max-age':
-        maxAge = shorterAge(maxAge, deltaSeconds(value));
-        break;
-      case 's-maxage':
-        sMaxAge = shorterAge(sMaxAge, deltaSeconds(value));
-        break;
-      case 'stale-while-revalidate':
-        staleWhileRevalidate = shorter(staleWhileRevalidate, deltaSeconds(value));
-        break;
-      case 'stale-if-error':
-        staleIfError = shorter(staleIfError, deltaSeconds(value));
-        break;
-    }
+    const flag = FLAGS.get(name);
+    if (flag !== undefined) read[flag] = true;
+    else if (name === 'max-age') read.maxAge = shorterAge(read.maxAge, deltaSeconds(value));
+    else if (name === 's-maxage') read.sMaxAge = shorterAge(read.sMaxAge, deltaSeconds(value));
+    else if (name === 'stale-while-revalidate') read.staleWhileRevalidate = shorter(read.staleWhileRevalidate, deltaSeconds(value));
+    else if (name === 'stale-if-error') read.staleIfError = shorter(read.staleIfError, deltaSeconds(value));
   }
-  return { noStore, noCache, private: isPrivate, mustRevalidate, maxAge, sMaxAge, staleWhileRevalidate, staleIfError };
+  return read;
 }

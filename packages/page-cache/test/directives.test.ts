@@ -5,36 +5,36 @@ import { createPageCache, type PageCacheOptions } from '../src/index.js';
 import { closeServer, listen, request } from './helpers.js';
 import { forwardTo, page, startUpstream, type Upstream } from './upstream.js';
 
-/**
- * Each row: the upstream's headers, and whether the page cache stores the page with lifetimes ignored (sitestack's
- * front) and honoured (`sitestack proxy`).
- */
-const ROWS: Array<[OutgoingHttpHeaders, { ignore: boolean; honour: boolean }]> = [
-  [{}, { ignore: true, honour: true }],
-  [{ 'cache-control': 'public, max-age=60' }, { ignore: true, honour: true }],
-  [{ 'cache-control': 's-maxage=60, max-age=0' }, { ignore: true, honour: true }],
-  [{ 'cache-control': 'max-age=0, s-maxage=60' }, { ignore: true, honour: true }],
-  [{ 'cache-control': 'max-age=60, s-maxage=0' }, { ignore: true, honour: false }],
-  [{ 'cache-control': 'private' }, { ignore: false, honour: false }],
-  [{ 'cache-control': 'PRIVATE, max-age=60' }, { ignore: false, honour: false }],
-  [{ 'cache-control': 'private="set-cookie", max-age=60' }, { ignore: false, honour: false }],
-  [{ 'cache-control': 'no-store' }, { ignore: false, honour: false }],
-  [{ 'Cache-Control': ['public', 'No-Store'] }, { ignore: false, honour: false }],
-  [{ 'cache-control': 'no-cache' }, { ignore: true, honour: false }],
-  [{ 'cache-control': 'no-cache="set-cookie", max-age=60' }, { ignore: true, honour: false }],
-  [{ 'cache-control': 'max-age=0' }, { ignore: true, honour: false }],
-  [{ 'cache-control': 'max-age=0, stale-while-revalidate=60' }, { ignore: true, honour: true }],
-  [{ 'cache-control': 'max-age=60, max-age=0' }, { ignore: true, honour: false }],
-  [{ 'cache-control': 'max-age=60, max-age=ten' }, { ignore: true, honour: false }],
-  [{ 'cache-control': 'ext="a, private, no-store", max-age=60' }, { ignore: true, honour: true }],
-  [{ 'cache-control': 'x-private, no-storey, max-age=60' }, { ignore: true, honour: true }],
-  [{ 'cache-control': 'max-age=60, must-revalidate' }, { ignore: true, honour: true }],
-  [{ 'cache-control': 'public, max-age=60', 'set-cookie': 'session=1' }, { ignore: false, honour: false }],
-  [{ 'cache-control': 'max-age=60', age: '60' }, { ignore: true, honour: false }],
-  [{ expires: 'Thu, 01 Jan 2099 00:00:00 GMT' }, { ignore: true, honour: true }],
-  [{ expires: '0' }, { ignore: true, honour: false }],
-  [{ 'cache-control': 'max-age=60', vary: '*' }, { ignore: false, honour: false }],
-  [{ 'cache-control': 'max-age=60', 'retry-after': '5' }, { ignore: false, honour: false }],
+type Stored = { ignore: boolean; honour: boolean };
+const BOTH: Stored = { ignore: true, honour: true };
+const IGNORED_ONLY: Stored = { ignore: true, honour: false };
+const NEVER: Stored = { ignore: false, honour: false };
+
+/** `Cache-Control` values the page cache stores with lifetimes ignored (sitestack's front) and honoured (`sitestack proxy`). */
+const BY_CACHE_CONTROL: Array<[string | string[] | undefined, Stored]> = [
+  [undefined, BOTH], ['public, max-age=60', BOTH], ['s-maxage=60, max-age=0', BOTH], ['max-age=0, s-maxage=60', BOTH],
+  ['max-age=0, stale-while-revalidate=60', BOTH], ['ext="a, private, no-store", max-age=60', BOTH],
+  ['x-private, no-storey, max-age=60', BOTH], ['max-age=60, must-revalidate', BOTH],
+  ['max-age=60, s-maxage=0', IGNORED_ONLY], ['no-cache', IGNORED_ONLY], ['no-cache="set-cookie", max-age=60', IGNORED_ONLY],
+  ['max-age=0', IGNORED_ONLY], ['max-age=60, max-age=0', IGNORED_ONLY], ['max-age=60, max-age=ten', IGNORED_ONLY],
+  ['private', NEVER], ['PRIVATE, max-age=60', NEVER], ['private="set-cookie", max-age=60', NEVER], ['no-store', NEVER],
+  [['public', 'No-Store'], NEVER],
+];
+
+/** Other headers beside `Cache-Control` that decide it. */
+const BY_OTHER_HEADERS: Array<[OutgoingHttpHeaders, Stored]> = [
+  [{ 'cache-control': 'public, max-age=60', 'set-cookie': 'session=1' }, NEVER],
+  [{ 'cache-control': 'max-age=60', age: '60' }, IGNORED_ONLY],
+  [{ expires: 'Thu, 01 Jan 2099 00:00:00 GMT' }, BOTH],
+  [{ expires: '0' }, IGNORED_ONLY],
+  [{ 'cache-control': 'max-age=60', vary: '*' }, NEVER],
+  [{ 'cache-control': 'max-age=60', 'retry-after': '5' }, NEVER],
+];
+
+/** Each row: the upstream's headers (`Cache-Control` as several field lines when a list), and whether the page is stored. */
+const ROWS: Array<[OutgoingHttpHeaders, Stored]> = [
+  ...BY_CACHE_CONTROL.map(([value, stored]): [OutgoingHttpHeaders, Stored] => [value === undefined ? {} : { 'Cache-Control': value }, stored]),
+  ...BY_OTHER_HEADERS,
 ];
 
 for (const lifetimes of ['ignore', 'honour'] as const) {
