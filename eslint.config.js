@@ -13,7 +13,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/cli.ts', 'bench/**', 'scripts/**'],
+    files: ['src/cli.ts', 'bench/**', 'scripts/**', 'examples/**'],
     rules: { 'no-console': 'off' },
   },
   {

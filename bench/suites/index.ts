@@ -3,6 +3,7 @@ import { edgeSuite } from './edge.js';
 import { freshnessSuite } from './freshness.js';
 import { imagesSuite } from './images.js';
 import { markdownSuite } from './markdown.js';
+import { pageCacheTarballSuite } from './page-cache-package.js';
 import { pageCacheSuite } from './page-cache.js';
 import { pagePathSuite } from './page-path.js';
 import { publicationSuite } from './publication.js';
@@ -16,4 +17,4 @@ import { searchQuerySuite } from './search-query.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite];
+export const suites: BenchSuite[] = [pageCacheSuite, pageCacheTarballSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite];
