@@ -180,6 +180,20 @@ describe('stale-if-error', () => {
     );
   });
 
+  it('answers a HEAD and a matching If-None-Match from the held copy when the render fails', async () => {
+    let answer = page(1, { 'cache-control': 'max-age=10, stale-if-error=60' });
+    await withUpstream(honour, () => answer, async (h) => {
+      await request(h.url, '/a');
+      const etag = (await request(h.url, '/a')).headers.etag!; // a streamed miss has none, its hits have
+      wait(10_000);
+      answer = failing;
+      const head = await request(h.url, '/a', { method: 'HEAD' });
+      assert.deepEqual([head.status, status(head), head.headers.etag, head.body], [200, 'stale', etag, '']);
+      const conditional = await request(h.url, '/a', { headers: { 'if-none-match': etag } });
+      assert.deepEqual([conditional.status, status(conditional)], [304, 'stale']);
+    });
+  });
+
   it('lets the error through when no copy is held, and for must-revalidate without stale-if-error', async () => {
     let answer: UpstreamAnswer = failing;
     await withUpstream({ ...honour, staleIfErrorMs: 60_000 }, () => answer, async (h) => {
