@@ -196,8 +196,16 @@ export function matchWords(text: string, matcher: TermMatcher, beginning?: Match
   const found: [number, number][] = resumed ? beginning.found.map(([start, end]): [number, number] => [start, end]) : [];
   const prefixes = matcher.prefixes ?? [];
   const otherForm = matcher.otherForms?.matches;
-  const marked = (word: string) =>
-    termsOfWord(word).some((term) => matcher.terms.has(term) || prefixes.some((prefix) => term.startsWith(prefix)) || otherForm?.(term) === true);
+  const known = markedWordsOf(matcher);
+  const marked = (word: string) => {
+    let answer = known.get(word);
+    if (answer === undefined) {
+      answer = termsOfWord(word).some((term) => matcher.terms.has(term) || prefixes.some((prefix) => term.startsWith(prefix)) || otherForm?.(term) === true);
+      if (known.size >= MARKED_WORDS_KEPT) known.clear();
+      known.set(word, answer);
+    }
+    return answer;
+  };
   const add = (start: number, end: number) => {
     const last = found[found.length - 1];
     if (last !== undefined && last[1] <= start && !WORD_CHARACTER.test(text.slice(last[1], start))) last[1] = Math.max(last[1], end);
@@ -284,6 +292,23 @@ export function matchWords(text: string, matcher: TermMatcher, beginning?: Match
     else byFolding(from, folded);
   };
   return new ChunkedMatches(text, found, scanChunk, resumed ? beginning.read : 0);
+}
+
+/**
+ * Whether each word met is marked, by matcher: a search highlights the titles and bodies of its hits with one matcher,
+ * and a Chinese or Japanese page repeats its words (each word's terms are otherwise split out of it again). Words
+ * kept per matcher before they are all forgotten, so that a matcher reading long pages stays small.
+ */
+const markedWords = new WeakMap<TermMatcher, Map<string, boolean>>();
+const MARKED_WORDS_KEPT = 4096;
+
+function markedWordsOf(matcher: TermMatcher): Map<string, boolean> {
+  let known = markedWords.get(matcher);
+  if (known === undefined) {
+    known = new Map();
+    markedWords.set(matcher, known);
+  }
+  return known;
 }
 
 /** Whether `beginning` is a source over a beginning of `text` that stopped where a chunk of `text` may start. */
