@@ -1,6 +1,7 @@
 import { beginsPiece, fold, hasBreakingScript, isWordCharacter, termsOfWord, WORD_SOURCE, wordsOf } from '../analysis/index.js';
 import { CandidatePlaces } from './highlight-candidates.js';
 import { composedNeedle, isConjoiningJamo, isHangulSyllable } from './highlight-hangul.js';
+import { KEPT_PER_MATCHER, memoOf } from './highlight-memo.js';
 
 /** Where the words of a query lie in a text, found as far as fragment selection asks (see highlight-fragments.ts). */
 
@@ -196,13 +197,13 @@ export function matchWords(text: string, matcher: TermMatcher, beginning?: Match
   const found: [number, number][] = resumed ? beginning.found.map(([start, end]): [number, number] => [start, end]) : [];
   const prefixes = matcher.prefixes ?? [];
   const otherForm = matcher.otherForms?.matches;
-  const known = markedWordsOf(matcher);
+  const known = memoOf(matcher);
   const marked = (word: string) => {
-    let answer = known.get(word);
+    let answer = known.words.get(word);
     if (answer === undefined) {
       answer = termsOfWord(word).some((term) => matcher.terms.has(term) || prefixes.some((prefix) => term.startsWith(prefix)) || otherForm?.(term) === true);
-      if (known.size >= MARKED_WORDS_KEPT) known.clear();
-      known.set(word, answer);
+      if (known.words.size >= KEPT_PER_MATCHER) known.words.clear();
+      known.words.set(word, answer);
     }
     return answer;
   };
@@ -252,6 +253,19 @@ export function matchWords(text: string, matcher: TermMatcher, beginning?: Match
    * that marks a word is found: words are cut within such a run alone (see scripts.ts), and a run of Chinese or
    * Japanese is a clause, where the chunk is many.
    */
+  /** wordByWord over a run of word characters, whose marked words are remembered by its characters (see memoOf). */
+  const runWords = (from: number, to: number) => {
+    const run = text.slice(from, to);
+    let ranges = known.runs.get(run);
+    if (ranges === undefined) {
+      const found: number[] = [];
+      for (const word of wordsOf(run)) if (marked(word.text)) found.push(word.start, word.end);
+      ranges = found;
+      if (known.runs.size >= KEPT_PER_MATCHER) known.runs.clear();
+      known.runs.set(run, ranges);
+    }
+    for (let at = 0; at < ranges.length; at += 2) add(from + (ranges[at] as number), from + (ranges[at + 1] as number));
+  };
   const runByRun = (from: number, chunk: string, folded: string, sought: readonly string[]) => {
     const runs: [number, number][] = [];
     for (const needle of sought) {
@@ -268,7 +282,7 @@ export function matchWords(text: string, matcher: TermMatcher, beginning?: Match
     for (const [start, end] of runs) {
       // The same run found again, by another needle or another place.
       if (start < covered) continue;
-      wordByWord(from + start, from + end);
+      runWords(from + start, from + end);
       covered = end;
     }
   };
@@ -292,23 +306,6 @@ export function matchWords(text: string, matcher: TermMatcher, beginning?: Match
     else byFolding(from, folded);
   };
   return new ChunkedMatches(text, found, scanChunk, resumed ? beginning.read : 0);
-}
-
-/**
- * Whether each word met is marked, by matcher: a search highlights the titles and bodies of its hits with one matcher,
- * and a Chinese or Japanese page repeats its words (each word's terms are otherwise split out of it again). Words
- * kept per matcher before they are all forgotten, so that a matcher reading long pages stays small.
- */
-const markedWords = new WeakMap<TermMatcher, Map<string, boolean>>();
-const MARKED_WORDS_KEPT = 4096;
-
-function markedWordsOf(matcher: TermMatcher): Map<string, boolean> {
-  let known = markedWords.get(matcher);
-  if (known === undefined) {
-    known = new Map();
-    markedWords.set(matcher, known);
-  }
-  return known;
 }
 
 /** Whether `beginning` is a source over a beginning of `text` that stopped where a chunk of `text` may start. */
