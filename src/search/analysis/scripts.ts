@@ -1,3 +1,5 @@
+import { segmentStarts } from './segmented-runs.js';
+
 /**
  * Words in scripts written without spaces between them (Han, Hiragana and Katakana, Thai, Lao, Khmer, Myanmar), and
  * scripts glued to others (a Latin name followed by Korean). Pure: no I/O.
@@ -9,10 +11,9 @@
  *
  * The segmenter's locale is fixed rather than the page's or the query's: ICU segments every locale of a script with
  * the same dictionary, and a fixed one guarantees that a page and a query in different locales (a `zh-TW` reader
- * searching every locale) cut the same run the same way. The index and the query both take their words from here.
+ * searching every locale) cut the same run the same way (see segmented-runs.ts). The index and the query both take
+ * their words from here.
  */
-
-const SEGMENTER = new Intl.Segmenter('und', { granularity: 'word' });
 
 /** Classes of word characters: a run of one class is never broken by a script change. */
 const enum Script {
@@ -100,7 +101,7 @@ export function breaksOf(text: string): readonly number[] {
   let afterWord = false;
   const endRun = (end: number) => {
     if (runStart >= 0 && SEGMENTED.has(runClass)) {
-      for (const { index } of SEGMENTER.segment(text.slice(runStart, end))) if (index > 0) breaks.push(runStart + index);
+      for (const start of segmentStarts(text.slice(runStart, end))) breaks.push(runStart + start);
     }
     runStart = -1;
   };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { MAX_QUERY_TERMS, MAX_TERM_LENGTH, fold, groupsOf, foldPhrase, indexedText, isWordCharacter, queryTerms, queryWords, termsOf, termsOfWord, wordsOf } from './index.js';
+import { MAX_QUERY_TERMS, MAX_TERM_LENGTH, fold, groupsOf, foldPhrase, indexedText, isWordCharacter, queryTerms, queryWords, termsOf, termsOfWord, WORD_SOURCE, wordsOf } from './index.js';
 import { isOneByteString } from '../test-support/strings.js';
 
 const TERM = /^[\p{L}\p{N}\p{Co}]+$/u;
@@ -83,6 +83,15 @@ describe('termsOf', () => {
 describe('wordsOf', () => {
   it('gives each word with where it stands', () => {
     assert.deepEqual([...wordsOf('Hé, 東京!')], [{ text: 'Hé', start: 0, end: 2 }, { text: '東京', start: 4, end: 6 }]);
+  });
+
+  it('answers every unit of the Basic Multilingual Plane as the word class does, asked once or again', () => {
+    const word = new RegExp(`^${WORD_SOURCE.slice(0, -1)}$`, 'u');
+    for (let code = 0x80; code < 0x10000; code++) {
+      const character = String.fromCharCode(code);
+      assert.equal(isWordCharacter(character), word.test(character), `U+${code.toString(16)}`);
+      assert.equal(isWordCharacter(character), word.test(character), `U+${code.toString(16)} again`);
+    }
   });
 
   it('agrees with isWordCharacter on every character (property)', () => {

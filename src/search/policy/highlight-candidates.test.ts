@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { fold } from '../analysis/index.js';
-import { CandidatePlaces } from './highlight-candidates.js';
+import { CandidatePlaces, patternsOf } from './highlight-candidates.js';
 
 /**
  * Characters folding does something to: capitals, precomposed and combining marks, a final sigma, a dotted capital I,
@@ -65,6 +65,43 @@ describe('CandidatePlaces', () => {
     assert.equal(new CandidatePlaces('xx café', ['cafe']).next(0), 3);
     assert.equal(new CandidatePlaces('xx cafe\u0301', ['cafe']).next(0), 3);
     assert.equal(new CandidatePlaces('x ＡＢ', ['ab']).next(0), 2);
+  });
+
+  it('finds the places the needles\' whole expressions find, read from the characters they may start with (property)', () => {
+    /** The first match at or after `from` of the needles' expressions read over the text as they are. */
+    const reference = (whole: string, needles: string[], from: number): number => {
+      const patterns = patternsOf(needles);
+      if (patterns === undefined) return whole.length;
+      const first = (source: string | undefined) => {
+        if (source === undefined) return whole.length;
+        const expression = new RegExp(source, 'g');
+        expression.lastIndex = from;
+        return expression.exec(whole)?.index ?? whole.length;
+      };
+      return Math.min(first(patterns.spelledAt?.source), first(patterns.severalAt.source));
+    };
+    const needle = fc.array(fc.constantFrom(...TRICKY), { minLength: 1, maxLength: 4 }).map((characters) => fold(characters.join('')));
+    fc.assert(
+      fc.property(text, fc.array(needle, { minLength: 1, maxLength: 3 }), fc.array(fc.nat(), { maxLength: 6 }), (whole, needles, steps) => {
+        const places = new CandidatePlaces(whole, needles);
+        let from = 0;
+        for (const step of [0, ...steps]) {
+          from = Math.min(whole.length, from + (step % 8));
+          assert.equal(places.next(from), reference(whole, needles, from), `${JSON.stringify(needles)} from ${from} in ${JSON.stringify(whole)}`);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('finds the places of a Chinese or Japanese needle in a long page, with the characters that fold to it', () => {
+    const page = `${'コンパイラのオプションを指定する。'.repeat(300)}ｺﾝ㌙国際`;
+    const places = new CandidatePlaces(page, ['コン']);
+    assert.equal(places.next(0), 0);
+    assert.equal(places.next(1), 17);
+    assert.equal(places.next(page.length - 5), page.length - 5);
+    assert.equal(places.next(page.length - 4), page.length - 3);
+    assert.equal(new CandidatePlaces(page, ['国際']).next(0), page.length - 2);
   });
 
   it('answers the text length when there is nothing to look for', () => {

@@ -10,15 +10,16 @@ import { fold } from '../analysis/index.js';
  * One expression spells each needle as the characters that fold to each of its characters, with the characters that
  * fold to nothing (marks) allowed between them: what folding does to a text is what it does to each character, but
  * for lower-casing, which may depend on the next character (a final `Σ`), so a character stands for every character
- * whose capital it shares. The other finds the characters that fold to several (`ﬁ`, `㎏`, Hangul syllables) holding
- * a needle's character, and astral characters, as places wherever they stand. A place is only a candidate: the chunk
- * holding it is folded and searched as before. The property tests in highlight-candidates.test.ts hold it to folding.
+ * whose capital it shares; it is tried only where a character a needle may start with stands. The characters that fold
+ * to several (`ﬁ`, `㎏`, Hangul syllables) holding a needle's character, and astral characters, are places wherever
+ * they stand. A place is only a candidate: the chunk holding it is folded and searched as before. The property tests
+ * in highlight-candidates.test.ts hold it to folding.
  */
 
 /** What each character of the Basic Multilingual Plane folds to, as the expressions look for it. */
 interface FoldInverse {
-  /** For a folded character, every character that may fold to it in a text, as a class body; undefined for none. */
-  readonly sourcesOf: (folded: string) => string | undefined;
+  /** For a folded character, every character that may fold to it in a text (codes, and as a class body); undefined for none. */
+  readonly sourcesOf: (folded: string) => Sources | undefined;
   /**
    * A class body holding every character that folds to nothing (marks), which may stand between a needle's characters
    * as spelled in a text: with the non-letters between them, in fewer ranges than the marks alone.
@@ -26,6 +27,12 @@ interface FoldInverse {
   readonly between: string;
   /** For a character, the characters that fold to several characters, that one among them. */
   readonly severalHolding: ReadonlyMap<string, readonly number[]>;
+}
+
+/** The characters that may fold to one character. */
+interface Sources {
+  readonly codes: readonly number[];
+  readonly body: string;
 }
 
 let inverse: FoldInverse | undefined;
@@ -98,17 +105,18 @@ function foldInverse(): FoldInverse {
     else if (folded.length === 1) add(byFold, folded, code);
     else for (const character of new Set(folded)) add(severalHolding, character, code);
   });
-  const sources = new Map<string, string>();
+  const sources = new Map<string, Sources>();
   /** Made when first asked: few characters are ever a needle's. */
-  const sourcesOf = (folded: string): string | undefined => {
-    let body = sources.get(folded);
-    if (body !== undefined) return body;
+  const sourcesOf = (folded: string): Sources | undefined => {
+    let found = sources.get(folded);
+    if (found !== undefined) return found;
     const members = byFold.get(folded);
     if (members === undefined) return undefined;
     // Lower-casing a text may give another letter of the same capital than lower-casing the letter alone (`Σ`).
-    body = classBody(members.flatMap((code) => byCapital.get(capitalOf(code)) ?? [code]));
-    sources.set(folded, body);
-    return body;
+    const codes = [...new Set(members.flatMap((code) => byCapital.get(capitalOf(code)) ?? [code]))];
+    found = { codes, body: classBody(codes) };
+    sources.set(folded, found);
+    return found;
   };
   inverse = { sourcesOf, between: classBody(vanishing, noLetterBetween), severalHolding };
   return inverse;
@@ -121,18 +129,35 @@ function foldInverse(): FoldInverse {
 const SPELLED_LENGTH = 4;
 
 /** The needles' expressions of CandidatePlaces. */
-interface CandidatePatterns {
-  /** The needles as spelled in a text; undefined when none can be (each then comes from a character of several). */
-  spelled: RegExp | undefined;
-  /** Characters that fold to several characters one of which is a needle's, and surrogates. */
-  several: RegExp;
+export interface CandidatePatterns {
+  /**
+   * Where a needle as spelled in a text may start: the characters each may start with. A long page is read by this
+   * small class and `spelledAt` tried only where it matches: reading it with the needles' whole expression, which may
+   * match a character of hundreds at each position, cost several times as much.
+   */
+  starts: RegExp | undefined;
+  /** The needles as spelled in a text, matched where asked only (sticky); undefined when none can be spelled. */
+  spelledAt: RegExp | undefined;
+  /** The needles' beginnings as folded, which `spelledAt` matches: most places are found as these, without it. */
+  literals: readonly string[];
+  /**
+   * Where a character of several may stand: its ranges joined across short gaps. The characters of several are few and
+   * scattered, and a text is read faster by a class of few ranges, holding some other characters, than by theirs.
+   */
+  nearSeveral: RegExp;
+  /** Characters that fold to several characters one of which is a needle's, and surrogates; matched where asked only. */
+  severalAt: RegExp;
 }
+
+/** Gaps between characters of several joined in `nearSeveral`, in code points. */
+const NEAR_GAP = 1024;
 
 /** Patterns by the needles they look for: the same needles are looked for in each hit of a search, and searches repeat. */
 const patterns = new Map<string, CandidatePatterns>();
 const PATTERNS_KEPT = 64;
 
-function patternsOf(needles: readonly string[]): CandidatePatterns | undefined {
+/** The expressions and bits CandidatePlaces looks for `needles` (folded terms) by; undefined when there is no needle. */
+export function patternsOf(needles: readonly string[]): CandidatePatterns | undefined {
   const spelled = [...new Set(needles.filter((needle) => needle !== '').map((needle) => needle.slice(0, SPELLED_LENGTH)))].sort();
   if (spelled.length === 0) return undefined;
   const key = spelled.join('\u0000');
@@ -145,18 +170,23 @@ function patternsOf(needles: readonly string[]): CandidatePatterns | undefined {
     for (const unit of needle) {
       const source = unit.length === 1 ? sourcesOf(unit) : undefined;
       if (source === undefined) return undefined;
-      parts.push(`[${source}]`);
+      parts.push(`[${source.body}]`);
     }
     return parts.join(`[${between}]*`);
   };
-  const alternatives = spelled.map(spell).filter((part): part is string => part !== undefined);
+  const literals = spelled.filter((needle) => spell(needle) !== undefined);
+  const alternatives = literals.map((needle) => spell(needle) as string);
+  const firstCodes = literals.flatMap((needle) => (sourcesOf(needle[0] as string) as Sources).codes);
   // A character folding to several may give a needle a part of it, or the whole: it is a place when it shares a
   // character with one. A place needs only to be in the chunk its needle is in (see matchWords), not where it starts.
   const sharing = new Set(spelled.flatMap((needle) => [...needle].flatMap((character) => severalHolding.get(character) ?? [])));
   const made: CandidatePatterns = {
-    spelled: alternatives.length === 0 ? undefined : new RegExp(alternatives.join('|'), 'g'),
+    starts: literals.length === 0 ? undefined : new RegExp(`[${classBody(firstCodes)}]`, 'g'),
+    spelledAt: alternatives.length === 0 ? undefined : new RegExp(alternatives.join('|'), 'y'),
+    literals,
     // Any surrogate: whatever an astral character folds to is not known here.
-    several: new RegExp(`[${classBody(sharing)}\\ud800-\\udfff]`, 'g'),
+    nearSeveral: new RegExp(`[${classBody(sharing, (from, to) => to - from <= NEAR_GAP)}\\ud800-\\udfff]`, 'g'),
+    severalAt: new RegExp(`[${classBody(sharing)}\\ud800-\\udfff]`, 'y'),
   };
   if (patterns.size >= PATTERNS_KEPT) patterns.delete(patterns.keys().next().value as string);
   patterns.set(key, made);
@@ -171,7 +201,7 @@ function patternsOf(needles: readonly string[]): CandidatePatterns | undefined {
 export class CandidatePlaces {
   readonly #text: string;
   readonly #patterns: CandidatePatterns | undefined;
-  /** Where each expression matches next, as far as asked (-1: not asked yet). */
+  /** Where a needle as spelled, and a character of several, stand next, as far as asked (-1: not asked yet). */
   readonly #at = [-1, -1];
 
   constructor(text: string, needles: readonly string[]) {
@@ -183,14 +213,31 @@ export class CandidatePlaces {
   next(from: number): number {
     const patterns = this.#patterns;
     if (patterns === undefined) return this.#text.length;
-    const expressions = [patterns.spelled, patterns.several];
-    let first = this.#text.length;
-    expressions.forEach((expression, which) => {
-      if ((this.#at[which] as number) < from) this.#at[which] = expression === undefined ? this.#text.length : firstMatch(expression, this.#text, from);
-      first = Math.min(first, this.#at[which] as number);
-    });
-    return first;
+    if ((this.#at[1] as number) < from) this.#at[1] = firstConfirmed(patterns.nearSeveral, patterns.severalAt, this.#text, from);
+    if ((this.#at[0] as number) < from) this.#at[0] = this.#spelled(patterns, from);
+    return Math.min(this.#at[0] as number, this.#at[1] as number);
   }
+
+  /** Where a needle as spelled first starts at or after `from`, as the needles' expression searched from there finds it. */
+  #spelled({ starts, spelledAt, literals }: CandidatePatterns, from: number): number {
+    const text = this.#text;
+    if (starts === undefined || spelledAt === undefined) return text.length;
+    for (let at = firstMatch(starts, text, from); at < text.length; at = firstMatch(starts, text, at + 1)) {
+      for (const literal of literals) if (text.startsWith(literal, at)) return at;
+      spelledAt.lastIndex = at;
+      if (spelledAt.test(text)) return at;
+    }
+    return text.length;
+  }
+}
+
+/** The first place at or after `from` where `near` matches and `at` (sticky) confirms it. */
+function firstConfirmed(near: RegExp, at: RegExp, text: string, from: number): number {
+  for (let place = firstMatch(near, text, from); place < text.length; place = firstMatch(near, text, place + 1)) {
+    at.lastIndex = place;
+    if (at.test(text)) return place;
+  }
+  return text.length;
 }
 
 function firstMatch(pattern: RegExp, text: string, from: number): number {

@@ -70,6 +70,26 @@ describe('matchWords in scripts written without spaces', () => {
     );
   });
 
+  it('marks the same words with a matcher that read other texts before as with a fresh one (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(piece, { maxLength: 120 }), { minLength: 2, maxLength: 4 }), fc.nat(), (texts, seed) => {
+        const words = texts.flatMap((pieces) => [...wordsOf(pieces.join(''))]);
+        const candidates = [...new Set(words.flatMap((word) => termsOfWord(word.text)))];
+        const terms = new Set(candidates.filter((_, at) => (at + seed) % 3 === 0));
+        const shared = { terms };
+        for (const pieces of texts) {
+          const text = pieces.join('');
+          const again = matchWords(text, shared);
+          again.scanTo(text.length);
+          const fresh = matchWords(text, { terms });
+          fresh.scanTo(text.length);
+          assert.deepEqual(again.found, fresh.found);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('marks nothing when no term asked for is in the text', () => {
     assert.deepEqual(markedWords('国际化路由。インストールする。'.repeat(200), new Set(['설치'])), []);
   });

@@ -1,6 +1,7 @@
 import { beginsPiece, fold, hasBreakingScript, isWordCharacter, termsOfWord, WORD_SOURCE, wordsOf } from '../analysis/index.js';
 import { CandidatePlaces } from './highlight-candidates.js';
 import { composedNeedle, isConjoiningJamo, isHangulSyllable } from './highlight-hangul.js';
+import { KEPT_PER_MATCHER, memoOf } from './highlight-memo.js';
 
 /** Where the words of a query lie in a text, found as far as fragment selection asks (see highlight-fragments.ts). */
 
@@ -196,8 +197,16 @@ export function matchWords(text: string, matcher: TermMatcher, beginning?: Match
   const found: [number, number][] = resumed ? beginning.found.map(([start, end]): [number, number] => [start, end]) : [];
   const prefixes = matcher.prefixes ?? [];
   const otherForm = matcher.otherForms?.matches;
-  const marked = (word: string) =>
-    termsOfWord(word).some((term) => matcher.terms.has(term) || prefixes.some((prefix) => term.startsWith(prefix)) || otherForm?.(term) === true);
+  const known = memoOf(matcher);
+  const marked = (word: string) => {
+    let answer = known.words.get(word);
+    if (answer === undefined) {
+      answer = termsOfWord(word).some((term) => matcher.terms.has(term) || prefixes.some((prefix) => term.startsWith(prefix)) || otherForm?.(term) === true);
+      if (known.words.size >= KEPT_PER_MATCHER) known.words.clear();
+      known.words.set(word, answer);
+    }
+    return answer;
+  };
   const add = (start: number, end: number) => {
     const last = found[found.length - 1];
     if (last !== undefined && last[1] <= start && !WORD_CHARACTER.test(text.slice(last[1], start))) last[1] = Math.max(last[1], end);
@@ -244,6 +253,19 @@ export function matchWords(text: string, matcher: TermMatcher, beginning?: Match
    * that marks a word is found: words are cut within such a run alone (see scripts.ts), and a run of Chinese or
    * Japanese is a clause, where the chunk is many.
    */
+  /** wordByWord over a run of word characters, whose marked words are remembered by its characters (see memoOf). */
+  const runWords = (from: number, to: number) => {
+    const run = text.slice(from, to);
+    let ranges = known.runs.get(run);
+    if (ranges === undefined) {
+      const found: number[] = [];
+      for (const word of wordsOf(run)) if (marked(word.text)) found.push(word.start, word.end);
+      ranges = found;
+      if (known.runs.size >= KEPT_PER_MATCHER) known.runs.clear();
+      known.runs.set(run, ranges);
+    }
+    for (let at = 0; at < ranges.length; at += 2) add(from + (ranges[at] as number), from + (ranges[at + 1] as number));
+  };
   const runByRun = (from: number, chunk: string, folded: string, sought: readonly string[]) => {
     const runs: [number, number][] = [];
     for (const needle of sought) {
@@ -260,7 +282,7 @@ export function matchWords(text: string, matcher: TermMatcher, beginning?: Match
     for (const [start, end] of runs) {
       // The same run found again, by another needle or another place.
       if (start < covered) continue;
-      wordByWord(from + start, from + end);
+      runWords(from + start, from + end);
       covered = end;
     }
   };
