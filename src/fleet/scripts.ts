@@ -53,8 +53,9 @@ return out`;
 /**
  * What a front reads in one step, so that nothing is trimmed between its check and its read. KEYS: epoch, stream.
  * ARGV: a new epoch token (set when there is none), the last applied id ('' for none yet), most entries, largest entry
- * (characters). Returns { epoch, 0 } without a stream, else { epoch, 1, last generated id, highest deleted id, first
- * entry id or '', entries after the last applied id }; an entry past the bound comes as { id, { 'oversized', size } }.
+ * (bytes). Returns { epoch, 0 } without a stream, else { epoch, 1, last generated id, highest deleted id, first
+ * entry id or '', entries after the last applied id, entries ever added (-1 before Redis 7), entries held }; an entry
+ * past the bound comes as { id, { 'oversized', size } }.
  */
 export const READ_SCRIPT = `local epoch = redis.call('GET', KEYS[1])
 if not epoch then
@@ -63,12 +64,14 @@ if not epoch then
 end
 if redis.call('EXISTS', KEYS[2]) == 0 then return { epoch, 0 } end
 local info = redis.call('XINFO', 'STREAM', KEYS[2])
-local last, deleted, first = '0-0', '0-0', ''
+local last, deleted, first, added, length = '0-0', '0-0', '', -1, 0
 for i = 1, #info, 2 do
   local name = info[i]
   if name == 'last-generated-id' then last = info[i + 1]
   elseif name == 'max-deleted-entry-id' then deleted = info[i + 1]
   elseif name == 'first-entry' and info[i + 1] then first = info[i + 1][1]
+  elseif name == 'entries-added' then added = info[i + 1]
+  elseif name == 'length' then length = info[i + 1]
   end
 end
 local entries = {}
@@ -84,4 +87,4 @@ if ARGV[2] ~= '' then
     end
   end
 end
-return { epoch, 1, last, deleted, first, entries }`;
+return { epoch, 1, last, deleted, first, entries, added, length }`;

@@ -71,6 +71,8 @@ export class FleetReader {
   readonly #startedAt = Date.now();
   readonly #stop = new AbortController();
   #epoch: string | undefined;
+  /** How many entries the stream had ever been given up to the last applied one (XINFO's entries-added then). */
+  #addedUpToLast = 0;
   #heartbeat: NodeJS.Timeout | undefined;
   #beating = false;
   #running: Promise<void> | undefined;
@@ -144,9 +146,14 @@ export class FleetReader {
     const hasStream = reply[1] === 1;
     const lastGenerated = hasStream ? String(reply[2]) : STREAM_START;
     const deleted = hasStream ? String(reply[3]) : STREAM_START;
-    if (lastId === undefined || this.#epoch === undefined) {
+    const added = hasStream ? Number(reply[6]) : 0;
+    const restart = () => {
       this.#epoch = epoch;
       this.#state.lastId = lastGenerated;
+      this.#addedUpToLast = added;
+    };
+    if (lastId === undefined || this.#epoch === undefined) {
+      restart();
       if (this.#options.target.holdsPages()) this.#empty('the front served pages before it reached Redis');
       await this.#beat();
       this.#onSynced?.();
@@ -157,12 +164,11 @@ export class FleetReader {
         ? 'Redis lost its data (a new epoch)'
         : !hasStream && lastId !== STREAM_START
           ? 'the purge stream is gone'
-          : compareStreamIds(deleted, lastId) > 0
+          : compareStreamIds(deleted, lastId) > 0 || this.#trimmedPast(lastId, hasStream ? String(reply[4]) : '', added, hasStream ? Number(reply[7]) : 0)
             ? `the purge stream was trimmed past this front's last applied entry ${lastId}`
             : undefined;
     if (missed !== undefined) {
-      this.#epoch = epoch;
-      this.#state.lastId = lastGenerated;
+      restart();
       this.#empty(missed);
       await this.#beat();
       return false;
@@ -172,6 +178,16 @@ export class FleetReader {
     const reports = this.#apply(entries);
     await this.#report(reports);
     return entries.length >= READ_BATCH;
+  }
+
+  /**
+   * Whether entries after `lastId` were trimmed unread. Trimming takes the oldest entries first: only when the first
+   * entry held is after `lastId` may some be gone, and then fewer are held than were added since `lastId`. Before
+   * Redis 7 (no count of entries added) a first entry after `lastId` is taken as a loss.
+   */
+  #trimmedPast(lastId: string, first: string, added: number, length: number): boolean {
+    if (first === '' || compareStreamIds(first, lastId) <= 0) return false;
+    return added < 0 || length < added - this.#addedUpToLast;
   }
 
   /** Applies the entries in order; returns the cache keys purged per entry id. */
@@ -197,6 +213,7 @@ export class FleetReader {
         if (++skippedHere <= SKIPS_LOGGED) this.#options.logger.warn({ entry: id, reason: reason.slice(0, 200) }, 'purge stream entry skipped');
       }
       this.#state.lastId = id;
+      this.#addedUpToLast++;
     }
     if (skippedHere > SKIPS_LOGGED) this.#options.logger.warn({ skipped: skippedHere - SKIPS_LOGGED }, 'more purge stream entries skipped');
     return reports;
