@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Writable } from 'node:stream';
+import { silentLogger } from '../src/log.js';
+import { fleetCommand } from '../src/server/fleet-command.js';
+import { sendFresh, type Answer } from '../src/server/test-support/child-processes.js';
+import { startFleetStack, type FleetStack, type FrontProcess } from './support/fleet-stack.js';
+import { adminAt, eventually } from './support/stack.js';
+
+const postBody = (title: string) => ({ title, body: `<p>${title} in the body.</p>`, summary: `About ${title}`, categories: ['Web'], pub_date: '2026-11-21' });
+
+const page = (front: FrontProcess, oid: string): Promise<Answer> => sendFresh(`${front.url}/plog/${oid}`);
+
+/** Resolves how long it took until every front serves `title` on the post's page. */
+async function freshEverywhere(fronts: readonly FrontProcess[], oid: string, title: string, withinMs: number): Promise<number> {
+  const started = Date.now();
+  await eventually(`every front serves '${title}'`, async () => (await Promise.all(fronts.map((front) => page(front, oid)))).every((answer) => answer.body.includes(title)), withinMs);
+  return Date.now() - started;
+}
+
+describe('a fleet of fronts over a Redis stream', () => {
+  let fleet: FleetStack;
+  const edit = async (oid: string, title: string, status = 200) => assert.equal((await adminAt(fleet.origin.url, 'PUT', `/api/v1/plog/${oid}`, postBody(title))).status, status);
+
+  before(async () => {
+    fleet = await startFleetStack();
+    await fleet.addFront();
+    await Promise.all([fleet.addFront(), fleet.addFront()]);
+  });
+  after(async () => fleet.close());
+
+  it('brings an edit to every front via the stream when three fronts run', async () => {
+    await edit('fleet-one', 'Marmot almanac', 201);
+    await freshEverywhere(fleet.fronts, 'fleet-one', 'Marmot almanac', 3_000);
+    for (const front of fleet.fronts) assert.equal((await page(front, 'fleet-one')).headers['x-middleware-cache'], 'hit', 'every front holds the page');
+    await edit('fleet-one', 'Marmot ledger');
+    const tookMs = await freshEverywhere(fleet.fronts, 'fleet-one', 'Marmot ledger', 2_000);
+    assert.ok(tookMs < 2_000);
+    assert.equal(fleet.origin.outbox?.pendingJobs(), 0, 'the outbox counted the purge delivered');
+  });
+
+  it('lists the fronts alive with their lag in `sitestack fleet --json`', async () => {
+    let output = '';
+    const out = new Writable({ write: (chunk: Buffer, _encoding, done) => ((output += chunk.toString()), done()) });
+    assert.equal(await fleetCommand.run({ args: ['--json'], config: fleet.config, logger: silentLogger(), out }), 0);
+    const { fronts } = JSON.parse(output) as { fronts: { address: string; lag: number; lastId: string; heartbeatAgeMs: number }[] };
+    assert.deepEqual(fronts.map((front) => front.address).sort(), fleet.fronts.map((front) => front.url).sort());
+    for (const front of fronts) {
+      assert.equal(front.lag, 0);
+      assert.match(front.lastId, /^\d+-\d+$/);
+      assert.ok(front.heartbeatAgeMs < 1_000);
+    }
+    output = '';
+    assert.equal(await fleetCommand.run({ args: [], config: fleet.config, logger: silentLogger(), out }), 0);
+    assert.match(output, /^front +address +last applied +lag +heartbeat/);
+    assert.equal(output.trim().split('\n').length, 1 + fleet.fronts.length);
+  });
+
+  it('serves fresh pages within 1 s of resuming when a front was paused through three edits', async () => {
+    const paused = fleet.fronts[0]!;
+    await edit('fleet-pause', 'Pika notes 0', 201);
+    await freshEverywhere(fleet.fronts, 'fleet-pause', 'Pika notes 0', 3_000);
+    paused.pause();
+    try {
+      for (const round of [1, 2, 3]) {
+        await edit('fleet-pause', `Pika notes ${round}`);
+        await freshEverywhere(fleet.fronts.slice(1), 'fleet-pause', `Pika notes ${round}`, 5_000);
+      }
+    } finally {
+      paused.resume();
+    }
+    const tookMs = await freshEverywhere([paused], 'fleet-pause', 'Pika notes 3', 1_000);
+    assert.ok(tookMs <= 1_000, `fresh ${tookMs} ms after resuming`);
+  });
+
+  it('starts clean and applies later edits when a front joins after edits', async () => {
+    await edit('fleet-late', 'Ibis diary', 201);
+    await freshEverywhere(fleet.fronts, 'fleet-late', 'Ibis diary', 3_000);
+    const late = await fleet.addFront();
+    assert.equal((await page(late, 'fleet-late')).headers['x-middleware-cache'], 'miss');
+    assert.match((await page(late, 'fleet-late')).body, /Ibis diary/);
+    await edit('fleet-late', 'Ibis journal');
+    await freshEverywhere(fleet.fronts, 'fleet-late', 'Ibis journal', 2_000);
+  });
+
+  it('skips hostile stream entries and keeps every front answering and applying edits', async () => {
+    const stream = '{fleet-e2e}:purges';
+    await fleet.client.xadd(stream, '*', 'pathnames', 'not json');
+    await fleet.client.xadd(stream, '*', 'keys', JSON.stringify(['a b']));
+    await fleet.client.xadd(stream, '*', 'pathnames', JSON.stringify([`/${'z'.repeat(2 * 1024 * 1024)}`]));
+    await fleet.client.xadd(stream, '*', 'garbage', '\u0000\uffff');
+    await edit('fleet-one', 'Marmot register');
+    await freshEverywhere(fleet.fronts, 'fleet-one', 'Marmot register', 2_000);
+    for (const front of fleet.fronts) assert.equal(front.child.exitCode, null, 'no front crashed');
+  });
+});
