@@ -20,7 +20,11 @@ async function freshEverywhere(fronts: readonly FrontProcess[], oid: string, tit
 
 describe('a fleet of fronts over a Redis stream', () => {
   let fleet: FleetStack;
-  const edit = async (oid: string, title: string, status = 200) => assert.equal((await adminAt(fleet.origin.url, 'PUT', `/api/v1/plog/${oid}`, postBody(title))).status, status);
+  const edit = async (oid: string, title: string, status = 200) => {
+    assert.equal((await adminAt(fleet.origin.url, 'PUT', `/api/v1/plog/${oid}`, postBody(title))).status, status);
+    // A publication's own purge applied first, so that it cannot remove what the next reads store.
+    if (status === 201) await eventually('the publication is purged everywhere', async () => fleet.origin.outbox?.pendingJobs() === 0, 5_000);
+  };
 
   before(async () => {
     fleet = await startFleetStack();
