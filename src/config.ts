@@ -308,13 +308,13 @@ function loadSongsConfig(env: Env): SongsConfig {
 function loadFleetConfig(env: Env): FleetConfig | undefined {
   const redisUrl = read(env, 'REDIS_URL');
   if (redisUrl === undefined) return undefined;
-  let protocol: string | undefined;
+  let parsed: URL | undefined;
   try {
-    protocol = new URL(redisUrl).protocol;
+    parsed = new URL(redisUrl);
   } catch {
-    protocol = undefined;
+    parsed = undefined;
   }
-  if (protocol !== 'redis:' && protocol !== 'rediss:') throw ERRORS.CONFIG_INVALID('REDIS_URL', 'a redis:// or rediss:// URL', withheld(redisUrl));
+  if ((parsed?.protocol !== 'redis:' && parsed?.protocol !== 'rediss:') || parsed.hostname === '') throw ERRORS.CONFIG_INVALID('REDIS_URL', 'a redis:// or rediss:// URL with a host', withheld(redisUrl));
   const prefix = read(env, 'FLEET_PREFIX') ?? FLEET_DEFAULTS.prefix;
   if (!/^[A-Za-z0-9._:-]{1,64}$/.test(prefix)) throw ERRORS.CONFIG_INVALID('FLEET_PREFIX', '1 to 64 letters, digits and ._:-', prefix);
   const ms = (name: string, fallback: number) => parsePositiveInt(name, read(env, name) ?? String(fallback));
