@@ -1,5 +1,6 @@
 import type { BenchSuite } from '../lib.js';
 import { edgeSuite } from './edge.js';
+import { fleetSuite } from './fleet.js';
 import { freshnessSuite } from './freshness.js';
 import { imagesSuite } from './images.js';
 import { markdownSuite } from './markdown.js';
@@ -17,4 +18,4 @@ import { searchQuerySuite } from './search-query.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, pageCacheTarballSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite];
+export const suites: BenchSuite[] = [pageCacheSuite, pageCacheTarballSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite, fleetSuite];

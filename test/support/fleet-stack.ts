@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,8 @@ import { startOrigin, type RunningOrigin } from '../../src/server/origin-command
 import { startRedisServer, type RedisServer } from './redis-server.js';
 import { ADMIN_TOKEN, eventually, freePort, PURGE_SECRET } from './stack.js';
 
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+/** The CLI beside this file: its TypeScript source in tests, its compiled form when the benchmarks run from build/. */
+const CLI = [fileURLToPath(new URL('../../src/cli.ts', import.meta.url)), fileURLToPath(new URL('../../src/cli.js', import.meta.url))].find((file) => existsSync(file)) ?? '';
 
 /** Quick heartbeats and a short TTL, so a paused front leaves the live list within a second. */
 export const FLEET_TEST_ENV = {

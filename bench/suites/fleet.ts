@@ -1,0 +1,79 @@
+import { spawnSync } from 'node:child_process';
+import { sendFresh } from '../../src/server/test-support/child-processes.js';
+import { startFleetStack, type FleetStack, type FrontProcess } from '../../test/support/fleet-stack.js';
+import { ADMIN_TOKEN } from '../../test/support/stack.js';
+import type { BenchResult, BenchSuite } from '../lib.js';
+
+/** Edits timed per fleet size (issue 37: p50/p99 over at least 20). */
+const EDITS = 30;
+/** Fleet sizes measured, each grown from the last: 8 processes do not fit beside the rest on a 2-core machine. */
+const SIZES = [1, 2, 4];
+/** Issue 37's bound for four fronts, at p99. */
+const P99_BOUND_4_MS = 250;
+
+function percentile(samples: readonly number[], q: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}
+
+async function edit(fleet: FleetStack, oid: string, title: string): Promise<void> {
+  const response = await fetch(`${fleet.origin.url}/api/v1/plog/${oid}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ title, body: `<p>${title}</p>`, summary: 'Bench', categories: ['Web'], pub_date: '2026-11-22' }),
+  });
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`PUT ${oid}: ${response.status}`);
+}
+
+/** Milliseconds from the edit's answer until every front serves the new title (each front polled every 2 ms). */
+async function purgeToFresh(fleet: FleetStack, fronts: readonly FrontProcess[], oid: string, n: number): Promise<number> {
+  const title = `Fleet bench ${n} ${Date.now().toString(36)}`;
+  await edit(fleet, oid, title);
+  const started = performance.now();
+  await Promise.all(
+    fronts.map(async (front) => {
+      for (;;) {
+        if ((await sendFresh(`${front.url}/plog/${oid}`)).body.includes(title)) return;
+        if (performance.now() - started > 10_000) throw new Error(`edit ${n} not fresh at ${front.url} within 10 s`);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    }),
+  );
+  return performance.now() - started;
+}
+
+export const fleetSuite: BenchSuite = {
+  name: 'fleet',
+  description: 'purges over a Redis stream: an edit answered by the origin until every front serves it, for 1, 2 and 4 front processes',
+  async run(): Promise<BenchResult[]> {
+    if (spawnSync('redis-server', ['--version']).status !== 0) {
+      return [{ name: 'fleet skipped', value: 0, unit: '', note: 'redis-server is not installed (apt-get install redis-server)' }];
+    }
+    const fleet = await startFleetStack();
+    const results: BenchResult[] = [];
+    try {
+      const oid = 'fleet-bench';
+      await edit(fleet, oid, 'Fleet bench start');
+      for (const size of SIZES) {
+        while (fleet.fronts.length < size) await fleet.addFront();
+        // Every front holds the page before the first timed edit, as a warm fleet does.
+        for (const front of fleet.fronts) await sendFresh(`${front.url}/plog/${oid}`);
+        const samples: number[] = [];
+        for (let n = 0; n < EDITS; n++) samples.push(await purgeToFresh(fleet, fleet.fronts, oid, size * 1_000 + n));
+        const p99 = percentile(samples, 0.99);
+        results.push({ name: `purge to fresh, ${size} front${size === 1 ? '' : 's'}, p50`, value: percentile(samples, 0.5), unit: 'ms' });
+        results.push({
+          name: `purge to fresh, ${size} front${size === 1 ? '' : 's'}, p99`,
+          value: p99,
+          unit: 'ms',
+          ...(size === 4 ? { target: { max: P99_BOUND_4_MS } } : {}),
+          note: `${EDITS} edits; each front polled every 2 ms`,
+        });
+      }
+    } finally {
+      await fleet.close();
+    }
+    return results;
+  },
+};
