@@ -5,7 +5,7 @@ import { silentLogger } from '../src/log.js';
 import { fleetCommand } from '../src/server/fleet-command.js';
 import { sendFresh, type Answer } from '../src/server/test-support/child-processes.js';
 import { startFleetStack, type FleetStack, type FrontProcess } from './support/fleet-stack.js';
-import { adminAt, eventually } from './support/stack.js';
+import { ADMIN_TOKEN, adminAt, eventually } from './support/stack.js';
 
 const postBody = (title: string) => ({ title, body: `<p>${title} in the body.</p>`, summary: `About ${title}`, categories: ['Web'], pub_date: '2026-11-21' });
 
@@ -40,7 +40,7 @@ describe('a fleet of fronts over a Redis stream', () => {
     await edit('fleet-one', 'Marmot ledger');
     const tookMs = await freshEverywhere(fleet.fronts, 'fleet-one', 'Marmot ledger', 2_000);
     assert.ok(tookMs < 2_000);
-    assert.equal(fleet.origin.outbox?.pendingJobs(), 0, 'the outbox counted the purge delivered');
+    await eventually('the outbox counts the purge delivered', async () => fleet.origin.outbox?.pendingJobs() === 0, 3_000);
   });
 
   it('lists the fronts alive with their lag in `sitestack fleet --json`', async () => {
@@ -58,6 +58,19 @@ describe('a fleet of fronts over a Redis stream', () => {
     assert.equal(await fleetCommand.run({ args: [], config: fleet.config, logger: silentLogger(), out }), 0);
     assert.match(output, /^front +address +last applied +lag +heartbeat/);
     assert.equal(output.trim().split('\n').length, 1 + fleet.fronts.length);
+  });
+
+  it('shows the fleet in the origin’s /metrics and Redis in /readyz of the origin and the fronts', async () => {
+    const metrics = await fetch(`${fleet.origin.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const text = await metrics.text();
+    assert.match(text, new RegExp(`^sitestack_fleet_fronts\\{[^}]*\\} ${fleet.fronts.length}$`, 'm'));
+    assert.match(text, /^sitestack_fleet_max_lag_entries\{[^}]*\} 0$/m);
+    assert.match(text, /^sitestack_fleet_redis_up\{[^}]*\} 1$/m);
+    for (const url of [fleet.origin.url, ...fleet.fronts.map((front) => front.url)]) {
+      const ready = (await (await fetch(`${url}/readyz`)).json()) as { checks: Record<string, { ok: boolean; critical: boolean }> };
+      assert.equal(ready.checks['redis']?.ok, true, url);
+      assert.equal(ready.checks['redis']?.critical, false, url);
+    }
   });
 
   it('serves fresh pages within 1 s of resuming when a front was paused through three edits', async () => {
