@@ -29,12 +29,21 @@ export function encodeEntry(batch: PurgeBatch): string[] {
 
 export type DecodedEntry = { ok: true; request: PurgeRequest } | { ok: false; reason: string };
 
-function parseList(text: string, field: string): { ok: true; list: unknown } | { ok: false; reason: string } {
+/** A field's JSON list checked by the purge route's own rule; undefined when the entry has no such field. */
+function checkedList(
+  text: string | undefined,
+  field: string,
+  check: (value: unknown) => { ok: true } | { ok: false; message: string },
+): { ok: true; list: string[] | undefined } | { ok: false; reason: string } {
+  if (text === undefined) return { ok: true, list: undefined };
+  let value: unknown;
   try {
-    return { ok: true, list: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch {
     return { ok: false, reason: `${field} is not JSON` };
   }
+  const checked = check(value);
+  return checked.ok ? { ok: true, list: value as string[] } : { ok: false, reason: checked.message };
 }
 
 /** The purge an entry's fields (name, value, name, value, …) ask for, or why it is none. Unknown fields are ignored. */
@@ -47,20 +56,12 @@ export function decodeEntry(fields: readonly unknown[]): DecodedEntry {
   const pathnamesText = values.get(PATHNAMES_FIELD);
   const keysText = values.get(KEYS_FIELD);
   if (pathnamesText === undefined && keysText === undefined) return { ok: false, reason: `neither ${PATHNAMES_FIELD} nor ${KEYS_FIELD}` };
+  const pathnames = checkedList(pathnamesText, PATHNAMES_FIELD, (value) => validatePathnames(value, PAGE_CACHE_DEFAULTS));
+  if (!pathnames.ok) return pathnames;
+  const keys = checkedList(keysText, KEYS_FIELD, (value) => validateKeys(value, PAGE_CACHE_DEFAULTS));
+  if (!keys.ok) return keys;
   const request: { pathnames?: string[]; keys?: string[] } = {};
-  if (pathnamesText !== undefined) {
-    const parsed = parseList(pathnamesText, PATHNAMES_FIELD);
-    if (!parsed.ok) return parsed;
-    const checked = validatePathnames(parsed.list, PAGE_CACHE_DEFAULTS);
-    if (!checked.ok) return { ok: false, reason: checked.message };
-    request.pathnames = checked.pathnames;
-  }
-  if (keysText !== undefined) {
-    const parsed = parseList(keysText, KEYS_FIELD);
-    if (!parsed.ok) return parsed;
-    const checked = validateKeys(parsed.list, PAGE_CACHE_DEFAULTS);
-    if (!checked.ok) return { ok: false, reason: checked.message };
-    request.keys = checked.keys;
-  }
+  if (pathnames.list !== undefined) request.pathnames = pathnames.list;
+  if (keys.list !== undefined) request.keys = keys.list;
   return { ok: true, request };
 }

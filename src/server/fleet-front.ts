@@ -1,10 +1,10 @@
 import type { Server } from 'node:http';
 import { DEFAULTS as PAGE_CACHE_DEFAULTS, type PageCache } from '@sitestack/page-cache';
 import type { Config } from '../config.js';
-import { ERRORS } from '../error-codes.js';
-import { FleetReader, RecentUrls, redactedRedisUrl } from '../fleet/index.js';
+import { FleetReader, RecentUrls } from '../fleet/index.js';
 import type { Logger } from '../log.js';
 import type { Readiness } from './readiness.js';
+import { redisReadinessCheck } from './redis-readiness.js';
 
 /** URLs remembered for emptying the cache, per cache entry it may hold; at least {@link MIN_RECENT_URLS}. */
 const RECENT_URLS_PER_ENTRY = 4;
@@ -58,18 +58,7 @@ export function joinFleet(parts: FleetFrontParts): FleetReader | undefined {
       },
     },
   });
-  readiness.add({
-    name: 'redis',
-    critical: false,
-    async run() {
-      try {
-        await reader.ping();
-      } catch (error) {
-        throw ERRORS.REDIS_UNREACHABLE(redactedRedisUrl(fleet.redisUrl), error instanceof Error ? error.message : String(error));
-      }
-      return `last applied ${reader.state().lastId ?? 'nothing yet'}`;
-    },
-  });
+  readiness.add(redisReadinessCheck(fleet.redisUrl, () => reader.ping(), () => `last applied ${reader.state().lastId ?? 'nothing yet'}`));
   reader.start();
   server.once('close', () => void reader.stop());
   return reader;

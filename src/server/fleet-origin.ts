@@ -1,10 +1,10 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { FleetConfig } from '../config.js';
-import { ERRORS } from '../error-codes.js';
-import { connectRedis, fleetKeys, liveFronts, PurgeStreamWriter, redactedRedisUrl, type FleetFront } from '../fleet/index.js';
+import { connectRedis, fleetKeys, liveFronts, PurgeStreamWriter, type FleetFront } from '../fleet/index.js';
 import type { Logger } from '../log.js';
 import type { PurgeStream } from '../origin/index.js';
 import type { ReadinessCheck } from './readiness.js';
+import { redisReadinessCheck } from './redis-readiness.js';
 
 /** The origin's part of a fleet (`REDIS_URL`): the outbox's stream route, its readiness check and its gauges. */
 export interface OriginFleet {
@@ -30,18 +30,7 @@ export function originFleet(config: FleetConfig, logger: Logger, onReturn: () =>
       route: writer.route,
       deliver: async (batch, signal) => (await writer.deliver(batch, signal)).purged,
     },
-    readinessCheck: {
-      name: 'redis',
-      critical: false,
-      async run() {
-        try {
-          await redis.ping();
-        } catch (error) {
-          throw ERRORS.REDIS_UNREACHABLE(redactedRedisUrl(config.redisUrl), error instanceof Error ? error.message : String(error));
-        }
-        return `${(await fronts()).length} fronts alive`;
-      },
-    },
+    readinessCheck: redisReadinessCheck(config.redisUrl, () => redis.ping(), async () => `${(await fronts()).length} fronts alive`),
     registerMetrics(registry) {
       // One read of the membership serves the three gauges of a scrape.
       let scrape: Promise<FleetFront[] | undefined> | undefined;
