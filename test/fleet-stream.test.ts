@@ -132,12 +132,8 @@ describe('the purge stream', () => {
   });
 
   it('waits at most applyWaitMs when a live front does not apply a purge', async () => {
-    const stuck = new FleetReader({ url: redis.url, options: { ...OPTIONS, heartbeatMs: 50 }, logger: silentLogger(), target: recordingTarget().target, address: 'http://stuck' });
-    // A reader that announces itself but never reads: started, synced, then its reading loop is cut off.
-    readers.push(stuck);
-    stuck.start();
-    await stuck.synced;
     const quick = new PurgeStreamWriter({ redis: client, keys, options: { ...OPTIONS, applyWaitMs: 300 }, logger: silentLogger() });
+    // A front that announces itself (its heartbeat in the future keeps it alive) but never reads.
     await client.hset(keys.announcements, 'stuck-front', JSON.stringify({ address: 'http://stuck', lastId: '1-0', startedAt: 0, pid: 1, host: 'h' }));
     await client.zadd(keys.members, Date.now() + 60_000, 'stuck-front');
     const started = Date.now();
