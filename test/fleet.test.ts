@@ -100,6 +100,20 @@ describe('a fleet of fronts over a Redis stream', () => {
     await freshEverywhere(fleet.fronts, 'fleet-late', 'Ibis journal', 2_000);
   });
 
+  it('makes each worker of a --workers front a member that applies edits to its own cache', async () => {
+    const before = await fleet.alive();
+    const workers = await fleet.addFront(2);
+    assert.equal(await fleet.alive(), before + 2);
+    await edit('fleet-workers', 'Gannet roll', 201);
+    // Fresh connections reach either worker: enough of them that both caches hold the page.
+    for (let request = 0; request < 8; request++) assert.match((await page(workers, 'fleet-workers')).body, /Gannet roll/);
+    await edit('fleet-workers', 'Gannet muster');
+    await eventually('both workers serve the edit', async () => {
+      const answers = await Promise.all(Array.from({ length: 8 }, () => page(workers, 'fleet-workers')));
+      return answers.every((answer) => answer.body.includes('Gannet muster'));
+    }, 2_000);
+  });
+
   it('skips hostile stream entries and keeps every front answering and applying edits', async () => {
     const stream = '{fleet-e2e}:purges';
     await fleet.client.xadd(stream, '*', 'pathnames', 'not json');

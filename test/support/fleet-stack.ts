@@ -40,8 +40,8 @@ export interface FleetStack {
   fronts: FrontProcess[];
   /** A Redis client of the test's own, to read the fleet or write what no origin would. */
   client: Redis;
-  /** Starts one more front process; resolves once it listens and has joined the fleet. */
-  addFront(): Promise<FrontProcess>;
+  /** Starts one more front (`--workers N`: N processes); resolves once it listens and every process joined the fleet. */
+  addFront(workers?: number): Promise<FrontProcess>;
   /** Fronts alive in the fleet now. */
   alive(): Promise<number>;
   close(): Promise<void>;
@@ -61,9 +61,9 @@ export async function startFleetStack(options: { persistentRedis?: boolean } = {
   const fronts: FrontProcess[] = [];
   const alive = async () => (await liveFronts(client, keys, Number(FLEET_TEST_ENV.FLEET_MEMBER_TTL_MS))).length;
 
-  const addFront = async (): Promise<FrontProcess> => {
+  const addFront = async (workers = 1): Promise<FrontProcess> => {
     const port = await freePort();
-    const { child, ready } = spawnTypeScript(CLI, ['front'], /front listening on (\S+)/, { ...env, DATA_DIR: frontDir, PORT: String(port), API_BASE: origin.url });
+    const { child, ready } = spawnTypeScript(CLI, ['front', ...(workers > 1 ? ['--workers', String(workers)] : [])], /front listening on (\S+)/, { ...env, DATA_DIR: frontDir, PORT: String(port), API_BASE: origin.url });
     const before = await alive().catch(() => 0);
     const front: FrontProcess = {
       url: `http://127.0.0.1:${port}`,
@@ -80,7 +80,7 @@ export async function startFleetStack(options: { persistentRedis?: boolean } = {
     };
     fronts.push(front);
     await ready;
-    await eventually('the front joins the fleet', async () => (await alive()) > before, 10_000);
+    await eventually('the front joins the fleet', async () => (await alive()) >= before + workers, 15_000);
     return front;
   };
 
