@@ -1,18 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sendFresh, type Answer } from '../src/server/test-support/child-processes.js';
-import { startFleetStack, type FleetStack, type FrontProcess } from './support/fleet-stack.js';
+import { freshEverywhere, page, postBody, startFleetStack, type FleetStack } from './support/fleet-stack.js';
 import { adminAt, eventually } from './support/stack.js';
-
-const postBody = (title: string) => ({ title, body: `<p>${title} in the body.</p>`, summary: `About ${title}`, categories: ['Web'], pub_date: '2026-11-21' });
-
-const page = (front: FrontProcess, oid: string): Promise<Answer> => sendFresh(`${front.url}/plog/${oid}`, 'GET', undefined, {}, 3_000);
-
-async function freshEverywhere(fronts: readonly FrontProcess[], oid: string, title: string, withinMs: number): Promise<number> {
-  const started = Date.now();
-  await eventually(`every front serves '${title}'`, async () => (await Promise.all(fronts.map((front) => page(front, oid)))).every((answer) => answer.body.includes(title)), withinMs);
-  return Date.now() - started;
-}
 
 /** The fleet's Redis failing under two front processes: killed, restarted empty, paused. Its data survives a kill (append-only file). */
 describe('a fleet whose Redis fails', () => {

@@ -3,20 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { Writable } from 'node:stream';
 import { silentLogger } from '../src/log.js';
 import { fleetCommand } from '../src/server/fleet-command.js';
-import { sendFresh, type Answer } from '../src/server/test-support/child-processes.js';
-import { startFleetStack, type FleetStack, type FrontProcess } from './support/fleet-stack.js';
+import { freshEverywhere, page, postBody, startFleetStack, type FleetStack } from './support/fleet-stack.js';
 import { ADMIN_TOKEN, adminAt, eventually } from './support/stack.js';
-
-const postBody = (title: string) => ({ title, body: `<p>${title} in the body.</p>`, summary: `About ${title}`, categories: ['Web'], pub_date: '2026-11-21' });
-
-const page = (front: FrontProcess, oid: string): Promise<Answer> => sendFresh(`${front.url}/plog/${oid}`);
-
-/** Resolves how long it took until every front serves `title` on the post's page. */
-async function freshEverywhere(fronts: readonly FrontProcess[], oid: string, title: string, withinMs: number): Promise<number> {
-  const started = Date.now();
-  await eventually(`every front serves '${title}'`, async () => (await Promise.all(fronts.map((front) => page(front, oid)))).every((answer) => answer.body.includes(title)), withinMs);
-  return Date.now() - started;
-}
 
 describe('a fleet of fronts over a Redis stream', () => {
   let fleet: FleetStack;

@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../../src/config.js';
 import { fleetKeys, liveFronts } from '../../src/fleet/index.js';
 import { silentLogger } from '../../src/log.js';
-import { spawnTypeScript } from '../../src/server/test-support/child-processes.js';
+import { sendFresh, spawnTypeScript, type Answer } from '../../src/server/test-support/child-processes.js';
 import { startOrigin, type RunningOrigin } from '../../src/server/origin-command.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
 import { ADMIN_TOKEN, eventually, freePort, PURGE_SECRET } from './stack.js';
@@ -101,4 +101,17 @@ export async function startFleetStack(options: { persistentRedis?: boolean } = {
       rmSync(frontDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A post's body as the admin API takes it, titled `title`. */
+export const postBody = (title: string) => ({ title, body: `<p>${title} in the body.</p>`, summary: `About ${title}`, categories: ['Web'], pub_date: '2026-11-21' });
+
+/** The post's page at one front, on a fresh connection (a `--workers` front may answer from any worker). */
+export const page = (front: FrontProcess, oid: string): Promise<Answer> => sendFresh(`${front.url}/plog/${oid}`, 'GET', undefined, {}, 3_000);
+
+/** Resolves how long it took until every front serves `title` on the post's page. */
+export async function freshEverywhere(fronts: readonly FrontProcess[], oid: string, title: string, withinMs: number): Promise<number> {
+  const started = Date.now();
+  await eventually(`every front serves '${title}'`, async () => (await Promise.all(fronts.map((front) => page(front, oid)))).every((answer) => answer.body.includes(title)), withinMs);
+  return Date.now() - started;
 }
