@@ -11,6 +11,7 @@ const LAYERS = [
     pathNot: ['^src/(config|cli|surrogate-keys)(\\.test)?\\.ts$'],
   },
   { name: 'http', comment: 'HTTP pieces every server shares', path: ['^src/http/'] },
+  { name: 'fleet', comment: 'the fleet of fronts over Redis: the purge stream, its readers and their membership', path: ['^src/fleet/'] },
   {
     name: 'search-core',
     comment: 'search engines, analysis and the indexing pipeline',

@@ -10,6 +10,7 @@ import { DEFAULT_TRUSTED_PROXIES, validProxyEntry } from './http/index.js';
 import { DESK_DEFAULTS, IMAGE_DEFAULTS, ORIGIN_APP_DEFAULTS } from './origin/index.js';
 import { DEFAULT_INDEX_PREFIX, SEARCH_ROUTES_DEFAULTS } from './search/index.js';
 import type { SongsConfig } from './songs/index.js';
+import { FLEET_DEFAULTS, type ResolvedFleetOptions } from './fleet/index.js';
 
 /** Everything sitestack reads from the environment, parsed and checked once at start-up. */
 export interface Config {
@@ -93,7 +94,12 @@ export interface Config {
   songs: SongsConfig;
   /** `SITE_NAME`, `SITE_DESCRIPTION`, `SITE_FOOTER`: the demo's identity when unset (SITE_DEFAULTS). */
   site: SiteIdentity;
+  /** `REDIS_URL` and the fleet's settings (docs/fleet.md): purges over a Redis stream. Unset: `PURGE_URLS` only. */
+  fleet: FleetConfig | undefined;
 }
+
+/** The fleet's Redis (`REDIS_URL`) and its options. */
+export type FleetConfig = ResolvedFleetOptions & { redisUrl: string };
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -301,6 +307,34 @@ function loadSongsConfig(env: Env): SongsConfig {
   };
 }
 
+function loadFleetConfig(env: Env): FleetConfig | undefined {
+  const redisUrl = read(env, 'REDIS_URL');
+  if (redisUrl === undefined) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(redisUrl);
+  } catch {
+    parsed = undefined;
+  }
+  if ((parsed?.protocol !== 'redis:' && parsed?.protocol !== 'rediss:') || parsed.hostname === '') throw ERRORS.CONFIG_INVALID('REDIS_URL', 'a redis:// or rediss:// URL with a host', withheld(redisUrl));
+  const prefix = read(env, 'FLEET_PREFIX') ?? FLEET_DEFAULTS.prefix;
+  if (!/^[A-Za-z0-9._:-]{1,64}$/.test(prefix)) throw ERRORS.CONFIG_INVALID('FLEET_PREFIX', '1 to 64 letters, digits and ._:-', prefix);
+  const ms = (name: string, fallback: number) => parsePositiveInt(name, read(env, name) ?? String(fallback));
+  const heartbeatMs = ms('FLEET_HEARTBEAT_MS', FLEET_DEFAULTS.heartbeatMs);
+  const memberTtlMs = ms('FLEET_MEMBER_TTL_MS', FLEET_DEFAULTS.memberTtlMs);
+  if (memberTtlMs <= heartbeatMs) throw ERRORS.CONFIG_INVALID('FLEET_MEMBER_TTL_MS', `more than FLEET_HEARTBEAT_MS (${heartbeatMs})`, String(memberTtlMs));
+  return {
+    ...FLEET_DEFAULTS,
+    redisUrl,
+    prefix,
+    maxLen: ms('FLEET_STREAM_MAXLEN', FLEET_DEFAULTS.maxLen),
+    heartbeatMs,
+    memberTtlMs,
+    applyWaitMs: ms('FLEET_APPLY_WAIT_MS', FLEET_DEFAULTS.applyWaitMs),
+    commandTimeoutMs: ms('REDIS_TIMEOUT_MS', FLEET_DEFAULTS.commandTimeoutMs),
+  };
+}
+
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
   const host = read(env, 'HOST') ?? '127.0.0.1';
   const port = parsePort('PORT', read(env, 'PORT') ?? '3000');
@@ -311,6 +345,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const cdnBaseUrl = read(env, 'CDN_BASE_URL');
   const edgeUpstreams = read(env, 'EDGE_UPSTREAM');
   const cacheMaxBytes = read(env, 'CACHE_MAX_BYTES');
+  const fleet = loadFleetConfig(env);
   const searchUrl = read(env, 'SEARCH_URL') ?? `sqlite:${resolve(dataDir, 'search.sqlite')}`;
   if (!searchUrl.startsWith('sqlite:')) parseHttpUrl('SEARCH_URL', searchUrl);
 
@@ -331,7 +366,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     publicUrl: optional(env, 'PUBLIC_URL', parsePublicUrl),
     purgeUrls:
       purgeUrlsValue === undefined
-        ? [`http://127.0.0.1:${port}${PAGE_CACHE_DEFAULTS.purgePath}`]
+        ? // A fleet's fronts come and go: they hear of changes on the stream, not at a fixed address.
+          fleet !== undefined
+          ? []
+          : [`http://127.0.0.1:${port}${PAGE_CACHE_DEFAULTS.purgePath}`]
         : parseList(purgeUrlsValue).map((url) => parseHttpUrl('PURGE_URLS', url)),
     cdnBaseUrl: cdnBaseUrl === undefined ? undefined : parseHttpUrl('CDN_BASE_URL', cdnBaseUrl),
     allowedHosts: parseList(read(env, 'ALLOWED_HOSTS') ?? 'localhost,127.0.0.1').map((h) => h.toLowerCase()),
@@ -371,5 +409,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     logLevel: parseOneOf('LOG_LEVEL', read(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),
     songs: loadSongsConfig(env),
     site: loadSiteIdentity(env),
+    fleet,
   };
 }

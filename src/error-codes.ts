@@ -169,6 +169,10 @@ export const ERRORS = catalogue({
   CHECK_TIMED_OUT: [(timeoutMs: number) => `no answer within ${timeoutMs} ms`, 503],
   DATABASE_CLOSED: [(file: string) => `${file} is closed`, 503],
   ORIGIN_UNHEALTHY: [(status: number, url: string) => `${status} from ${url}`, 503],
+  REDIS_UNSET: [(command: string) => `REDIS_URL is not set: ${command} reads the fleet of fronts from the Redis they share; set the same REDIS_URL as the origin and the fronts`, 500, ConfigError],
+  REDIS_UNREACHABLE: [(url: string, reason: string) => `cannot reach Redis at ${url}: ${reason}`, 503],
+  REDIS_NOT_READY: [(timeoutMs: number) => `Redis did not accept the connection within ${timeoutMs} ms`, 503],
+  REDIS_ANSWER_INVALID: [(command: string, answer: string) => `Redis answered ${command} with ${answer}`, 502],
   METRICS_NO_ANSWER: [(timeoutMs: number) => `the cluster primary did not answer within ${timeoutMs} ms`, 503],
   METRICS_WORKER_STOPPING: [() => 'worker stopping', 503],
   // The cluster primary's own account of why it could not collect the workers' metrics.

@@ -1,5 +1,6 @@
 import type { BenchSuite } from '../lib.js';
 import { edgeSuite } from './edge.js';
+import { fleetSuite } from './fleet.js';
 import { freshnessSuite } from './freshness.js';
 import { fromSiteSuite } from './from-site.js';
 import { imagesSuite } from './images.js';
@@ -19,4 +20,4 @@ import { searchQuerySuite } from './search-query.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, pageCacheEvictionSuite, pageCacheTarballSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite, fromSiteSuite];
+export const suites: BenchSuite[] = [pageCacheSuite, pageCacheEvictionSuite, pageCacheTarballSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite, fromSiteSuite, fleetSuite];

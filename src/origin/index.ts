@@ -1,6 +1,6 @@
 export { createOriginApp, ORIGIN_APP_DEFAULTS, type OriginAppOptions } from './app.js';
 export { openOriginDatabase, migrate, MIGRATIONS, type OriginDatabase, type OpenOriginDatabaseOptions } from './database.js';
-export { PurgeOutbox, type PurgeOutboxOptions, type CdnPurge, type CdnUrlFailure } from './outbox.js';
+export { PurgeOutbox, type PurgeOutboxOptions, type PurgeStream, type CdnPurge, type CdnUrlFailure } from './outbox.js';
 export type { Backlog } from './worker-loop.js';
 export { SearchOutbox, type SearchOutboxOptions, type PostChange, type ApplyPostChanges } from './search-outbox.js';
 export { ContentStore, type Post, type PostWithSource, type PostPage, type EditorPostPage, type PublicComment, type PendingComment } from './store.js';

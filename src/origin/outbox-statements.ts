@@ -33,6 +33,7 @@ export interface PurgeOutboxStatements {
   cdnDone: Database.Statement<[string]>;
   park: Database.Statement<[{ url: string; now: number }]>;
   unpark: Database.Statement<[]>;
+  retryRoute: Database.Statement<[string]>;
   cdnFailed: Database.Statement<[{ url: string; next: number; error: string }]>;
   nextFrontAttempt: Database.Statement<[string], { next: number | null }>;
   nextCdnAttempt: Database.Statement<[], { next: number | null }>;
@@ -87,6 +88,7 @@ export function purgeOutboxStatements(db: OriginDatabase): PurgeOutboxStatements
       `UPDATE cdn_purges SET queued_at = @now, attempts = 0, next_at = ${PARKED}, last_error = NULL WHERE url = @url`,
     ),
     unpark: db.prepare<[]>(`UPDATE cdn_purges SET next_at = 0 WHERE next_at = ${PARKED}`),
+    retryRoute: db.prepare<[string]>(`UPDATE purge_deliveries SET next_at = 0 WHERE route = ? AND delivered = 0`),
     cdnFailed: db.prepare<[{ url: string; next: number; error: string }]>(
       `UPDATE cdn_purges SET attempts = attempts + 1, next_at = @next, last_error = @error WHERE url = @url`,
     ),

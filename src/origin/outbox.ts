@@ -27,6 +27,17 @@ export interface CdnUrlFailure {
  */
 export type CdnPurge = (urls: string[]) => Promise<readonly CdnUrlFailure[]>;
 
+/** A purge route that is not a front's URL: the Redis stream a fleet of fronts reads (src/fleet). */
+export interface PurgeStream {
+  /** Its name among the routes, kept per job in SQLite like a front's purge URL; not an http(s) URL. */
+  readonly route: string;
+  /**
+   * Delivers one batch; resolves with the cache keys the fronts reported purging for it, once they applied it (or a
+   * bounded wait ran out); rejects when it was not delivered, and the batch is retried with the outbox's backoff.
+   */
+  deliver(batch: { pathnames: string[]; keys: string[] }, signal: AbortSignal): Promise<string[]>;
+}
+
 /** Where the outbox counts its failures (the origin's Prometheus metrics). */
 export interface PurgeOutboxMetrics {
   /** A delivery to a front's purge route failed. */
@@ -39,6 +50,8 @@ export interface PurgeOutboxOptions {
   db: OriginDatabase;
   /** Purge routes of every front (`PURGE_URLS`); each is delivered to and retried on its own. */
   routes: readonly string[];
+  /** A route besides `routes` that every job is delivered to as well (`REDIS_URL`). @default none */
+  stream?: PurgeStream;
   /** Sent as `Authorization: Bearer <secret>`. */
   secret: string;
   logger: Logger;
@@ -83,7 +96,9 @@ const DEFAULTS = {
  * others, and a URL the edge keeps failing is given up (logged as an error) after `cdnGiveUpAfterMs`.
  */
 export class PurgeOutbox extends OutboxWorker {
-  private readonly options: Required<Omit<PurgeOutboxOptions, 'cdnPurge' | 'metrics'>> & Pick<PurgeOutboxOptions, 'cdnPurge' | 'metrics'>;
+  private readonly options: Required<Omit<PurgeOutboxOptions, 'cdnPurge' | 'metrics' | 'stream'>> & Pick<PurgeOutboxOptions, 'cdnPurge' | 'metrics' | 'stream'>;
+  /** The fronts' purge URLs, and the stream's route when there is one: a job is done once every one confirmed it. */
+  private readonly routes: readonly string[];
   private readonly statements;
   /** Deliveries under way, one at most per route: a route that hangs holds back only itself. */
   private readonly inFlight = new Map<string, Promise<void>>();
@@ -99,6 +114,13 @@ export class PurgeOutbox extends OutboxWorker {
     const { backoff, timeoutMs, batchJobs, cdnGiveUpAfterMs } = DEFAULTS;
     this.options = { fetch: globalThis.fetch, backoff, timeoutMs, batchJobs, cdnGiveUpAfterMs, now: Date.now, random: Math.random, ...options };
     this.statements = purgeOutboxStatements(options.db);
+    this.routes = options.stream === undefined ? options.routes : [...options.routes, options.stream.route];
+  }
+
+  /** Makes every job waiting for `route` due now (the stream's Redis is back: what waited is sent without the backoff's delay). */
+  retryRouteNow(route: string): void {
+    this.statements.retryRoute.run(route);
+    this.notify();
   }
 
   /** Starts delivering, beginning with whatever earlier runs left in the outbox. */
@@ -146,7 +168,7 @@ export class PurgeOutbox extends OutboxWorker {
 
   protected msUntilNextAttempt(): number {
     // A route with a delivery under way is not due: its delivery notifies the worker when it ends.
-    const idle = this.options.routes.filter((route) => !this.inFlight.has(route));
+    const idle = this.routes.filter((route) => !this.inFlight.has(route));
     const front = idle.length === 0 ? null : (this.statements.nextFrontAttempt.get(JSON.stringify(idle))?.next ?? null);
     const cdn = this.options.cdnPurge === undefined ? null : (this.statements.nextCdnAttempt.get()?.next ?? null);
     const candidates = [front, cdn].filter((value): value is number => value !== null);
@@ -156,7 +178,7 @@ export class PurgeOutbox extends OutboxWorker {
 
   protected async runDue(): Promise<void> {
     try {
-      for (const route of this.options.routes) {
+      for (const route of this.routes) {
         if (this.inFlight.has(route)) continue;
         // Each route runs on its own; when a delivery ends, the worker runs again for the fronts-done and CDN steps.
         const delivery = this.deliverTo(route).then(
@@ -191,23 +213,15 @@ export class PurgeOutbox extends OutboxWorker {
     try {
       this.sent++;
       this.sending++;
-      let response: Response;
-      let answer: string;
+      let purged: string[];
       try {
-        response = await this.options.fetch(route, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${this.options.secret}`, 'content-type': 'application/json' },
-          // A front that predates keys ignores them and purges the pathnames, which name the same pages.
-          body: JSON.stringify(keys.length === 0 ? { pathnames } : { pathnames, keys }),
-          signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs)]),
-        });
-        answer = response.ok ? await readBoundedText(response, PURGE_ANSWER_MAX_BYTES, route) : await discardBody(response).then(() => '');
+        const { stream } = this.options;
+        const signal = AbortSignal.any([this.abort.signal, AbortSignal.timeout(this.options.timeoutMs)]);
+        purged = stream !== undefined && route === stream.route ? await stream.deliver({ pathnames, keys }, this.abort.signal) : await this.postTo(route, pathnames, keys, signal);
       } finally {
         // The front has purged (or failed to): the refreshes that overlapped it can run again, with its purge done.
         if (--this.sending === 0) this.statements.unpark.run();
       }
-      if (!response.ok) throw ERRORS.UPSTREAM_FAILED(route, response.status);
-      const purged = purgedList(answer);
       const urls = this.options.cdnPurge === undefined ? [] : [...new Set(purged.flatMap((key) => edgeUrlOfCacheKey(key) ?? []))];
       this.options.db.transaction(() => {
         const report = urls.length === 0 ? null : Number(this.statements.report.run(JSON.stringify(urls)).lastInsertRowid);
@@ -226,6 +240,22 @@ export class PurgeOutbox extends OutboxWorker {
     return true;
   }
 
+  /** Posts a batch to a front's purge route; resolves with the cache keys its answer names as purged. */
+  private async postTo(route: string, pathnames: string[], keys: string[], signal: AbortSignal): Promise<string[]> {
+    const response = await this.options.fetch(route, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${this.options.secret}`, 'content-type': 'application/json' },
+      // A front that predates keys ignores them and purges the pathnames, which name the same pages.
+      body: JSON.stringify(keys.length === 0 ? { pathnames } : { pathnames, keys }),
+      signal,
+    });
+    if (!response.ok) {
+      await discardBody(response);
+      throw ERRORS.UPSTREAM_FAILED(route, response.status);
+    }
+    return purgedList(await readBoundedText(response, PURGE_ANSWER_MAX_BYTES, route));
+  }
+
   /**
    * Deletes the jobs every front has confirmed, handing their pathnames to the CDN step when there is one, and with
    * them the URLs of the fronts' reports that no unconfirmed job holds back. A report waits for all of its jobs: a URL
@@ -237,7 +267,7 @@ export class PurgeOutbox extends OutboxWorker {
     const toCdn = this.options.cdnPurge !== undefined;
     const warm = new Set<string>();
     this.options.db.transaction(() => {
-      for (const job of this.statements.confirmedByEveryFront.all(JSON.stringify(this.options.routes), this.options.routes.length)) {
+      for (const job of this.statements.confirmedByEveryFront.all(JSON.stringify(this.routes), this.routes.length)) {
         if (toCdn) for (const url of JSON.parse(job.pathnames) as string[]) this.statements.queueCdn.run(url, now);
         for (const pathname of JSON.parse(job.warm) as string[]) warm.add(pathname);
         this.statements.finish.run(job.id);
@@ -255,8 +285,8 @@ export class PurgeOutbox extends OutboxWorker {
    * warm-up lost to a restart costs the first reader one render, as without warm-ups.
    */
   private warm(pathnames: string[]): void {
-    const { fetch, timeoutMs, logger, routes } = this.options;
-    const warming = warmFronts(routes, pathnames, { fetch, timeoutMs, logger, signal: this.abort.signal }).finally(() => this.warming.delete(warming));
+    const { fetch, timeoutMs, logger } = this.options;
+    const warming = warmFronts(this.routes, pathnames, { fetch, timeoutMs, logger, signal: this.abort.signal }).finally(() => this.warming.delete(warming));
     this.warming.add(warming);
   }
 

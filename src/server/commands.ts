@@ -2,6 +2,7 @@ import { benchCommand } from './bench-command.js';
 import type { Command } from './command.js';
 import { contentBuildCommand } from './content-build-command.js';
 import { edgeCommand } from './edge-command.js';
+import { fleetCommand } from './fleet-command.js';
 import { frontCommand } from './front-command.js';
 import { indexCommand } from './index-command.js';
 import { originCommand } from './origin-command.js';
@@ -21,6 +22,7 @@ export const commands: Command[] = [
   indexCommand,
   popularityCommand,
   purgeCommand,
+  fleetCommand,
   songsCommand,
   userCommand,
   benchCommand,

@@ -15,6 +15,7 @@ import { parseCommandArgs } from './cli-args.js';
 import type { Command } from './command.js';
 import { drainServer, type StopOptions } from './drain.js';
 import { createFrontServer } from './front.js';
+import { joinFleet } from './fleet-front.js';
 import { runFrontWorkers, type FrontWorkers } from './front-workers.js';
 import { FrontMetrics } from './metrics.js';
 import { WorkerMetrics } from './metrics-cluster.js';
@@ -269,6 +270,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
   const { port } = server.address() as AddressInfo;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   own.base = `http://${host}:${port}`;
+  joinFleet({ config, logger, pageCache, server, readiness, address: own.base });
   return {
     url: own.base,
     buildId: manifest.buildId,

@@ -9,6 +9,7 @@ import { parseCommandArgs } from './cli-args.js';
 import type { Command } from './command.js';
 import { drainServer, type StopOptions } from './drain.js';
 import { OriginMetrics } from './metrics.js';
+import { originFleet } from './fleet-origin.js';
 import { createOperationsHandler } from './operations.js';
 import { HEALTH_PATH, METRICS_PATH, READY_PATH } from '../http/index.js';
 import { originRouteClass } from './operations-policy.js';
@@ -98,6 +99,9 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
     edgeBacklog: () => sources.outbox?.cdnBacklog() ?? { pending: 0, oldestAt: undefined },
     searchBacklog: () => sources.searchOutbox?.backlog() ?? { pending: 0, oldestAt: undefined },
   });
+  // Redis back after an outage: the purges the outbox kept for the stream go at once.
+  const fleet = config.fleet === undefined ? undefined : originFleet(config.fleet, logger, () => sources.outbox?.retryRouteNow(fleet?.stream.route ?? ''));
+  fleet?.registerMetrics(metrics.registry);
   const outbox =
     secret === undefined
       ? undefined
@@ -108,6 +112,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
           logger,
           metrics: { deliveryFailed: (route) => metrics.deliveryFailed(route), edgePurgeFailed: (urls) => metrics.edgePurgeFailed(urls) },
           ...(cdnPurge === undefined ? {} : { cdnPurge }),
+          ...(fleet === undefined ? {} : { stream: fleet.stream }),
           ...(options.backoff === undefined ? {} : { backoff: options.backoff }),
         });
   // A live update that finds the embedded engine locked by another writer (an index run) fails fast and is retried,
@@ -150,6 +155,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
       },
       // Search updates wait in the outbox while the engine is down: reported, not a reason to stop serving content.
       searchReadinessCheck(searchEngine, config.searchPrefix),
+      ...(fleet === undefined ? [] : [fleet.readinessCheck]),
     ],
   });
   const metricsToken = config.metricsToken ?? config.originAdminToken;
@@ -201,6 +207,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
       // What is left of the drain time lets a purge in flight reach its front now rather than at the next start.
       await outbox?.stop({ graceMs: drainEnds - Date.now(), ...stopOptions });
       await searchOutbox.stop({ graceMs: drainEnds - Date.now(), ...stopOptions });
+      await fleet?.close();
       if (options.searchEngine === undefined) await searchEngine.close();
       popularity.close();
       db.close();

@@ -33,18 +33,23 @@ export const READINESS_DEFAULTS = { checkTimeoutMs: 1_000, reuseMs: 1_000 } as c
 export class Readiness {
   #lifecycle: Lifecycle = 'starting';
   #drainingSince: number | undefined;
-  readonly #checks: readonly ReadinessCheck[];
+  readonly #checks: ReadinessCheck[];
   readonly #checkTimeoutMs: number;
   readonly #reuseMs: number;
   #last: { at: number; results: Promise<CheckResult[]> } | undefined;
 
   constructor(options: ReadinessOptions = {}) {
-    this.#checks = options.checks ?? [];
+    this.#checks = [...(options.checks ?? [])];
     this.#checkTimeoutMs = options.checkTimeoutMs ?? READINESS_DEFAULTS.checkTimeoutMs;
     this.#reuseMs = options.reuseMs ?? READINESS_DEFAULTS.reuseMs;
   }
 
-  get lifecycle(): Lifecycle {
+  /** One more check, for a part wired in after the server was built (the fleet's Redis). */
+  add(check: ReadinessCheck): void {
+    this.#checks.push(check);
+  }
+
+    get lifecycle(): Lifecycle {
     return this.#lifecycle;
   }
 
