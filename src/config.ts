@@ -7,6 +7,7 @@ import { RENDERER_DEFAULTS } from './renderer/index.js';
 import { SITE_DEFAULTS, SITE_LIMITS, type SiteIdentity } from './renderer/site.js';
 import { DRAIN_DEFAULTS } from './server/drain.js';
 import { DEFAULT_TRUSTED_PROXIES, validProxyEntry } from './http/index.js';
+import { PROXY_DEFAULTS, upstreamOrigin, validPathPrefix, type ProxyConfig } from './proxy/index.js';
 import { DESK_DEFAULTS, IMAGE_DEFAULTS, ORIGIN_APP_DEFAULTS } from './origin/index.js';
 import { DEFAULT_INDEX_PREFIX, SEARCH_ROUTES_DEFAULTS } from './search/index.js';
 import type { SongsConfig } from './songs/index.js';
@@ -91,6 +92,8 @@ export interface Config {
   songs: SongsConfig;
   /** `SITE_NAME`, `SITE_DESCRIPTION`, `SITE_FOOTER`: the demo's identity when unset (SITE_DEFAULTS). */
   site: SiteIdentity;
+  /** `sitestack proxy`: its upstreams (`UPSTREAM_URL`), their timeouts and what its page cache passes by. */
+  proxy: ProxyConfig;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -177,6 +180,32 @@ export function parseUpstream(name: string, value: string): string {
     throw ERRORS.CONFIG_INVALID(name, 'http://host:port', value);
   }
   return parsed.origin;
+}
+
+/** `http(s)://host[:port]` and nothing more: an application `sitestack proxy` forwards to. */
+export function parseProxyUpstream(name: string, value: string): string {
+  const origin = upstreamOrigin(value);
+  if (origin === undefined) throw ERRORS.CONFIG_INVALID(name, 'a comma-separated list of http(s)://host[:port] URLs without path or query', value);
+  return origin;
+}
+
+function parsePrefixes(name: string, value: string): string[] {
+  const prefixes = value === 'none' ? [] : parseList(value);
+  const bad = prefixes.find((prefix) => !validPathPrefix(prefix));
+  if (bad !== undefined) throw ERRORS.CONFIG_INVALID(name, "'none' or a comma-separated list of paths starting with '/'", bad);
+  return prefixes;
+}
+
+function loadProxyConfig(env: Env): ProxyConfig {
+  const timeout = (name: string, fallback: number) => parsePositiveInt(name, read(env, name) ?? String(fallback));
+  return {
+    upstreams: parseList(read(env, 'UPSTREAM_URL') ?? '').map((url) => parseProxyUpstream('UPSTREAM_URL', url)),
+    connectTimeoutMs: timeout('UPSTREAM_CONNECT_TIMEOUT_MS', PROXY_DEFAULTS.connectTimeoutMs),
+    firstByteTimeoutMs: timeout('UPSTREAM_FIRST_BYTE_TIMEOUT_MS', PROXY_DEFAULTS.firstByteTimeoutMs),
+    idleTimeoutMs: timeout('UPSTREAM_IDLE_TIMEOUT_MS', PROXY_DEFAULTS.idleTimeoutMs),
+    bypassPrefixes: parsePrefixes('PROXY_BYPASS', read(env, 'PROXY_BYPASS') ?? PROXY_DEFAULTS.bypassPrefixes.join(',')),
+    dataRoutePrefix: parsePrefixes('PROXY_DATA_ROUTES', read(env, 'PROXY_DATA_ROUTES') ?? PROXY_DEFAULTS.dataRoutePrefix)[0] ?? PROXY_DEFAULTS.dataRoutePrefix,
+  };
 }
 
 export function parseUpstreams(name: string, value: string): string[] {
@@ -368,5 +397,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     logLevel: parseOneOf('LOG_LEVEL', read(env, 'LOG_LEVEL') ?? 'info', LOG_LEVELS),
     songs: loadSongsConfig(env),
     site: loadSiteIdentity(env),
+    proxy: loadProxyConfig(env),
   };
 }
