@@ -1,6 +1,5 @@
 import cluster from 'node:cluster';
 import type { Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.js';
@@ -15,25 +14,28 @@ import { parseCommandArgs } from './cli-args.js';
 import type { Command } from './command.js';
 import { drainServer, type StopOptions } from './drain.js';
 import { createFrontServer } from './front.js';
-import { runFrontWorkers, type FrontWorkers } from './front-workers.js';
 import { FrontMetrics } from './metrics.js';
 import { WorkerMetrics } from './metrics-cluster.js';
 import { createOperationsHandler } from './operations.js';
 import { frontRouteClass } from './operations-policy.js';
 import { Readiness, type ReadinessCheck } from './readiness.js';
 import { observeRequests } from './request-observer.js';
-import { WorkerPurgeFanout } from './purge-fanout.js';
 import { ensureDataDir } from './data-dir.js';
 import { probeListen } from './listen-probe.js';
 import { searchReadinessCheck } from './search-readiness.js';
 import { withSharedSecrets } from './secrets.js';
 import { waitForShutdown } from './shutdown.js';
+import { listenOn, runServerCommand, startInCluster } from './server-process.js';
 
 const FRONT_USAGE = 'sitestack front [--workers N]';
 
 /** `--workers N` (or `--workers=N`): front processes to run, 1–64. @default 1 */
 export function parseWorkers(args: readonly string[], usage: string): number {
-  const value = parseCommandArgs({ args: [...args], options: { workers: { type: 'string' } } }, usage).values.workers;
+  return workersOf(parseCommandArgs({ args: [...args], options: { workers: { type: 'string' } } }, usage).values.workers, usage);
+}
+
+/** The value of `--workers`, checked: 1–64, 1 when not given. */
+export function workersOf(value: string | undefined, usage: string): number {
   if (value === undefined) return 1;
   const workers = /^\d{1,2}$/.test(value) ? Number(value) : Number.NaN;
   if (!(workers >= 1 && workers <= 64)) throw ERRORS.USAGE(`--workers expects a whole number from 1 to 64, got '${value}'`, usage);
@@ -46,43 +48,14 @@ export async function prepareWorkers(config: Config, logger: Logger): Promise<vo
   openSongs({ dataDir: config.dataDir, config: config.songs, logger, seed: true }).close();
 }
 
-async function listeningAddress(fleet: FrontWorkers): Promise<string> {
-  let address = '';
-  const onListening = (_worker: unknown, info: AddressInfo) => (address = `${info.address.includes(':') ? `[${info.address}]` : info.address}:${info.port}`);
-  cluster.on('listening', onListening);
-  try {
-    await fleet.ready;
-  } finally {
-    cluster.off('listening', onListening);
-  }
-  return address;
-}
-
 /**
  * One front process: standalone, or a cluster worker whose purges reach every other worker through the primary.
  * `sitestack start` runs the same in its workers.
  */
 export async function startFrontProcess(options: Omit<StartFrontOptions, 'distributePurge' | 'workerId'>): Promise<RunningFront> {
-  if (!cluster.isWorker) return startFront(options);
-  // A relayed purge can arrive while this worker still starts: its cache is empty then, so there is nothing to purge.
-  const started: { cache?: PageCache } = {};
-  const fanout = new WorkerPurgeFanout({ purgeLocal: (request) => started.cache?.purge(request) ?? [], logger: options.logger });
-  const front = await startFront({
-    ...options,
-    fleetMetrics: true,
-    distributePurge: async (request) => (await fanout.purgeEverywhere(request)).purged,
-    ...(options.config.frontWorkerHeader ? { workerId: String(cluster.worker?.id ?? '') } : {}),
-  });
-  started.cache = front.pageCache;
-  return {
-    ...front,
-    async close(stopOptions) {
-      fanout.close();
-      await front.close(stopOptions);
-      // The IPC channel to the primary would keep this worker alive once its servers are closed.
-      cluster.worker?.disconnect();
-    },
-  };
+  return startInCluster(options.logger, (wiring) =>
+    startFront({ ...options, ...wiring, ...(cluster.isWorker && options.config.frontWorkerHeader ? { workerId: String(cluster.worker?.id ?? '') } : {}) }),
+  );
 }
 
 export interface RunningFront {
@@ -250,13 +223,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
   const workerId = options.workerId;
   if (workerId !== undefined) server.prependListener('request', (_req, res: ServerResponse) => res.setHeader('x-front-worker', workerId));
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? config.port, config.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    own.base = await listenOn(server, options.port ?? config.port, config.host);
   } catch (error) {
     fleet?.close();
     await api.close();
@@ -265,9 +232,6 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     throw error;
   }
   readiness.ready();
-  const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  own.base = `http://${host}:${port}`;
   return {
     url: own.base,
     buildId: manifest.buildId,
@@ -296,22 +260,20 @@ export const frontCommand: Command = {
     // the primary of a --workers front).
     if (cluster.isPrimary) await probeListen(given.host, given.port, 'PORT');
     const config = withSharedSecrets(given, logger);
-    // Listening from the start: a stop requested while the front still builds and opens its stores waits for that.
-    const stopRequested = waitForShutdown(logger);
-    if (cluster.isPrimary && workers > 1) {
-      await prepareWorkers(config, logger);
-      const fleet = runFrontWorkers({ workers, logger, shutdownTimeoutMs: config.shutdownTimeoutMs, drainDelayMs: config.drainDelayMs });
-      const address = await listeningAddress(fleet).catch(async (error: unknown) => {
-        await fleet.stop();
-        throw error;
-      });
-      out.write(`front listening on http://${address} with ${workers} worker processes\n`);
-      await fleet.stop(await stopRequested);
-      return 0;
-    }
-    const front = await startFrontProcess({ config, logger });
-    out.write(`front listening on ${front.url} (build ${front.buildId}${cluster.isWorker ? `, worker ${cluster.worker?.id}` : ''})\n`);
-    await front.close(await stopRequested);
-    return 0;
+    return runServerCommand({
+      name: 'front',
+      workers,
+      logger,
+      out,
+      // Listening from the start: a stop requested while the front still builds and opens its stores waits for that.
+      stopRequested: waitForShutdown(logger),
+      shutdownTimeoutMs: config.shutdownTimeoutMs,
+      drainDelayMs: config.drainDelayMs,
+      prepare: () => prepareWorkers(config, logger),
+      async startOne() {
+        const front = await startFrontProcess({ config, logger });
+        return { line: `front listening on ${front.url} (build ${front.buildId}${cluster.isWorker ? `, worker ${cluster.worker?.id}` : ''})`, close: (stop) => front.close(stop) };
+      },
+    });
   },
 };
