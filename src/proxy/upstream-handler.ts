@@ -1,5 +1,6 @@
 import { request as httpRequest, validateHeaderName, validateHeaderValue, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { CACHE_HEADER, originForm } from '@sitestack/page-cache';
 import { ERRORS } from '../error-codes.js';
@@ -123,6 +124,11 @@ export function createUpstreamHandler(options: UpstreamOptions): UpstreamHandler
         return;
       }
       fail(ERRORS.PROXY_UPSTREAM_FAILED(), `the upstream failed (${code || error.message})`, error);
+    });
+    outgoing.on('upgrade', (_answer, socket: Socket) => {
+      // This proxy forwards no upgraded connection (WebSocket): the client asked for none, as Upgrade is hop-by-hop.
+      socket.destroy();
+      fail(ERRORS.PROXY_UPSTREAM_FAILED(), 'the upstream switched protocols');
     });
     outgoing.on('response', (upstreamRes) => {
       if (over) {
