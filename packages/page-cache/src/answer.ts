@@ -47,4 +47,14 @@ export class Answers {
     }
     sendHeld(req, res, entry.identity, head, stale);
   }
+
+  /**
+   * Answers from `entry`, held under `key`, as a stale copy, at once: in the coding the request prefers if the entry
+   * holds it, else identity (nothing is compressed for it). Not counted: the request was counted as the miss it was.
+   */
+  serveHeldStale(req: IncomingMessage, res: ServerResponse, key: string, entry: CacheEntry, head: boolean): void {
+    const coding = entry.compressible ? chooseCoding(this.preferences(req.headers['accept-encoding']), BOTH) : 'identity';
+    const held = coding === 'identity' ? undefined : this.encodings.held(key, entry, coding);
+    sendHeld(req, res, held ?? entry.identity, head, true);
+  }
 }

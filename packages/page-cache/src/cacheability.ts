@@ -1,4 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
+import { responseDirectives, type ResponseDirectives } from './cache-control.js';
+import { lifetimeOf, unusableLifetime, type FreshnessPolicy, type Lifetime } from './freshness.js';
+import { varyNames } from './vary.js';
 
 /**
  * Response headers that describe one client (rate-limit state, when to retry), in lower case: an answer carrying any of
@@ -22,17 +25,31 @@ export interface StorePolicy {
 }
 
 /** Why a response is not stored, or `undefined` when its head allows storing it. */
-export function unstorableHead(status: number, headers: OutgoingHttpHeaders, policy: StorePolicy): string | undefined {
+export function unstorableHead(
+  status: number,
+  headers: OutgoingHttpHeaders,
+  policy: StorePolicy,
+  directives: ResponseDirectives = responseDirectives(headers['cache-control']),
+): string | undefined {
   if (status !== 200) return `status ${status}`;
   if (!policy.storeSetCookie && headers['set-cookie'] !== undefined) return 'Set-Cookie';
   const perClient = PER_CLIENT_HEADERS.find((name) => headers[name] !== undefined);
   if (perClient !== undefined) return `${perClient}, which describes one client`;
-  if (!policy.storePrivate) {
-    const cacheControl = headers['cache-control'];
-    const value = Array.isArray(cacheControl) ? cacheControl.join(',') : String(cacheControl ?? '');
-    if (/(?:^|[\s,])(?:private|no-store)(?:$|[\s,=])/i.test(value)) return 'Cache-Control private or no-store';
-  }
+  if (!policy.storePrivate && (directives.private || directives.noStore)) return 'Cache-Control private or no-store';
+  if (varyNames(headers.vary) === '*') return 'Vary: *';
   return undefined;
+}
+
+/**
+ * The lifetime a response is stored with at `now`, or why it is not stored: {@link unstorableHead}, and with
+ * `lifetimes: 'honour'` a `no-cache` response or one stale at once without `stale-while-revalidate`.
+ */
+export function storedLifetime(status: number, headers: OutgoingHttpHeaders, policy: StorePolicy & FreshnessPolicy, now: number): Lifetime | string {
+  const directives = responseDirectives(headers['cache-control']);
+  const refused = unstorableHead(status, headers, policy, directives);
+  if (refused !== undefined) return refused;
+  const lifetime = lifetimeOf(directives, headers, policy, now);
+  return (policy.lifetimes === 'honour' ? unusableLifetime(directives, lifetime, now) : undefined) ?? lifetime;
 }
 
 /** True when a finished response may be stored: its head allows it and its body is non-empty. */

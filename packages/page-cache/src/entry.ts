@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { isCompressible, varyWithAcceptEncoding, type Coding, type Compressed } from './negotiate.js';
-import { keysOfHeader, SURROGATE_KEY_HEADER } from './surrogate-keys.js';
+import type { Lifetime } from './freshness.js';
+import { keysOfHeaders, SURROGATE_KEY_HEADER } from './surrogate-keys.js';
 
 export const CACHE_HEADER = 'x-middleware-cache';
 
@@ -17,8 +18,8 @@ export interface Representation {
   readonly notModifiedHeaders: string[];
 }
 
-/** A stored response: its identity body and the encodings kept beside it. */
-export interface CacheEntry {
+/** A stored response: its identity body and the encodings kept beside it, and how long it is fresh. */
+export interface CacheEntry extends Lifetime {
   readonly identity: Representation;
   readonly br?: Representation | undefined;
   readonly gzip?: Representation | undefined;
@@ -32,7 +33,7 @@ export interface CacheEntry {
   readonly vary: string | undefined;
   /** The renderer sent the body chunked (`Transfer-Encoding`): no `Content-Length` is added. */
   readonly chunked: boolean;
-  /** The surrogate keys the response named (`Surrogate-Key`): a purge of any of them removes the entry. */
+  /** The surrogate keys the response named (its key headers): a purge of any of them removes the entry. */
   readonly keys: readonly string[];
 }
 
@@ -82,7 +83,13 @@ export interface EntryOptions {
   compressMinBytes: number;
   /** Whether compressible responses get encodings and `Vary: Accept-Encoding` at all. */
   compress: boolean;
+  /** The headers that name surrogate keys (lower case). */
+  keyHeaders?: readonly string[] | undefined;
+  /** Leave the key headers out of what hits send. */
+  hideKeyHeaders?: boolean | undefined;
 }
+
+const KEY_HEADERS = [SURROGATE_KEY_HEADER];
 
 function sizeOf(entry: Pick<CacheEntry, 'base' | 'identity' | 'br' | 'gzip'>): number {
   let size = 0;
@@ -102,8 +109,10 @@ export function createEntry(
   identityEtag: string = etagOf(body),
 ): CacheEntry {
   const base: [string, string][] = [];
+  const keyHeaders = options.keyHeaders ?? KEY_HEADERS;
+  const hidden = options.hideKeyHeaders === true ? keyHeaders : [];
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || OWN.has(name)) continue;
+    if (value === undefined || OWN.has(name) || hidden.includes(name)) continue;
     for (const item of Array.isArray(value) ? value : [value]) base.push([name, String(item)]);
   }
   const compressible =
@@ -120,8 +129,9 @@ export function createEntry(
   const vary = options.compress ? varyWithAcceptEncoding(renderedVary) : renderedVary;
   const chunked = headers['transfer-encoding'] !== undefined;
   const identity = representation(base, vary, chunked, 'identity', body, identityEtag);
-  const keys = keysOfHeader(headers[SURROGATE_KEY_HEADER]);
-  return { identity, compressible, base, vary, chunked, keys, size: sizeOf({ base, identity }) };
+  const keys = keysOfHeaders(headers, keyHeaders);
+  // Fresh until purged; the cache gives it the lifetime its response states when it stores it.
+  return { identity, compressible, base, vary, chunked, keys, size: sizeOf({ base, identity }), freshUntil: Infinity, staleWhileRevalidateMs: 0, staleIfErrorMs: 0 };
 }
 
 /** `entry` with these encoded bodies as well (replacing any it held for the same coding). */
@@ -133,4 +143,12 @@ export function withEncodings(entry: CacheEntry, bodies: Readonly<Partial<Record
   }
   next.size = sizeOf(next);
   return next;
+}
+
+/** `entry` with `lifetime` (none: as it is, fresh until purged); the entry itself when the lifetime is that default. */
+export function withLifetime(entry: CacheEntry | undefined, lifetime: Lifetime | undefined): CacheEntry | undefined {
+  if (entry === undefined || lifetime === undefined) return entry;
+  const { freshUntil, staleWhileRevalidateMs, staleIfErrorMs } = lifetime;
+  if (freshUntil === Infinity && staleWhileRevalidateMs === 0 && staleIfErrorMs === 0) return entry;
+  return { ...entry, freshUntil, staleWhileRevalidateMs, staleIfErrorMs };
 }

@@ -14,12 +14,15 @@ export { createStatsHandler, type StatsHandlerOptions } from './stats-handler.js
 export { bearerMatches } from './auth.js';
 export { pathOf } from './key.js';
 export { validatePathnames, type PathnameLimits, type PathnamesResult } from './pathnames.js';
-export { SURROGATE_KEY_HEADER, isValidKey, keysOfHeader, validateKeys, type KeyLimits, type KeysResult } from './surrogate-keys.js';
+export { SURROGATE_KEY_HEADER, CACHE_TAG_HEADER, isValidKey, keysOfHeader, keysOfHeaders, validateKeys, type KeyLimits, type KeysResult } from './surrogate-keys.js';
+export { LIFETIME_MODES, type LifetimeMode } from './freshness.js';
 
 // The HTTP rules the cache applies, for servers and tools beside it that must agree with it (a renderer's own
 // negotiation and ETags, an edge's cache configuration, a purge client's validation).
 export { CACHE_HEADER, etagOf } from './entry.js';
 export { PER_CLIENT_HEADERS } from './cacheability.js';
+export { parseDirectives, responseDirectives, type Directive, type ResponseDirectives } from './cache-control.js';
+export { varyNames, PERSONAL_REQUEST_HEADERS } from './vary.js';
 export { computeKey, keyForTarget, originForm } from './key.js';
 export { chooseCoding, ifNoneMatchMatches, preferencesMemo, type Coding, type Compressed, type Preferences } from './negotiate.js';
 export { purgeMatches } from './purge-match.js';

@@ -8,6 +8,7 @@ import { resolveOptions, type PurgeMode } from './options.js';
 import type { Render } from './render-recording.js';
 import { RunningRenders } from './running-renders.js';
 import { EntryStore } from './store.js';
+import { Variants } from './variants.js';
 import { fakeRequest, keptLog } from './test-support/fake-http.js';
 
 const PAGE = '<p>page</p>';
@@ -17,7 +18,9 @@ function missesWith(purgeMode: PurgeMode = 'delete') {
   const store = new EntryStore(config);
   const running = new RunningRenders<Render>(config);
   const counters = { misses: 0, compressions: 0 };
-  const misses = new Misses({ config, store, running, preferences: preferencesMemo(), counters, logger: keptLog().logger });
+  const variants = new Variants(store, config.maxEntries);
+  const sweep = { stored: () => undefined };
+  const misses = new Misses({ config, store, variants, sweep, running, preferences: preferencesMemo(), counters, logger: keptLog().logger });
   return { misses, store, running, counters };
 }
 

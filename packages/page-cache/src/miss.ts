@@ -1,18 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CACHE_HEADER, type CacheEntry } from './entry.js';
+import { CACHE_HEADER, withLifetime, type CacheEntry } from './entry.js';
+import type { ExpiredSweep } from './expired-sweep.js';
 import { logUrl, type Logger } from './log.js';
 import type { Preferences } from './negotiate.js';
 import type { ResolvedPageCacheOptions } from './options.js';
 import { Render, type RenderOwner } from './render-recording.js';
 import { callRenderer, type NextFunction } from './renderer-call.js';
 import { outdatedSince, type RunningRenders } from './running-renders.js';
+import type { StandIn } from './stand-in.js';
 import type { EntryStore, RequestCounters } from './store.js';
+import type { Variants } from './variants.js';
 
 /**
  * How a render ended: the entry it stored, or none, and whether a purge during it made it out of date (then, with soft
- * purge, the entry is stored stale; with delete, not at all).
+ * purge, the entry is stored stale; with delete, not at all), and the key it is held under (a variant's own key when
+ * the response varies). A render a stand-in answered for ends with the stand-in's entry, out of date.
  */
-export type RenderDone = (entry: CacheEntry | undefined, outdated: boolean) => void;
+export type RenderDone = (entry: CacheEntry | undefined, outdated: boolean, storedKey?: string) => void;
 
 const noWaiters: RenderDone = () => undefined;
 
@@ -20,6 +24,8 @@ const noWaiters: RenderDone = () => undefined;
 export interface MissParts {
   config: ResolvedPageCacheOptions;
   store: Pick<EntryStore, 'set'>;
+  variants: Pick<Variants, 'storageKey'>;
+  sweep: Pick<ExpiredSweep, 'stored'>;
   running: RunningRenders<Render>;
   preferences: (acceptEncoding: string | undefined) => Preferences;
   counters: Pick<RequestCounters, 'misses' | 'compressions'>;
@@ -32,7 +38,7 @@ export class Misses {
   readonly #owner: RenderOwner;
 
   constructor(private readonly parts: MissParts) {
-    const { config, store, running, counters, logger } = parts;
+    const { config, store, variants, sweep, running, counters, logger } = parts;
     this.#owner = {
       settings: {
         storeSetCookie: config.storeSetCookie,
@@ -42,14 +48,26 @@ export class Misses {
         compressMinBytes: config.compressMinBytes,
         brotliQuality: config.brotliQuality,
         gzipLevel: config.gzipLevel,
+        lifetimes: config.lifetimes,
+        defaultLifetimeMs: config.defaultLifetimeMs,
+        staleIfErrorMs: config.staleIfErrorMs,
+        keyHeaders: config.keyHeaders,
+        hideKeyHeaders: config.hideKeyHeaders,
       },
       recorded(render, entry) {
         running.delete(render);
+        if (render.answeredBy !== undefined) {
+          render.settled(render.answeredBy, true, render.answeredUnder);
+          return;
+        }
         const since = entry === undefined ? undefined : outdatedSince(render, entry.keys);
         // Out of date: with delete, not stored; with soft, stored stale from the purge that overtook it, newer than any
         // copy held before, so that purges more frequent than renders still let the page move on.
-        const kept = since !== undefined && config.purgeMode === 'delete' ? undefined : entry;
-        render.settled(kept !== undefined && store.set(render.key, kept, since) ? kept : undefined, since !== undefined);
+        const kept = since !== undefined && config.purgeMode === 'delete' ? undefined : withLifetime(entry, render.lifetime);
+        const storedKey = kept === undefined ? undefined : variants.storageKey(render.key, kept, render.request);
+        const stored = storedKey !== undefined && store.set(storedKey, kept!, since);
+        if (stored) sweep.stored(Date.now());
+        render.settled(stored ? kept : undefined, since !== undefined, storedKey);
       },
       compressed() {
         counters.compressions++;
@@ -61,16 +79,21 @@ export class Misses {
     };
   }
 
-  /** A miss of a GET: counted, rendered, and its response stored under `key`; `onDone` is told how it ended. */
-  render(req: IncomingMessage, res: ServerResponse, next: NextFunction, key: string, onDone: RenderDone = noWaiters): void {
+  /**
+   * A miss of a GET: counted, rendered, and its response stored under `key` (or its variant's key); `onDone` is told how
+   * it ended. With a `standIn`, a 5xx of the renderer is answered by it instead.
+   */
+  render(req: IncomingMessage, res: ServerResponse, next: NextFunction, key: string, onDone: RenderDone = noWaiters, standIn?: StandIn): void {
     this.parts.counters.misses++;
-    this.renderInBackground(req, res, next, key, onDone);
+    this.renderInBackground(req, res, next, key, onDone, standIn);
   }
 
   /** A render no reader counts as a miss (soft purge's revalidation), stored like any other. */
-  renderInBackground(req: IncomingMessage, res: ServerResponse, next: NextFunction, key: string, onDone: RenderDone): void {
+  renderInBackground(req: IncomingMessage, res: ServerResponse, next: NextFunction, key: string, onDone: RenderDone, standIn?: StandIn): void {
     res.setHeader(CACHE_HEADER, 'miss');
-    this.parts.running.add(new Render(key, res, this.#owner, this.parts.preferences(req.headers['accept-encoding']), req.headers['if-none-match'], onDone, true));
+    const render = new Render(key, res, this.#owner, this.parts.preferences(req.headers['accept-encoding']), req.headers, onDone, true);
+    render.standIn = standIn;
+    this.parts.running.add(render);
     callRenderer(res, next, this.parts.logger);
   }
 
@@ -78,11 +101,11 @@ export class Misses {
    * A miss of a HEAD: never stored and never leading a single flight. It is rendered as a GET (Node sends no body to a
    * HEAD whatever the renderer writes), so that it gets the same head as the GET would, ETag and encoding included.
    */
-  renderHead(req: IncomingMessage, res: ServerResponse, next: NextFunction, key: string): void {
+  renderHead(req: IncomingMessage, res: ServerResponse, next: NextFunction, key: string, standIn?: StandIn): void {
     this.parts.counters.misses++;
     res.setHeader(CACHE_HEADER, 'miss');
     req.method = 'GET';
-    new Render(key, res, this.#owner, this.parts.preferences(req.headers['accept-encoding']), req.headers['if-none-match'], noWaiters, false);
+    new Render(key, res, this.#owner, this.parts.preferences(req.headers['accept-encoding']), req.headers, noWaiters, false).standIn = standIn;
     callRenderer(res, next, this.parts.logger);
   }
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERRORS } from './errors.js';
+import { LIFETIME_MODES, type LifetimeMode } from './freshness.js';
 import { SILENT_LOGGER, type Logger } from './log.js';
 
 /** The built-in key policies of spec §4 (see key.ts). */
@@ -168,14 +169,50 @@ export interface PageCacheOptions {
    */
   gzipLevel?: number;
   /**
+   * `'ignore'`: a stored response stays fresh until a purge removes it (or {@link defaultLifetimeMs}), whatever its
+   * `Cache-Control` says about time (sitestack's front, whose renderer sends `public,max-age=86400` for browsers and
+   * purges on every change). `'honour'`: it is fresh for its `s-maxage`, else `max-age`, else `Expires` less `Date`,
+   * less its `Age` (else {@link defaultLifetimeMs}); `no-cache`, or stale at once without `stale-while-revalidate`,
+   * is not stored; once expired it is a miss, except within `stale-while-revalidate` (answered stale while one
+   * background render through {@link revalidate} replaces it) and `stale-if-error` (answers in place of a failed
+   * render). For a cache in front of another application (`sitestack proxy`).
+   * @default 'ignore'
+   */
+  lifetimes?: LifetimeMode;
+  /**
+   * Lifetime, in ms, of a response that states none (with `lifetimes: 'ignore'`, of every response); `undefined`:
+   * until purged.
+   * @default undefined
+   */
+  defaultLifetimeMs?: number | undefined;
+  /**
+   * For how long, in ms, after a held copy turned stale (expired or soft-purged) it answers in place of a failed render
+   * (the renderer answered 5xx or threw) when its response gave no `stale-if-error`. 0: failures go through.
+   * @default 0
+   */
+  staleIfErrorMs?: number;
+  /**
+   * Response headers that name the surrogate keys of a response, in lower case: `cache-tag` (Cloudflare) is read as a
+   * comma-separated list, any other (`surrogate-key`, Fastly) as a space-separated one.
+   * @default ['surrogate-key']
+   */
+  keyHeaders?: readonly string[];
+  /**
+   * Remove the {@link keyHeaders} from what readers get (misses and hits). Off by default: sitestack's edge hides
+   * `Surrogate-Key` itself, and a cache in front of this one may purge by them.
+   * @default false
+   */
+  hideKeyHeaders?: boolean;
+  /**
    * Where warnings and renderer errors are logged: pino's `Logger` fits.
    * @default a logger that discards everything
    */
   logger?: Logger;
 }
 
-export type ResolvedPageCacheOptions = Required<Omit<PageCacheOptions, 'maxBytes' | 'purgeSecret' | 'distributePurge' | 'revalidate'>> & {
+export type ResolvedPageCacheOptions = Required<Omit<PageCacheOptions, 'maxBytes' | 'purgeSecret' | 'distributePurge' | 'revalidate' | 'defaultLifetimeMs'>> & {
   maxBytes: number | undefined;
+  defaultLifetimeMs: number | undefined;
   purgeSecret: string | undefined;
   distributePurge: PageCacheOptions['distributePurge'];
   revalidate: PageCacheOptions['revalidate'];
@@ -208,6 +245,11 @@ export const DEFAULTS = {
   compressMinBytes: 1024,
   brotliQuality: 5,
   gzipLevel: 6,
+  lifetimes: 'ignore',
+  defaultLifetimeMs: undefined,
+  staleIfErrorMs: 0,
+  keyHeaders: ['surrogate-key'],
+  hideKeyHeaders: false,
 } as const satisfies Omit<ResolvedPageCacheOptions, 'logger'>;
 
 const invalid = ERRORS.PAGE_CACHE_OPTIONS_INVALID;
@@ -215,6 +257,25 @@ const invalid = ERRORS.PAGE_CACHE_OPTIONS_INVALID;
 /** Throws the complaint naming the option unless `value` is a whole number of at least 1. */
 function positiveInteger(name: string, value: number): void {
   if (!Number.isSafeInteger(value) || value < 1) throw invalid(name, 'to be a positive integer', value);
+}
+
+/** A header name as HTTP writes one (RFC 9110 §5.1 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Checks the freshness options and lower-cases the key headers, in place. */
+function resolveFreshness(resolved: ResolvedPageCacheOptions): void {
+  if (!(LIFETIME_MODES as readonly string[]).includes(resolved.lifetimes)) {
+    throw invalid('lifetimes', `to be one of ${LIFETIME_MODES.join(', ')}`, String(resolved.lifetimes));
+  }
+  if (resolved.defaultLifetimeMs !== undefined) positiveInteger('defaultLifetimeMs', resolved.defaultLifetimeMs);
+  if (!Number.isSafeInteger(resolved.staleIfErrorMs) || resolved.staleIfErrorMs < 0) {
+    throw invalid('staleIfErrorMs', 'to be a whole number of ms, 0 or more', resolved.staleIfErrorMs);
+  }
+  const names: unknown = resolved.keyHeaders;
+  if (!Array.isArray(names) || names.some((name) => typeof name !== 'string' || !HEADER_NAME.test(name))) {
+    throw invalid('keyHeaders', 'to be a list of header names', String(names));
+  }
+  resolved.keyHeaders = [...new Set((names as string[]).map((name) => name.toLowerCase()))];
 }
 
 /** Fills every unset option from {@link DEFAULTS} and rejects values the cache cannot work with. */
@@ -248,6 +309,7 @@ export function resolveOptions(options: PageCacheOptions = {}): ResolvedPageCach
   if (!Number.isInteger(resolved.gzipLevel) || resolved.gzipLevel < 1 || resolved.gzipLevel > 9) {
     throw invalid('gzipLevel', 'to be an integer from 1 to 9', String(resolved.gzipLevel));
   }
+  resolveFreshness(resolved);
   if (resolved.purgeSecret === '') resolved.purgeSecret = undefined;
   return resolved;
 }

@@ -3,7 +3,10 @@ import { Answers } from './answer.js';
 import { isBypassed } from './bypass.js';
 import { EncodingKeeper } from './encodings.js';
 import type { CacheEntry } from './entry.js';
+import { ExpiredSweep } from './expired-sweep.js';
+import { staleUse } from './freshness.js';
 import { originForm } from './key.js';
+import { logUrl } from './log.js';
 import { preferencesMemo } from './negotiate.js';
 import { resolveOptions, type PageCacheOptions, type PurgeRequest } from './options.js';
 import { purgeTargetsOf } from './purge-request.js';
@@ -15,8 +18,10 @@ import { requestKeyOf } from './request-key.js';
 import { Revalidator } from './revalidation.js';
 import { RunningRenders } from './running-renders.js';
 import { SingleFlight } from './single-flight.js';
-import { Revalidations, staleServable } from './soft-purge.js';
+import { Revalidations } from './soft-purge.js';
+import type { StandIn } from './stand-in.js';
 import { EntryStore, type PageCacheStats, type RequestCounters } from './store.js';
+import { PERSONAL, Variants } from './variants.js';
 
 export type { NextFunction } from './renderer-call.js';
 
@@ -42,9 +47,13 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
   const counters: RequestCounters = { hits: 0, misses: 0, stale: 0, compressions: 0 };
   const preferences = preferencesMemo();
   const running = new RunningRenders<Render>(config);
-  const misses = new Misses({ config, store, running, preferences, counters, logger });
+  const variants = new Variants(store, config.maxEntries);
+  const canRevalidate = config.revalidate !== undefined;
+  const useOfStale = (entry: CacheEntry, staleSince: number | undefined, now: number) => staleUse(entry, staleSince, now, config.staleMaxMs, canRevalidate);
+  const sweep = new ExpiredSweep(store, config.maxEntries, useOfStale);
+  const misses = new Misses({ config, store, variants, sweep, running, preferences, counters, logger });
   const answers = new Answers(new EncodingKeeper(store, config, counters, logger), preferences, counters);
-  const flights = new SingleFlight<[CacheEntry | undefined, boolean]>();
+  const flights = new SingleFlight<[CacheEntry | undefined, boolean, string | undefined]>();
   const revalidator = config.revalidate === undefined ? undefined : new Revalidator(new Revalidations(config.staleMaxMs), misses, store, config.revalidate);
   const keyOf = requestKeyOf(config.key, config, logger);
   const distribute = config.distributePurge;
@@ -69,33 +78,57 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
       return;
     }
     const head = method === 'HEAD';
-    const entry = store.get(key);
-    if (entry !== undefined) {
-      const staleSince = store.staleSince(key);
-      if (staleSince === undefined) {
-        answers.serve(req, res, key, entry, head, false);
+    let storedKey: string | typeof PERSONAL = key;
+    let entry = store.get(key);
+    if (entry === undefined) {
+      const variant = variants.keyFor(key, req.headers);
+      if (variant !== undefined) storedKey = variant;
+      if (typeof variant === 'string') entry = store.get(variant);
+    }
+    let standIn: StandIn | undefined;
+    if (entry !== undefined && storedKey !== PERSONAL) {
+      const staleSince = store.staleSince(storedKey);
+      if (staleSince === undefined && (entry.freshUntil === Infinity || Date.now() < entry.freshUntil)) {
+        answers.serve(req, res, storedKey, entry, head, false);
         return;
       }
       const now = Date.now();
-      if (staleServable(staleSince, now, config.staleMaxMs)) {
-        answers.serve(req, res, key, entry, head, true);
-        revalidator?.start(req, url, key, entry, now);
+      const use = useOfStale(entry, staleSince, now);
+      if (use === 'revalidate') {
+        answers.serve(req, res, storedKey, entry, head, true);
+        revalidator?.start(req, url, key, storedKey, entry, now);
         return;
       }
-      // Stale for too long (its background renders failed to replace it in time): a miss like any other.
-      store.drop(key, entry);
+      if (use === 'fallback') standIn = standInFor(req, storedKey, entry, head);
+      else store.drop(storedKey, entry);
     }
-    if (head) misses.renderHead(req, res, next, key);
-    else if (!config.singleFlight) misses.render(req, res, next, key);
-    else if (flights.lead(key)) misses.render(req, res, next, key, (stored, outdated) => flights.land(key, stored, outdated));
-    else {
-      // A follower: answered from the leader's entry, or renders itself when the leader's response was not stored.
-      flights.follow(key, (stored, outdated) => {
+    if (head) misses.renderHead(req, res, next, key, standIn);
+    else if (!config.singleFlight || storedKey === PERSONAL) misses.render(req, res, next, key, undefined, standIn);
+    else if (flights.lead(storedKey)) {
+      const flightKey = storedKey;
+      misses.render(req, res, next, key, (stored, outdated, underKey) => flights.land(flightKey, stored, outdated, underKey), standIn);
+    } else {
+      // A follower: answered from the leader's entry (if it is this request's variant), or renders itself when the
+      // leader's response was not stored.
+      const flightKey = storedKey;
+      flights.follow(flightKey, (stored, outdated, underKey) => {
         if (res.destroyed) return;
-        if (stored !== undefined) answers.serve(req, res, key, stored, false, outdated);
-        else misses.render(req, res, next, key);
+        if (stored !== undefined && underKey !== undefined && variants.matches(key, flightKey, underKey, req.headers)) answers.serve(req, res, underKey, stored, false, outdated);
+        else misses.render(req, res, next, key, undefined, standIn);
       });
     }
+  }
+
+  /** The held copy under `storedKey` as the stand-in for a render of `req` that fails (stale-if-error), logged when used. */
+  function standInFor(req: IncomingMessage, storedKey: string, entry: CacheEntry, head: boolean): StandIn {
+    return {
+      entry,
+      key: storedKey,
+      answer(res) {
+        logger.warn(`page cache: the render of ${logUrl(storedKey)} failed; answered from the copy held for stale-if-error`);
+        answers.serveHeldStale(req, res, storedKey, entry, head);
+      },
+    };
   }
 
   function purge(request: readonly string[] | PurgeRequest): string[] {

@@ -1,15 +1,19 @@
-import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { unstorableHead, type StorePolicy } from './cacheability.js';
+import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { storedLifetime, type StorePolicy } from './cacheability.js';
 import { compress, type CompressionLevels } from './compress.js';
 import { encodeChunk } from './encode.js';
 import { createEntry, etagOf, withEncodings, type CacheEntry, type EntryOptions } from './entry.js';
+import type { FreshnessPolicy, Lifetime } from './freshness.js';
 import { chooseCoding, ifNoneMatchMatches, isCompressible, varyWithAcceptEncoding, type Compressed, type Preferences } from './negotiate.js';
-import { keysOfHeader, SURROGATE_KEY_HEADER } from './surrogate-keys.js';
+import { answerInstead, discarded, type StandIn } from './stand-in.js';
+import { keysOfHeaders } from './surrogate-keys.js';
 
 /** The cache's settings for every render it records; one object per cache. */
-export interface RecordingSettings extends StorePolicy, EntryOptions, CompressionLevels {
+export interface RecordingSettings extends StorePolicy, FreshnessPolicy, EntryOptions, CompressionLevels {
   /** Stop recording once the body grows past this many bytes. */
   maxBytes: number | undefined;
+  keyHeaders: readonly string[];
+  hideKeyHeaders: boolean;
 }
 
 /** The cache a render reports to. Its methods take the render, so recording one allocates no closures. */
@@ -67,6 +71,13 @@ export class Render {
   outdatedAt: number | undefined;
   /** Surrogate keys purged while it ran, with when each was first: its response is out of date if it names one. */
   purgedKeys: Map<string, number> | undefined;
+  /** The lifetime its response is stored with, known from its head. */
+  lifetime: Lifetime | undefined;
+  /** The held copy that answers instead if the renderer sends a 5xx (stale-if-error). */
+  standIn: StandIn | undefined;
+  /** The held copy that answered instead of the renderer's 5xx, and the key it is held under. */
+  answeredBy: CacheEntry | undefined;
+  answeredUnder: string | undefined;
 
   readonly #writeHead: Method;
   readonly #write: Method;
@@ -87,9 +98,10 @@ export class Render {
     readonly res: ServerResponse,
     readonly owner: RenderOwner,
     readonly preferences: Preferences,
-    readonly ifNoneMatch: string | undefined,
-    /** Told how the render ended once the owner has dealt with it: the entry stored, or none, and whether it was out of date. */
-    readonly settled: (entry: CacheEntry | undefined, outdated: boolean) => void,
+    /** The request's headers (`If-None-Match`, and what a `Vary` names). */
+    readonly request: IncomingHttpHeaders,
+    /** Told how the render ended once the owner has dealt with it: the entry stored, or none, whether it was out of date, and its key. */
+    readonly settled: (entry: CacheEntry | undefined, outdated: boolean, storedKey?: string) => void,
     /** Store what it renders (a GET); a HEAD is only encoded. */
     record: boolean,
   ) {
@@ -115,18 +127,22 @@ export class Render {
   }
 
   writeHead(res: ServerResponse, status: number, rest: unknown[]): ServerResponse {
+    if (this.answeredBy !== undefined && !this.#flushing) return res;
     if (this.#flushing || this.#streaming) return this.#writeHead.call(res, status, ...rest) as ServerResponse;
     res.statusCode = status;
     const [reason, headers] = typeof rest[0] === 'string' ? rest : [undefined, rest[0]];
     if (typeof reason === 'string') res.statusMessage = reason;
     applyHeaders(res, headers);
-    // Known as soon as the head is: a response that cannot be stored releases its single-flight followers at once.
-    this.#recordHead(res);
+    // Known as soon as the head is: a response that cannot be stored releases its single-flight followers at once
+    // (unless a stand-in may answer instead of it: that is known only when it is sent).
+    if (status < 500 || this.standIn === undefined) this.#recordHead(res);
     return res;
   }
 
   write(res: ServerResponse, chunk: unknown, encoding: unknown, callback: unknown): boolean {
+    if (this.answeredBy !== undefined) return discarded(true, encoding, callback);
     if (!this.#streaming) {
+      if (res.statusCode >= 500 && this.#answerInstead(res)) return discarded(true, encoding, callback);
       this.#streaming = true;
       this.#varyIfCompressing(res);
       this.#recordHead(res);
@@ -138,6 +154,7 @@ export class Render {
 
   end(res: ServerResponse, chunk: unknown, encoding: unknown, callback: unknown): ServerResponse {
     if (this.#flushing) return this.#end.call(res, chunk, encoding, callback) as ServerResponse;
+    if (this.answeredBy !== undefined) return discarded(res, chunk, encoding, callback);
     const done = (typeof chunk === 'function' ? chunk : typeof encoding === 'function' ? encoding : callback) as Callback | undefined;
     const data = typeof chunk === 'function' ? undefined : chunk;
     const passed = this.#take(data, encoding);
@@ -148,6 +165,7 @@ export class Render {
     }
     const body = passed instanceof Uint8Array ? (Buffer.isBuffer(passed) ? passed : Buffer.from(passed.buffer, passed.byteOffset, passed.byteLength)) : undefined;
     if (res.statusCode !== 200 || body === undefined || body.length === 0) {
+      if (res.statusCode >= 500 && this.#answerInstead(res)) return discarded(res, done);
       this.#recordHead(res);
       this.#flush(res, body, done);
       this.#finishEnded(res);
@@ -156,7 +174,7 @@ export class Render {
     this.#varyIfCompressing(res);
     this.#recordHead(res);
     // An out-of-date render is not stored here; `no-store` keeps the caches downstream (the edge) from keeping it.
-    const keys = this.#headers === undefined ? [] : keysOfHeader(this.#headers[SURROGATE_KEY_HEADER]);
+    const keys = this.#headers === undefined ? [] : keysOfHeaders(this.#headers, this.owner.settings.keyHeaders);
     if (this.owner.outdatedSince(this, keys) !== undefined) res.setHeader('cache-control', 'no-store');
     const settings = this.owner.settings;
     const head = { contentType: text(res.getHeader('content-type')), contentEncoding: text(res.getHeader('content-encoding')), cacheControl: text(res.getHeader('cache-control')) };
@@ -186,11 +204,33 @@ export class Render {
     if (this.owner.settings.compress && res.statusCode === 200) res.setHeader('vary', varyWithAcceptEncoding(text(res.getHeader('vary'))));
   }
 
-  /** Takes the head as it will be written, once, and stops recording when it cannot be stored. */
+  /** Takes the head as it will be written, once (key headers hidden if asked), and stops recording when it cannot be stored. */
   #recordHead(res: ServerResponse): void {
-    if (this.#done || this.#headers !== undefined) return;
+    if (this.#headers !== undefined) return;
     this.#headers = res.getHeaders();
-    if (unstorableHead(res.statusCode, this.#headers, this.owner.settings) !== undefined) this.finish(undefined);
+    const settings = this.owner.settings;
+    if (settings.hideKeyHeaders) for (const name of settings.keyHeaders) res.removeHeader(name);
+    if (this.#done) return;
+    const verdict = storedLifetime(res.statusCode, this.#headers, settings, Date.now());
+    if (typeof verdict === 'string') this.finish(undefined);
+    else this.lifetime = verdict;
+  }
+
+  /** Answers from the stand-in, if there is one, in place of the 5xx the renderer is sending; true when it did. */
+  #answerInstead(res: ServerResponse): boolean {
+    const standIn = this.standIn;
+    if (standIn === undefined) return false;
+    this.standIn = undefined;
+    this.answeredBy = standIn.entry;
+    this.answeredUnder = standIn.key;
+    this.#flushing = true;
+    try {
+      answerInstead(res, standIn);
+    } finally {
+      this.#flushing = false;
+    }
+    this.finish(undefined);
+    return true;
   }
 
   /** Records a chunk and returns what to hand to Node: a string is encoded once here and passed on as those bytes. */
@@ -250,7 +290,7 @@ export class Render {
     res.setHeader('etag', etag);
     if (coding !== undefined) res.setHeader('content-encoding', coding);
     if (!res.hasHeader('transfer-encoding')) res.setHeader('content-length', bytes.length);
-    if (ifNoneMatchMatches(this.ifNoneMatch, etag)) {
+    if (ifNoneMatchMatches(this.request['if-none-match'], etag)) {
       res.statusCode = 304;
       for (const name of BODY_FIELDS) res.removeHeader(name);
       this.#flush(res, undefined, callback);

@@ -37,23 +37,23 @@ describe('Revalidator', () => {
 
   it('renders a stale entry once in the background while its revalidation is under way', () => {
     const { revalidator, started, rendered } = revalidatorWith();
-    revalidator.start(fakeRequest({}, 'HEAD', '/a'), '/a', '/a', stale, 0);
-    revalidator.start(fakeRequest({}, 'GET', '/a'), '/a', '/a', stale, 10);
+    revalidator.start(fakeRequest({}, 'HEAD', '/a'), '/a', '/a', '/a', stale, 0);
+    revalidator.start(fakeRequest({}, 'GET', '/a'), '/a', '/a', '/a', stale, 10);
     assert.deepEqual([started.map((run) => run.key), rendered], [['/a'], ['GET']]);
   });
 
   it('drops the stale entry when its render stored nothing, so the next request renders', () => {
     const { revalidator, started, dropped } = revalidatorWith();
-    revalidator.start(fakeRequest(), '/a', '/a', stale, 0);
+    revalidator.start(fakeRequest(), '/a', '/a', '/a', stale, 0);
     started[0]!.onDone(undefined, false);
     assert.deepEqual(dropped, [['/a', stale]]);
-    revalidator.start(fakeRequest(), '/a', '/a', stale, 5);
+    revalidator.start(fakeRequest(), '/a', '/a', '/a', stale, 5);
     assert.equal(started.length, 2);
   });
 
   it('keeps the stale entry when a purge overtook its render', () => {
     const { revalidator, started, dropped } = revalidatorWith();
-    revalidator.start(fakeRequest(), '/a', '/a', stale, 0);
+    revalidator.start(fakeRequest(), '/a', '/a', '/a', stale, 0);
     started[0]!.onDone(undefined, true);
     assert.deepEqual(dropped, []);
   });

@@ -41,18 +41,27 @@ export class Revalidator {
   ) {}
 
   /**
-   * Starts the background render of `staleEntry`, the soft-purged entry under `key`, on a copy of the request `req`
-   * that found it at `now` (see {@link Revalidations.begin}), as `purgeMode: 'soft'` describes. A response a purge
-   * overtook is stored all the same, stale from that purge (it is newer than the copy it replaces), and the next
-   * request starts another render.
+   * Starts the background render of `staleEntry`, the stale entry held under `storedKey` (`key`'s own, or its
+   * variant's), on a copy of the request `req` that found it at `now` (see {@link Revalidations.begin}), as
+   * `purgeMode: 'soft'` describes. A response a purge overtook is stored all the same, stale from that purge (it is
+   * newer than the copy it replaces), and the next request starts another render. A render that fails drops the stale
+   * entry, unless it has a `stale-if-error` window: then it stays, for the next request to decide on.
    */
-  start(req: IncomingMessage, url: string, key: string, staleEntry: CacheEntry, now: number): void {
-    if (!this.revalidations.begin(key, now)) return;
+  start(req: IncomingMessage, url: string, key: string, storedKey: string, staleEntry: CacheEntry, now: number): void {
+    if (!this.revalidations.begin(storedKey, now)) return;
     const copy = detachedCopy(req, url);
     const res = new ServerResponse(copy);
-    this.misses.renderInBackground(copy, res, () => this.renderer(copy, res), key, (entry, outdated) => {
-      this.revalidations.end(key, now);
-      if (entry === undefined && !outdated) this.store.drop(key, staleEntry);
-    });
+    const keep = staleEntry.staleIfErrorMs > 0 ? { entry: staleEntry, key: storedKey, answer: () => undefined } : undefined;
+    this.misses.renderInBackground(
+      copy,
+      res,
+      () => this.renderer(copy, res),
+      key,
+      (entry, outdated) => {
+        this.revalidations.end(storedKey, now);
+        if (entry === undefined && !outdated) this.store.drop(storedKey, staleEntry);
+      },
+      keep,
+    );
   }
 }

@@ -12,7 +12,7 @@ export interface PageCacheStats {
   hits: number;
   /** Requests passed to the renderer because their key was not held (or its stale copy was too old). */
   misses: number;
-  /** Requests answered from a soft-purged entry while it was rendered again (`x-middleware-cache: stale`). */
+  /** Requests answered from a soft-purged or expired entry while it was rendered again (`x-middleware-cache: stale`). */
   stale: number;
   /** Entries removed to respect `maxEntries` or `maxBytes`. */
   evictions: number;

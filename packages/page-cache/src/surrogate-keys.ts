@@ -4,7 +4,12 @@
  * Varnish's xkey, Cloudflare's Cache-Tag).
  */
 
+import type { OutgoingHttpHeaders } from 'node:http';
+
 export const SURROGATE_KEY_HEADER = 'surrogate-key';
+
+/** Cloudflare's `Cache-Tag`, whose keys are comma-separated (Fastly's `Surrogate-Key` and the rest: space-separated). */
+export const CACHE_TAG_HEADER = 'cache-tag';
 
 /** Longest key accepted, in characters (Fastly's bound). */
 export const MAX_KEY_LENGTH = 256;
@@ -25,6 +30,25 @@ export function keysOfHeader(value: string | number | readonly string[] | undefi
   const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : value.join(' ');
   const keys = new Set<string>();
   for (const word of text.split(/[ \t]+/)) if (isValidKey(word)) keys.add(word);
+  return [...keys];
+}
+
+/**
+ * The keys a response names in the headers `names` (lower case), each read its own way: `Cache-Tag` split on commas,
+ * any other on whitespace; without repeats, invalid words left out.
+ */
+export function keysOfHeaders(headers: OutgoingHttpHeaders, names: readonly string[]): readonly string[] {
+  if (names.length === 1 && names[0] === SURROGATE_KEY_HEADER) return keysOfHeader(headers[SURROGATE_KEY_HEADER]);
+  const keys = new Set<string>();
+  for (const name of names) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    if (name !== CACHE_TAG_HEADER) for (const key of keysOfHeader(value)) keys.add(key);
+    else {
+      const text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : value.join(',');
+      for (const word of text.split(',')) if (isValidKey(word.trim())) keys.add(word.trim());
+    }
+  }
   return [...keys];
 }
 
