@@ -203,6 +203,7 @@ function loadProxyConfig(env: Env): ProxyConfig {
     connectTimeoutMs: timeout('UPSTREAM_CONNECT_TIMEOUT_MS', PROXY_DEFAULTS.connectTimeoutMs),
     firstByteTimeoutMs: timeout('UPSTREAM_FIRST_BYTE_TIMEOUT_MS', PROXY_DEFAULTS.firstByteTimeoutMs),
     idleTimeoutMs: timeout('UPSTREAM_IDLE_TIMEOUT_MS', PROXY_DEFAULTS.idleTimeoutMs),
+    staleIfErrorMs: parseNonNegativeInt('STALE_IF_ERROR_MS', read(env, 'STALE_IF_ERROR_MS') ?? String(PROXY_DEFAULTS.staleIfErrorMs)),
     bypassPrefixes: parsePrefixes('PROXY_BYPASS', read(env, 'PROXY_BYPASS') ?? PROXY_DEFAULTS.bypassPrefixes.join(',')),
     dataRoutePrefix: parsePrefixes('PROXY_DATA_ROUTES', read(env, 'PROXY_DATA_ROUTES') ?? PROXY_DEFAULTS.dataRoutePrefix)[0] ?? PROXY_DEFAULTS.dataRoutePrefix,
   };

@@ -15,6 +15,8 @@ function application(req: IncomingMessage, res: ServerResponse): void {
   else if (path === '/no-store') res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'no-store' });
   else if (path === '/cookie') res.writeHead(200, { 'content-type': 'text/html', 'set-cookie': ['a=1; Path=/', 'b=2; Path=/'] });
   else if (path.startsWith('/tagged/')) res.writeHead(200, { 'content-type': 'text/html', 'surrogate-key': `post-${path.slice(8)} posts` });
+  else if (path.startsWith('/cache-tag/')) res.writeHead(200, { 'content-type': 'text/html', 'cache-tag': `item-${path.slice(11)},items` });
+  else if (path === '/shared-zero') res.writeHead(200, { 'content-type': 'text/html', 'cache-control': 'public, max-age=600, s-maxage=0' });
   else if (path.startsWith('/_next/data/')) res.writeHead(200, { 'content-type': 'application/json' });
   else res.writeHead(200, { 'content-type': 'text/html' });
   res.end(page);
@@ -82,6 +84,19 @@ describe('sitestack proxy before a plain node:http application', () => {
     assert.equal((await send(`${proxy.url}/tagged/2`)).headers['x-middleware-cache'], 'miss');
   });
 
+  it('reads Cache-Tag as comma-separated keys, purges by them, and shows readers neither key header', async () => {
+    const first = await send(`${proxy.url}/cache-tag/9`);
+    assert.equal(first.headers['cache-tag'], undefined);
+    assert.equal((await send(`${proxy.url}/tagged/9`)).headers['surrogate-key'], undefined);
+    await purge(proxy, { keys: ['item-9'] });
+    assert.equal((await send(`${proxy.url}/cache-tag/9`)).headers['x-middleware-cache'], 'miss');
+  });
+
+  it('honours s-maxage over max-age: a page a shared cache may not keep is not stored', async () => {
+    await send(`${proxy.url}/shared-zero`);
+    assert.equal((await send(`${proxy.url}/shared-zero`)).headers['x-middleware-cache'], 'miss');
+  });
+
   it('purges a Next.js data route with its page, whatever the build id, and the home data route with /', async () => {
     await send(`${proxy.url}/_next/data/build-1/posts/1.json`);
     await send(`${proxy.url}/_next/data/build-1/index.json`);
@@ -137,5 +152,34 @@ describe('sitestack proxy before a plain node:http application', () => {
     const metrics = await send(`${proxy.url}/metrics`, { headers: { authorization: 'Bearer proxy-test-secret-0123456789' } });
     assert.equal(metrics.status, 200);
     assert.match(metrics.body, /sitestack_page_cache_hits_total\{server="proxy"\} [1-9]/);
+  });
+});
+
+describe('sitestack proxy when its upstream goes down', () => {
+  it('answers pages it holds stale (stale-if-error, or STALE_IF_ERROR_MS after a soft purge), then 502 for a page never cached', async () => {
+    const upstream = await startUpstream((req, res) => {
+      const cacheControl = req.url === '/swr' ? 'public, max-age=0, stale-while-revalidate=600, stale-if-error=600' : 'public';
+      res.writeHead(200, { 'content-type': 'text/html', 'cache-control': cacheControl });
+      res.end(`<p>${req.url} while up</p>`);
+    });
+    const proxy = await startTestProxy([upstream.url], { PURGE_MODE: 'soft' });
+    try {
+      await send(`${proxy.url}/swr`);
+      await send(`${proxy.url}/soft`);
+      await purge(proxy, { pathnames: ['/soft'] });
+      await upstream.close();
+      for (let i = 0; i < 3; i++) {
+        for (const path of ['/swr', '/soft']) {
+          const answer = await send(`${proxy.url}${path}`);
+          assert.equal(answer.status, 200, `${path} #${i}`);
+          assert.equal(answer.body, `<p>${path} while up</p>`);
+          assert.equal(answer.headers['x-middleware-cache'], 'stale');
+        }
+      }
+      const never = await send(`${proxy.url}/never-cached`);
+      assert.equal(never.status, 502);
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -19,6 +19,11 @@ export interface ProxyConfig {
    * own cache) and API routes (per-user and non-GET). @default ['/_next/image', '/api/']
    */
   bypassPrefixes: string[];
+  /**
+   * How long after a stored page turned stale (expired, or soft-purged) it still answers in place of a failed upstream,
+   * when the page's own `stale-if-error` does not say: a day-old page serves readers better than a 502. @default 86400000
+   */
+  staleIfErrorMs: number;
   /** The client-navigation data routes purged with their page: Next.js's `/_next/data/<buildId>/<page>.json`. @default '/_next/data/' */
   dataRoutePrefix: string;
 }
@@ -27,6 +32,7 @@ export const PROXY_DEFAULTS = {
   connectTimeoutMs: UPSTREAM_DEFAULTS.connectTimeoutMs,
   firstByteTimeoutMs: UPSTREAM_DEFAULTS.firstByteTimeoutMs,
   idleTimeoutMs: UPSTREAM_DEFAULTS.idleTimeoutMs,
+  staleIfErrorMs: 86_400_000,
   bypassPrefixes: ['/_next/image', '/api/'],
   dataRoutePrefix: '/_next/data/',
 } as const satisfies Omit<ProxyConfig, 'upstreams' | 'bypassPrefixes'> & { bypassPrefixes: readonly string[] };

@@ -65,6 +65,10 @@ export function proxyCacheOptions(config: Config): PageCacheOptions {
     dataRouteLocale: false,
     storePrivate: false,
     storeSetCookie: false,
+    lifetimes: 'honour',
+    staleIfErrorMs: config.proxy.staleIfErrorMs,
+    keyHeaders: ['surrogate-key', 'cache-tag'],
+    hideKeyHeaders: true,
   };
 }
 
