@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'packages/*/dist/**', 'data/**', 'node_modules/**', 'build/**', 'coverage/**', '.tmp/**'] },
+  { ignores: ['dist/**', 'packages/*/dist/**', 'data/**', 'node_modules/**', 'build/**', 'coverage/**', '.tmp/**', '**/.next/**', '**/next-env.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -63,6 +63,8 @@ export function proxyCacheOptions(config: Config): PageCacheOptions {
     bypassPrefixes: config.proxy.bypassPrefixes,
     dataRoutePrefix: config.proxy.dataRoutePrefix,
     dataRouteLocale: false,
+    // The app router asks for a page's payload as `<page>?_rsc=…`: a purge of the page removes those too.
+    purgeQueryVariants: true,
     storePrivate: false,
     storeSetCookie: false,
     lifetimes: 'honour',
