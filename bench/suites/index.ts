@@ -6,6 +6,7 @@ import { markdownSuite } from './markdown.js';
 import { pageCacheSuite } from './page-cache.js';
 import { pagePathSuite } from './page-path.js';
 import { publicationSuite } from './publication.js';
+import { proxySuite } from './proxy.js';
 import { purgeKeysSuite } from './purge-keys.js';
 import { operationsSuite } from './operations.js';
 import { pageWeightSuite } from './page-weight.js';
@@ -16,4 +17,4 @@ import { searchQuerySuite } from './search-query.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite];
+export const suites: BenchSuite[] = [pageCacheSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, proxySuite, markdownSuite, publicationSuite, imagesSuite];
