@@ -12,7 +12,7 @@ import { createEngine, searchInsightsRoutes, searchRoutes } from '../search/inde
 import { openSongs, songRoutes } from '../songs/index.js';
 import { parseCommandArgs } from './cli-args.js';
 import type { Command } from './command.js';
-import { drainServer, type StopOptions } from './drain.js';
+import type { StopOptions } from './drain.js';
 import { createFrontServer } from './front.js';
 import { FrontMetrics } from './metrics.js';
 import { WorkerMetrics } from './metrics-cluster.js';
@@ -20,12 +20,8 @@ import { createOperationsHandler } from './operations.js';
 import { frontRouteClass } from './operations-policy.js';
 import { Readiness, type ReadinessCheck } from './readiness.js';
 import { observeRequests } from './request-observer.js';
-import { ensureDataDir } from './data-dir.js';
-import { probeListen } from './listen-probe.js';
 import { searchReadinessCheck } from './search-readiness.js';
-import { withSharedSecrets } from './secrets.js';
-import { waitForShutdown } from './shutdown.js';
-import { listenOn, runServerCommand, startInCluster } from './server-process.js';
+import { drainProcess, listenOn, runServerCommand, startInCluster } from './server-process.js';
 
 const FRONT_USAGE = 'sitestack front [--workers N]';
 
@@ -239,8 +235,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     server,
     readiness,
     async close(stopOptions = {}) {
-      await readiness.drainDelay(config.drainDelayMs, stopOptions.force);
-      await drainServer(server, { logger, timeoutMs: config.shutdownTimeoutMs, name: 'front', ...stopOptions });
+      await drainProcess({ readiness, server, config, logger, name: 'front' }, stopOptions);
       fleet?.close();
       await api.close();
       await engine.close();
@@ -255,22 +250,14 @@ export const frontCommand: Command = {
   usage: FRONT_USAGE,
   async run({ args, config: given, logger, out }) {
     const workers = parseWorkers(args, FRONT_USAGE);
-    ensureDataDir(given.dataDir);
-    // A port in use or a HOST that does not resolve is told before the client build and anything logged (once, in
-    // the primary of a --workers front).
-    if (cluster.isPrimary) await probeListen(given.host, given.port, 'PORT');
-    const config = withSharedSecrets(given, logger);
     return runServerCommand({
       name: 'front',
       workers,
+      config: given,
       logger,
       out,
-      // Listening from the start: a stop requested while the front still builds and opens its stores waits for that.
-      stopRequested: waitForShutdown(logger),
-      shutdownTimeoutMs: config.shutdownTimeoutMs,
-      drainDelayMs: config.drainDelayMs,
-      prepare: () => prepareWorkers(config, logger),
-      async startOne() {
+      prepare: (config) => prepareWorkers(config, logger),
+      async startOne(config) {
         const front = await startFrontProcess({ config, logger });
         return { line: `front listening on ${front.url} (build ${front.buildId}${cluster.isWorker ? `, worker ${cluster.worker?.id}` : ''})`, close: (stop) => front.close(stop) };
       },

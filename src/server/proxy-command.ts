@@ -8,20 +8,16 @@ import type { Logger } from '../log.js';
 import { createUpstreamHandler, type UpstreamHandler } from '../proxy/index.js';
 import { parseCommandArgs } from './cli-args.js';
 import type { Command } from './command.js';
-import { ensureDataDir } from './data-dir.js';
-import { drainServer, type StopOptions } from './drain.js';
+import type { StopOptions } from './drain.js';
 import { createBoundedServer, guardedHandler, missPasser } from './front.js';
 import { workersOf } from './front-command.js';
-import { probeListen } from './listen-probe.js';
 import { FrontMetrics } from './metrics.js';
 import { WorkerMetrics } from './metrics-cluster.js';
 import { createOperationsHandler, isOperationsPath } from './operations.js';
 import { proxyRouteClass, STATS_PATH } from './operations-policy.js';
 import { Readiness } from './readiness.js';
 import { observeRequests } from './request-observer.js';
-import { withSharedSecrets } from './secrets.js';
-import { listenOn, runServerCommand, startInCluster, type WorkerWiring } from './server-process.js';
-import { waitForShutdown } from './shutdown.js';
+import { drainProcess, listenOn, runServerCommand, startInCluster, type WorkerWiring } from './server-process.js';
 
 const PROXY_USAGE = 'sitestack proxy [--upstream URL]... [--workers N]';
 
@@ -128,8 +124,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     upstream,
     readiness,
     async close(stopOptions = {}) {
-      await readiness.drainDelay(config.drainDelayMs, stopOptions.force);
-      await drainServer(server, { logger, timeoutMs: config.shutdownTimeoutMs, name: 'proxy', ...stopOptions });
+      await drainProcess({ readiness, server, config, logger, name: 'proxy' }, stopOptions);
       fleet?.close();
       upstream.close();
     },
@@ -154,18 +149,13 @@ export const proxyCommand: Command = {
   usage: PROXY_USAGE,
   async run({ args, config: given, logger, out }) {
     const { upstreams, workers } = parseProxyArgs(args, given);
-    ensureDataDir(given.dataDir);
-    if (cluster.isPrimary) await probeListen(given.host, given.port, 'PORT');
-    const config = { ...withSharedSecrets(given, logger), proxy: { ...given.proxy, upstreams } };
     return runServerCommand({
       name: 'proxy',
       workers,
+      config: { ...given, proxy: { ...given.proxy, upstreams } },
       logger,
       out,
-      stopRequested: waitForShutdown(logger),
-      shutdownTimeoutMs: config.shutdownTimeoutMs,
-      drainDelayMs: config.drainDelayMs,
-      async startOne() {
+      async startOne(config) {
         const proxy = await startInCluster(logger, (wiring) => startProxy({ config, logger, ...wiring }));
         return { line: `proxy listening on ${proxy.url}, forwarding to ${upstreams.join(', ')}${cluster.isWorker ? ` (worker ${cluster.worker?.id})` : ''}`, close: (stop) => proxy.close(stop) };
       },
