@@ -114,6 +114,22 @@ function keyWithPublicBase(config: Config, renderer: RendererHandler, publicBase
   };
 }
 
+/** The page cache options `CACHE_*`, `PURGE_MODE`, `STALE_MAX_MS` and `PURGE_SECRET` set, for the front and the proxy. */
+export function pageCacheSettings(config: Config): PageCacheOptions {
+  return {
+    maxEntries: config.cacheMaxEntries,
+    maxBytes: config.cacheMaxBytes,
+    compress: config.cacheCompress,
+    compressMinBytes: config.cacheCompressMinBytes,
+    purgeMode: config.purgeMode,
+    staleMaxMs: config.staleMaxMs,
+    key: config.cacheKey,
+    variantCookie: config.cacheVariantCookie,
+    variantHeader: config.cacheVariantHeader,
+    purgeSecret: config.purgeSecret,
+  };
+}
+
 /**
  * The front's readiness checks. Both only report: the page cache answers what it holds while the origin or search is
  * down, and every front failing readiness together would turn a partial outage into a whole one.
@@ -158,17 +174,9 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
   // Known once the server listens (the port may be 0); until then no request reaches the cache.
   const own: { base?: string } = {};
   const pageCache = createPageCache({
-    maxEntries: config.cacheMaxEntries,
-    maxBytes: config.cacheMaxBytes,
-    compress: config.cacheCompress,
-    compressMinBytes: config.cacheCompressMinBytes,
-    purgeMode: config.purgeMode,
-    staleMaxMs: config.staleMaxMs,
+    ...pageCacheSettings(config),
     revalidate: renderer,
     key: keyWithPublicBase(config, renderer, publicBase, () => own.base),
-    variantCookie: config.cacheVariantCookie,
-    variantHeader: config.cacheVariantHeader,
-    purgeSecret,
     distributePurge: options.distributePurge,
     logger,
   });

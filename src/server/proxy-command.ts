@@ -10,7 +10,7 @@ import { parseCommandArgs } from './cli-args.js';
 import type { Command } from './command.js';
 import type { StopOptions } from './drain.js';
 import { createBoundedServer, guardedHandler, missPasser } from './front.js';
-import { workersOf } from './front-command.js';
+import { pageCacheSettings, workersOf } from './front-command.js';
 import { FrontMetrics } from './metrics.js';
 import { WorkerMetrics } from './metrics-cluster.js';
 import { createOperationsHandler, isOperationsPath } from './operations.js';
@@ -46,16 +46,7 @@ export interface StartProxyOptions extends WorkerWiring {
  */
 export function proxyCacheOptions(config: Config): PageCacheOptions {
   return {
-    maxEntries: config.cacheMaxEntries,
-    maxBytes: config.cacheMaxBytes,
-    compress: config.cacheCompress,
-    compressMinBytes: config.cacheCompressMinBytes,
-    purgeMode: config.purgeMode,
-    staleMaxMs: config.staleMaxMs,
-    key: config.cacheKey,
-    variantCookie: config.cacheVariantCookie,
-    variantHeader: config.cacheVariantHeader,
-    purgeSecret: config.purgeSecret,
+    ...pageCacheSettings(config),
     bypassPrefixes: config.proxy.bypassPrefixes,
     dataRoutePrefix: config.proxy.dataRoutePrefix,
     dataRouteLocale: false,
