@@ -12,7 +12,10 @@ const FIRST_BYTE_SAMPLES = 60;
 
 interface Measured {
   rps: number;
+  /** CPU per request of every server of the contender together, µs. */
   cpuMicros: number;
+  /** CPU per request of the server under load alone (the proxy before its application), µs. */
+  ownCpuMicros: number;
 }
 
 /** Servers started for one contender, the one under load last. */
@@ -26,7 +29,8 @@ async function measureOnce(start: Start, options: LoadOptions): Promise<Measured
     const pids = servers.flatMap((server) => (server.child.pid === undefined ? [] : [server.child.pid]));
     const result = await load(`${target.url}${PAGE_PATH}`, { durationSeconds: SECONDS, pinned: true, ...options, cpuOfPid: pids.at(-1)!, alsoCpuOfPids: pids.slice(0, -1) });
     if (result.errors > 0 || result.non2xx > 0) throw new Error(`${result.errors} errors, ${result.non2xx} non-2xx`);
-    return { rps: result.requestsPerSecond, cpuMicros: (result.cpuMicrosPerRequest ?? Number.NaN) + (result.otherCpuMicrosPerRequest ?? 0) };
+    const own = result.cpuMicrosPerRequest ?? Number.NaN;
+    return { rps: result.requestsPerSecond, cpuMicros: own + (result.otherCpuMicrosPerRequest ?? 0), ownCpuMicros: own };
   } finally {
     for (const server of servers.reverse()) await server.stop();
   }
@@ -34,21 +38,22 @@ async function measureOnce(start: Start, options: LoadOptions): Promise<Measured
 
 /** Interleaved rounds of each contender; each keeps its best (the round least disturbed by the shared host). */
 async function compare(contenders: ReadonlyArray<[string, Start, LoadOptions]>): Promise<Measured[]> {
-  const best = contenders.map(() => ({ rps: 0, cpuMicros: Number.POSITIVE_INFINITY }));
+  const best = contenders.map(() => ({ rps: 0, cpuMicros: Number.POSITIVE_INFINITY, ownCpuMicros: Number.POSITIVE_INFINITY }));
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, [name, start, options]] of contenders.entries()) {
       const measured = await measureOnce(start, options);
       console.error(`  round ${round + 1}: ${name}: ${Math.round(measured.rps)} req/s, ${measured.cpuMicros.toFixed(1)} µs CPU/req`);
-      best[i] = { rps: Math.max(best[i]!.rps, measured.rps), cpuMicros: Math.min(best[i]!.cpuMicros, measured.cpuMicros) };
+      best[i] = { rps: Math.max(best[i]!.rps, measured.rps), cpuMicros: Math.min(best[i]!.cpuMicros, measured.cpuMicros), ownCpuMicros: Math.min(best[i]!.ownCpuMicros, measured.ownCpuMicros) };
     }
   }
   return best;
 }
 
 const upstream = (spinMs: number) => spawnServer('servers/proxy-upstream.ts', [String(spinMs), String(STREAM_DELAY_MS)], {}, { pinned: true });
-const proxyBefore = async (spinMs: number, maxEntries: string): Promise<ServerProcess[]> => {
+/** The application and the proxy before it; `bypass` (PROXY_BYPASS) `/` forwards every request without the cache. */
+const proxyBefore = async (spinMs: number, maxEntries: string, bypass?: string): Promise<ServerProcess[]> => {
   const app = await upstream(spinMs);
-  return [app, await spawnServer('servers/proxy.ts', [app.url, maxEntries], {}, { pinned: true })];
+  return [app, await spawnServer('servers/proxy.ts', [app.url, maxEntries, ...(bypass === undefined ? [] : [bypass])], {}, { pinned: true })];
 };
 
 /** Milliseconds from sending a request to its first body byte, one request at a time; the median of `samples`. */
@@ -79,10 +84,11 @@ export const proxySuite: BenchSuite = {
       ['bare node:http', async () => [await spawnServer('servers/bare.ts', [], {}, { pinned: true })], {}],
       ['proxy hits', () => proxyBefore(SPIN_MS, '1000'), {}],
     ])) as [Measured, Measured];
-    const [alone, misses] = (await compare([
+    const [alone, misses, forwarded] = (await compare([
       ['application alone', async () => [await upstream(SPIN_MS)], { uniqueQuery: 'v' }],
       ['proxy misses', () => proxyBefore(SPIN_MS, '1'), { uniqueQuery: 'v' }],
-    ])) as [Measured, Measured];
+      ['proxy passing by', () => proxyBefore(SPIN_MS, '1', '/'), { uniqueQuery: 'v' }],
+    ])) as [Measured, Measured, Measured];
     const [app, proxy] = await proxyBefore(SPIN_MS, '1000');
     let direct: number;
     let through: number;
@@ -111,6 +117,14 @@ export const proxySuite: BenchSuite = {
       },
       { name: 'server CPU per request, application alone', value: alone.cpuMicros, unit: cpu },
       { name: 'server CPU per proxy miss, proxy and application', value: misses.cpuMicros, unit: cpu, baseline: 'server CPU per request, application alone' },
+      { name: 'proxy CPU per request forwarded without the cache', value: forwarded.ownCpuMicros, unit: cpu, note: 'PROXY_BYPASS=/: the forwarding alone (a second HTTP hop over loopback)' },
+      {
+        name: 'proxy CPU per miss',
+        value: misses.ownCpuMicros,
+        unit: cpu,
+        baseline: 'proxy CPU per request forwarded without the cache',
+        note: 'the same forwarding plus the capture and store of the streamed answer (no compression on the request path)',
+      },
       { name: 'first byte of a streamed page, application alone', value: direct, unit: 'ms', note: `median of ${FIRST_BYTE_SAMPLES} sequential requests; the page's second half follows ${STREAM_DELAY_MS} ms later` },
       { name: 'first byte of a streamed miss through the proxy', value: through, unit: 'ms', baseline: 'first byte of a streamed page, application alone', note: 'the first chunk is passed on as it arrives, before the upstream has finished' },
     ];
