@@ -20,9 +20,9 @@ const LAYERS = [
   },
   {
     name: 'features',
-    comment: 'the renderer, origin, edge, search API and page, songs, and the site-wide surrogate keys they share',
+    comment: 'the renderer, origin, edge, search API and page, songs, the proxy, and the site-wide surrogate keys they share',
     path: [
-      '^src/(renderer|origin|edge|songs)/',
+      '^src/(renderer|origin|edge|songs|proxy)/',
       '^src/search/(api|page)/',
       '^src/search/index\\.ts$',
       '^src/search/test-support/(search-server|api-requests)\\.ts$',

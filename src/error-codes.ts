@@ -203,6 +203,11 @@ export const ERRORS = catalogue({
   ],
   UPSTREAM_FAILED: [(route: string, status: number) => `${status} ${route}`, 502],
 
+  // `sitestack proxy`: what a reader is told when the application behind it fails (the log names the upstream and why).
+  PROXY_UPSTREAM_FAILED: [() => 'the site did not answer as expected', 502],
+  PROXY_UPSTREAM_TIMEOUT: [() => 'the site did not answer in time', 504],
+  PROXY_NO_UPSTREAM: [(failures: string) => `no upstream answers: ${failures}`, 503],
+
   // Any upstream's answer (origin, fronts, edge, search cluster) past its documented bound or not UTF-8.
   UPSTREAM_ANSWER_TOO_LARGE: [
     (what: string, maxBytes: number, declared?: number) =>

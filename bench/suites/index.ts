@@ -10,6 +10,7 @@ import { pageCacheSuite } from './page-cache.js';
 import { pageCacheEvictionSuite } from './page-cache-eviction.js';
 import { pagePathSuite } from './page-path.js';
 import { publicationSuite } from './publication.js';
+import { proxySuite } from './proxy.js';
 import { purgeKeysSuite } from './purge-keys.js';
 import { operationsSuite } from './operations.js';
 import { pageWeightSuite } from './page-weight.js';
@@ -20,4 +21,4 @@ import { searchQuerySuite } from './search-query.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, pageCacheEvictionSuite, pageCacheTarballSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite, fromSiteSuite, fleetSuite];
+export const suites: BenchSuite[] = [pageCacheSuite, pageCacheEvictionSuite, pageCacheTarballSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite, fromSiteSuite, fleetSuite, proxySuite];

@@ -4,7 +4,7 @@
  */
 export { createApiApp, type ApiDeps } from './api-app.js';
 export { answerError, installErrorMapper } from './error-mapper.js';
-export { clientAddress, DEFAULT_TRUSTED_PROXIES, trustedProxyCheck, validProxyEntry } from './client-address.js';
+export { clientAddress, DEFAULT_TRUSTED_PROXIES, trustedProxyCheck, validProxyEntry, type TrustCheck } from './client-address.js';
 export { publicBaseMemo, type PublicBaseOptions } from './public-base-url.js';
 export { REQUEST_BOUNDS, urlTooLong } from './request-bounds.js';
 export { discardBody, drainBody, readBoundedText, PURGE_ANSWER_MAX_BYTES } from './upstream-body.js';

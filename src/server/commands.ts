@@ -7,6 +7,7 @@ import { frontCommand } from './front-command.js';
 import { indexCommand } from './index-command.js';
 import { originCommand } from './origin-command.js';
 import { popularityCommand } from './popularity-command.js';
+import { proxyCommand } from './proxy-command.js';
 import { purgeCommand } from './purge-command.js';
 import { songsCommand } from './songs-command.js';
 import { startCommand } from './start-command.js';
@@ -18,6 +19,7 @@ export const commands: Command[] = [
   frontCommand,
   originCommand,
   edgeCommand,
+  proxyCommand,
   contentBuildCommand,
   indexCommand,
   popularityCommand,

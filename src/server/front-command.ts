@@ -1,6 +1,5 @@
 import cluster from 'node:cluster';
 import type { Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.js';
@@ -13,28 +12,27 @@ import { createEngine, searchInsightsRoutes, searchRoutes } from '../search/inde
 import { openSongs, songRoutes } from '../songs/index.js';
 import { parseCommandArgs } from './cli-args.js';
 import type { Command } from './command.js';
-import { drainServer, type StopOptions } from './drain.js';
+import type { StopOptions } from './drain.js';
 import { createFrontServer } from './front.js';
 import { joinFleet } from './fleet-front.js';
-import { runFrontWorkers, type FrontWorkers } from './front-workers.js';
 import { FrontMetrics } from './metrics.js';
 import { WorkerMetrics } from './metrics-cluster.js';
 import { createOperationsHandler } from './operations.js';
 import { frontRouteClass } from './operations-policy.js';
 import { Readiness, type ReadinessCheck } from './readiness.js';
 import { observeRequests } from './request-observer.js';
-import { WorkerPurgeFanout } from './purge-fanout.js';
-import { ensureDataDir } from './data-dir.js';
-import { probeListen } from './listen-probe.js';
 import { searchReadinessCheck } from './search-readiness.js';
-import { withSharedSecrets } from './secrets.js';
-import { waitForShutdown } from './shutdown.js';
+import { drainProcess, listenOn, runServerCommand, startInCluster } from './server-process.js';
 
 const FRONT_USAGE = 'sitestack front [--workers N]';
 
 /** `--workers N` (or `--workers=N`): front processes to run, 1–64. @default 1 */
 export function parseWorkers(args: readonly string[], usage: string): number {
-  const value = parseCommandArgs({ args: [...args], options: { workers: { type: 'string' } } }, usage).values.workers;
+  return workersOf(parseCommandArgs({ args: [...args], options: { workers: { type: 'string' } } }, usage).values.workers, usage);
+}
+
+/** The value of `--workers`, checked: 1–64, 1 when not given. */
+export function workersOf(value: string | undefined, usage: string): number {
   if (value === undefined) return 1;
   const workers = /^\d{1,2}$/.test(value) ? Number(value) : Number.NaN;
   if (!(workers >= 1 && workers <= 64)) throw ERRORS.USAGE(`--workers expects a whole number from 1 to 64, got '${value}'`, usage);
@@ -47,43 +45,14 @@ export async function prepareWorkers(config: Config, logger: Logger): Promise<vo
   openSongs({ dataDir: config.dataDir, config: config.songs, logger, seed: true }).close();
 }
 
-async function listeningAddress(fleet: FrontWorkers): Promise<string> {
-  let address = '';
-  const onListening = (_worker: unknown, info: AddressInfo) => (address = `${info.address.includes(':') ? `[${info.address}]` : info.address}:${info.port}`);
-  cluster.on('listening', onListening);
-  try {
-    await fleet.ready;
-  } finally {
-    cluster.off('listening', onListening);
-  }
-  return address;
-}
-
 /**
  * One front process: standalone, or a cluster worker whose purges reach every other worker through the primary.
  * `sitestack start` runs the same in its workers.
  */
 export async function startFrontProcess(options: Omit<StartFrontOptions, 'distributePurge' | 'workerId'>): Promise<RunningFront> {
-  if (!cluster.isWorker) return startFront(options);
-  // A relayed purge can arrive while this worker still starts: its cache is empty then, so there is nothing to purge.
-  const started: { cache?: PageCache } = {};
-  const fanout = new WorkerPurgeFanout({ purgeLocal: (request) => started.cache?.purge(request) ?? [], logger: options.logger });
-  const front = await startFront({
-    ...options,
-    fleetMetrics: true,
-    distributePurge: async (request) => (await fanout.purgeEverywhere(request)).purged,
-    ...(options.config.frontWorkerHeader ? { workerId: String(cluster.worker?.id ?? '') } : {}),
-  });
-  started.cache = front.pageCache;
-  return {
-    ...front,
-    async close(stopOptions) {
-      fanout.close();
-      await front.close(stopOptions);
-      // The IPC channel to the primary would keep this worker alive once its servers are closed.
-      cluster.worker?.disconnect();
-    },
-  };
+  return startInCluster(options.logger, (wiring) =>
+    startFront({ ...options, ...wiring, ...(cluster.isWorker && options.config.frontWorkerHeader ? { workerId: String(cluster.worker?.id ?? '') } : {}) }),
+  );
 }
 
 export interface RunningFront {
@@ -146,6 +115,23 @@ function keyWithPublicBase(config: Config, renderer: RendererHandler, publicBase
   };
 }
 
+/** The page cache options `CACHE_*`, `PURGE_MODE`, `STALE_MAX_MS` and `PURGE_SECRET` set, for the front and the proxy. */
+export function pageCacheSettings(config: Config): PageCacheOptions {
+  return {
+    maxEntries: config.cacheMaxEntries,
+    maxBytes: config.cacheMaxBytes,
+    eviction: config.cacheEviction,
+    compress: config.cacheCompress,
+    compressMinBytes: config.cacheCompressMinBytes,
+    purgeMode: config.purgeMode,
+    staleMaxMs: config.staleMaxMs,
+    key: config.cacheKey,
+    variantCookie: config.cacheVariantCookie,
+    variantHeader: config.cacheVariantHeader,
+    purgeSecret: config.purgeSecret,
+  };
+}
+
 /**
  * The front's readiness checks. Both only report: the page cache answers what it holds while the origin or search is
  * down, and every front failing readiness together would turn a partial outage into a whole one.
@@ -190,18 +176,9 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
   // Known once the server listens (the port may be 0); until then no request reaches the cache.
   const own: { base?: string } = {};
   const pageCache = createPageCache({
-    maxEntries: config.cacheMaxEntries,
-    maxBytes: config.cacheMaxBytes,
-    eviction: config.cacheEviction,
-    compress: config.cacheCompress,
-    compressMinBytes: config.cacheCompressMinBytes,
-    purgeMode: config.purgeMode,
-    staleMaxMs: config.staleMaxMs,
+    ...pageCacheSettings(config),
     revalidate: renderer,
     key: keyWithPublicBase(config, renderer, publicBase, () => own.base),
-    variantCookie: config.cacheVariantCookie,
-    variantHeader: config.cacheVariantHeader,
-    purgeSecret,
     distributePurge: options.distributePurge,
     logger,
   });
@@ -252,13 +229,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
   const workerId = options.workerId;
   if (workerId !== undefined) server.prependListener('request', (_req, res: ServerResponse) => res.setHeader('x-front-worker', workerId));
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? config.port, config.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    own.base = await listenOn(server, options.port ?? config.port, config.host);
   } catch (error) {
     fleet?.close();
     await api.close();
@@ -267,9 +238,6 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     throw error;
   }
   readiness.ready();
-  const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  own.base = `http://${host}:${port}`;
   joinFleet({ config, logger, pageCache, server, readiness, address: own.base });
   return {
     url: own.base,
@@ -278,8 +246,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     server,
     readiness,
     async close(stopOptions = {}) {
-      await readiness.drainDelay(config.drainDelayMs, stopOptions.force);
-      await drainServer(server, { logger, timeoutMs: config.shutdownTimeoutMs, name: 'front', ...stopOptions });
+      await drainProcess({ readiness, server, config, logger, name: 'front' }, stopOptions);
       fleet?.close();
       await api.close();
       await engine.close();
@@ -294,27 +261,17 @@ export const frontCommand: Command = {
   usage: FRONT_USAGE,
   async run({ args, config: given, logger, out }) {
     const workers = parseWorkers(args, FRONT_USAGE);
-    ensureDataDir(given.dataDir);
-    // A port in use or a HOST that does not resolve is told before the client build and anything logged (once, in
-    // the primary of a --workers front).
-    if (cluster.isPrimary) await probeListen(given.host, given.port, 'PORT');
-    const config = withSharedSecrets(given, logger);
-    // Listening from the start: a stop requested while the front still builds and opens its stores waits for that.
-    const stopRequested = waitForShutdown(logger);
-    if (cluster.isPrimary && workers > 1) {
-      await prepareWorkers(config, logger);
-      const fleet = runFrontWorkers({ workers, logger, shutdownTimeoutMs: config.shutdownTimeoutMs, drainDelayMs: config.drainDelayMs });
-      const address = await listeningAddress(fleet).catch(async (error: unknown) => {
-        await fleet.stop();
-        throw error;
-      });
-      out.write(`front listening on http://${address} with ${workers} worker processes\n`);
-      await fleet.stop(await stopRequested);
-      return 0;
-    }
-    const front = await startFrontProcess({ config, logger });
-    out.write(`front listening on ${front.url} (build ${front.buildId}${cluster.isWorker ? `, worker ${cluster.worker?.id}` : ''})\n`);
-    await front.close(await stopRequested);
-    return 0;
+    return runServerCommand({
+      name: 'front',
+      workers,
+      config: given,
+      logger,
+      out,
+      prepare: (config) => prepareWorkers(config, logger),
+      async startOne(config) {
+        const front = await startFrontProcess({ config, logger });
+        return { line: `front listening on ${front.url} (build ${front.buildId}${cluster.isWorker ? `, worker ${cluster.worker?.id}` : ''})`, close: (stop) => front.close(stop) };
+      },
+    });
   },
 };

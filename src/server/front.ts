@@ -25,7 +25,8 @@ export interface FrontParts {
   onRender?: (status: number, seconds: number) => void;
 }
 
-function sendError(res: ServerResponse, status: number, text: string): void {
+/** A plain-text error answer, or the response cut when its head is gone already. */
+export function sendError(res: ServerResponse, status: number, text: string): void {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -49,12 +50,15 @@ function redirectedToCanonical(req: IncomingMessage, res: ServerResponse, render
 }
 
 /**
- * The front's request handler, in the order of DESIGN §1 after the operations endpoints: `/api/*` → the API app; `/__cache__/stats`; the comment
- * route (`/plog/<oid>/comments`, posted forms are never cached); a non-canonical spelling → 301; everything else → the page cache (which answers `/__purge__` itself) → on a miss, the renderer.
+ * The `next` the page cache calls on a miss: a page cache failure answered 500 (logged), else the request handed to
+ * `render`, timed for `onRender`.
  */
-export function createFrontHandler(parts: FrontParts): (req: IncomingMessage, res: ServerResponse) => void {
-  const { api, pageCache, stats, renderer, comments, logger, operations, onRender } = parts;
-  const renderMiss = (req: IncomingMessage, res: ServerResponse) => (error?: unknown) => {
+export function missPasser(
+  parts: Pick<FrontParts, 'logger' | 'onRender'>,
+  render: (req: IncomingMessage, res: ServerResponse) => void,
+): (req: IncomingMessage, res: ServerResponse) => (error?: unknown) => void {
+  const { logger, onRender } = parts;
+  return (req, res) => (error) => {
     if (error !== undefined) {
       logger.error({ err: error, url: logUrl(req.url) }, 'page cache failed');
       sendError(res, 500, 'Internal Server Error');
@@ -64,8 +68,38 @@ export function createFrontHandler(parts: FrontParts): (req: IncomingMessage, re
       const started = performance.now();
       res.once('close', () => onRender(res.statusCode, (performance.now() - started) / 1000));
     }
-    renderer(req, res);
+    render(req, res);
   };
+}
+
+/**
+ * The front's request handler, in the order of DESIGN §1 after the operations endpoints: `/api/*` → the API app; `/__cache__/stats`; the comment
+ * route (`/plog/<oid>/comments`, posted forms are never cached); a non-canonical spelling → 301; everything else → the page cache (which answers `/__purge__` itself) → on a miss, the renderer.
+ */
+export function createFrontHandler(parts: FrontParts): (req: IncomingMessage, res: ServerResponse) => void {
+  const { api, pageCache, stats, renderer, comments, logger, operations } = parts;
+  const renderMiss = missPasser(parts, renderer);
+  return guardedHandler(logger, 'front', (req, res, url, path) => {
+    if (isOperationsPath(path)) operations(req, res, path);
+    else if (path === '/api' || path.startsWith('/api/')) api.routing(req, res);
+    else if (path === STATS_PATH) stats(req, res);
+    else {
+      const comment = matchCommentPath(path);
+      if (comment !== undefined) comments(req, res, comment.oid, comment.sent);
+      else if (!redirectedToCanonical(req, res, renderer, url)) pageCache.handle(req, res, renderMiss(req, res));
+    }
+  });
+}
+
+/**
+ * A handler that answers a request target beyond the bound 414 before `route` sees it, and what `route` throws 500
+ * (logged as the `name` handler's failure). `route` gets the target and its path.
+ */
+export function guardedHandler(
+  logger: Logger,
+  name: string,
+  route: (req: IncomingMessage, res: ServerResponse, url: string, path: string) => void,
+): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const url = req.url ?? '/';
     // Before anything reads or logs it: a client chooses its URLs, and the longest the edge forwards is within this.
@@ -73,18 +107,10 @@ export function createFrontHandler(parts: FrontParts): (req: IncomingMessage, re
       sendError(res, ERRORS.URI_TOO_LONG.status, 'URI Too Long');
       return;
     }
-    const path = pathOf(url);
     try {
-      if (isOperationsPath(path)) operations(req, res, path);
-      else if (path === '/api' || path.startsWith('/api/')) api.routing(req, res);
-      else if (path === STATS_PATH) stats(req, res);
-      else {
-        const comment = matchCommentPath(path);
-        if (comment !== undefined) comments(req, res, comment.oid, comment.sent);
-        else if (!redirectedToCanonical(req, res, renderer, url)) pageCache.handle(req, res, renderMiss(req, res));
-      }
+      route(req, res, url, pathOf(url));
     } catch (error) {
-      logger.error({ err: error, url: logUrl(url) }, 'front handler failed');
+      logger.error({ err: error, url: logUrl(url) }, `${name} handler failed`);
       sendError(res, 500, 'Internal Server Error');
     }
   };
@@ -96,7 +122,12 @@ export function createFrontHandler(parts: FrontParts): (req: IncomingMessage, re
  * character HTTP does not allow (raw UTF-8, a space) is told to percent-encode it.
  */
 export function createFrontServer(parts: FrontParts): Server {
-  const server = createServer({ maxHeaderSize: REQUEST_BOUNDS.maxHeaderBytes }, createFrontHandler(parts));
+  return createBoundedServer(createFrontHandler(parts));
+}
+
+/** The node:http server of {@link createFrontServer} around any handler (the proxy's too). */
+export function createBoundedServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  const server = createServer({ maxHeaderSize: REQUEST_BOUNDS.maxHeaderBytes }, handler);
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) {
       socket.destroy();

@@ -18,7 +18,7 @@ export class ServerMetrics {
    */
   readonly #seriesOf = new Map<string, Map<number, { observe(value: number): void }>>();
 
-  constructor(server: 'front' | 'origin') {
+  constructor(server: 'front' | 'origin' | 'proxy') {
     this.registry.setDefaultLabels({ server });
     collectDefaultMetrics({ register: this.registry, prefix: 'sitestack_' });
     this.#requestDuration = new FastHistogram({
@@ -73,13 +73,13 @@ function mirroredCounter(registry: Registry, name: string, help: string, read: (
   });
 }
 
-/** The front's metrics: the common ones, the page cache's counters, renders and searches. */
+/** The front's metrics (and the proxy's): the common ones, the page cache's counters, renders and searches. */
 export class FrontMetrics extends ServerMetrics {
   readonly #render: FastHistogram<'status'>;
   readonly #search: FastHistogram<'endpoint'>;
 
-  constructor(stats: () => PageCacheStats) {
-    super('front');
+  constructor(stats: () => PageCacheStats, server: 'front' | 'proxy' = 'front') {
+    super(server);
     const registry = this.registry;
     mirroredCounter(registry, 'sitestack_page_cache_hits_total', 'Requests answered from the page cache', () => stats().hits);
     mirroredCounter(registry, 'sitestack_page_cache_misses_total', 'Requests passed to the renderer because the page cache did not hold them', () => stats().misses);

@@ -40,6 +40,17 @@ export function frontRouteClass(path: string, method: string | undefined): strin
   return 'page';
 }
 
+/** Route classes of the proxy: its own endpoints, what its page cache passes by, and pages. */
+export function proxyRouteClass(bypassPrefixes: readonly string[]): (path: string, method: string | undefined) => string {
+  return (path) => {
+    if (path === HEALTH_PATH || path === READY_PATH) return 'health';
+    if (path === METRICS_PATH) return 'metrics';
+    if (path === PAGE_CACHE_DEFAULTS.purgePath) return 'purge';
+    if (path === STATS_PATH) return 'cache_stats';
+    return bypassPrefixes.some((prefix) => path.startsWith(prefix)) ? 'bypass' : 'page';
+  };
+}
+
 /** Route classes of the origin. */
 export function originRouteClass(path: string, method: string | undefined): string {
   if (path === HEALTH_PATH || path === READY_PATH) return 'health';

@@ -2,6 +2,9 @@ import { join } from 'node:path';
 import { ERRORS } from '../error-codes.js';
 import { DEFAULTS, validateKeys, validatePathnames, type PurgeRequest } from '@sitestack/page-cache';
 import { PURGE_ANSWER_MAX_BYTES, readBoundedText } from '../http/index.js';
+import type { Config } from '../config.js';
+import { purgeCdn } from '../edge/index.js';
+import type { Logger } from '../log.js';
 import type { Command } from './command.js';
 import { readSharedSecrets, SECRETS_FILE } from './secrets.js';
 
@@ -86,6 +89,26 @@ export const purgeCommand: Command = {
         out.write(`${outcome.url}: FAILED ${outcome.reason}\n`);
       }
     }
-    return outcomes.every((outcome) => outcome.ok) ? 0 : 1;
+    const edgeOk = config.cdnBaseUrl === undefined || (await refreshEdge(config, outcomes, out, logger));
+    return outcomes.every((outcome) => outcome.ok) && edgeOk ? 0 : 1;
   },
 };
+
+/**
+ * With `CDN_BASE_URL` set, refreshes at the edge every page the fronts (or proxies) purged, as the origin's outbox does
+ * after its purges: the edge keeps its copies by URL, and the cache keys the fronts answer are those URLs.
+ */
+async function refreshEdge(config: Config, outcomes: readonly RouteOutcome[], out: NodeJS.WritableStream, logger: Logger): Promise<boolean> {
+  const secret = config.edgeRefreshSecret ?? readSharedSecrets(config.dataDir)?.edgeRefreshSecret;
+  if (secret === undefined) throw ERRORS.EDGE_REFRESH_SECRET_UNSET();
+  const urls = [...new Set(outcomes.flatMap((outcome) => (outcome.ok ? outcome.purged.filter((key) => key.startsWith('/') && !key.includes(' ')) : [])))];
+  try {
+    const refreshed = await purgeCdn(urls, { baseUrl: config.cdnBaseUrl!, secret });
+    out.write(`${config.cdnBaseUrl}: refreshed ${refreshed.length} URL(s)\n`);
+    return true;
+  } catch (error) {
+    logger.error({ err: error }, 'edge refresh failed');
+    out.write(`${config.cdnBaseUrl}: FAILED ${(error as Error).message}\n`);
+    return false;
+  }
+}

@@ -10,7 +10,7 @@ const CACHE_HEADER = 'x-middleware-cache';
 /** Options of {@link observeRequests}. */
 export interface RequestObserverOptions {
   /** Names the server in each log line (`sitestack start` runs both in one process). */
-  server: 'front' | 'origin';
+  server: 'front' | 'origin' | 'proxy';
   /** The route class of a path (frontRouteClass, originRouteClass). */
   routeClass: (path: string, method: string | undefined) => string;
   /** Called once per request when its answer ended or the client left. */

@@ -102,6 +102,13 @@ export interface PageCacheOptions {
    */
   dataRoutePrefix?: string;
   /**
+   * Data routes name a locale after the build (`<prefix><build>/<locale>/<page>.json`, the renderer's); false for
+   * Next.js's `/_next/data/<build>/<page>.json`. Either way a purge of `/` removes the home page's data route
+   * (`…/index.json`), and a purge of any page its data route, whatever the build.
+   * @default true
+   */
+  dataRouteLocale?: boolean;
+  /**
    * Largest purge request body read; a larger one is answered 413.
    * @default 1048576
    */
@@ -236,6 +243,7 @@ export const DEFAULTS = {
   purgeSecret: undefined,
   purgeQueryVariants: false,
   dataRoutePrefix: '/_render/data/',
+  dataRouteLocale: true,
   maxPurgeBodyBytes: 1024 * 1024,
   maxPathnames: 1000,
   maxPathnameLength: 2048,

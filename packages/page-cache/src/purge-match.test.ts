@@ -59,6 +59,38 @@ describe('isHomeDataRoute', () => {
     assert.equal(isHomeDataRoute('/_render/data//en-US/index.json', '/_render/data/'), false);
     assert.equal(isHomeDataRoute('/_render/data/b/index.json', '/_render/data/'), false);
   });
+
+  it('recognises <prefix><build>/index.json for any build segment when data routes have no locale (Next.js)', () => {
+    assert.equal(isHomeDataRoute('/_next/data/Xy-9_a/index.json', '/_next/data/', false), true);
+    assert.equal(isHomeDataRoute('/_next/data/Xy-9_a/index.json?x=1', '/_next/data/', false), true);
+    assert.equal(isHomeDataRoute('/_next/data//index.json', '/_next/data/', false), false);
+    assert.equal(isHomeDataRoute('/_next/data/b/en/index.json', '/_next/data/', false), false);
+  });
+});
+
+describe('purgeMatches with Next.js data routes', () => {
+  const next: PurgeRules = { dataRoutePrefix: '/_next/data/', dataRouteLocale: false, purgeQueryVariants: false };
+  it('purges /_next/data/<buildId>/<path>.json with the page <path> whatever the build, and the home data route with /', () => {
+    assert.equal(purgeMatches('/_next/data/abc123/posts/1.json', '/posts/1', next), true);
+    assert.equal(purgeMatches('/_next/data/other-build/posts/1.json?slug=1', '/posts/1', next), true);
+    assert.equal(purgeMatches('/_next/data/abc123/index.json', '/', next), true);
+    assert.equal(purgeMatches('/_next/data/abc123/posts/12.json', '/posts/1', next), false);
+    assert.equal(purgeMatches('/_next/static/chunks/posts/1.json', '/posts/1', next), false);
+    assert.equal(purgeMatches('/_next/data/abc123/posts/index.json', '/', next), false);
+  });
+
+  it('finds the same keys through the index as by the rule, home data routes included (property)', () => {
+    const nextKey = fc.tuple(fc.constantFrom('b1', 'XyZ-_9'), text).map(([b, t]) => `/_next/data/${b}/${t}`);
+    fc.assert(
+      fc.property(fc.array(fc.oneof(nextKey, key), { maxLength: 30 }), pathname, (keys, p) => {
+        const index = new PurgeIndex(next);
+        for (const k of keys) index.add(k);
+        const scanned = new Set(keys.filter((k) => purgeMatches(k, p, next)));
+        assert.deepEqual(new Set(index.keysFor(p)), scanned);
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
 
 describe('PurgeIndex', () => {

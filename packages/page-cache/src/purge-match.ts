@@ -2,16 +2,21 @@ import { keyBase, pathOf } from './key.js';
 
 export interface PurgeRules {
   dataRoutePrefix: string;
+  /** Whether a locale segment follows the build in data routes (see PageCacheOptions.dataRouteLocale). @default true */
+  dataRouteLocale?: boolean | undefined;
   purgeQueryVariants: boolean;
 }
 
 const JSON_SUFFIX = '.json';
 
-/** True when `base` is the home page's data route: `<prefix><build>/<locale>/index.json`, with an optional query. */
-export function isHomeDataRoute(base: string, dataRoutePrefix: string): boolean {
+/**
+ * True when `base` is the home page's data route: `<prefix><build>/<locale>/index.json`, or `<prefix><build>/index.json`
+ * without `locale` (Next.js), with an optional query. The build is any one segment: the cache does not know it.
+ */
+export function isHomeDataRoute(base: string, dataRoutePrefix: string, locale = true): boolean {
   if (!base.startsWith(dataRoutePrefix)) return false;
   const segments = pathOf(base).slice(dataRoutePrefix.length).split('/');
-  return segments.length === 3 && segments[0] !== '' && segments[1] !== '' && segments[2] === 'index.json';
+  return segments.length === (locale ? 3 : 2) && segments.every((segment) => segment !== '') && segments.at(-1) === 'index.json';
 }
 
 /**
@@ -26,7 +31,7 @@ export function purgeMatches(key: string, pathname: string, rules: PurgeRules): 
   if (base === pathname) return true;
   if (base.startsWith(rules.dataRoutePrefix)) {
     if (base.includes(pathname + JSON_SUFFIX)) return true;
-    if (pathname === '/' && isHomeDataRoute(base, rules.dataRoutePrefix)) return true;
+    if (pathname === '/' && isHomeDataRoute(base, rules.dataRoutePrefix, rules.dataRouteLocale)) return true;
   }
   return rules.purgeQueryVariants && pathOf(base) === pathname;
 }
@@ -44,7 +49,7 @@ export function purgeTargets(key: string, rules: PurgeRules, limit: number): str
   const targets = [base];
   if (rules.purgeQueryVariants) addUnique(targets, pathOf(base));
   if (base.startsWith(rules.dataRoutePrefix)) {
-    if (isHomeDataRoute(base, rules.dataRoutePrefix)) addUnique(targets, '/');
+    if (isHomeDataRoute(base, rules.dataRoutePrefix, rules.dataRouteLocale)) addUnique(targets, '/');
     // Each pathname P with `<P>.json` inside the key starts at a '/' and ends right before a '.json'.
     for (let end = base.indexOf(JSON_SUFFIX); end !== -1; end = base.indexOf(JSON_SUFFIX, end + 1)) {
       for (let start = base.lastIndexOf('/', end - 1); start !== -1; start = start === 0 ? -1 : base.lastIndexOf('/', start - 1)) {
