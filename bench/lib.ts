@@ -329,15 +329,18 @@ export function benchScript(relative: string): string[] {
 /**
  * Starts `script` (a source path under bench/, such as `servers/front.ts`, see benchScript) in its own Node process, so the server under test and the
  * load generator do not share an event loop. The script prints `listening <url>` on stdout once it accepts requests.
- * `pinned` runs it on the server CPU of {@link machineCpuSplit} (loads of the same suite then pass `pinned` too).
+ * `pinned` runs it on the server CPU of {@link machineCpuSplit} (loads of the same suite then pass `pinned` too);
+ * `'load'` on the load generator's, for a process in front of the server under test that has a CPU of its own in a
+ * deployment (a proxy before an application).
  */
 export async function spawnServer(
   script: string,
   args: string[] = [],
   env: Record<string, string> = {},
-  options: { pinned?: boolean } = {},
+  options: { pinned?: boolean | 'load' } = {},
 ): Promise<ServerProcess> {
-  const cpus = options.pinned === true ? machineCpuSplit()?.server : undefined;
+  const split = options.pinned === undefined || options.pinned === false ? undefined : machineCpuSplit();
+  const cpus = options.pinned === 'load' ? split?.load : split?.server;
   const [command, commandArgs] = onCpus(cpus, process.execPath, [...benchScript(script), ...args]);
   const child = spawn(command, commandArgs, {
     stdio: ['ignore', 'pipe', 'inherit'],
