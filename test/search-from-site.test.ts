@@ -2,17 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { loadConfig } from '../src/config.js';
-import { installErrorMapper } from '../src/http/index.js';
-import { silentLogger } from '../src/log.js';
-import { SqliteEngine, searchRoutes, type AutocompleteResponse, type SearchResponse } from '../src/search/index.js';
+import type { AutocompleteResponse, SearchResponse } from '../src/search/index.js';
 import { sitePage, startStubSite, urlset, type StubSite } from '../src/search/test-support/site-stub.js';
-import type { Command } from '../src/server/command.js';
 import { contentBuildCommand } from '../src/server/content-build-command.js';
-import { indexCommand } from '../src/server/index-command.js';
+import { runCommand, searchOfBuild, type SearchOfBuild } from './support/search-of-build.js';
 
 /** A small documentation site of its own, with the chrome every page repeats. */
 const PAGES: Record<string, { title: string; lang?: string; body: string }> = {
@@ -25,14 +19,7 @@ const PAGES: Record<string, { title: string; lang?: string; body: string }> = {
 describe('content-build --from-site, then sitestack index, then search', () => {
   let site: StubSite;
   let dir: string;
-  let engine: SqliteEngine;
-  let api: FastifyInstance;
-  let apiUrl: string;
-
-  async function run(command: Command, args: string[]): Promise<number> {
-    const config = loadConfig({ DATA_DIR: join(dir, 'data') }, dir);
-    return command.run({ args, config, logger: silentLogger(), out: new PassThrough() });
-  }
+  let index: SearchOfBuild;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sitestack-search-from-site-'));
@@ -41,22 +28,16 @@ describe('content-build --from-site, then sitestack index, then search', () => {
     for (const [path, page] of Object.entries(PAGES)) {
       site.routes.set(path, { body: sitePage({ title: page.title, ...(page.lang ? { lang: page.lang } : {}), body: `<nav>Home Docs Blog</nav><main>${page.body}</main><footer>© footer</footer>` }) });
     }
-    assert.equal(await run(contentBuildCommand, ['--from-site', site.url, '--out', join(dir, 'build'), '--rate', '1000']), 0);
-    assert.equal(await run(indexCommand, [join(dir, 'build'), '--workers', '0']), 0);
-    engine = new SqliteEngine({ path: join(dir, 'data', 'search.sqlite') });
-    api = Fastify();
-    installErrorMapper(api, silentLogger());
-    await api.register(searchRoutes({ engine, logger: silentLogger() }));
-    apiUrl = await api.listen({ port: 0, host: '127.0.0.1' });
+    assert.equal(await runCommand(dir, contentBuildCommand, ['--from-site', site.url, '--out', join(dir, 'build'), '--rate', '1000']), 0);
+    index = await searchOfBuild(dir, join(dir, 'build'));
   });
   after(async () => {
-    await api?.close();
-    await engine?.close();
+    await index?.close();
     await site?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const search = async (query: string): Promise<SearchResponse> => (await fetch(`${apiUrl}/api/v1/search?${query}`)).json() as Promise<SearchResponse>;
+  const search = (query: string): Promise<SearchResponse> => index.search(query);
 
   it('finds a page by a word of its title, linking to its path on the site', async () => {
     const answer = await search('q=routing');
@@ -83,7 +64,7 @@ describe('content-build --from-site, then sitestack index, then search', () => {
   });
 
   it('completes titles as they are typed', async () => {
-    const answer = (await (await fetch(`${apiUrl}/api/search/autocomplete?q=lau`)).json()) as AutocompleteResponse;
+    const answer = (await (await fetch(`${index.apiUrl}/api/search/autocomplete?q=lau`)).json()) as AutocompleteResponse;
     assert.deepEqual(answer.matches, [{ title: 'Launch notes', url: '/blog/launch', locale: 'en-US' }]);
   });
 });
