@@ -34,6 +34,12 @@ export interface PageCache {
    * the entries are marked stale instead of removed.
    */
   purge(request: readonly string[] | PurgeRequest): string[];
+  /**
+   * Purges every entry of this cache (with `purgeMode: 'soft'`, marks each stale) and every render under way, and
+   * returns the keys purged: for when what the cache holds can no longer be trusted at all (its purges were lost).
+   * Unlike a purge, it is never distributed to other processes.
+   */
+  purgeAll(): string[];
   /** Entries held. */
   readonly size: number;
   stats(): PageCacheStats;
@@ -138,9 +144,16 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     return store.purge(targets, config.purgeMode === 'soft' ? now : undefined);
   }
 
+  function purgeAll(): string[] {
+    const now = Date.now();
+    running.markAllPurged(now);
+    return store.purgeAll(config.purgeMode === 'soft' ? now : undefined);
+  }
+
   return {
     handle,
     purge,
+    purgeAll,
     get size() {
       return store.size;
     },

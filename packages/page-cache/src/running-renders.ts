@@ -40,6 +40,11 @@ export class RunningRenders<R extends PurgeMarks> {
   }
 
   /** Notes a purge of `targets` at `now` on every render under way (a mark once set keeps its first time). */
+  /** Marks every render under way out of date from `now`: what it answers may predate a purge of everything. */
+  markAllPurged(now: number): void {
+    for (const running of this.#renders) running.outdatedAt ??= now;
+  }
+
   markPurged(targets: PurgeTargets, now: number): void {
     const { pathnames, keys } = targets;
     for (const running of this.#renders) {

@@ -147,8 +147,17 @@ export class EntryStore {
    * key already stale keeps its first time, which bounds how long its copy is served).
    */
   purge(targets: PurgeTargets, staleAt?: number): string[] {
+    return this.#purgeKeys(this.matches(targets), staleAt);
+  }
+
+  /** Purges every entry held, as {@link purge} does what it matches. */
+  purgeAll(staleAt?: number): string[] {
+    return this.#purgeKeys(this.keys(), staleAt);
+  }
+
+  #purgeKeys(keys: readonly string[], staleAt: number | undefined): string[] {
     const purged: string[] = [];
-    for (const key of this.matches(targets)) {
+    for (const key of keys) {
       if (staleAt === undefined) {
         if (this.#entries.delete(key)) purged.push(key);
       } else if (this.#entries.has(key)) {

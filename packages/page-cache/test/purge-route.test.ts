@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { cacheForSuite, htmlRenderer, recordingLogger, request, withCache, type Harness } from './helpers.js';
+import { cacheForSuite, delay, gate, htmlRenderer, recordingLogger, request, withCache, type Harness, type Renderer } from './helpers.js';
 
 const SECRET = 's3cret-token_42';
 const auth = { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' };
@@ -228,6 +228,44 @@ describe('purge()', () => {
     await withCache({}, htmlRenderer, async (h) => {
       assert.throws(() => h.cache.purge(['relative']), { code: 'PURGE_PATHNAMES_INVALID', status: 400 });
       assert.deepEqual(h.cache.purge(['/']), []);
+    });
+  });
+});
+
+describe('purgeAll()', () => {
+  it('removes every entry, whatever its key or keys, and renders each page again when asked', async () => {
+    await withCache({}, htmlRenderer, async (h) => {
+      for (const path of ['/', '/a', '/b?x=1', '/_render/data/a.json']) await request(h.url, path);
+      assert.equal(h.cache.size, 4);
+      assert.deepEqual(h.cache.purgeAll().sort(), ['/', '/_render/data/a.json', '/a', '/b?x=1']);
+      assert.equal(h.cache.size, 0);
+      assert.equal((await request(h.url, '/a')).headers['x-middleware-cache'], 'miss');
+      assert.deepEqual(h.cache.purgeAll(), ['/a']);
+    });
+  });
+
+  it('keeps a render under way from storing what it answers when everything is purged during it', async () => {
+    const hold = gate();
+    const renderer: Renderer = async (req, res, call) => {
+      if (call === 1) await hold.promise;
+      htmlRenderer(req, res);
+    };
+    await withCache({}, renderer, async (h) => {
+      const first = request(h.url, '/slow');
+      await delay(50);
+      h.cache.purgeAll();
+      hold.open();
+      assert.equal((await first).status, 200);
+      assert.equal(h.cache.size, 0);
+      assert.equal((await request(h.url, '/slow')).headers['x-middleware-cache'], 'miss');
+    });
+  });
+
+  it('marks every entry stale instead when purges are soft', async () => {
+    await withCache({ purgeMode: 'soft', revalidate: htmlRenderer }, htmlRenderer, async (h) => {
+      await request(h.url, '/a');
+      assert.deepEqual(h.cache.purgeAll(), ['/a']);
+      assert.equal((await request(h.url, '/a')).headers['x-middleware-cache'], 'stale');
     });
   });
 });
