@@ -12,8 +12,8 @@ export interface Trace {
 
 /** The repository's root: this file runs from bench/eviction/ under tsx, from build/bench/bench/eviction/ compiled. */
 const ROOT = new URL(import.meta.url.endsWith('.js') ? '../../../../' : '../../', import.meta.url);
-/** cache2k's public traces (CC BY 4.0, headissue GmbH, Jens Wilke), kept beside the repository, not in it. */
-export const PUBLIC_TRACES_DIR = fileURLToPath(new URL('../shared/traces/', ROOT));
+/** cache2k's public traces (CC BY 4.0, headissue GmbH, Jens Wilke), with their licence: bench/traces/README.md. */
+export const PUBLIC_TRACES_DIR = fileURLToPath(new URL('bench/traces/', ROOT));
 export const PUBLIC_TRACES = ['web07', 'web12'] as const;
 
 /** Keys of a trace file's bytes: big-endian unsigned 32-bit integers, one per request (cache2k's format). */
