@@ -19,14 +19,18 @@ after(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** GET on a fresh connection; the answer is read and dropped. */
+/**
+ * GET on a fresh connection; the answer is read and dropped. The flood only has to fill the pipes with request log
+ * lines, so a connection the loaded machine resets is not an error here: the answers are not what this file tests.
+ */
 function hit(url: string): Promise<void> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const req = request(url, { agent: false }, (res) => {
       res.resume();
       res.on('end', resolve);
+      res.on('error', () => resolve());
     });
-    req.on('error', reject);
+    req.on('error', () => resolve());
     req.end();
   });
 }

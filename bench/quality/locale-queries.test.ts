@@ -49,6 +49,12 @@ describe('titleWordQuery', () => {
     );
   });
 
+  it('counts a word with a typographic apostrophe as the same word written with a straight one', () => {
+    assert.equal(foldWord('D’Une'), "d'une");
+    const titlesWith = (key: string) => (key === "d'une" ? 12 : 1);
+    assert.equal(titleWordQuery('la présence d’une', 'fr', 'Latin', titlesWith, () => 0.99), 'présence');
+  });
+
   it('gives nothing when every word is in too many titles', () => {
     assert.equal(titleWordQuery('ls - 列出目录内容', 'zh-CN', 'other', () => 4, seededRandom(1)), undefined);
   });

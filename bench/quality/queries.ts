@@ -6,9 +6,12 @@ import { identifierParts, identifierSegments, isIdentifier, kindOf, otherForms }
  * and parts of a title that is a code identifier. Pure.
  */
 
-/** Text folded as a reader would compare words: compatibility forms decomposed, marks dropped, lower-cased. */
+/**
+ * Text folded as a reader would compare words: compatibility forms decomposed, marks dropped, lower-cased, and the
+ * typographic apostrophes written as `'` (French `d’une` and `d'une` are one word to a reader and to the engine).
+ */
 export function foldWord(word: string): string {
-  return word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  return word.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[\u2018\u2019\u02bc]/gu, "'").toLowerCase();
 }
 
 /**

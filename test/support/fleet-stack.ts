@@ -115,3 +115,8 @@ export async function freshEverywhere(fronts: readonly FrontProcess[], oid: stri
   await eventually(`every front serves '${title}'`, async () => (await Promise.all(fronts.map((front) => page(front, oid)))).every((answer) => answer.body.includes(title)), withinMs);
   return Date.now() - started;
 }
+
+/** Resolves once every front answers the post's page from its cache; a read that raced a purge is not stored, the next is. */
+export async function heldEverywhere(fronts: readonly FrontProcess[], oid: string, withinMs = 2_000): Promise<void> {
+  await eventually('every front holds the page', async () => (await Promise.all(fronts.map((front) => page(front, oid)))).every((answer) => answer.headers['x-middleware-cache'] === 'hit'), withinMs);
+}
