@@ -3,9 +3,10 @@ import { demoPosts } from '../../src/origin/index.js';
 import { seededRandom } from '../../src/seeded-random.js';
 import { sendFresh } from '../../src/server/test-support/child-processes.js';
 import { startFleetStack, type FleetStack, type FrontProcess } from '../../test/support/fleet-stack.js';
-import { ADMIN_TOKEN, PURGE_SECRET } from '../../test/support/stack.js';
+import { PURGE_SECRET } from '../../test/support/stack.js';
 import { zipfSampler } from '../eviction/generated-traces.js';
 import { load, type BenchResult, type BenchSuite } from '../lib.js';
+import { edit } from './fleet.js';
 
 /** Fronts reading one page while it changes, and changes timed. */
 const FRONTS = 4;
@@ -18,16 +19,6 @@ const ZIPF_EXPONENT = 0.9;
 const POLL_MS = 5;
 
 const tierEnv = (on: boolean) => ({ FLEET_SECOND_TIER: on ? 'on' : 'off' });
-
-async function edit(fleet: FleetStack, oid: string, title: string): Promise<void> {
-  const response = await fetch(`${fleet.origin.url}/api/v1/plog/${oid}`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ title, body: `<p>${title}</p>`, summary: 'Bench', categories: ['Web'], pub_date: '2026-11-22' }),
-  });
-  await response.arrayBuffer();
-  if (!response.ok) throw new Error(`PUT ${oid}: ${response.status}`);
-}
 
 /** The renders a front made so far: its page cache's misses, from its /metrics. */
 async function misses(front: FrontProcess): Promise<number> {

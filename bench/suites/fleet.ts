@@ -19,7 +19,8 @@ function percentile(samples: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }
 
-async function edit(fleet: FleetStack, oid: string, title: string): Promise<void> {
+/** Edits (or first publishes) the post `oid` through the origin's admin API, titled `title`. */
+export async function edit(fleet: FleetStack, oid: string, title: string): Promise<void> {
   const response = await fetch(`${fleet.origin.url}/api/v1/plog/${oid}`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
