@@ -5,9 +5,12 @@ import { Redis } from 'ioredis';
 import { FLEET_DEFAULTS, fleetKeys, liveFronts, PurgeStreamWriter, type ResolvedFleetOptions } from '../src/fleet/index.js';
 import { silentLogger } from '../src/log.js';
 import type { RunningProxy } from '../src/server/proxy-command.js';
+import { purgeCommand } from '../src/server/purge-command.js';
+import { loadConfig } from '../src/config.js';
+import { PassThrough } from 'node:stream';
 import { PURGE_SECRET, send, startTestProxy, startUpstream, type TestUpstream } from './support/proxy.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
-import { eventually } from './support/stack.js';
+import { eventually, freePort } from './support/stack.js';
 
 /** Quick heartbeats and a short TTL, as the fleet's own tests use. */
 const FLEET_ENV = { FLEET_PREFIX: 'proxy-fleet', FLEET_HEARTBEAT_MS: '200', FLEET_MEMBER_TTL_MS: '1000', FLEET_APPLY_WAIT_MS: '3000', REDIS_TIMEOUT_MS: '1000' };
@@ -27,6 +30,15 @@ function application(req: IncomingMessage, res: ServerResponse): void {
 }
 
 const renderOf = (body: string) => Number(/render (\d+)/.exec(body)?.[1]);
+
+/** `sitestack purge` as the CLI runs it, with `env` only (no PURGE_URLS, no PURGE_SECRET unless given). */
+async function purgeCli(args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
+  const out = new PassThrough();
+  let output = '';
+  out.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await purgeCommand.run({ args, config: loadConfig({ ...FLEET_ENV, LOG_LEVEL: 'silent', ...env }), logger: silentLogger(), out });
+  return { code, output };
+}
 
 describe('sitestack proxy in a fleet (REDIS_URL)', () => {
   let redis: RedisServer;
@@ -111,6 +123,31 @@ describe('sitestack proxy in a fleet (REDIS_URL)', () => {
     assert.ok((await metric('sitestack_fleet_applied_total')) > applied);
     assert.equal(await metric('sitestack_fleet_lag_entries'), 0);
     assert.equal(await metric('sitestack_fleet_connected'), 1);
+  });
+
+  it('takes `sitestack purge` through the stream when REDIS_URL is set, with no front listed and no purge secret', async () => {
+    await held('/by-hand');
+    await held('/tagged/3');
+    const { code, output } = await purgeCli(['/by-hand', '--key', 'post-3'], { REDIS_URL: redis.url });
+    assert.equal(code, 0, output);
+    assert.match(output, /^redis-stream:\{proxy-fleet\}:purges: purged 2 key\(s\)$/m);
+    assert.match(output, /^ {2}\/by-hand$/m);
+    assert.match(output, /^ {2}\/tagged\/3$/m);
+    assert.notEqual(await cacheOf('/by-hand'), 'hit');
+    assert.notEqual(await cacheOf('/tagged/3'), 'hit');
+  });
+
+  it('fails `sitestack purge` with the reason, and appends nothing, when the pathnames are hostile or Redis is away', async () => {
+    const length = await client.xlen(keys.stream);
+    for (const args of [['no-slash'], ['/x', '--bogus'], ['/x', '--key'], ['/\u0000'], ['/' + 'a'.repeat(100_000)]]) {
+      await assert.rejects(purgeCli(args, { REDIS_URL: redis.url }), (error: Error) => error.message.length > 0 && error.message.length < 2_000, JSON.stringify(args).slice(0, 40));
+    }
+    assert.equal(await client.xlen(keys.stream), length, 'nothing appended');
+    const nowhere = `redis://:s3cret@127.0.0.1:${await freePort()}`;
+    const { code, output } = await purgeCli(['/ünïcode/路径'], { REDIS_URL: nowhere, REDIS_TIMEOUT_MS: '300' });
+    assert.equal(code, 1);
+    assert.match(output, /FAILED cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1/);
+    assert.doesNotMatch(output, /s3cret/);
   });
 
   it('reports Redis on /readyz as a check that never fails readiness, and keeps answering from its cache while Redis is away', async () => {
