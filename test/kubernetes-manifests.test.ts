@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { parseAllDocuments } from 'yaml';
 import { loadConfig, type Config } from '../src/config.js';
 import { HEALTH_PATH, READY_PATH } from '../src/http/index.js';
 import { commands } from '../src/server/commands.js';
@@ -54,6 +56,15 @@ describe('the Kubernetes example manifests', () => {
     const files = readdirSync(MANIFESTS_DIR).filter((file) => file.endsWith('.yaml') && file !== 'kustomization.yaml');
     assert.deepEqual([...(kustomization.resources ?? [])].sort(), files.sort());
     for (const object of objects.filter((candidate) => candidate.kind !== 'Kustomization')) assert.ok(object.metadata.name, `${object.file}: a ${object.kind} without a name`);
+  });
+
+  const kustomize = spawnSync('kubectl', ['kustomize', MANIFESTS_DIR], { encoding: 'utf8', timeout: 60_000 });
+  it('render with kustomize into the same objects, in the image the kustomization names', { skip: kustomize.error === undefined ? false : 'SKIPPED: kubectl is not installed' }, () => {
+    assert.equal(kustomize.status, 0, kustomize.stderr);
+    const rendered = parseAllDocuments(kustomize.stdout).map((document) => document.toJS() as KubeObject);
+    const names = (list: readonly KubeObject[]) => list.map((object) => `${object.kind}/${object.metadata.name}`).sort();
+    assert.deepEqual(names(rendered), names(objects.filter((object) => object.kind !== 'Kustomization')));
+    assert.ok(rendered.every((object) => object.metadata.labels?.['app.kubernetes.io/part-of'] === 'sitestack'));
   });
 
   it('use only environment names src/config.ts reads, and give each container a configuration it accepts', () => {
