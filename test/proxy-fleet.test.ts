@@ -87,6 +87,18 @@ describe('sitestack proxy in a fleet (REDIS_URL)', () => {
     );
   });
 
+  it('leaves the live list as soon as it closes, not when its heartbeat ages out', async () => {
+    // A fleet of its own, whose heartbeats alone trim its list: no other member ages it out within the test.
+    const longTtl = 60_000;
+    const own = fleetKeys('proxy-leaving');
+    const leaving = await startTestProxy([upstream.url], { ...FLEET_ENV, FLEET_PREFIX: 'proxy-leaving', FLEET_MEMBER_TTL_MS: String(longTtl), REDIS_URL: redis.url });
+    const listed = async () => (await liveFronts(client, own, longTtl)).some((front) => front.address === leaving.url);
+    await eventually('the second proxy joins', listed, 5_000);
+    await leaving.close();
+    await eventually('the closed proxy leaves', async () => !(await listed()), 5_000);
+    assert.equal(await client.hlen(own.announcements), 0, 'its announcement went with it');
+  });
+
   it('empties its copy of a page within a second of a purge of its path appended to the stream', async () => {
     const before = await held('/plain');
     const delivery = await writer.deliver({ pathnames: ['/plain'], keys: [] });

@@ -108,11 +108,19 @@ export class FleetReader {
     return this.#commands.ping();
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops reading and heartbeating. `leave` also takes this front off the live list at once (a server that closed: the
+   * origin stops waiting for it now); without it the front ages out after `memberTtlMs`, as one that crashed does.
+   */
+  async stop(options: { leave?: boolean } = {}): Promise<void> {
     this.#stop.abort();
     clearInterval(this.#heartbeat);
     this.#blocking.disconnect();
     await this.#running;
+    if (options.leave === true && this.#state.lastId !== undefined) {
+      // Best effort: a front that cannot tell Redis it left ages out instead.
+      await this.#commands.multi().zrem(this.#keys.members, this.#state.id).hdel(this.#keys.announcements, this.#state.id).exec().catch(() => undefined);
+    }
     this.#commands.disconnect();
   }
 

@@ -46,6 +46,6 @@ export function joinFleet(parts: FleetFrontParts): FleetReader | undefined {
   registerFleetReaderMetrics(parts.metrics, () => reader.state());
   readiness.add(redisReadinessCheck(fleet.redisUrl, () => reader.ping(), () => `last applied ${reader.state().lastId ?? 'nothing yet'}`));
   reader.start();
-  server.once('close', () => void reader.stop());
+  server.once('close', () => void reader.stop({ leave: true }));
   return reader;
 }
