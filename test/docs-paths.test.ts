@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Top-level folders whose paths the docs name; paths under any other folder (`dist/`, `DATA_DIR/`) are not checked. */
-const CHECKED_ROOTS = ['src', 'bench', 'test', 'scripts', 'docs'] as const;
+const CHECKED_ROOTS = ['src', 'bench', 'test', 'scripts', 'docs', 'deploy'] as const;
 
 interface Mention {
   line: number;

@@ -50,6 +50,8 @@ export interface FleetReaderState {
   lastId: string | undefined;
   /** Whether its last step reached Redis. */
   connected: boolean;
+  /** Entries the stream held after the last applied one when it was last read (0 while caught up; not counted before Redis 7). */
+  lag: number;
   applied: number;
   skipped: number;
   /** Times the cache was emptied because the stream could not tell what was missed. */
@@ -84,7 +86,7 @@ export class FleetReader {
     this.#options = options;
     this.#keys = fleetKeys(options.options.prefix);
     const id = options.id ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-    this.#state = { id, lastId: undefined, connected: false, applied: 0, skipped: 0, emptied: 0 };
+    this.#state = { id, lastId: undefined, connected: false, lag: 0, applied: 0, skipped: 0, emptied: 0 };
     const connection = { url: options.url, options: options.options, logger: options.logger };
     this.#commands = connectRedis({ ...connection, role: 'front' });
     this.#blocking = connectRedis({ ...connection, role: 'front reader', blocking: true });
@@ -106,11 +108,19 @@ export class FleetReader {
     return this.#commands.ping();
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops reading and heartbeating. `leave` also takes this front off the live list at once (a server that closed: the
+   * origin stops waiting for it now); without it the front ages out after `memberTtlMs`, as one that crashed does.
+   */
+  async stop(options: { leave?: boolean } = {}): Promise<void> {
     this.#stop.abort();
     clearInterval(this.#heartbeat);
     this.#blocking.disconnect();
     await this.#running;
+    if (options.leave === true && this.#state.lastId !== undefined) {
+      // Best effort: a front that cannot tell Redis it left ages out instead.
+      await this.#commands.multi().zrem(this.#keys.members, this.#state.id).hdel(this.#keys.announcements, this.#state.id).exec().catch(() => undefined);
+    }
     this.#commands.disconnect();
   }
 
@@ -151,6 +161,7 @@ export class FleetReader {
       this.#epoch = epoch;
       this.#state.lastId = lastGenerated;
       this.#addedUpToLast = added;
+      this.#state.lag = 0;
     };
     if (lastId === undefined || this.#epoch === undefined) {
       restart();
@@ -174,8 +185,12 @@ export class FleetReader {
       return false;
     }
     const entries = hasStream && Array.isArray(reply[5]) ? (reply[5] as unknown[]) : [];
-    if (entries.length === 0) return false;
+    if (entries.length === 0) {
+      this.#state.lag = 0;
+      return false;
+    }
     const reports = this.#apply(entries);
+    this.#state.lag = added > 0 ? Math.max(0, added - this.#addedUpToLast) : 0;
     await this.#report(reports);
     return entries.length >= READ_BATCH;
   }

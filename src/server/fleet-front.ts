@@ -1,8 +1,10 @@
 import type { Server } from 'node:http';
+import type { Registry } from 'prom-client';
 import type { PageCache } from '@sitestack/page-cache';
 import type { Config } from '../config.js';
 import { FleetReader } from '../fleet/index.js';
 import type { Logger } from '../log.js';
+import { registerFleetReaderMetrics } from './fleet-reader-metrics.js';
 import type { Readiness } from './readiness.js';
 import { redisReadinessCheck } from './redis-readiness.js';
 
@@ -14,12 +16,15 @@ export interface FleetFrontParts {
   readiness: Readiness;
   /** The front's own address, announced to the fleet. */
   address: string;
+  /** Where its `/metrics` gets the reader's series (`sitestack_fleet_applied_total`, …). */
+  metrics: Registry;
 }
 
 /**
- * Makes this front process a member of the fleet when `REDIS_URL` is set (else does nothing): it reads the purge
- * stream into its page cache, announces itself, reports Redis in `/readyz` (not critical: the cache answers while
- * Redis is away), and leaves when its server closes. Each process of a `--workers` front reads for its own cache.
+ * Makes this front (or proxy) process a member of the fleet when `REDIS_URL` is set (else does nothing): it reads the
+ * purge stream into its page cache, announces itself, reports Redis in `/readyz` (not critical: the cache answers while
+ * Redis is away) and the reader's state in `/metrics`, and leaves when its server closes. Each process of a
+ * `--workers` front reads for its own cache.
  */
 export function joinFleet(parts: FleetFrontParts): FleetReader | undefined {
   const { config, logger, pageCache, server, readiness } = parts;
@@ -38,8 +43,9 @@ export function joinFleet(parts: FleetFrontParts): FleetReader | undefined {
       },
     },
   });
+  registerFleetReaderMetrics(parts.metrics, () => reader.state());
   readiness.add(redisReadinessCheck(fleet.redisUrl, () => reader.ping(), () => `last applied ${reader.state().lastId ?? 'nothing yet'}`));
   reader.start();
-  server.once('close', () => void reader.stop());
+  server.once('close', () => void reader.stop({ leave: true }));
   return reader;
 }

@@ -238,7 +238,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     throw error;
   }
   readiness.ready();
-  joinFleet({ config, logger, pageCache, server, readiness, address: own.base });
+  joinFleet({ config, logger, pageCache, server, readiness, address: own.base, metrics: metrics.registry });
   return {
     url: own.base,
     buildId: manifest.buildId,

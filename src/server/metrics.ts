@@ -57,7 +57,7 @@ export class ServerMetrics {
  * A counter that mirrors a running total kept elsewhere (the page cache's stats): at each scrape it adds what the
  * total grew by since the last one, so the series stays a counter even though its source is read, not incremented.
  */
-function mirroredCounter(registry: Registry, name: string, help: string, read: () => number): void {
+export function mirroredCounter(registry: Registry, name: string, help: string, read: () => number): void {
   let seen = 0;
   new Counter({
     name,

@@ -9,6 +9,7 @@ import { createUpstreamHandler, type UpstreamHandler } from '../proxy/index.js';
 import { parseCommandArgs } from './cli-args.js';
 import type { Command } from './command.js';
 import type { StopOptions } from './drain.js';
+import { joinFleet } from './fleet-front.js';
 import { createBoundedServer, guardedHandler, missPasser } from './front.js';
 import { pageCacheSettings, workersOf } from './front-command.js';
 import { FrontMetrics } from './metrics.js';
@@ -108,6 +109,8 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     throw error;
   }
   readiness.ready();
+  // Purges over the Redis stream reach an application sitestack did not write the same way they reach a front.
+  joinFleet({ config, logger, pageCache, server, readiness, address: url, metrics: metrics.registry });
   return {
     url,
     pageCache,

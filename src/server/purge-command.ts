@@ -6,11 +6,10 @@ import type { Config } from '../config.js';
 import { purgeCdn } from '../edge/index.js';
 import type { Logger } from '../log.js';
 import type { Command } from './command.js';
+import { purgeOverStream, type RouteOutcome } from './purge-stream.js';
 import { readSharedSecrets, SECRETS_FILE } from './secrets.js';
 
 const TIMEOUT_MS = 10_000;
-
-type RouteOutcome = { url: string; ok: true; purged: string[] } | { url: string; ok: false; reason: string };
 
 async function purgeRoute(url: string, secret: string, request: PurgeRequest): Promise<RouteOutcome> {
   try {
@@ -51,13 +50,19 @@ function splitArgs(args: readonly string[]): { pathnames: string[]; keys: string
 /** The failing item of a validation message (`pathnames[2] must…`), quoted, to name it in the error. */
 function which(message: string, list: readonly string[]): string {
   const index = Number(/^\w+\[(\d+)\]/.exec(message)?.[1] ?? Number.NaN);
-  return Number.isNaN(index) ? '' : ` ${JSON.stringify(list[index])}`;
+  if (Number.isNaN(index)) return '';
+  // A pathname or key of any length may be given: the message names its start, enough to find it.
+  const item = list[index] ?? '';
+  return ` ${JSON.stringify(item.length > 80 ? `${item.slice(0, 80)}…` : item)}`;
 }
 
-/** `sitestack purge <pathname...> --key <key...>`: the origin's purge call, by hand, to every route in PURGE_URLS. */
+/**
+ * `sitestack purge <pathname...> --key <key...>`: the origin's purge call, by hand, to every route in PURGE_URLS and,
+ * with REDIS_URL, to the fleet's stream.
+ */
 export const purgeCommand: Command = {
   name: 'purge',
-  summary: 'purge pathnames and surrogate keys from the page cache of every front in PURGE_URLS (needs PURGE_SECRET)',
+  summary: 'purge pathnames and surrogate keys from the page cache of every front in PURGE_URLS (needs PURGE_SECRET) and, with REDIS_URL, of the fleet',
   usage: USAGE,
   async run({ args, config, logger, out }) {
     const { pathnames, keys } = splitArgs(args);
@@ -75,11 +80,16 @@ export const purgeCommand: Command = {
       if (!validation.ok) throw ERRORS.PURGE_KEYS_INVALID(validation.message, which(validation.message, keys));
       request.keys = keys;
     }
-    const secret = config.purgeSecret ?? readSharedSecrets(config.dataDir)?.purgeSecret;
+    // The stream needs no secret (Redis's own access control guards it): a fleet without PURGE_URLS needs none.
+    const secret = config.purgeUrls.length === 0 ? '' : (config.purgeSecret ?? readSharedSecrets(config.dataDir)?.purgeSecret);
     if (secret === undefined) {
       throw ERRORS.PURGE_SECRET_UNSET(join(config.dataDir, SECRETS_FILE));
     }
-    const outcomes = await Promise.all(config.purgeUrls.map((url) => purgeRoute(url, secret, request)));
+    const fleet = config.fleet;
+    const outcomes = await Promise.all([
+      ...config.purgeUrls.map((url) => purgeRoute(url, secret, request)),
+      ...(fleet === undefined ? [] : [purgeOverStream(fleet, request, logger)]),
+    ]);
     for (const outcome of outcomes) {
       if (outcome.ok) {
         out.write(`${outcome.url}: purged ${outcome.purged.length} key(s)\n`);
