@@ -10,6 +10,7 @@ export {
   type PurgeRequest,
 } from './options.js';
 export type { PageCacheStats } from './store.js';
+export type { SharedCopy, SharedLookup, SharedTicket, SharedTier } from './shared-tier.js';
 // The eviction policies on their own, for replaying request traces through each (as the bench does).
 export {
   EVICTIONS,
