@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { copyOf } from '../src/fleet/second-tier/shared-tier-contract.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
-import { redisTierUnderTest } from './support/redis-tier.js';
+import { withRedisTier } from './support/redis-tier.js';
 import { eventually } from './support/stack.js';
 
 const LOOKUP_TIMEOUT_MS = 200;
@@ -28,29 +28,27 @@ describe('the shared second tier when Redis fails', () => {
   });
 
   it('answers off within its bounded time, and at once while that lookup is overdue, when Redis is paused', async () => {
-    const subject = await redisTierUnderTest(redis.url, admin, { lookupTimeoutMs: LOOKUP_TIMEOUT_MS });
-    try {
+    await withRedisTier(redis.url, admin, { lookupTimeoutMs: LOOKUP_TIMEOUT_MS }, async (subject) => {
       redis.pause();
-      let started = Date.now();
-      assert.deepEqual(await subject.tier.lookup('/paused', true), { role: 'off' });
-      const tookMs = Date.now() - started;
-      assert.ok(tookMs >= LOOKUP_TIMEOUT_MS - 5 && tookMs < LOOKUP_TIMEOUT_MS + 1_000, `answered after ${tookMs} ms`);
-      started = Date.now();
-      assert.deepEqual(await subject.tier.lookup('/paused', true), { role: 'off' });
-      assert.ok(Date.now() - started < LOOKUP_TIMEOUT_MS, 'the second lookup does not wait on a Redis already late');
-      subject.tier.store('/paused', copyOf('p', ['/paused']), `0.${'a'.repeat(32)}`);
-      redis.resume();
+      try {
+        let started = Date.now();
+        assert.deepEqual(await subject.tier.lookup('/paused', true), { role: 'off' });
+        const tookMs = Date.now() - started;
+        assert.ok(tookMs >= LOOKUP_TIMEOUT_MS - 5 && tookMs < LOOKUP_TIMEOUT_MS + 1_000, `answered after ${tookMs} ms`);
+        started = Date.now();
+        assert.deepEqual(await subject.tier.lookup('/paused', true), { role: 'off' });
+        assert.ok(Date.now() - started < LOOKUP_TIMEOUT_MS, 'the second lookup does not wait on a Redis already late');
+        subject.tier.store('/paused', copyOf('p', ['/paused']), `0.${'a'.repeat(32)}`);
+      } finally {
+        redis.resume();
+      }
       // The overdue lookup's lock went back to Redis as soon as its answer came: the next lookup leads.
       await eventually('the tier answers again', async () => (await subject.tier.lookup('/paused', true)).role === 'lead', 5_000);
-    } finally {
-      redis.resume();
-      await subject.close();
-    }
+    });
   });
 
   it('answers off and throws nothing while Redis is down, and works again when it is back', async () => {
-    const subject = await redisTierUnderTest(redis.url, admin, { lookupTimeoutMs: LOOKUP_TIMEOUT_MS });
-    try {
+    await withRedisTier(redis.url, admin, { lookupTimeoutMs: LOOKUP_TIMEOUT_MS }, async (subject) => {
       const lead = await subject.tier.lookup('/down', true);
       assert.equal(lead.role, 'lead');
       await redis.kill();
@@ -62,14 +60,11 @@ describe('the shared second tier when Redis fails', () => {
       await redis.start();
       await subject.tier.ready(5_000);
       await eventually('the tier answers again', async () => (await subject.tier.lookup('/after', true)).role === 'lead', 5_000);
-    } finally {
-      await subject.close();
-    }
+    });
   });
 
   it('holds nothing after Redis restarts empty', async () => {
-    const subject = await redisTierUnderTest(redis.url, admin, { lookupTimeoutMs: LOOKUP_TIMEOUT_MS });
-    try {
+    await withRedisTier(redis.url, admin, { lookupTimeoutMs: LOOKUP_TIMEOUT_MS }, async (subject) => {
       const lead = await subject.tier.lookup('/kept', true);
       assert.equal(lead.role, 'lead');
       subject.tier.store('/kept', copyOf('kept', ['/kept']), lead.ticket);
@@ -79,8 +74,6 @@ describe('the shared second tier when Redis fails', () => {
       await subject.tier.ready(5_000);
       await eventually('the tier answers again', async () => (await subject.tier.lookup('/kept', true)).role === 'lead', 5_000);
       assert.deepEqual(await subject.tier.size(), { copies: 0, bytes: 0 });
-    } finally {
-      await subject.close();
-    }
+    });
   });
 });

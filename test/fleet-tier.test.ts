@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { SharedCopy, SharedLookup } from '@sitestack/page-cache';
 import { copyOf, sharedTierContract } from '../src/fleet/second-tier/shared-tier-contract.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
-import { assertIndexWhole, redisTierUnderTest } from './support/redis-tier.js';
+import { assertIndexWhole, redisTierUnderTest, withRedisTier, type RedisTierUnderTest } from './support/redis-tier.js';
 
 describe('the shared second tier in Redis', () => {
   let redis: RedisServer;
@@ -21,20 +21,24 @@ describe('the shared second tier in Redis', () => {
 
   sharedTierContract('the Redis tier', () => redisTierUnderTest(redis.url, admin));
 
+  /** Leads `key` and stores `copy` when the lookup leads (not when the copy is there or a lock is held); its answer. */
+  const storeAs = async (subject: RedisTierUnderTest, key: string, copy: SharedCopy): Promise<SharedLookup> => {
+    const lookup = await subject.tier.lookup(key, true);
+    if (lookup.role === 'lead') subject.tier.store(key, copy, lookup.ticket);
+    await subject.settled();
+    return lookup;
+  };
+
   it('keeps its bytes within the budget by evicting the least recently used copies, and their index entries', async () => {
-    const subject = await redisTierUnderTest(redis.url, admin, { maxBytes: 20_000, maxCopyBytes: 5_000 });
-    const { tier } = subject;
-    const store = async (index: number) => {
-      const key = `/p/${index}`;
-      const lookup = await tier.lookup(key, true);
-      assert.equal(lookup.role, 'lead');
-      tier.store(key, { ...copyOf(key, [key, '/p/'], [`post:${index}`, 'posts']), body: Buffer.alloc(1_500, index) }, lookup.ticket);
-      await tier.settled();
-    };
-    try {
+    await withRedisTier(redis.url, admin, { maxBytes: 20_000, maxCopyBytes: 5_000 }, async (subject) => {
+      const store = async (index: number) => {
+        const key = `/p/${index}`;
+        const copy = { ...copyOf(key, [key, '/p/'], [`post:${index}`, 'posts']), body: Buffer.alloc(1_500, index) };
+        assert.equal((await storeAs(subject, key, copy)).role, 'lead');
+      };
       for (let index = 0; index < 10; index++) await store(index);
       // /p/0 is used again, so /p/1 is now the least recently used.
-      assert.equal((await tier.lookup('/p/0', true)).role, 'found');
+      assert.equal((await subject.tier.lookup('/p/0', true)).role, 'found');
       for (let index = 10; index < 40; index++) await store(index);
       const held = await assertIndexWhole(admin, subject.keys);
       assert.ok(held.bytes <= 20_000, `${held.bytes} bytes held`);
@@ -43,24 +47,13 @@ describe('the shared second tier in Redis', () => {
       assert.ok(!held.copies.has('/p/1'));
       assert.ok(!held.surrogates.has('post:1'), 'an evicted copy leaves no set behind');
       assert.equal(held.targets.get('/p/')?.length, held.copies.size);
-      assert.deepEqual(await tier.size(), { copies: held.copies.size, bytes: held.bytes });
-    } finally {
-      await subject.close();
-    }
+      assert.deepEqual(await subject.tier.size(), { copies: held.copies.size, bytes: held.bytes });
+    });
   });
-
-  /** Leads `key` and stores `copy`; false when the lookup did not lead (the copy is there, or a lock is held). */
-  const storeAs = async (subject: Awaited<ReturnType<typeof redisTierUnderTest>>, key: string, copy: SharedCopy): Promise<SharedLookup> => {
-    const lookup = await subject.tier.lookup(key, true);
-    if (lookup.role === 'lead') subject.tier.store(key, copy, lookup.ticket);
-    await subject.settled();
-    return lookup;
-  };
 
   it('stores a copy at the per-copy limit and refuses one a byte over it, releasing the lock', async () => {
     const limit = 4_096;
-    const subject = await redisTierUnderTest(redis.url, admin, { maxCopyBytes: limit });
-    try {
+    await withRedisTier(redis.url, admin, { maxCopyBytes: limit }, async (subject) => {
       const sized = (key: string, bytes: number) => {
         const copy = copyOf(key, [key], ['k']);
         const overhead = Buffer.byteLength(key) * 2 + Buffer.byteLength(copy.head) + 1;
@@ -70,14 +63,11 @@ describe('the shared second tier in Redis', () => {
       assert.equal((await subject.tier.lookup('/at-limit', true)).role, 'found');
       assert.equal((await storeAs(subject, '/over', sized('/over', limit + 1))).role, 'lead');
       assert.equal((await subject.tier.lookup('/over', true)).role, 'lead', 'not stored, and the lock is free again');
-    } finally {
-      await subject.close();
-    }
+    });
   });
 
   it('stores and purges copies whose key, pathnames and surrogate keys are 10 KB long', async () => {
-    const subject = await redisTierUnderTest(redis.url, admin);
-    try {
+    await withRedisTier(redis.url, admin, {}, async (subject) => {
       const long = (seed: string) => `/${seed.repeat(10_240 / seed.length)}`;
       const copy = copyOf('long', [long('ü{}'), long('\n')], [long('ключ')]);
       await storeAs(subject, long('k'), copy);
@@ -85,23 +75,17 @@ describe('the shared second tier in Redis', () => {
       await subject.purge([], [long('ключ')], false);
       assert.equal((await subject.tier.lookup(long('k'), false)).role, 'off');
       await assertIndexWhole(admin, subject.keys);
-    } finally {
-      await subject.close();
-    }
+    });
   });
 
   it('answers off to a lookup that does not lead when nothing is held and nobody renders', async () => {
-    const subject = await redisTierUnderTest(redis.url, admin);
-    try {
+    await withRedisTier(redis.url, admin, {}, async (subject) => {
       assert.deepEqual(await subject.tier.lookup('/nothing', false), { role: 'off' });
-    } finally {
-      await subject.close();
-    }
+    });
   });
 
   it('appends the stream entry in the purge step, and keeps the first stale time when soft purges repeat', async () => {
-    const subject = await redisTierUnderTest(redis.url, admin);
-    try {
+    await withRedisTier(redis.url, admin, {}, async (subject) => {
       await storeAs(subject, '/s', copyOf('s', ['/s'], ['post:s']));
       await subject.purge(['/s'], [], true);
       const first = (await subject.tier.lookup('/s', false)) as { staleSince?: number };
@@ -118,13 +102,11 @@ describe('the shared second tier in Redis', () => {
         [['pathnames', '["/s"]'], ['keys', '["post:s"]'], ['keys', '["post:s"]']],
       );
       assert.equal(await admin.get(subject.keys.purges), '3');
-    } finally {
-      await subject.close();
-    }
+    });
   });
 
   it('never leaves an index entry without its copy, or a copy out of its index, through stores, purges and evictions', async () => {
-    const subject = await redisTierUnderTest(redis.url, admin, { maxBytes: 8_000, maxCopyBytes: 4_000 });
+    await withRedisTier(redis.url, admin, { maxBytes: 8_000, maxCopyBytes: 4_000 }, async (subject) => {
     const pathnames = ['/a', '/b', '/{c}', '/ü\n'];
     const surrogates = ['x', 'y', '{z}', 'ζ'];
     const step = fc.oneof(
@@ -132,7 +114,6 @@ describe('the shared second tier in Redis', () => {
       fc.record({ op: fc.constant('purge' as const), targets: fc.subarray(pathnames), keys: fc.subarray(surrogates), soft: fc.boolean() }),
       fc.record({ op: fc.constant('lookup' as const), key: fc.integer({ min: 0, max: 5 }) }),
     );
-    try {
       await fc.assert(
         fc.asyncProperty(fc.array(step, { maxLength: 12 }), async (steps) => {
           for (const action of steps) {
@@ -159,8 +140,6 @@ describe('the shared second tier in Redis', () => {
         }),
         { numRuns: 40 },
       );
-    } finally {
-      await subject.close();
-    }
+    });
   });
 });

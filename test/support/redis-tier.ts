@@ -90,3 +90,15 @@ export async function redisTierUnderTest(url: string, admin: Redis, tierOptions:
     close: () => tier.close(),
   } satisfies SharedTierUnderTest & Record<string, unknown>;
 }
+
+export type RedisTierUnderTest = Awaited<ReturnType<typeof redisTierUnderTest>>;
+
+/** Runs `use` with a tier of a site of its own, closed afterwards whatever happens. */
+export async function withRedisTier(url: string, admin: Redis, tierOptions: Partial<ResolvedSharedTierOptions>, use: (subject: RedisTierUnderTest) => Promise<void>): Promise<void> {
+  const subject = await redisTierUnderTest(url, admin, tierOptions);
+  try {
+    await use(subject);
+  } finally {
+    await subject.close();
+  }
+}
