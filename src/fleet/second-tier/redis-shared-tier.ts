@@ -26,6 +26,12 @@ export interface SharedTierSize {
 
 const OFF: SharedLookup = { role: 'off' };
 
+/** What the tier of the site with these keys holds; rejects when Redis cannot say. */
+export async function sharedTierSize(redis: Redis, keys: SharedTierKeys): Promise<SharedTierSize> {
+  const [copies, bytes] = (await redis.eval(SIZE_SCRIPT, 2, keys.recency, keys.bytes)) as [number, number];
+  return { copies, bytes };
+}
+
 /**
  * The shared second tier in Redis (docs/fleet.md, "The shared second tier"): one connection of its own, each step
  * one Lua script. A lookup answers `off` when Redis errs or is later than `lookupTimeoutMs`, and at once while an
@@ -134,9 +140,8 @@ export class RedisSharedTier implements SharedTier {
   }
 
   /** What the tier holds now; rejects when Redis cannot say. */
-  async size(): Promise<SharedTierSize> {
-    const [copies, bytes] = (await this.#redis.eval(SIZE_SCRIPT, 2, this.#keys.recency, this.#keys.bytes)) as [number, number];
-    return { copies, bytes };
+  size(): Promise<SharedTierSize> {
+    return sharedTierSize(this.#redis, this.#keys);
   }
 
   /** Resolves when every store and release sent so far has been answered (or failed). */
