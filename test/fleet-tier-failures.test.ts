@@ -57,6 +57,8 @@ describe('the shared second tier when Redis fails', () => {
       subject.tier.release('/down', lead.ticket);
       await subject.settled();
       await assert.rejects(subject.tier.size());
+      assert.equal(subject.tier.stats().lookups.off, 1);
+      assert.equal(subject.tier.stats().stores.failed, 1, 'the store sent while Redis was down');
       await redis.start();
       await subject.tier.ready(5_000);
       await eventually('the tier answers again', async () => (await subject.tier.lookup('/after', true)).role === 'lead', 5_000);

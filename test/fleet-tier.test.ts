@@ -48,6 +48,10 @@ describe('the shared second tier in Redis', () => {
       assert.ok(!held.surrogates.has('post:1'), 'an evicted copy leaves no set behind');
       assert.equal(held.targets.get('/p/')?.length, held.copies.size);
       assert.deepEqual(await subject.tier.size(), { copies: held.copies.size, bytes: held.bytes });
+      const stats = subject.tier.stats();
+      assert.deepEqual(stats.stores, { stored: 40, refused: 0, oversized: 0, failed: 0 });
+      assert.equal(stats.evicted, 40 - held.copies.size);
+      assert.deepEqual(stats.lookups, { found: 1, lead: 40, wait: 0, off: 0 });
     });
   });
 
@@ -63,6 +67,7 @@ describe('the shared second tier in Redis', () => {
       assert.equal((await subject.tier.lookup('/at-limit', true)).role, 'found');
       assert.equal((await storeAs(subject, '/over', sized('/over', limit + 1))).role, 'lead');
       assert.equal((await subject.tier.lookup('/over', true)).role, 'lead', 'not stored, and the lock is free again');
+      assert.equal(subject.tier.stats().stores.oversized, 1);
     });
   });
 
@@ -81,6 +86,17 @@ describe('the shared second tier in Redis', () => {
   it('answers off to a lookup that does not lead when nothing is held and nobody renders', async () => {
     await withRedisTier(redis.url, admin, {}, async (subject) => {
       assert.deepEqual(await subject.tier.lookup('/nothing', false), { role: 'off' });
+    });
+  });
+
+  it('counts a copy refused because a purge came after its ticket', async () => {
+    await withRedisTier(redis.url, admin, {}, async (subject) => {
+      const lead = await subject.tier.lookup('/r', true);
+      assert.equal(lead.role, 'lead');
+      await subject.purge(['/r'], [], false);
+      subject.tier.store('/r', copyOf('r', ['/r']), lead.ticket);
+      await subject.settled();
+      assert.deepEqual(subject.tier.stats().stores, { stored: 0, refused: 1, oversized: 0, failed: 0 });
     });
   });
 

@@ -5,4 +5,4 @@ export { compareStreamIds, isStreamId, STREAM_START } from './stream-ids.js';
 export { decodeEntry, encodeEntry, MAX_ENTRY_BYTES, type PurgeBatch } from './stream-entry.js';
 export { FleetReader, type FleetReaderOptions, type FleetReaderState, type PurgeTarget } from './stream-reader.js';
 export { PurgeStreamWriter, type PurgeStreamWriterOptions, type StreamDelivery } from './stream-writer.js';
-export { RedisSharedTier, sharedTierSize, SHARED_TIER_DEFAULTS, type RedisSharedTierOptions, type ResolvedSharedTierOptions, type SharedTierOptions, type SharedTierSize } from './second-tier/index.js';
+export { RedisSharedTier, sharedTierSize, SHARED_TIER_DEFAULTS, type RedisSharedTierOptions, type ResolvedSharedTierOptions, type SharedTierOptions, type SharedTierSize, type SharedTierStats } from './second-tier/index.js';

@@ -24,7 +24,21 @@ export interface SharedTierSize {
   bytes: number;
 }
 
+/** What the tier answered and did since it started, for a front's metrics. */
+export interface SharedTierStats {
+  /** Lookups by answer; `off` counts errors, late replies and lookups while Redis was away or late. */
+  lookups: Record<SharedLookup['role'], number>;
+  /** Copies stored; refused because a purge came after their ticket or their lock was lost; not sent (over the per-copy limit). */
+  stores: { stored: number; refused: number; oversized: number; failed: number };
+  /** Copies evicted by this process's stores to keep the budget. */
+  evicted: number;
+}
+
 const OFF: SharedLookup = { role: 'off' };
+/** The most of a cache key a log line repeats. */
+const LOGGED_KEY_CHARS = 200;
+const logged = (key: string): string => (key.length > LOGGED_KEY_CHARS ? `${key.slice(0, LOGGED_KEY_CHARS)}…` : key);
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** What the tier of the site with these keys holds; rejects when Redis cannot say. */
 export async function sharedTierSize(redis: Redis, keys: SharedTierKeys): Promise<SharedTierSize> {
@@ -46,6 +60,7 @@ export class RedisSharedTier implements SharedTier {
   readonly #writes = new Set<Promise<unknown>>();
   /** Lookups that timed out and have not been answered yet. */
   #overdue = 0;
+  readonly #stats: SharedTierStats = { lookups: { found: 0, lead: 0, wait: 0, off: 0 }, stores: { stored: 0, refused: 0, oversized: 0, failed: 0 }, evicted: 0 };
 
   constructor(options: RedisSharedTierOptions) {
     this.#keys = fleetKeys(options.options.prefix).tier;
@@ -54,11 +69,23 @@ export class RedisSharedTier implements SharedTier {
     this.#redis = connectRedis({ url: options.url, options: options.options, logger: options.logger, role: 'front tier' });
   }
 
-  lookup(key: string, lead: boolean): Promise<SharedLookup> {
+  async lookup(key: string, lead: boolean): Promise<SharedLookup> {
+    const answer = await this.#lookup(key, lead);
+    this.#stats.lookups[answer.role]++;
+    return answer;
+  }
+
+  #lookup(key: string, lead: boolean): Promise<SharedLookup> {
     if (this.#overdue > 0 || this.#redis.status !== 'ready') return Promise.resolve(OFF);
     const token = randomBytes(16).toString('hex');
     const keys = this.#keys;
-    const reply = this.#redis.callBuffer('EVAL', LOOKUP_SCRIPT, 4, keys.copyPrefix + key, keys.lockPrefix + key, keys.recency, keys.purges, key, lead ? '1' : '0', token, this.#tier.lockMs);
+    let reply: Promise<unknown>;
+    try {
+      reply = this.#redis.callBuffer('EVAL', LOOKUP_SCRIPT, 4, keys.copyPrefix + key, keys.lockPrefix + key, keys.recency, keys.purges, key, lead ? '1' : '0', token, this.#tier.lockMs);
+    } catch (error) {
+      this.#logger.debug({ key: logged(key), err: message(error) }, 'shared tier: lookup not sent; rendering');
+      return Promise.resolve(OFF);
+    }
     return new Promise((resolve) => {
       let late = false;
       const timer = setTimeout(() => {
@@ -79,11 +106,11 @@ export class RedisSharedTier implements SharedTier {
       reply.then(
         (value: unknown) => {
           const answer = lookupAnswer(value, token);
-          if (answer === undefined) this.#logger.warn({ key }, 'shared tier: Redis answered a lookup with something the script does not give; rendering');
+          if (answer === undefined) this.#logger.warn({ key: logged(key) }, 'shared tier: Redis answered a lookup with something the script does not give; rendering');
           settle(answer ?? OFF);
         },
         (error: unknown) => {
-          this.#logger.debug({ key, err: error instanceof Error ? error.message : String(error) }, 'shared tier: lookup failed; rendering');
+          this.#logger.debug({ key: logged(key), err: message(error) }, 'shared tier: lookup failed; rendering');
           settle(OFF);
         },
       );
@@ -97,13 +124,12 @@ export class RedisSharedTier implements SharedTier {
     const names = [key, copy.head, ...copy.targets, ...copy.keys];
     const size = copy.body.length + names.reduce((total, name) => total + Buffer.byteLength(name), 0);
     if (size > this.#tier.maxCopyBytes) {
-      this.#logger.debug({ key, size, maxCopyBytes: this.#tier.maxCopyBytes }, 'shared tier: copy over the per-copy limit; not stored');
+      this.#logger.debug({ key: logged(key), size, maxCopyBytes: this.#tier.maxCopyBytes }, 'shared tier: copy over the per-copy limit; not stored');
+      this.#stats.stores.oversized++;
       this.release(key, ticket);
       return;
     }
-    this.#write(
-      'store',
-      key,
+    this.#write('store', key, (reply) => this.#stored(reply), () =>
       this.#redis.eval(
         STORE_SCRIPT,
         5,
@@ -128,10 +154,23 @@ export class RedisSharedTier implements SharedTier {
     );
   }
 
+  #stored(reply: unknown): void {
+    const [outcome, evicted] = Array.isArray(reply) ? (reply as unknown[]) : [];
+    if (outcome === 'stored') this.#stats.stores.stored++;
+    else if (outcome === 'purged' || outcome === 'not-holder') this.#stats.stores.refused++;
+    else this.#stats.stores.failed++;
+    if (typeof evicted === 'number') this.#stats.evicted += evicted;
+  }
+
   release(key: string, ticket: SharedTicket): void {
     const parts = parseTicket(ticket);
     if (parts === undefined) return;
-    this.#write('release', key, this.#redis.eval(RELEASE_SCRIPT, 1, this.#keys.lockPrefix + key, parts.token));
+    this.#write('release', key, () => undefined, () => this.#redis.eval(RELEASE_SCRIPT, 1, this.#keys.lockPrefix + key, parts.token));
+  }
+
+  /** Counts since this tier started (copies of the counters). */
+  stats(): SharedTierStats {
+    return { lookups: { ...this.#stats.lookups }, stores: { ...this.#stats.stores }, evicted: this.#stats.evicted };
   }
 
   /** Resolves once connected (lookups answer `off` before); rejects past `timeoutMs`. */
@@ -155,11 +194,19 @@ export class RedisSharedTier implements SharedTier {
     this.#redis.disconnect();
   }
 
-  #write(what: string, key: string, reply: Promise<unknown>): void {
-    const write = reply.then(
-      () => undefined,
-      (error: unknown) => this.#logger.debug({ key, err: error instanceof Error ? error.message : String(error) }, `shared tier: ${what} failed; the lock expires by itself`),
-    );
+  /** Sends a store or release (`send`), fire and forget: `done` reads its reply; a failure is logged, never thrown. */
+  #write(what: string, key: string, done: (reply: unknown) => void, send: () => Promise<unknown>): void {
+    const failed = (error: unknown) => {
+      if (what === 'store') this.#stats.stores.failed++;
+      this.#logger.debug({ key: logged(key), err: message(error) }, `shared tier: ${what} failed; the lock expires by itself`);
+    };
+    let write: Promise<void>;
+    try {
+      write = send().then(done, failed);
+    } catch (error) {
+      failed(error);
+      return;
+    }
     this.#writes.add(write);
     void write.finally(() => this.#writes.delete(write));
   }
