@@ -5,7 +5,7 @@ import type { SharedCopy } from '@sitestack/page-cache';
 import { FLEET_DEFAULTS, fleetKeys, PurgeStreamWriter, RedisSharedTier, SHARED_TIER_DEFAULTS, type ResolvedFleetOptions } from '../../src/fleet/index.js';
 import { silentLogger } from '../../src/log.js';
 import { startRedisServer } from '../../test/support/redis-server.js';
-import type { BenchResult, BenchSuite } from '../lib.js';
+import { percentile, type BenchResult, type BenchSuite } from '../lib.js';
 
 /** Pages of a typical size held while lookups are timed and Redis's memory is read. */
 const PAGES = 2_000;
@@ -16,11 +16,6 @@ const HEAD_BYTES = 700;
 const WIDE = 18_745;
 /** Lookups, stores and purges issued at once while filling the tier. */
 const CONCURRENCY = 64;
-
-function percentile(samples: readonly number[], q: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-}
 
 function page(index: number, bodyBytes: number, keys: string[]): SharedCopy {
   const path = `/plog/post-${index}`;
@@ -42,9 +37,7 @@ export const sharedTierSuite: BenchSuite = {
   name: 'shared-tier',
   description: 'the fleet\'s shared second tier in Redis: lookup times, Redis memory per cached page, and a purge by a key that names 18,745 pages',
   async run(): Promise<BenchResult[]> {
-    if (spawnSync('redis-server', ['--version']).status !== 0) {
-      return [{ name: 'shared tier skipped', value: 0, unit: '', note: 'redis-server is not installed (apt-get install redis-server)' }];
-    }
+    if (spawnSync('redis-server', ['--version']).status !== 0) return [{ name: 'shared tier skipped', value: 0, unit: '', note: 'redis-server is not installed' }];
     const server = await startRedisServer();
     const admin = new Redis(server.url);
     const options: ResolvedFleetOptions = { ...FLEET_DEFAULTS, prefix: 'tier-bench', applyWaitMs: 0 };
