@@ -1,6 +1,7 @@
 import type { BenchSuite } from '../lib.js';
 import { edgeSuite } from './edge.js';
 import { fleetSuite } from './fleet.js';
+import { fleetTierSuite } from './fleet-tier.js';
 import { freshnessSuite } from './freshness.js';
 import { fromSiteSuite } from './from-site.js';
 import { imagesSuite } from './images.js';
@@ -22,4 +23,4 @@ import { searchQuerySuite } from './search-query.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, pageCacheEvictionSuite, pageCacheTarballSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite, fromSiteSuite, fleetSuite, sharedTierSuite, proxySuite];
+export const suites: BenchSuite[] = [pageCacheSuite, pageCacheEvictionSuite, pageCacheTarballSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite, fromSiteSuite, fleetSuite, fleetTierSuite, sharedTierSuite, proxySuite];

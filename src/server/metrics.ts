@@ -82,6 +82,7 @@ export class FrontMetrics extends ServerMetrics {
     super(server);
     const registry = this.registry;
     mirroredCounter(registry, 'sitestack_page_cache_hits_total', 'Requests answered from the page cache', () => stats().hits);
+    mirroredCounter(registry, 'sitestack_page_cache_shared_hits_total', "Misses answered from the fleet's shared second tier without a render (among the hits too)", () => stats().sharedHits);
     mirroredCounter(registry, 'sitestack_page_cache_misses_total', 'Requests passed to the renderer because the page cache did not hold them', () => stats().misses);
     mirroredCounter(registry, 'sitestack_page_cache_evictions_total', 'Entries removed to respect the page cache bounds', () => stats().evictions);
     mirroredCounter(registry, 'sitestack_page_cache_purged_keys_total', 'Page cache keys removed (or, soft, marked stale) by purges', () => stats().purged);

@@ -40,19 +40,22 @@ export interface FleetStack {
   fronts: FrontProcess[];
   /** A Redis client of the test's own, to read the fleet or write what no origin would. */
   client: Redis;
-  /** Starts one more front (`--workers N`: N processes); resolves once it listens and every process joined the fleet. */
-  addFront(workers?: number): Promise<FrontProcess>;
+  /**
+   * Starts one more front (`--workers N`: N processes), with `env` over the stack's; resolves once it listens and every
+   * process joined the fleet.
+   */
+  addFront(workers?: number, env?: Record<string, string>): Promise<FrontProcess>;
   /** Fronts alive in the fleet now. */
   alive(): Promise<number>;
   close(): Promise<void>;
 }
 
 /** A real origin (in this process) and `sitestack front` processes sharing one real redis-server. */
-export async function startFleetStack(options: { persistentRedis?: boolean } = {}): Promise<FleetStack> {
+export async function startFleetStack(options: { persistentRedis?: boolean; env?: Record<string, string> } = {}): Promise<FleetStack> {
   const redis = await startRedisServer({ persistent: options.persistentRedis ?? false });
   const originDir = mkdtempSync(join(tmpdir(), 'sitestack-fleet-origin-'));
   const frontDir = mkdtempSync(join(tmpdir(), 'sitestack-fleet-front-'));
-  const env = { ...FLEET_TEST_ENV, REDIS_URL: redis.url, PURGE_SECRET, LOG_LEVEL: 'silent' };
+  const env = { ...FLEET_TEST_ENV, REDIS_URL: redis.url, PURGE_SECRET, LOG_LEVEL: 'silent', ...options.env };
   const config = loadConfig({ ...env, DATA_DIR: originDir, ORIGIN_ADMIN_TOKEN: ADMIN_TOKEN });
   const origin = await startOrigin({ config, logger: silentLogger(), port: 0, backoff: { baseMs: 50, maxMs: 300 } });
   const client = new Redis(redis.url, { maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => 50 });
@@ -61,9 +64,9 @@ export async function startFleetStack(options: { persistentRedis?: boolean } = {
   const fronts: FrontProcess[] = [];
   const alive = async () => (await liveFronts(client, keys, Number(FLEET_TEST_ENV.FLEET_MEMBER_TTL_MS))).length;
 
-  const addFront = async (workers = 1): Promise<FrontProcess> => {
+  const addFront = async (workers = 1, frontEnv: Record<string, string> = {}): Promise<FrontProcess> => {
     const port = await freePort();
-    const { child, ready } = spawnTypeScript(CLI, ['front', ...(workers > 1 ? ['--workers', String(workers)] : [])], /front listening on (\S+)/, { ...env, DATA_DIR: frontDir, PORT: String(port), API_BASE: origin.url });
+    const { child, ready } = spawnTypeScript(CLI, ['front', ...(workers > 1 ? ['--workers', String(workers)] : [])], /front listening on (\S+)/, { ...env, DATA_DIR: frontDir, PORT: String(port), API_BASE: origin.url, ...frontEnv });
     const before = await alive().catch(() => 0);
     const front: FrontProcess = {
       url: `http://127.0.0.1:${port}`,

@@ -152,3 +152,24 @@ export function withLifetime(entry: CacheEntry | undefined, lifetime: Lifetime |
   if (freshUntil === Infinity && staleWhileRevalidateMs === 0 && staleIfErrorMs === 0) return entry;
   return { ...entry, freshUntil, staleWhileRevalidateMs, staleIfErrorMs };
 }
+
+/** What an entry is apart from its bodies: enough, with the bodies, to rebuild it in another process. */
+export type EntryShape = Pick<CacheEntry, 'base' | 'vary' | 'chunked' | 'compressible' | 'keys' | 'freshUntil' | 'staleWhileRevalidateMs' | 'staleIfErrorMs'>;
+
+/** Rebuilds an entry from its shape, its identity body and the encoded bodies kept beside it. */
+export function restoreEntry(shape: EntryShape, identity: Buffer, encoded: Readonly<Partial<Record<Compressed, Buffer>>>): CacheEntry {
+  const { base, vary, chunked, compressible, keys, freshUntil, staleWhileRevalidateMs, staleIfErrorMs } = shape;
+  const plain: CacheEntry = {
+    identity: representation(base, vary, chunked, 'identity', identity),
+    compressible,
+    base,
+    vary,
+    chunked,
+    keys,
+    size: 0,
+    freshUntil,
+    staleWhileRevalidateMs,
+    staleIfErrorMs,
+  };
+  return withEncodings({ ...plain, size: sizeOf(plain) }, encoded);
+}

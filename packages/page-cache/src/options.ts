@@ -3,6 +3,7 @@ import { ERRORS } from './errors.js';
 import { EVICTIONS, type Eviction } from './eviction/index.js';
 import { LIFETIME_MODES, type LifetimeMode } from './freshness.js';
 import { SILENT_LOGGER, type Logger } from './log.js';
+import type { SharedTier } from './shared-tier.js';
 
 /** The built-in key policies of spec §4 (see key.ts). */
 export const CACHE_KEY_NAMES = ['url', 'path', 'path+variant', 'search-query'] as const;
@@ -155,6 +156,24 @@ export interface PageCacheOptions {
    */
   revalidate?: ((req: IncomingMessage, res: ServerResponse) => unknown) | undefined;
   /**
+   * A store every process of a fleet shares (see {@link SharedTier}), looked in on a GET miss before rendering: a copy
+   * another process rendered is answered and kept in memory; otherwise one process of the fleet renders the page while
+   * the others wait for its copy, at most {@link sharedWaitMs}. Hits never touch it. Used by single flight's leaders
+   * (`singleFlight`), for responses that vary by nothing but `Accept-Encoding`.
+   * @default undefined
+   */
+  sharedTier?: SharedTier | undefined;
+  /**
+   * How long, in ms, a miss waits for another process's render of its page before it renders itself.
+   * @default 3000
+   */
+  sharedWaitMs?: number;
+  /**
+   * How often, in ms, a waiting miss looks in the shared tier again.
+   * @default 25
+   */
+  sharedPollMs?: number;
+  /**
    * Keep a brotli and a gzip encoding beside each stored text body of at least {@link compressMinBytes}, each made when
    * a client first asks for it; send each request the encoding its `Accept-Encoding` prefers (hits and renders); add
    * `Vary: Accept-Encoding` to every cacheable answer. Off: bodies are stored and sent as the renderer wrote them,
@@ -220,12 +239,13 @@ export interface PageCacheOptions {
   logger?: Logger;
 }
 
-export type ResolvedPageCacheOptions = Required<Omit<PageCacheOptions, 'maxBytes' | 'purgeSecret' | 'distributePurge' | 'revalidate' | 'defaultLifetimeMs'>> & {
+export type ResolvedPageCacheOptions = Required<Omit<PageCacheOptions, 'maxBytes' | 'purgeSecret' | 'distributePurge' | 'revalidate' | 'defaultLifetimeMs' | 'sharedTier'>> & {
   maxBytes: number | undefined;
   defaultLifetimeMs: number | undefined;
   purgeSecret: string | undefined;
   distributePurge: PageCacheOptions['distributePurge'];
   revalidate: PageCacheOptions['revalidate'];
+  sharedTier: PageCacheOptions['sharedTier'];
 };
 
 export const DEFAULTS = {
@@ -252,6 +272,9 @@ export const DEFAULTS = {
   purgeMode: 'delete',
   staleMaxMs: 60_000,
   revalidate: undefined,
+  sharedTier: undefined,
+  sharedWaitMs: 3_000,
+  sharedPollMs: 25,
   compress: true,
   compressMinBytes: 1024,
   brotliQuality: 5,
@@ -303,6 +326,8 @@ export function resolveOptions(options: PageCacheOptions = {}): ResolvedPageCach
   positiveInteger('maxPathnameLength', resolved.maxPathnameLength);
   positiveInteger('maxKeys', resolved.maxKeys);
   positiveInteger('staleMaxMs', resolved.staleMaxMs);
+  positiveInteger('sharedWaitMs', resolved.sharedWaitMs);
+  positiveInteger('sharedPollMs', resolved.sharedPollMs);
   if (!(PURGE_MODES as readonly string[]).includes(resolved.purgeMode)) {
     throw invalid('purgeMode', `to be one of ${PURGE_MODES.join(', ')}`, String(resolved.purgeMode));
   }

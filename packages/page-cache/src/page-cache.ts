@@ -11,12 +11,13 @@ import { preferencesMemo } from './negotiate.js';
 import { resolveOptions, type PageCacheOptions, type PurgeRequest } from './options.js';
 import { purgeTargetsOf } from './purge-request.js';
 import { answerPurge, isPurgeRoute } from './purge-route.js';
-import { Misses } from './miss.js';
+import { Misses, type RenderDone } from './miss.js';
 import type { Render } from './render-recording.js';
 import { answerFailure, type NextFunction } from './renderer-call.js';
 import { requestKeyOf } from './request-key.js';
 import { Revalidator } from './revalidation.js';
-import { RunningRenders } from './running-renders.js';
+import { RunningRenders, type PurgeMarks } from './running-renders.js';
+import { SharedMisses } from './shared-misses.js';
 import { SingleFlight } from './single-flight.js';
 import { Revalidations } from './soft-purge.js';
 import type { StandIn } from './stand-in.js';
@@ -50,7 +51,7 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
   const config = resolveOptions(options);
   const { logger } = config;
   const store = new EntryStore(config);
-  const counters: RequestCounters = { hits: 0, misses: 0, stale: 0, compressions: 0 };
+  const counters: RequestCounters = { hits: 0, misses: 0, stale: 0, compressions: 0, sharedHits: 0 };
   const preferences = preferencesMemo();
   const running = new RunningRenders<Render>(config);
   const variants = new Variants(store, config.maxEntries);
@@ -60,7 +61,10 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
   const misses = new Misses({ config, store, variants, sweep, running, preferences, counters, logger });
   const answers = new Answers(new EncodingKeeper(store, config, counters, logger), preferences, counters);
   const flights = new SingleFlight<[CacheEntry | undefined, boolean, string | undefined]>();
-  const revalidator = config.revalidate === undefined ? undefined : new Revalidator(new Revalidations(config.staleMaxMs), misses, store, config.revalidate);
+  const lookups = new RunningRenders<PurgeMarks>(config);
+  const { sharedTier: tier, sharedWaitMs: waitMs, sharedPollMs: pollMs, maxBytes } = config;
+  const shared = tier === undefined ? undefined : new SharedMisses({ tier, waitMs, pollMs, rules: config, maxBytes, store, sweep, answers, misses, lookups, counters, logger });
+  const revalidator = config.revalidate === undefined ? undefined : new Revalidator(new Revalidations(config.staleMaxMs), shared ?? misses, store, config.revalidate);
   const keyOf = requestKeyOf(config.key, config, logger);
   const distribute = config.distributePurge;
   const purgeRoute = { ...config, purge: distribute === undefined ? purge : (request: PurgeRequest) => distribute(request, purge) };
@@ -112,7 +116,10 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     else if (!config.singleFlight || storedKey === PERSONAL) misses.render(req, res, next, key, undefined, standIn);
     else if (flights.lead(storedKey)) {
       const flightKey = storedKey;
-      misses.render(req, res, next, key, (stored, outdated, underKey) => flights.land(flightKey, stored, outdated, underKey), standIn);
+      const land: RenderDone = (stored, outdated, underKey) => flights.land(flightKey, stored, outdated, underKey);
+      // The shared tier holds responses that vary by nothing else than their coding: a variant renders on its own.
+      if (shared !== undefined && storedKey === key) shared.miss(req, res, next, key, land, standIn);
+      else misses.render(req, res, next, key, land, standIn);
     } else {
       // A follower: answered from the leader's entry (if it is this request's variant), or renders itself when the
       // leader's response was not stored.
@@ -141,12 +148,14 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     const targets = purgeTargetsOf(request, config);
     const now = Date.now();
     running.markPurged(targets, now);
+    lookups.markPurged(targets, now);
     return store.purge(targets, config.purgeMode === 'soft' ? now : undefined);
   }
 
   function purgeAll(): string[] {
     const now = Date.now();
     running.markAllPurged(now);
+    lookups.markAllPurged(now);
     return store.purgeAll(config.purgeMode === 'soft' ? now : undefined);
   }
 
@@ -159,7 +168,8 @@ export function createPageCache(options: PageCacheOptions = {}): PageCache {
     },
     stats() {
       const { entries, bytes, evictions, purged } = store.counters();
-      return { entries, bytes, hits: counters.hits, misses: counters.misses, stale: counters.stale, evictions, purged, compressions: counters.compressions };
+      const { hits, misses, stale, compressions, sharedHits } = counters;
+      return { entries, bytes, hits, misses, stale, evictions, purged, compressions, sharedHits };
     },
   };
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createStatsHandler } from './stats-handler.js';
 
-const STATS = { entries: 0, bytes: 0, hits: 0, misses: 0, stale: 0, evictions: 0, purged: 0, compressions: 0 };
+const STATS = { entries: 0, bytes: 0, hits: 0, misses: 0, stale: 0, evictions: 0, purged: 0, compressions: 0, sharedHits: 0 };
 
 describe('createStatsHandler', () => {
   let server: Server;

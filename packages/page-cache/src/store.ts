@@ -23,10 +23,12 @@ export interface PageCacheStats {
    * a coding its hits never compress again, so a count that keeps pace with hits means entries are not kept.
    */
   compressions: number;
+  /** Misses answered from the shared tier's copy, without a render (counted among `hits` too). */
+  sharedHits: number;
 }
 
 /** The counts of requests and compressions, kept by the parts that answer them. */
-export type RequestCounters = Pick<PageCacheStats, 'hits' | 'misses' | 'stale' | 'compressions'>;
+export type RequestCounters = Pick<PageCacheStats, 'hits' | 'misses' | 'stale' | 'compressions' | 'sharedHits'>;
 
 export interface StoreOptions extends PurgeRules {
   maxEntries: number;

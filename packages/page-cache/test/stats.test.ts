@@ -9,7 +9,7 @@ describe('stats', () => {
     try {
       for (const path of ['/a', '/a', '/b', '/c', '/c', '/_render/static/x']) await request(h.url, path);
       h.cache.purge(['/c']);
-      assert.deepEqual(h.cache.stats(), { entries: 1, bytes: 5, hits: 2, misses: 3, stale: 0, evictions: 1, purged: 1, compressions: 0 });
+      assert.deepEqual(h.cache.stats(), { entries: 1, bytes: 5, hits: 2, misses: 3, stale: 0, evictions: 1, purged: 1, compressions: 0, sharedHits: 0 });
       assert.equal(h.cache.size, 1);
     } finally {
       await h.close();
