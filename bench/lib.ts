@@ -439,3 +439,9 @@ export function renderTable(suite: string, results: BenchResult[]): string {
   const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
   return [`### ${suite}`, '', line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
+
+/** The `q` quantile of `samples` (nearest rank, 0 < q ≤ 1); NaN for none. */
+export function percentile(samples: readonly number[], q: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig, parseRateLimit } from './config.js';
 import { ConfigError } from './errors.js';
+import { SHARED_TIER_DEFAULTS } from './fleet/index.js';
 import { SITE_DEFAULTS } from './renderer/site.js';
 
 describe('loadConfig', () => {
@@ -276,5 +277,21 @@ describe('EDGE_REFRESH_SECRET and PUBLIC_URL', () => {
     for (const bad of ['example.com', 'ftp://example.com', 'https://example.com/blog', 'https://example.com/?a=1', 'https://u:p@example.com']) {
       assert.throws(() => loadConfig({ PUBLIC_URL: bad }), /PUBLIC_URL/, bad);
     }
+  });
+
+  it('reads the shared second tier, on by default with REDIS_URL, and names each bad setting', () => {
+    assert.deepEqual(loadConfig({ REDIS_URL: 'redis://r' }).fleet?.secondTier, SHARED_TIER_DEFAULTS);
+    assert.equal(loadConfig({ REDIS_URL: 'redis://r', FLEET_SECOND_TIER: 'off' }).fleet?.secondTier, undefined);
+    assert.deepEqual(
+      loadConfig({ REDIS_URL: 'redis://r', FLEET_TIER_MAX_BYTES: '1000000', FLEET_TIER_LOCK_MS: '5000', FLEET_TIER_LOOKUP_TIMEOUT_MS: '100' }).fleet?.secondTier,
+      { maxBytes: 1_000_000, maxCopyBytes: 1_000_000, lockMs: 5_000, lookupTimeoutMs: 100 },
+    );
+    assert.throws(() => loadConfig({ REDIS_URL: 'redis://r', FLEET_SECOND_TIER: 'yes' }), /expected FLEET_SECOND_TIER to be one of on, off, got 'yes'$/);
+    for (const name of ['FLEET_TIER_MAX_BYTES', 'FLEET_TIER_MAX_COPY_BYTES', 'FLEET_TIER_LOCK_MS', 'FLEET_TIER_LOOKUP_TIMEOUT_MS']) {
+      for (const bad of ['0', '-1', '1.5', 'lots', '１２', '9'.repeat(400)]) {
+        assert.throws(() => loadConfig({ REDIS_URL: 'redis://r', [name]: bad }), (error: unknown) => error instanceof ConfigError && error.message.startsWith(`expected ${name} to be`), `${name}=${bad}`);
+      }
+    }
+    assert.throws(() => loadConfig({ REDIS_URL: 'redis://r', FLEET_TIER_MAX_BYTES: '100', FLEET_TIER_MAX_COPY_BYTES: '101' }), /expected FLEET_TIER_MAX_COPY_BYTES to be at most FLEET_TIER_MAX_BYTES \(100\), got '101'/);
   });
 });

@@ -13,7 +13,7 @@ import { PROXY_DEFAULTS, upstreamOrigin, validPathPrefix, type ProxyConfig } fro
 import { DESK_DEFAULTS, IMAGE_DEFAULTS, ORIGIN_APP_DEFAULTS } from './origin/index.js';
 import { DEFAULT_INDEX_PREFIX, SEARCH_ROUTES_DEFAULTS } from './search/index.js';
 import type { SongsConfig } from './songs/index.js';
-import { FLEET_DEFAULTS, type ResolvedFleetOptions } from './fleet/index.js';
+import { FLEET_DEFAULTS, SHARED_TIER_DEFAULTS, type ResolvedFleetOptions, type ResolvedSharedTierOptions } from './fleet/index.js';
 
 /** Everything sitestack reads from the environment, parsed and checked once at start-up. */
 export interface Config {
@@ -103,8 +103,8 @@ export interface Config {
   proxy: ProxyConfig;
 }
 
-/** The fleet's Redis (`REDIS_URL`) and its options. */
-export type FleetConfig = ResolvedFleetOptions & { redisUrl: string };
+/** The fleet's Redis (`REDIS_URL`) and its options; `secondTier` is undefined with `FLEET_SECOND_TIER=off`. */
+export type FleetConfig = ResolvedFleetOptions & { redisUrl: string; secondTier: ResolvedSharedTierOptions | undefined };
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -189,6 +189,20 @@ function loadSongsConfig(env: Env): SongsConfig {
   };
 }
 
+function loadSecondTierConfig(env: Env): ResolvedSharedTierOptions | undefined {
+  if (parseOneOf('FLEET_SECOND_TIER', read(env, 'FLEET_SECOND_TIER') ?? 'on', ['on', 'off']) === 'off') return undefined;
+  const value = (name: string, fallback: number) => parsePositiveInt(name, read(env, name) ?? String(fallback));
+  const maxBytes = value('FLEET_TIER_MAX_BYTES', SHARED_TIER_DEFAULTS.maxBytes);
+  const maxCopyBytes = value('FLEET_TIER_MAX_COPY_BYTES', Math.min(SHARED_TIER_DEFAULTS.maxCopyBytes, maxBytes));
+  if (maxCopyBytes > maxBytes) throw ERRORS.CONFIG_INVALID('FLEET_TIER_MAX_COPY_BYTES', `at most FLEET_TIER_MAX_BYTES (${maxBytes})`, String(maxCopyBytes));
+  return {
+    maxBytes,
+    maxCopyBytes,
+    lockMs: value('FLEET_TIER_LOCK_MS', SHARED_TIER_DEFAULTS.lockMs),
+    lookupTimeoutMs: value('FLEET_TIER_LOOKUP_TIMEOUT_MS', SHARED_TIER_DEFAULTS.lookupTimeoutMs),
+  };
+}
+
 function loadFleetConfig(env: Env): FleetConfig | undefined {
   const redisUrl = read(env, 'REDIS_URL');
   if (redisUrl === undefined) return undefined;
@@ -214,6 +228,7 @@ function loadFleetConfig(env: Env): FleetConfig | undefined {
     memberTtlMs,
     applyWaitMs: ms('FLEET_APPLY_WAIT_MS', FLEET_DEFAULTS.applyWaitMs),
     commandTimeoutMs: ms('REDIS_TIMEOUT_MS', FLEET_DEFAULTS.commandTimeoutMs),
+    secondTier: loadSecondTierConfig(env),
   };
 }
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { bestOf, childPids, cpuSplit, judge, onCpus, parseWrkReport, type LoadResult } from '../bench/lib.js';
+import { bestOf, childPids, cpuSplit, judge, onCpus, parseWrkReport, percentile, type LoadResult } from '../bench/lib.js';
 
 const REPORT = `Running 5s test @ http://127.0.0.1:3000/plog/hello
   1 threads and 32 connections
@@ -106,5 +106,16 @@ describe('bestOf', () => {
   it('stops the suite at a round with errors or non-2xx answers', () => {
     assert.throws(() => bestOf(undefined, round({ non2xx: 3 }), 'searches'), /searches: 0 errors, 3 non-2xx answers/);
     assert.throws(() => bestOf(round({}), round({ errors: 1 }), 'searches'), /1 errors/);
+  });
+});
+
+describe('percentile', () => {
+  it('takes the nearest rank, whatever the order of the samples, and NaN when there are none', () => {
+    const samples = [5, 1, 4, 2, 3];
+    assert.equal(percentile(samples, 0.5), 3);
+    assert.equal(percentile(samples, 0.99), 5);
+    assert.equal(percentile(samples, 1), 5);
+    assert.deepEqual(samples, [5, 1, 4, 2, 3], 'the samples are left as they were');
+    assert.ok(Number.isNaN(percentile([], 0.5)));
   });
 });

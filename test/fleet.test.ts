@@ -45,7 +45,7 @@ describe('a fleet of fronts over a Redis stream', () => {
     output = '';
     assert.equal(await fleetCommand.run({ args: [], config: fleet.config, logger: silentLogger(), out }), 0);
     assert.match(output, /^front +address +last applied +lag +heartbeat/);
-    assert.equal(output.trim().split('\n').length, 1 + fleet.fronts.length);
+    assert.equal(output.trim().split('\n').length, 1 + fleet.fronts.length + 1, 'the fronts, then the shared tier\'s size');
   });
 
   it('shows the fleet in the origin’s /metrics and Redis in /readyz of the origin and the fronts', async () => {

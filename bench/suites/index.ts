@@ -17,9 +17,10 @@ import { operationsSuite } from './operations.js';
 import { pageWeightSuite } from './page-weight.js';
 import { scaleSuite } from './scale.js';
 import { searchIndexSuite } from './search-index.js';
+import { sharedTierSuite } from './shared-tier.js';
 import { searchQualitySuite } from './search-quality.js';
 import { searchQuerySuite } from './search-query.js';
 import { songsSuite } from './songs.js';
 
 /** Every benchmark suite, in the order `npm run bench` runs them. */
-export const suites: BenchSuite[] = [pageCacheSuite, pageCacheEvictionSuite, pageCacheTarballSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite, fromSiteSuite, fleetSuite, fleetTierSuite, proxySuite];
+export const suites: BenchSuite[] = [pageCacheSuite, pageCacheEvictionSuite, pageCacheTarballSuite, pagePathSuite, pageWeightSuite, edgeSuite, searchIndexSuite, searchQuerySuite, searchQualitySuite, songsSuite, scaleSuite, freshnessSuite, operationsSuite, purgeKeysSuite, markdownSuite, publicationSuite, imagesSuite, fromSiteSuite, fleetSuite, fleetTierSuite, sharedTierSuite, proxySuite];

@@ -49,6 +49,29 @@ export interface FleetKeys {
   announcements: string;
   /** The cache keys the fronts purged for one stream entry, read by the origin for the edge step; expiring. */
   purged(entryId: string): string;
+  /** The shared second tier's keys. */
+  tier: SharedTierKeys;
+}
+
+/**
+ * The second tier's keys. The prefixes end in `:` and are followed by a cache key, a pathname or a surrogate key as
+ * they are (Redis keys are binary-safe, and only the first `{…}` of a name is its hash tag).
+ */
+export interface SharedTierKeys {
+  /** Hash of one copy: head, body, targets, keys, size and, once soft-purged, stale (Redis time, ms). */
+  copyPrefix: string;
+  /** The short lock of the fleet's one render of a cache key: a random token, expiring. */
+  lockPrefix: string;
+  /** Set of the cache keys of the copies a purge of this pathname removes. */
+  targetPrefix: string;
+  /** Set of the cache keys of the copies that name this surrogate key. */
+  surrogatePrefix: string;
+  /** Sorted set of the cache keys held, by last use (Redis time, ms): the budget's LRU order. */
+  recency: string;
+  /** The bytes of every copy held together. */
+  bytes: string;
+  /** Counts purges; a render whose ticket saw an older count may have read what a purge replaced. */
+  purges: string;
 }
 
 export function fleetKeys(prefix: string): FleetKeys {
@@ -59,5 +82,14 @@ export function fleetKeys(prefix: string): FleetKeys {
     members: `${tag}:fronts`,
     announcements: `${tag}:front-info`,
     purged: (entryId) => `${tag}:purged:${entryId}`,
+    tier: {
+      copyPrefix: `${tag}:tier:copy:`,
+      lockPrefix: `${tag}:tier:lock:`,
+      targetPrefix: `${tag}:tier:target:`,
+      surrogatePrefix: `${tag}:tier:key:`,
+      recency: `${tag}:tier:recency`,
+      bytes: `${tag}:tier:bytes`,
+      purges: `${tag}:tier:purges`,
+    },
   };
 }

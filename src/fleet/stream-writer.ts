@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
+import type { PurgeMode } from '@sitestack/page-cache';
 import { ERRORS } from '../error-codes.js';
 import type { Logger } from '../log.js';
 import { liveFronts, type FleetFront } from './membership.js';
 import type { FleetKeys, ResolvedFleetOptions } from './options.js';
+import { PURGE_SCRIPT } from './second-tier/index.js';
 import { compareStreamIds } from './stream-ids.js';
 import { encodeEntry, type PurgeBatch } from './stream-entry.js';
 
@@ -15,6 +17,8 @@ export interface PurgeStreamWriterOptions {
   keys: FleetKeys;
   options: ResolvedFleetOptions;
   logger: Logger;
+  /** How the purge treats the shared tier's copies (`PURGE_MODE`): removes them, or marks them stale. @default 'delete' */
+  purgeMode?: PurgeMode;
 }
 
 /** How a purge went through the stream: its entry, and the fronts that had not applied it when the wait ended. */
@@ -35,12 +39,14 @@ export class PurgeStreamWriter {
   readonly #keys: FleetKeys;
   readonly #options: ResolvedFleetOptions;
   readonly #logger: Logger;
+  readonly #purgeMode: PurgeMode;
 
   constructor(options: PurgeStreamWriterOptions) {
     this.#redis = options.redis;
     this.#keys = options.keys;
     this.#options = options.options;
     this.#logger = options.logger;
+    this.#purgeMode = options.purgeMode ?? 'delete';
   }
 
   /** The outbox's name for this delivery route (kept per job in SQLite like a front's purge URL). */
@@ -49,12 +55,32 @@ export class PurgeStreamWriter {
   }
 
   /**
-   * Appends the purge; rejects when Redis did not acknowledge it (the outbox retries). Once appended it resolves, after
-   * the live fronts applied it or `applyWaitMs`, whichever is first; a failure while waiting only shortens the wait.
+   * Purges the shared tier and appends the purge in one step; rejects when Redis did not acknowledge it (the outbox
+   * retries). Once appended it resolves, after the live fronts applied it or `applyWaitMs`, whichever is first; a
+   * failure while waiting only shortens the wait.
    */
   async deliver(batch: PurgeBatch, signal?: AbortSignal): Promise<StreamDelivery> {
-    const id = await this.#redis.xadd(this.#keys.stream, 'MAXLEN', '~', this.#options.maxLen, '*', ...encodeEntry(batch));
-    if (id === null) throw ERRORS.REDIS_ANSWER_INVALID('XADD', 'no entry id');
+    const { stream, tier } = this.#keys;
+    const reply = await this.#redis.eval(
+      PURGE_SCRIPT,
+      4,
+      stream,
+      tier.purges,
+      tier.recency,
+      tier.bytes,
+      tier.copyPrefix,
+      tier.targetPrefix,
+      tier.surrogatePrefix,
+      this.#purgeMode,
+      this.#options.maxLen,
+      batch.pathnames.length,
+      ...batch.pathnames,
+      batch.keys.length,
+      ...batch.keys,
+      ...encodeEntry(batch),
+    );
+    const id = Array.isArray(reply) ? reply[0] : undefined;
+    if (typeof id !== 'string') throw ERRORS.REDIS_ANSWER_INVALID('the purge script', 'no entry id');
     const behind = await this.#waitApplied(id, signal);
     if (behind.length > 0) {
       this.#logger.warn({ entry: id, fronts: behind.map(({ id: front, address, lastId }) => ({ front, address, lastId })) }, 'live fronts did not apply a purge in time; refreshing the edge anyway');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../config.js';
 import { silentLogger } from '../log.js';
-import { fleetCommand, fleetTable } from './fleet-command.js';
+import { fleetCommand, fleetTable, tierLine } from './fleet-command.js';
 
 const sink = () => new Writable({ write: (_chunk, _encoding, done) => done() });
 const run = (args: string[], env: Record<string, string>) => fleetCommand.run({ args, config: loadConfig({ LOG_LEVEL: 'silent', ...env }), logger: silentLogger(), out: sink() });
@@ -34,6 +34,11 @@ describe('sitestack fleet', () => {
     assert.ok(!table.includes("\u001b"));
     assert.match(table, /front\?\[31m {2}http:\/\/前端:3000 {2}1-0 {11}≥1000 {2}1\.5 s ago/);
     assert.equal(fleetTable([]), 'no front alive\n');
+  });
+
+  it('ends with the shared tier\'s size in copies and MiB', () => {
+    assert.equal(tierLine({ copies: 0, bytes: 0 }), 'shared tier: 0 copies, 0.0 MiB\n');
+    assert.equal(tierLine({ copies: 1, bytes: 3 * 1024 * 1024 + 100 }), 'shared tier: 1 copy, 3.0 MiB\n');
   });
 });
 

@@ -1,5 +1,5 @@
 import { ERRORS } from '../error-codes.js';
-import { connectRedis, fleetKeys, LAG_COUNT_LIMIT, liveFronts, redactedRedisUrl, whenReady, type FleetFront } from '../fleet/index.js';
+import { connectRedis, fleetKeys, LAG_COUNT_LIMIT, liveFronts, redactedRedisUrl, sharedTierSize, whenReady, type FleetFront, type SharedTierSize } from '../fleet/index.js';
 import { parseCommandArgs } from './cli-args.js';
 import type { Command } from './command.js';
 
@@ -27,9 +27,14 @@ export function fleetTable(fronts: readonly FleetFront[]): string {
   return `${rows.map((row) => row.map((text, column) => text.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n')}\n`;
 }
 
+/** The shared second tier's size as the table's last line. */
+export function tierLine({ copies, bytes }: SharedTierSize): string {
+  return `shared tier: ${copies} ${copies === 1 ? 'copy' : 'copies'}, ${(bytes / 1024 / 1024).toFixed(1)} MiB\n`;
+}
+
 export const fleetCommand: Command = {
   name: 'fleet',
-  summary: 'list the fronts alive in the fleet (REDIS_URL): address, last applied purge, lag and heartbeat age; --json',
+  summary: 'list the fronts alive in the fleet (REDIS_URL): address, last applied purge, lag and heartbeat age, and the shared tier\'s size; --json',
   usage: USAGE,
   async run({ args, config, logger, out }) {
     const json = parseCommandArgs({ args, options: { json: { type: 'boolean' } } }, USAGE).values.json === true;
@@ -38,13 +43,16 @@ export const fleetCommand: Command = {
     const redis = connectRedis({ url: fleet.redisUrl, options: { ...fleet, reconnect: { baseMs: fleet.commandTimeoutMs, maxMs: fleet.commandTimeoutMs } }, logger, role: 'fleet command' });
     try {
       let fronts: FleetFront[];
+      let tier: SharedTierSize;
       try {
         await whenReady(redis, fleet.commandTimeoutMs);
-        fronts = await liveFronts(redis, fleetKeys(fleet.prefix), fleet.memberTtlMs);
+        const keys = fleetKeys(fleet.prefix);
+        fronts = await liveFronts(redis, keys, fleet.memberTtlMs);
+        tier = await sharedTierSize(redis, keys.tier);
       } catch (error) {
         throw ERRORS.REDIS_UNREACHABLE(redactedRedisUrl(fleet.redisUrl), error instanceof Error ? error.message : String(error));
       }
-      out.write(json ? `${JSON.stringify({ fronts }, null, 2)}\n` : fleetTable(fronts));
+      out.write(json ? `${JSON.stringify({ fronts, tier }, null, 2)}\n` : fleetTable(fronts) + tierLine(tier));
       return 0;
     } finally {
       redis.disconnect();

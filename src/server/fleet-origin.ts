@@ -1,4 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
+import type { PurgeMode } from '@sitestack/page-cache';
 import type { FleetConfig } from '../config.js';
 import { connectRedis, fleetKeys, liveFronts, PurgeStreamWriter, type FleetFront } from '../fleet/index.js';
 import type { Logger } from '../log.js';
@@ -18,12 +19,13 @@ export interface OriginFleet {
 
 /**
  * Connects the origin to the fleet's Redis. `onReturn` is called each time Redis is reachable again, so that purges
- * the outbox holds for the stream go at once rather than after the outbox's backoff.
+ * the outbox holds for the stream go at once rather than after the outbox's backoff. `purgeMode` (`PURGE_MODE`) is
+ * how a purge treats the shared tier's copies.
  */
-export function originFleet(config: FleetConfig, logger: Logger, onReturn: () => void): OriginFleet {
+export function originFleet(config: FleetConfig, logger: Logger, onReturn: () => void, purgeMode: PurgeMode): OriginFleet {
   const keys = fleetKeys(config.prefix);
   const redis = connectRedis({ url: config.redisUrl, options: config, logger, role: 'origin', onReady: onReturn });
-  const writer = new PurgeStreamWriter({ redis, keys, options: config, logger });
+  const writer = new PurgeStreamWriter({ redis, keys, options: config, logger, purgeMode });
   const fronts = (): Promise<FleetFront[]> => liveFronts(redis, keys, config.memberTtlMs);
   return {
     stream: {

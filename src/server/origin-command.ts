@@ -100,7 +100,7 @@ export async function startOrigin(options: StartOriginOptions): Promise<RunningO
     searchBacklog: () => sources.searchOutbox?.backlog() ?? { pending: 0, oldestAt: undefined },
   });
   // Redis back after an outage: the purges the outbox kept for the stream go at once.
-  const fleet = config.fleet === undefined ? undefined : originFleet(config.fleet, logger, () => sources.outbox?.retryRouteNow(fleet?.stream.route ?? ''));
+  const fleet = config.fleet === undefined ? undefined : originFleet(config.fleet, logger, () => sources.outbox?.retryRouteNow(fleet?.stream.route ?? ''), config.purgeMode);
   fleet?.registerMetrics(metrics.registry);
   const outbox =
     secret === undefined
