@@ -63,8 +63,11 @@ describe('a fleet whose Redis fails', () => {
     await fleet.redis.restartEmpty();
     const tookMs = await freshEverywhere(fleet.fronts, 'restart-edited', 'Dunlin census', 3_000);
     assert.ok(tookMs <= 3_000);
-    // A page no purge named is rendered again too: the fronts emptied their caches rather than trust them.
-    for (const front of fleet.fronts) assert.equal((await page(front, 'restart-untouched')).headers['x-middleware-cache'], 'miss');
+    // A page no purge named is rendered again too: the fronts emptied their caches rather than trust them, and the
+    // second tier went with Redis's data. The first front renders it; the others may take that render from the tier.
+    const [first, ...others] = fleet.fronts;
+    assert.equal((await page(first!, 'restart-untouched')).headers['x-middleware-cache'], 'miss');
+    for (const front of others) assert.match(String((await page(front, 'restart-untouched')).headers['x-middleware-cache']), /^(miss|hit)$/);
     await edit('restart-edited', 'Dunlin tally');
     await freshEverywhere(fleet.fronts, 'restart-edited', 'Dunlin tally', 2_000);
   });

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { PageCache } from '@sitestack/page-cache';
 import type { Config } from '../config.js';
-import { FleetReader } from '../fleet/index.js';
+import { FleetReader, RedisSharedTier } from '../fleet/index.js';
 import type { Logger } from '../log.js';
 import { registerFleetReaderMetrics } from './fleet-reader-metrics.js';
 import type { Readiness } from './readiness.js';
@@ -18,6 +18,18 @@ export interface FleetFrontParts {
   address: string;
   /** Where its `/metrics` gets the reader's series (`sitestack_fleet_applied_total`, …). */
   metrics: Registry;
+  /** The shared second tier its page cache uses ({@link openSharedTier}); closed with the server. */
+  sharedTier?: RedisSharedTier | undefined;
+}
+
+/**
+ * The fleet's shared second tier for this process's page cache (`sharedTier` option), when `REDIS_URL` is set and
+ * `FLEET_SECOND_TIER` is not off; its connection opens at once, and until it is ready misses render as without it.
+ */
+export function openSharedTier(config: Config, logger: Logger): RedisSharedTier | undefined {
+  const fleet = config.fleet;
+  if (fleet?.secondTier === undefined) return undefined;
+  return new RedisSharedTier({ url: fleet.redisUrl, options: fleet, tier: fleet.secondTier, logger });
 }
 
 /**
@@ -46,6 +58,9 @@ export function joinFleet(parts: FleetFrontParts): FleetReader | undefined {
   registerFleetReaderMetrics(parts.metrics, () => reader.state());
   readiness.add(redisReadinessCheck(fleet.redisUrl, () => reader.ping(), () => `last applied ${reader.state().lastId ?? 'nothing yet'}`));
   reader.start();
-  server.once('close', () => void reader.stop({ leave: true }));
+  server.once('close', () => {
+    void reader.stop({ leave: true });
+    void parts.sharedTier?.close();
+  });
   return reader;
 }

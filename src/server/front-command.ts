@@ -14,7 +14,7 @@ import { parseCommandArgs } from './cli-args.js';
 import type { Command } from './command.js';
 import type { StopOptions } from './drain.js';
 import { createFrontServer } from './front.js';
-import { joinFleet } from './fleet-front.js';
+import { joinFleet, openSharedTier } from './fleet-front.js';
 import { FrontMetrics } from './metrics.js';
 import { WorkerMetrics } from './metrics-cluster.js';
 import { createOperationsHandler } from './operations.js';
@@ -175,8 +175,10 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
   });
   // Known once the server listens (the port may be 0); until then no request reaches the cache.
   const own: { base?: string } = {};
+  const sharedTier = openSharedTier(config, logger);
   const pageCache = createPageCache({
     ...pageCacheSettings(config),
+    sharedTier,
     revalidate: renderer,
     key: keyWithPublicBase(config, renderer, publicBase, () => own.base),
     distributePurge: options.distributePurge,
@@ -232,13 +234,14 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
     own.base = await listenOn(server, options.port ?? config.port, config.host);
   } catch (error) {
     fleet?.close();
+    await sharedTier?.close();
     await api.close();
     await engine.close();
     songs.close();
     throw error;
   }
   readiness.ready();
-  joinFleet({ config, logger, pageCache, server, readiness, address: own.base, metrics: metrics.registry });
+  joinFleet({ config, logger, pageCache, server, readiness, address: own.base, metrics: metrics.registry, sharedTier });
   return {
     url: own.base,
     buildId: manifest.buildId,

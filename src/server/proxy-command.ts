@@ -9,7 +9,7 @@ import { createUpstreamHandler, type UpstreamHandler } from '../proxy/index.js';
 import { parseCommandArgs } from './cli-args.js';
 import type { Command } from './command.js';
 import type { StopOptions } from './drain.js';
-import { joinFleet } from './fleet-front.js';
+import { joinFleet, openSharedTier } from './fleet-front.js';
 import { createBoundedServer, guardedHandler, missPasser } from './front.js';
 import { pageCacheSettings, workersOf } from './front-command.js';
 import { FrontMetrics } from './metrics.js';
@@ -73,7 +73,8 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     trustedProxies: config.trustedProxies,
     logger,
   });
-  const pageCache = createPageCache({ ...proxyCacheOptions(config), revalidate: upstream, distributePurge: options.distributePurge, logger, ...options.pageCache });
+  const sharedTier = openSharedTier(config, logger);
+  const pageCache = createPageCache({ ...proxyCacheOptions(config), sharedTier, revalidate: upstream, distributePurge: options.distributePurge, logger, ...options.pageCache });
   const metricsToken = config.metricsToken ?? config.purgeSecret;
   if (metricsToken === undefined) logger.warn('METRICS_TOKEN and PURGE_SECRET are unset: the proxy refuses every /metrics request');
   const metrics = new FrontMetrics(() => pageCache.stats(), 'proxy');
@@ -106,11 +107,12 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   } catch (error) {
     fleet?.close();
     upstream.close();
+    await sharedTier?.close();
     throw error;
   }
   readiness.ready();
   // Purges over the Redis stream reach an application sitestack did not write the same way they reach a front.
-  joinFleet({ config, logger, pageCache, server, readiness, address: url, metrics: metrics.registry });
+  joinFleet({ config, logger, pageCache, server, readiness, address: url, metrics: metrics.registry, sharedTier });
   return {
     url,
     pageCache,

@@ -88,7 +88,7 @@ export const purgeCommand: Command = {
     const fleet = config.fleet;
     const outcomes = await Promise.all([
       ...config.purgeUrls.map((url) => purgeRoute(url, secret, request)),
-      ...(fleet === undefined ? [] : [purgeOverStream(fleet, request, logger)]),
+      ...(fleet === undefined ? [] : [purgeOverStream(fleet, request, config.purgeMode, logger)]),
     ]);
     for (const outcome of outcomes) {
       if (outcome.ok) {

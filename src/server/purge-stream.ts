@@ -1,4 +1,4 @@
-import type { PurgeRequest } from '@sitestack/page-cache';
+import type { PurgeMode, PurgeRequest } from '@sitestack/page-cache';
 import type { FleetConfig } from '../config.js';
 import { connectRedis, fleetKeys, PurgeStreamWriter, redactedRedisUrl, whenReady } from '../fleet/index.js';
 import type { Logger } from '../log.js';
@@ -11,12 +11,13 @@ export type RouteOutcome = { url: string; ok: true; purged: string[] } | { url: 
  * it, then, like the outbox, a wait of at most `FLEET_APPLY_WAIT_MS` for every live front (or proxy) to apply it. The
  * fronts come and go, so this is the only route that reaches all of them, and the only one a team without a sitestack
  * origin (proxies before Next.js) has. A front still behind fails the route: the entry stays in the stream for it.
+ * The shared tier's copies are removed, or with `purgeMode: 'soft'` marked stale, in the same step.
  */
-export async function purgeOverStream(fleet: FleetConfig, request: PurgeRequest, logger: Logger): Promise<RouteOutcome> {
+export async function purgeOverStream(fleet: FleetConfig, request: PurgeRequest, purgeMode: PurgeMode, logger: Logger): Promise<RouteOutcome> {
   const keys = fleetKeys(fleet.prefix);
   // One attempt: a command run by hand says at once that Redis is away rather than retrying in the background.
   const redis = connectRedis({ url: fleet.redisUrl, options: { ...fleet, reconnect: { baseMs: fleet.commandTimeoutMs, maxMs: fleet.commandTimeoutMs } }, logger, role: 'purge command' });
-  const writer = new PurgeStreamWriter({ redis, keys, options: fleet, logger });
+  const writer = new PurgeStreamWriter({ redis, keys, options: fleet, logger, purgeMode });
   try {
     await whenReady(redis, fleet.commandTimeoutMs);
     const delivery = await writer.deliver({ pathnames: request.pathnames ?? [], keys: request.keys ?? [] });

@@ -159,7 +159,7 @@ export interface PageCacheOptions {
    * A store every process of a fleet shares (see {@link SharedTier}), looked in on a GET miss before rendering: a copy
    * another process rendered is answered and kept in memory; otherwise one process of the fleet renders the page while
    * the others wait for its copy, at most {@link sharedWaitMs}. Hits never touch it. Used by single flight's leaders
-   * (`singleFlight`), for responses that vary by nothing but `Accept-Encoding`.
+   * (`singleFlight`), for responses that vary by nothing but `Accept-Encoding` and are fresh until purged.
    * @default undefined
    */
   sharedTier?: SharedTier | undefined;

@@ -33,8 +33,12 @@ interface Head {
   parts: [Part, number][];
 }
 
-/** The copy of `entry`, stored under `key`, that the tier keeps; undefined when `key` cannot be found by a purge cheaply. */
+/**
+ * The copy of `entry`, stored under `key`, that the tier keeps; undefined when `key` cannot be found by a purge cheaply,
+ * or when the entry has a lifetime: the tier holds copies until a purge removes them, and knows nothing of clocks.
+ */
 export function sharedCopyOf(key: string, entry: CacheEntry, rules: PurgeRules): SharedCopy | undefined {
+  if (entry.freshUntil !== Infinity) return undefined;
   const targets = purgeTargets(key, rules, MAX_TARGETS);
   if (targets === undefined) return undefined;
   const encoded = (['br', 'gzip'] as const).flatMap((coding) => (entry[coding] === undefined ? [] : [[coding, entry[coding].body] as const]));
