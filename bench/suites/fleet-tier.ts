@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { whenReady } from '../../src/fleet/index.js';
 import { demoPosts } from '../../src/origin/index.js';
 import { seededRandom } from '../../src/seeded-random.js';
 import { sendFresh } from '../../src/server/test-support/child-processes.js';
@@ -13,8 +14,10 @@ const FRONTS = 4;
 const CHANGES = 10;
 /** Readers per front asking for the page until they see the change, as a busy page's readers do. */
 const READERS = 3;
-/** A new front's first requests: Zipf over the demo posts' pages, the same seeded sequence for both fronts compared. */
+/** A new front's first requests: Zipf over the posts' pages, the same seeded sequence for both fronts compared. */
 const FIRST_REQUESTS = 2_000;
+/** Posts added to the demo site's, so that the pages asked for are many more than a front's first requests repeat. */
+const EXTRA_POSTS = 400;
 const ZIPF_EXPONENT = 0.9;
 const POLL_MS = 5;
 
@@ -78,7 +81,9 @@ interface NewFronts {
 async function newFronts(): Promise<NewFronts> {
   const fleet = await startFleetStack({ env: tierEnv(true) });
   try {
-    const paths = demoPosts().map((post) => `/plog/${post.oid}`);
+    const extra = Array.from({ length: EXTRA_POSTS }, (_, n) => `tier-page-${n}`);
+    for (let at = 0; at < extra.length; at += 8) await Promise.all(extra.slice(at, at + 8).map((oid) => edit(fleet, oid, `Tier page ${oid}`)));
+    const paths = [...demoPosts().map((post) => post.oid), ...extra].map((oid) => `/plog/${oid}`);
     const page = zipfSampler(paths.length, ZIPF_EXPONENT, seededRandom(37));
     const sequence = Array.from({ length: FIRST_REQUESTS }, () => paths[page()] ?? '/');
     const memoryBefore = await usedMemory(fleet);
@@ -105,6 +110,7 @@ async function newFronts(): Promise<NewFronts> {
 }
 
 async function usedMemory(fleet: FleetStack): Promise<number> {
+  await whenReady(fleet.client, 5_000);
   const info = await fleet.client.info('memory');
   return Number(/^used_memory:(\d+)/m.exec(info)?.[1] ?? Number.NaN);
 }
