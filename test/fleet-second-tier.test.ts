@@ -66,6 +66,9 @@ describe("a fleet's shared second tier in Redis", () => {
       assert.equal(answer.headers['x-middleware-cache'], 'hit');
       assert.match(answer.body, /Plover ledger/);
       assert.equal(await renders(late), 0);
+      const metrics = await sendFresh(`${late.url}/metrics`, 'GET', undefined, { authorization: `Bearer ${PURGE_SECRET}` });
+      assert.match(metrics.body, /^sitestack_tier_lookups_total\{[^}]*answer="found"[^}]*\} 1$/m);
+      assert.match(metrics.body, /^sitestack_page_cache_shared_hits_total\{[^}]*\} 1$/m);
     } finally {
       await late.stop();
       fleet.fronts.splice(fleet.fronts.indexOf(late), 1);

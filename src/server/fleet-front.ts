@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import { FleetReader, RedisSharedTier } from '../fleet/index.js';
 import type { Logger } from '../log.js';
 import { registerFleetReaderMetrics } from './fleet-reader-metrics.js';
+import { registerSharedTierMetrics } from './shared-tier-metrics.js';
 import type { Readiness } from './readiness.js';
 import { redisReadinessCheck } from './redis-readiness.js';
 
@@ -56,11 +57,13 @@ export function joinFleet(parts: FleetFrontParts): FleetReader | undefined {
     },
   });
   registerFleetReaderMetrics(parts.metrics, () => reader.state());
+  const { sharedTier } = parts;
+  if (sharedTier !== undefined) registerSharedTierMetrics(parts.metrics, () => sharedTier.stats());
   readiness.add(redisReadinessCheck(fleet.redisUrl, () => reader.ping(), () => `last applied ${reader.state().lastId ?? 'nothing yet'}`));
   reader.start();
   server.once('close', () => {
     void reader.stop({ leave: true });
-    void parts.sharedTier?.close();
+    void sharedTier?.close();
   });
   return reader;
 }
