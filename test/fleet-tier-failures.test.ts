@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import { copyOf } from '../src/fleet/second-tier/shared-tier-contract.js';
+import { copyOf } from '../src/fleet/second-tier/test-support/shared-tier-contract.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
 import { withRedisTier } from './support/redis-tier.js';
 import { eventually } from './support/stack.js';

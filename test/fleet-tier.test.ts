@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import fc from 'fast-check';
 import type { SharedCopy, SharedLookup } from '@sitestack/page-cache';
-import { copyOf, sharedTierContract } from '../src/fleet/second-tier/shared-tier-contract.js';
+import { copyOf, sharedTierContract } from '../src/fleet/second-tier/test-support/shared-tier-contract.js';
 import { startRedisServer, type RedisServer } from './support/redis-server.js';
 import { assertIndexWhole, redisTierUnderTest, withRedisTier, type RedisTierUnderTest } from './support/redis-tier.js';
 

@@ -3,15 +3,21 @@ import { after, before, describe, it } from 'node:test';
 import type { RunningProxy } from '../src/server/proxy-command.js';
 import { createNextSiteContent, dataRoute, NEXT_SITE_PATHS as PATHS, startNextSite, type NextSiteContent, type RunningNextSite } from './support/next-site.js';
 import { purge, send, startTestProxy } from './support/proxy.js';
+import { eventually } from './support/stack.js';
 
 const cacheOf = (answer: { headers: Record<string, unknown> }) => answer.headers['x-middleware-cache'];
 
-/** Edits a post, has Next regenerate the pages that show it (a purge alone would fetch Next's own ISR copy again). */
+/**
+ * Edits a post, has Next regenerate the pages that show it (a purge alone would fetch Next's own ISR copy again) and
+ * waits until Next itself answers them edited: on a loaded machine its regenerated copy can land after the
+ * revalidation request answered, and what is tested here is the proxy, not Next's timing.
+ */
 async function editPost(site: RunningNextSite, content: NextSiteContent, id: string, title: string, paths: string[]): Promise<void> {
   const post = content.posts().find((candidate) => candidate.id === id);
   assert.ok(post, `post ${id}`);
   content.setPost({ ...post, title });
   await site.revalidate(paths);
+  for (const path of paths) await eventually(`Next answers ${path} edited`, async () => (await send(`${site.url}${path}`)).body.includes(title), 10_000);
 }
 
 describe('sitestack proxy before the Next.js test application', () => {

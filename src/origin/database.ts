@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { ERRORS } from '../error-codes.js';
+import { migrateSchema, useWriteAheadLog } from '../sqlite-schema.js';
 import { seedDemoContent } from './seed.js';
 
 export type OriginDatabase = Database.Database;
@@ -210,38 +210,28 @@ export interface OpenOriginDatabaseOptions {
   seed?: boolean;
 }
 
-/** Runs every migration the file has not seen yet, each in its own transaction. */
+/** Runs every migration the file has not seen yet (see migrateSchema). */
 export function migrate(db: OriginDatabase): number {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > MIGRATIONS.length) {
-    throw ERRORS.SCHEMA_TOO_NEW('origin database', current, MIGRATIONS.length);
-  }
-  for (let version = current; version < MIGRATIONS.length; version++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[version] ?? '');
-      db.pragma(`user_version = ${version + 1}`);
-    })();
-  }
-  return MIGRATIONS.length;
+  return migrateSchema(db, MIGRATIONS, 'origin database');
 }
 
 /** Opens (creating when needed) the origin's SQLite file in WAL mode, migrates it and seeds it on first use. */
 export function openOriginDatabase(file: string, options: OpenOriginDatabaseOptions = {}): OriginDatabase {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
-  db.pragma('journal_mode = WAL');
+  // First, so that a command opening the file while the origin creates it waits for it rather than fail.
+  db.pragma('busy_timeout = 5000');
+  useWriteAheadLog(db);
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
   migrate(db);
   if (options.seed ?? true) {
-    const seeded = db.prepare(`SELECT value FROM meta WHERE key = 'seeded'`).get();
-    if (seeded === undefined) {
-      db.transaction(() => {
-        seedDemoContent(db);
-        db.prepare(`INSERT INTO meta (key, value) VALUES ('seeded', ?)`).run(new Date().toISOString());
-      })();
-    }
+    // Immediate, and asked again inside: two processes opening a new file at once seed it once.
+    db.transaction(() => {
+      if (db.prepare(`SELECT value FROM meta WHERE key = 'seeded'`).get() !== undefined) return;
+      seedDemoContent(db);
+      db.prepare(`INSERT INTO meta (key, value) VALUES ('seeded', ?)`).run(new Date().toISOString());
+    }).immediate();
   }
   return db;
 }

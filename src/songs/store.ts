@@ -1,7 +1,7 @@
-import { ERRORS } from '../error-codes.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { migrateSchema, useWriteAheadLog } from '../sqlite-schema.js';
 import type { Match, SavedLookup, Song } from './types.js';
 
 export interface ImportSummary {
@@ -70,28 +70,16 @@ interface LookupRow {
   match_json: string | null;
 }
 
-function migrate(db: Database.Database): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > MIGRATIONS.length) {
-    throw ERRORS.SCHEMA_TOO_NEW('songs store', version, MIGRATIONS.length);
-  }
-  for (let next = version; next < MIGRATIONS.length; next++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[next] as string);
-      db.pragma(`user_version = ${next + 1}`);
-    })();
-  }
-}
-
 /** Opens (creating and migrating when needed) the song store at `path`, e.g. `<dataDir>/songs.sqlite`. */
 export function openSongStore(path: string): SongStore {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
-  db.pragma('journal_mode = WAL');
+  // First, so that a process opening the file while another creates it waits for it rather than fail.
   db.pragma('busy_timeout = 5000');
+  useWriteAheadLog(db);
   db.pragma('foreign_keys = ON');
   try {
-    migrate(db);
+    migrateSchema(db, MIGRATIONS, 'songs store');
   } catch (error) {
     db.close();
     throw error;
@@ -140,12 +128,14 @@ export function openSongStore(path: string): SongStore {
     for (const song of songs) insertSong.run(song);
     return true;
   });
+  // Immediate: two fronts seeding one new file at once would otherwise both read it empty.
+  const seedOnce = (songs: readonly Song[]) => seed.immediate(songs);
 
   return {
     getSong: (id) => selectSong.get(id),
     countSongs: () => countSongs.get()?.count ?? 0,
     upsertSongs: (songs) => upsertAll(songs),
-    seedIfEmpty: (songs) => seed(songs),
+    seedIfEmpty: seedOnce,
     getLookup(songId, provider) {
       const row = selectLookup.get(songId, provider);
       if (row === undefined) return undefined;

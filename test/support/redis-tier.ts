@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Redis } from 'ioredis';
 import { FLEET_DEFAULTS, fleetKeys, PurgeStreamWriter, RedisSharedTier, SHARED_TIER_DEFAULTS, type ResolvedFleetOptions, type ResolvedSharedTierOptions, type SharedTierKeys } from '../../src/fleet/index.js';
-import type { SharedTierUnderTest } from '../../src/fleet/second-tier/shared-tier-contract.js';
+import type { SharedTierUnderTest } from '../../src/fleet/second-tier/test-support/shared-tier-contract.js';
 import { silentLogger } from '../../src/log.js';
 
 /** A length-prefixed list as the tier's scripts write it. */

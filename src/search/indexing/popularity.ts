@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { ERRORS } from '../../error-codes.js';
+import { useWriteAheadLog } from '../../sqlite-schema.js';
 
 /** The key pageviews are stored and looked up by: the URL's path, lower-cased, without a trailing slash. */
 export function popularityKey(url: string): string | undefined {
@@ -123,7 +124,8 @@ export class PopularityStore {
   constructor(path: string) {
     mkdirSync(dirname(path), { recursive: true });
     this.#db = new Database(path);
-    this.#db.pragma('journal_mode = WAL');
+    this.#db.pragma('busy_timeout = 5000');
+    useWriteAheadLog(this.#db);
     this.#db.exec('CREATE TABLE IF NOT EXISTS pageviews (url TEXT PRIMARY KEY, views INTEGER NOT NULL) STRICT');
     // The largest count, which every normalised value is out of, is then one index step (see normalizedOf).
     this.#db.exec('CREATE INDEX IF NOT EXISTS pageviews_by_views ON pageviews (views)');

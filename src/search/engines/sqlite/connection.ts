@@ -6,6 +6,7 @@ import { ERRORS } from '../../../error-codes.js';
 import type { SpellLookup } from './spell-index.js';
 import { SQLITE_ENGINE_DEFAULTS, type SqliteEngineOptions } from './options.js';
 import type { RowidRange } from './static-rank.js';
+import { useWriteAheadLog } from '../../../sqlite-schema.js';
 
 /** Terms whose document counts a connection remembers across reads (about 100 bytes each). */
 const TERM_MEMO_ENTRIES = 20_000;
@@ -113,10 +114,11 @@ export function openDatabase(options: SqliteEngineOptions): Database.Database {
   const db = new Database(options.path);
   // Takes effect on a new, empty file only, and must come before WAL mode writes the first page.
   db.pragma(`page_size = ${pageBytes}`);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  // Before WAL mode: a process opening the file as another creates it waits for the other's locks rather than fail.
   const busyTimeoutMs = options.busyTimeoutMs ?? SQLITE_ENGINE_DEFAULTS.busyTimeoutMs;
   db.pragma(`busy_timeout = ${Number.isSafeInteger(busyTimeoutMs) && busyTimeoutMs >= 0 ? busyTimeoutMs : SQLITE_ENGINE_DEFAULTS.busyTimeoutMs}`);
+  useWriteAheadLog(db);
+  db.pragma('synchronous = NORMAL');
   db.pragma(`cache_size = -${Math.round((options.cacheMiB ?? SQLITE_ENGINE_DEFAULTS.cacheMiB) * 1024)}`);
   const mmapBytes = Math.round((options.mmapMiB ?? SQLITE_ENGINE_DEFAULTS.mmapMiB) * 1024 * 1024);
   db.pragma(`mmap_size = ${Number.isFinite(mmapBytes) && mmapBytes > 0 ? mmapBytes : 0}`);
