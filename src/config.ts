@@ -13,7 +13,7 @@ import { PROXY_DEFAULTS, upstreamOrigin, validPathPrefix, type ProxyConfig } fro
 import { DESK_DEFAULTS, IMAGE_DEFAULTS, ORIGIN_APP_DEFAULTS } from './origin/index.js';
 import { DEFAULT_INDEX_PREFIX, SEARCH_ROUTES_DEFAULTS } from './search/index.js';
 import type { SongsConfig } from './songs/index.js';
-import { FLEET_DEFAULTS, SHARED_TIER_DEFAULTS, type ResolvedFleetOptions, type ResolvedSharedTierOptions } from './fleet/index.js';
+import { FLEET_DEFAULTS, parseRedisAddress, SHARED_TIER_DEFAULTS, type ResolvedFleetOptions, type ResolvedSharedTierOptions } from './fleet/index.js';
 
 /** Everything sitestack reads from the environment, parsed and checked once at start-up. */
 export interface Config {
@@ -206,13 +206,8 @@ function loadSecondTierConfig(env: Env): ResolvedSharedTierOptions | undefined {
 function loadFleetConfig(env: Env): FleetConfig | undefined {
   const redisUrl = read(env, 'REDIS_URL');
   if (redisUrl === undefined) return undefined;
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(redisUrl);
-  } catch {
-    parsed = undefined;
-  }
-  if ((parsed?.protocol !== 'redis:' && parsed?.protocol !== 'rediss:') || parsed.hostname === '') throw ERRORS.CONFIG_INVALID('REDIS_URL', 'a redis:// or rediss:// URL with a host', withheld(redisUrl));
+  const address = parseRedisAddress(redisUrl);
+  if ('problem' in address) throw ERRORS.CONFIG_INVALID('REDIS_URL', address.problem, withheld(redisUrl));
   const prefix = read(env, 'FLEET_PREFIX') ?? FLEET_DEFAULTS.prefix;
   if (!/^[A-Za-z0-9._:-]{1,64}$/.test(prefix)) throw ERRORS.CONFIG_INVALID('FLEET_PREFIX', '1 to 64 letters, digits and ._:-', prefix);
   const ms = (name: string, fallback: number) => parsePositiveInt(name, read(env, name) ?? String(fallback));

@@ -1,22 +1,21 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { Redis } from 'ioredis';
 import type { PurgeRequest } from '@sitestack/page-cache';
-import { FLEET_DEFAULTS, FleetReader, fleetKeys, liveFronts, PurgeStreamWriter, type ResolvedFleetOptions } from '../src/fleet/index.js';
+import { connectRedis, FLEET_DEFAULTS, FleetReader, fleetKeys, liveFronts, PurgeStreamWriter, type ResolvedFleetOptions, whenReady } from '../src/fleet/index.js';
 import { silentLogger } from '../src/log.js';
 import { eventually } from './support/stack.js';
 
 const liveUrl = process.env['REDIS_LIVE_URL'];
 
 /**
- * The purge stream against a Redis someone runs: a Sentinel-managed primary's address, or a Cluster node (every key of
- * a fleet shares one hash tag, so one node serves them all: give the node that owns the slot of the printed prefix).
+ * The purge stream against a Redis someone runs: `redis+sentinel://…` for a Sentinel-managed primary, or a Cluster node
+ * (every key of a fleet shares one hash tag, so one node serves them all: give the node that owns the fleet's slot).
  */
 describe('the purge stream against a live Redis', () => {
   if (liveUrl === undefined) {
     it('runs against a live Redis primary when REDIS_LIVE_URL is set', {
-      skip: 'SKIPPED: set REDIS_LIVE_URL=redis://host:6379 (a Sentinel-managed primary, or the Cluster node owning the fleet slot; see docs/fleet.md) to run the stream against a real deployment',
+      skip: 'SKIPPED: set REDIS_LIVE_URL=redis://host:6379 or redis+sentinel://host:26379/name (a Sentinel-managed primary, or the Cluster node owning the fleet slot; see docs/fleet.md) to run the stream against a real deployment',
     }, () => undefined);
     return;
   }
@@ -24,7 +23,8 @@ describe('the purge stream against a live Redis', () => {
   it('brings purges to two readers, lists them, and cleans up its keys when Redis is live', async () => {
     const options: ResolvedFleetOptions = { ...FLEET_DEFAULTS, prefix: `sitestack-live-${randomBytes(4).toString('hex')}`, heartbeatMs: 200, memberTtlMs: 1_000, blockMs: 500 };
     const keys = fleetKeys(options.prefix);
-    const client = new Redis(liveUrl, { maxRetriesPerRequest: 1 });
+    const client = connectRedis({ url: liveUrl, options, logger: silentLogger(), role: 'live test' });
+    await whenReady(client, 5_000);
     const applied: PurgeRequest[][] = [[], []];
     const readers = applied.map(
       (list, index) =>

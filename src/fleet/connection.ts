@@ -1,18 +1,28 @@
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { retryDelayMs } from '../backoff.js';
 import { ERRORS } from '../error-codes.js';
 import type { Logger } from '../log.js';
 import type { ResolvedFleetOptions } from './options.js';
+import { parseRedisAddress, redactedRedisUrl, type RedisAddress } from './redis-address.js';
 
-/** `redis://user:secret@host` as `redis://user:***@host`: a URL fit for logs and error messages. */
-export function redactedRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparsable URL)';
-  }
+/**
+ * A primary found through Redis Sentinel: the client asks the sentinels for its address, and again whenever the
+ * connection drops, so a failover moves every connection to the promoted replica.
+ */
+function sentinelSettings(address: Extract<RedisAddress, { kind: 'sentinel' }>, options: ResolvedFleetOptions): RedisOptions {
+  return {
+    sentinels: address.sentinels,
+    name: address.primaryName,
+    role: 'master',
+    db: address.db,
+    ...(address.username === undefined ? {} : { username: address.username }),
+    ...(address.password === undefined ? {} : { password: address.password }),
+    ...(address.tls ? { tls: {}, enableTLSForSentinelMode: true } : {}),
+    sentinelCommandTimeout: options.commandTimeoutMs,
+    sentinelRetryStrategy: (attempts) => retryDelayMs(attempts, options.reconnect, Math.random()),
+    // A sentinel that names a replica as primary during a failover is asked again rather than believed.
+    failoverDetector: true,
+  };
 }
 
 export interface RedisConnectionOptions {
@@ -32,7 +42,9 @@ export interface RedisConnectionOptions {
  * times), reconnects with capped backoff and jitter, and logs an outage once when it starts and once when it ends.
  */
 export function connectRedis({ url, options, logger, role, blocking = false, onReady }: RedisConnectionOptions): Redis {
-  const redis = new Redis(url, {
+  const address = parseRedisAddress(url);
+  if ('problem' in address) throw ERRORS.CONFIG_INVALID('REDIS_URL', address.problem, redactedRedisUrl(url));
+  const settings: RedisOptions = {
     lazyConnect: false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -40,7 +52,8 @@ export function connectRedis({ url, options, logger, role, blocking = false, onR
     ...(blocking ? { blockingTimeout: options.blockMs + options.commandTimeoutMs } : { commandTimeout: options.commandTimeoutMs }),
     retryStrategy: (attempts) => retryDelayMs(attempts, options.reconnect, Math.random()),
     connectionName: `sitestack-${role.replace(/[^a-z]+/g, '-')}`,
-  });
+  };
+  const redis = address.kind === 'server' ? new Redis(url, settings) : new Redis({ ...settings, ...sentinelSettings(address, options) });
   let down = false;
   redis.on('error', (error: Error) => {
     if (down) return;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../../src/config.js';
-import { fleetKeys, liveFronts } from '../../src/fleet/index.js';
+import { connectRedis, FLEET_DEFAULTS, fleetKeys, liveFronts } from '../../src/fleet/index.js';
 import { silentLogger } from '../../src/log.js';
 import { sendFresh, spawnTypeScript, type Answer } from '../../src/server/test-support/child-processes.js';
 import { startOrigin, type RunningOrigin } from '../../src/server/origin-command.js';
@@ -50,15 +50,18 @@ export interface FleetStack {
   close(): Promise<void>;
 }
 
-/** A real origin (in this process) and `sitestack front` processes sharing one real redis-server. */
-export async function startFleetStack(options: { persistentRedis?: boolean; env?: Record<string, string> } = {}): Promise<FleetStack> {
+/**
+ * A real origin (in this process) and `sitestack front` processes sharing one real redis-server, or the Redis
+ * `redisUrl` names (a Sentinel's address; the stack's own server then stays idle).
+ */
+export async function startFleetStack(options: { persistentRedis?: boolean; env?: Record<string, string>; redisUrl?: string } = {}): Promise<FleetStack> {
   const redis = await startRedisServer({ persistent: options.persistentRedis ?? false });
   const originDir = mkdtempSync(join(tmpdir(), 'sitestack-fleet-origin-'));
   const frontDir = mkdtempSync(join(tmpdir(), 'sitestack-fleet-front-'));
-  const env = { ...FLEET_TEST_ENV, REDIS_URL: redis.url, PURGE_SECRET, LOG_LEVEL: 'silent', ...options.env };
+  const env = { ...FLEET_TEST_ENV, REDIS_URL: options.redisUrl ?? redis.url, PURGE_SECRET, LOG_LEVEL: 'silent', ...options.env };
   const config = loadConfig({ ...env, DATA_DIR: originDir, ORIGIN_ADMIN_TOKEN: ADMIN_TOKEN });
   const origin = await startOrigin({ config, logger: silentLogger(), port: 0, backoff: { baseMs: 50, maxMs: 300 } });
-  const client = new Redis(redis.url, { maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => 50 });
+  const client = options.redisUrl === undefined ? new Redis(redis.url, { maxRetriesPerRequest: 0, enableOfflineQueue: false, retryStrategy: () => 50 }) : connectRedis({ url: options.redisUrl, options: { ...(config.fleet ?? FLEET_DEFAULTS), reconnect: { baseMs: 50, maxMs: 50 } }, logger: silentLogger(), role: 'test' });
   client.on('error', () => undefined);
   const keys = fleetKeys(FLEET_TEST_ENV.FLEET_PREFIX);
   const fronts: FrontProcess[] = [];

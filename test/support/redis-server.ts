@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './stack.js';
+import { Redis } from 'ioredis';
+import { eventually, freePort } from './stack.js';
 
 /** A real `redis-server` on 127.0.0.1 with a data folder of its own, for the fleet's tests. */
 export interface RedisServer {
@@ -25,6 +26,8 @@ export interface RedisServer {
 export interface RedisServerOptions {
   /** An append-only file synced on every write, so a killed server comes back with its data. @default false */
   persistent?: boolean;
+  /** The port of a server on 127.0.0.1 to replicate (`--replicaof`). */
+  replicaOf?: number;
 }
 
 /** Where redis-server's data folders go: `REDIS_TEST_DIR` when set, else the system's temporary folder. */
@@ -46,7 +49,8 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   let child: ChildProcess | undefined;
 
   const launch = async (): Promise<void> => {
-    const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir, '--logfile', ''], {
+    const replication = options.replicaOf === undefined ? [] : ['--replicaof', '127.0.0.1', String(options.replicaOf)];
+    const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, ...replication, '--dir', dir, '--logfile', ''], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = started;
@@ -90,6 +94,54 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     },
     async stop() {
       await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A real Redis Sentinel (`redis-server --sentinel`) watching one primary, quick to call it down and fail over. */
+export interface RedisSentinel {
+  /** The fleet's `REDIS_URL` through this sentinel: `redis+sentinel://127.0.0.1:<port>/<name>`. */
+  url: string;
+  name: string;
+  /** The port of the server the sentinel names as primary now. */
+  primaryPort(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Starts a sentinel monitoring the primary on `primaryPort` as `name`; resolves once it names that primary. */
+export async function startRedisSentinel(primaryPort: number, name = 'sitestack'): Promise<RedisSentinel> {
+  const dir = mkdtempSync(join(dataRoot(), 'sitestack-sentinel-'));
+  const port = await freePort();
+  const conf = join(dir, 'sentinel.conf');
+  writeFileSync(
+    conf,
+    [
+      `port ${port}`,
+      'bind 127.0.0.1',
+      `dir ${dir}`,
+      `sentinel monitor ${name} 127.0.0.1 ${primaryPort} 1`,
+      `sentinel down-after-milliseconds ${name} 500`,
+      `sentinel failover-timeout ${name} 3000`,
+      '',
+    ].join('\n'),
+  );
+  const child = spawn('redis-server', [conf, '--sentinel'], { stdio: 'ignore' });
+  const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => 50 });
+  client.on('error', () => undefined);
+  const namedPrimaryPort = async (): Promise<number> => {
+    const answer = (await client.call('SENTINEL', 'get-master-addr-by-name', name)) as [string, string] | null;
+    return Number(answer?.[1] ?? Number.NaN);
+  };
+  await eventually('the sentinel answers', async () => (await namedPrimaryPort().catch(() => Number.NaN)) === primaryPort, 10_000);
+  return {
+    url: `redis+sentinel://127.0.0.1:${port}/${name}`,
+    name,
+    primaryPort: namedPrimaryPort,
+    async stop() {
+      client.disconnect();
+      child.kill('SIGKILL');
+      await exited(child);
       rmSync(dir, { recursive: true, force: true });
     },
   };
