@@ -8,14 +8,11 @@ import { eventually } from './support/stack.js';
 
 const liveUrl = process.env['REDIS_LIVE_URL'];
 
-/**
- * The purge stream against a Redis someone runs: `redis+sentinel://…` for a Sentinel-managed primary, or a Cluster node
- * (every key of a fleet shares one hash tag, so one node serves them all: give the node that owns the fleet's slot).
- */
+/** The purge stream against a Redis someone runs: one server, a Sentinel-managed primary or a Cluster, as REDIS_URL takes them. */
 describe('the purge stream against a live Redis', () => {
   if (liveUrl === undefined) {
     it('runs against a live Redis primary when REDIS_LIVE_URL is set', {
-      skip: 'SKIPPED: set REDIS_LIVE_URL=redis://host:6379 or redis+sentinel://host:26379/name (a Sentinel-managed primary, or the Cluster node owning the fleet slot; see docs/fleet.md) to run the stream against a real deployment',
+      skip: 'SKIPPED: set REDIS_LIVE_URL=redis://host:6379, redis+sentinel://host:26379/name or redis+cluster://host:6379 (see docs/fleet.md) to run the stream against a real deployment',
     }, () => undefined);
     return;
   }

@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { retryDelayMs } from '../backoff.js';
 import { ERRORS } from '../error-codes.js';
 import type { Logger } from '../log.js';
@@ -25,6 +25,12 @@ function sentinelSettings(address: Extract<RedisAddress, { kind: 'sentinel' }>, 
   };
 }
 
+/**
+ * A connection to the fleet's Redis: one server or a Sentinel's primary (`Redis`), or a Redis Cluster (`Cluster`).
+ * Every key of a fleet shares one hash tag, so each script and multi-key command reaches one node either way.
+ */
+export type RedisClient = Redis | Cluster;
+
 export interface RedisConnectionOptions {
   url: string;
   options: ResolvedFleetOptions;
@@ -41,7 +47,7 @@ export interface RedisConnectionOptions {
  * A Redis connection that fails fast while Redis is away (no offline queue, one try per command, bounded command
  * times), reconnects with capped backoff and jitter, and logs an outage once when it starts and once when it ends.
  */
-export function connectRedis({ url, options, logger, role, blocking = false, onReady }: RedisConnectionOptions): Redis {
+export function connectRedis({ url, options, logger, role, blocking = false, onReady }: RedisConnectionOptions): RedisClient {
   const address = parseRedisAddress(url);
   if ('problem' in address) throw ERRORS.CONFIG_INVALID('REDIS_URL', address.problem, redactedRedisUrl(url));
   const settings: RedisOptions = {
@@ -53,7 +59,7 @@ export function connectRedis({ url, options, logger, role, blocking = false, onR
     retryStrategy: (attempts) => retryDelayMs(attempts, options.reconnect, Math.random()),
     connectionName: `sitestack-${role.replace(/[^a-z]+/g, '-')}`,
   };
-  const redis = address.kind === 'server' ? new Redis(url, settings) : new Redis({ ...settings, ...sentinelSettings(address, options) });
+  const redis = address.kind === 'server' ? new Redis(url, settings) : address.kind === 'sentinel' ? new Redis({ ...settings, ...sentinelSettings(address, options) }) : connectCluster(address, settings, options);
   let down = false;
   redis.on('error', (error: Error) => {
     if (down) return;
@@ -68,8 +74,28 @@ export function connectRedis({ url, options, logger, role, blocking = false, onR
   return redis;
 }
 
+/**
+ * A Redis Cluster: the slot map is learned from the nodes given and refreshed as slots move (MOVED, ASK, a failover),
+ * each node connection with the same bounds as a single server's.
+ */
+function connectCluster(address: Extract<RedisAddress, { kind: 'cluster' }>, settings: RedisOptions, options: ResolvedFleetOptions): Cluster {
+  const { retryStrategy, enableOfflineQueue, ...nodeSettings } = settings;
+  return new Cluster(address.nodes, {
+    lazyConnect: false,
+    enableOfflineQueue,
+    clusterRetryStrategy: (attempts) => retryStrategy?.(attempts) ?? null,
+    slotsRefreshTimeout: options.commandTimeoutMs,
+    redisOptions: {
+      ...nodeSettings,
+      ...(address.username === undefined ? {} : { username: address.username }),
+      ...(address.password === undefined ? {} : { password: address.password }),
+      ...(address.tls ? { tls: {} } : {}),
+    },
+  });
+}
+
 /** Resolves once `redis` is connected; rejects with Redis's last error when that takes longer than `timeoutMs`. */
-export async function whenReady(redis: Redis, timeoutMs: number): Promise<void> {
+export async function whenReady(redis: RedisClient, timeoutMs: number): Promise<void> {
   if (redis.status === 'ready') return;
   let lastError: Error | undefined;
   const onError = (error: Error) => (lastError = error);

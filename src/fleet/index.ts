@@ -1,4 +1,4 @@
-export { connectRedis, whenReady } from './connection.js';
+export { connectRedis, whenReady, type RedisClient } from './connection.js';
 export { parseRedisAddress, redactedRedisUrl, type RedisAddress } from './redis-address.js';
 export { LAG_COUNT_LIMIT, liveFronts, parseAnnouncement, type Announcement, type FleetFront } from './membership.js';
 export { FLEET_DEFAULTS, fleetKeys, type FleetKeys, type FleetOptions, type SharedTierKeys, type ResolvedFleetOptions } from './options.js';

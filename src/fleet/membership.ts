@@ -1,6 +1,6 @@
-import type { Redis } from 'ioredis';
-import { MEMBERS_SCRIPT } from './scripts.js';
+import type { RedisClient } from './connection.js';
 import type { FleetKeys } from './options.js';
+import { MEMBERS_SCRIPT } from './scripts.js';
 import { isStreamId } from './stream-ids.js';
 
 /** What a front announces in its heartbeat. */
@@ -55,7 +55,7 @@ export function parseAnnouncement(json: string): Announcement {
 }
 
 /** The fronts alive (heartbeat within `ttlMs`), oldest heartbeat first; trims the ones gone as it reads. */
-export async function liveFronts(redis: Redis, keys: FleetKeys, ttlMs: number): Promise<FleetFront[]> {
+export async function liveFronts(redis: RedisClient, keys: FleetKeys, ttlMs: number): Promise<FleetFront[]> {
   const reply = (await redis.eval(MEMBERS_SCRIPT, 3, keys.members, keys.announcements, keys.stream, ttlMs, LAG_COUNT_LIMIT)) as unknown[];
   const now = Number(reply[0]);
   const fronts: FleetFront[] = [];

@@ -43,7 +43,7 @@ describe('parseRedisAddress', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.webUrl(), fc.string().map((rest) => `redis+sentinel://${rest}`)), (text) => {
         const answer = parseRedisAddress(text);
-        assert.ok('problem' in answer || answer.kind === 'server' || answer.sentinels.length > 0);
+        assert.ok('problem' in answer || answer.kind === 'server' || (answer.kind === 'sentinel' ? answer.sentinels : answer.nodes).length > 0);
       }),
     );
   });

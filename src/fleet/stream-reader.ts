@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
 import type { PurgeRequest } from '@sitestack/page-cache';
 import { retryDelayMs } from '../backoff.js';
 import type { Logger } from '../log.js';
-import { connectRedis } from './connection.js';
+import { connectRedis, type RedisClient } from './connection.js';
 import type { Announcement } from './membership.js';
 import { fleetKeys, type FleetKeys, type ResolvedFleetOptions } from './options.js';
 import { HEARTBEAT_SCRIPT, READ_SCRIPT } from './scripts.js';
@@ -67,8 +66,8 @@ export interface FleetReaderState {
 export class FleetReader {
   readonly #options: FleetReaderOptions;
   readonly #keys: FleetKeys;
-  readonly #commands: Redis;
-  readonly #blocking: Redis;
+  readonly #commands: RedisClient;
+  readonly #blocking: RedisClient;
   readonly #state: FleetReaderState;
   readonly #startedAt = Date.now();
   readonly #stop = new AbortController();

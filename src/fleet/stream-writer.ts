@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Redis } from 'ioredis';
 import type { PurgeMode } from '@sitestack/page-cache';
 import { ERRORS } from '../error-codes.js';
 import type { Logger } from '../log.js';
+import type { RedisClient } from './connection.js';
 import { liveFronts, type FleetFront } from './membership.js';
 import type { FleetKeys, ResolvedFleetOptions } from './options.js';
 import { PURGE_SCRIPT } from './second-tier/index.js';
@@ -13,7 +13,7 @@ import { encodeEntry, type PurgeBatch } from './stream-entry.js';
 const APPLIED_POLL_MS = 10;
 
 export interface PurgeStreamWriterOptions {
-  redis: Redis;
+  redis: RedisClient;
   keys: FleetKeys;
   options: ResolvedFleetOptions;
   logger: Logger;
@@ -35,7 +35,7 @@ export interface StreamDelivery {
  * front has applied it, so that the edge refreshes from fronts that no longer hold the old page.
  */
 export class PurgeStreamWriter {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #keys: FleetKeys;
   readonly #options: ResolvedFleetOptions;
   readonly #logger: Logger;

@@ -45,7 +45,7 @@ describe('sitestack fleet', () => {
 describe('the fleet settings', () => {
   it('refuses a REDIS_URL that is not a redis URL without repeating it', () => {
     for (const value of ['http://cache:6379', 'not a url', 'redis//x', '日本語', 'rediss:']) {
-      assert.throws(() => loadConfig({ REDIS_URL: value }), (error: Error) => /expected REDIS_URL to be a redis:\/\/ or rediss:\/\/ URL with a host, or redis\+sentinel:.*, got a value of \d+ characters/.test(error.message), value);
+      assert.throws(() => loadConfig({ REDIS_URL: value }), (error: Error) => /expected REDIS_URL to be a redis:\/\/ or rediss:\/\/ URL with a host, redis\+sentinel:.* or redis\+cluster:.*, got a value of \d+ characters/.test(error.message), value);
     }
   });
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../../src/config.js';
-import { connectRedis, FLEET_DEFAULTS, fleetKeys, liveFronts } from '../../src/fleet/index.js';
+import { connectRedis, FLEET_DEFAULTS, fleetKeys, liveFronts, type RedisClient } from '../../src/fleet/index.js';
 import { silentLogger } from '../../src/log.js';
 import { sendFresh, spawnTypeScript, type Answer } from '../../src/server/test-support/child-processes.js';
 import { startOrigin, type RunningOrigin } from '../../src/server/origin-command.js';
@@ -39,7 +39,7 @@ export interface FleetStack {
   config: Config;
   fronts: FrontProcess[];
   /** A Redis client of the test's own, to read the fleet or write what no origin would. */
-  client: Redis;
+  client: RedisClient;
   /**
    * Starts one more front (`--workers N`: N processes), with `env` over the stack's; resolves once it listens and every
    * process joined the fleet.

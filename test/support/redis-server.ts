@@ -146,3 +146,64 @@ export async function startRedisSentinel(primaryPort: number, name = 'sitestack'
     },
   };
 }
+
+/** A real Redis Cluster of primaries only (`redis-server --cluster-enabled yes`), its slots spread by `redis-cli --cluster create`. */
+export interface RedisCluster {
+  /** Each node's port, in the order the slots were given out. */
+  ports: number[];
+  /** The port of the node serving `key`'s slot now. */
+  nodeOf(key: string): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function startRedisCluster(size = 3): Promise<RedisCluster> {
+  const dirs: string[] = [];
+  const children: ChildProcess[] = [];
+  const ports: number[] = [];
+  for (let index = 0; index < size; index++) {
+    const dir = mkdtempSync(join(dataRoot(), 'sitestack-cluster-'));
+    const port = await freePort();
+    dirs.push(dir);
+    ports.push(port);
+    const child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, 'nodes.conf'), '--cluster-node-timeout', '1000', '--logfile', ''],
+      { stdio: 'ignore' },
+    );
+    children.push(child);
+  }
+  const stop = async () => {
+    for (const child of children) child.kill('SIGKILL');
+    await Promise.all(children.map(exited));
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  };
+  const client = new Redis({ port: ports[0], host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => 50 });
+  client.on('error', () => undefined);
+  try {
+    await eventually('the cluster nodes answer', async () => (await client.ping().catch(() => '')) === 'PONG', 10_000);
+    const create = spawn('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    create.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    create.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => create.once('exit', resolve));
+    if (code !== 0) throw new Error(`redis-cli --cluster create exited with ${code}: ${output.slice(-500)}`);
+    await eventually('the cluster is ok', async () => String(await client.call('CLUSTER', 'INFO')).includes('cluster_state:ok'), 10_000);
+  } catch (error) {
+    client.disconnect();
+    await stop();
+    throw error;
+  }
+  return {
+    ports,
+    async nodeOf(key) {
+      const slot = Number(await client.call('CLUSTER', 'KEYSLOT', key));
+      const ranges = (await client.call('CLUSTER', 'SLOTS')) as [number, number, [string, number]][];
+      const owner = ranges.find(([from, to]) => slot >= from && slot <= to);
+      return Number(owner?.[2][1] ?? Number.NaN);
+    },
+    async stop() {
+      client.disconnect();
+      await stop();
+    },
+  };
+}

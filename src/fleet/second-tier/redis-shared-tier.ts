@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { SharedCopy, SharedLookup, SharedTicket, SharedTier } from '@sitestack/page-cache';
 import type { Logger } from '../../log.js';
-import { connectRedis, whenReady } from '../connection.js';
+import { connectRedis, whenReady, type RedisClient } from '../connection.js';
 import { fleetKeys, type ResolvedFleetOptions, type SharedTierKeys } from '../options.js';
 import { SHARED_TIER_DEFAULTS, type ResolvedSharedTierOptions } from './options.js';
 import { lookupAnswer, parseTicket } from './replies.js';
@@ -41,7 +40,7 @@ const logged = (key: string): string => (key.length > LOGGED_KEY_CHARS ? `${key.
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** What the tier of the site with these keys holds; rejects when Redis cannot say. */
-export async function sharedTierSize(redis: Redis, keys: SharedTierKeys): Promise<SharedTierSize> {
+export async function sharedTierSize(redis: RedisClient, keys: SharedTierKeys): Promise<SharedTierSize> {
   const [copies, bytes] = (await redis.eval(SIZE_SCRIPT, 2, keys.recency, keys.bytes)) as [number, number];
   return { copies, bytes };
 }
@@ -53,7 +52,7 @@ export async function sharedTierSize(redis: Redis, keys: SharedTierKeys): Promis
  * releases are fire and forget; a failed one leaves the lock to expire.
  */
 export class RedisSharedTier implements SharedTier {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #keys: SharedTierKeys;
   readonly #tier: ResolvedSharedTierOptions;
   readonly #logger: Logger;
