@@ -7,7 +7,8 @@ import { parseRedisAddress, redactedRedisUrl, type RedisAddress } from './redis-
 
 /**
  * A primary found through Redis Sentinel: the client asks the sentinels for its address, and again whenever the
- * connection drops, so a failover moves every connection to the promoted replica.
+ * connection drops or the server it reached is a primary no longer, so a failover moves every connection to the
+ * promoted replica.
  */
 function sentinelSettings(address: Extract<RedisAddress, { kind: 'sentinel' }>, options: ResolvedFleetOptions): RedisOptions {
   return {
@@ -20,8 +21,10 @@ function sentinelSettings(address: Extract<RedisAddress, { kind: 'sentinel' }>, 
     ...(address.tls ? { tls: {}, enableTLSForSentinelMode: true } : {}),
     sentinelCommandTimeout: options.commandTimeoutMs,
     sentinelRetryStrategy: (attempts) => retryDelayMs(attempts, options.reconnect, Math.random()),
-    // A sentinel that names a replica as primary during a failover is asked again rather than believed.
-    failoverDetector: true,
+    // A primary demoted while the connection stayed up answers writes READONLY: reconnecting asks the sentinels again.
+    // (ioredis's failoverDetector would also notice, but its disconnect can race a reconnection under way and end the
+    // connection for good.)
+    reconnectOnError: (error) => error.message.includes('READONLY'),
   };
 }
 

@@ -25,12 +25,19 @@ export interface FleetFrontParts {
 
 /**
  * The fleet's shared second tier for this process's page cache (`sharedTier` option), when `REDIS_URL` is set and
- * `FLEET_SECOND_TIER` is not off; its connection opens at once, and until it is ready misses render as without it.
+ * `FLEET_SECOND_TIER` is not off. Waits for its connection at most `REDIS_TIMEOUT_MS`, so that a new front's first
+ * requests find the pages the fleet rendered; while it is not ready misses render as without it.
  */
-export function openSharedTier(config: Config, logger: Logger): RedisSharedTier | undefined {
+export async function openSharedTier(config: Config, logger: Logger): Promise<RedisSharedTier | undefined> {
   const fleet = config.fleet;
   if (fleet?.secondTier === undefined) return undefined;
-  return new RedisSharedTier({ url: fleet.redisUrl, options: fleet, tier: fleet.secondTier, logger });
+  const tier = new RedisSharedTier({ url: fleet.redisUrl, options: fleet, tier: fleet.secondTier, logger });
+  const ready = await tier.ready(fleet.commandTimeoutMs).then(
+    () => true,
+    () => false,
+  );
+  if (!ready) logger.warn({ waitedMs: fleet.commandTimeoutMs }, 'shared tier: Redis not ready yet; misses render without it until it is');
+  return tier;
 }
 
 /**

@@ -175,7 +175,7 @@ export async function startFront(options: StartFrontOptions): Promise<RunningFro
   });
   // Known once the server listens (the port may be 0); until then no request reaches the cache.
   const own: { base?: string } = {};
-  const sharedTier = openSharedTier(config, logger);
+  const sharedTier = await openSharedTier(config, logger);
   const pageCache = createPageCache({
     ...pageCacheSettings(config),
     sharedTier,

@@ -73,7 +73,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     trustedProxies: config.trustedProxies,
     logger,
   });
-  const sharedTier = openSharedTier(config, logger);
+  const sharedTier = await openSharedTier(config, logger);
   const pageCache = createPageCache({ ...proxyCacheOptions(config), sharedTier, revalidate: upstream, distributePurge: options.distributePurge, logger, ...options.pageCache });
   const metricsToken = config.metricsToken ?? config.purgeSecret;
   if (metricsToken === undefined) logger.warn('METRICS_TOKEN and PURGE_SECRET are unset: the proxy refuses every /metrics request');

@@ -106,6 +106,7 @@ export interface RedisSentinel {
   name: string;
   /** The port of the server the sentinel names as primary now. */
   primaryPort(): Promise<number>;
+
   stop(): Promise<void>;
 }
 

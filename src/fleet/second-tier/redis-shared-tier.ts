@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SharedCopy, SharedLookup, SharedTicket, SharedTier } from '@sitestack/page-cache';
+import { ERRORS } from '../../error-codes.js';
 import type { Logger } from '../../log.js';
 import { connectRedis, whenReady, type RedisClient } from '../connection.js';
 import { fleetKeys, type ResolvedFleetOptions, type SharedTierKeys } from '../options.js';
@@ -172,9 +173,23 @@ export class RedisSharedTier implements SharedTier {
     return { lookups: { ...this.#stats.lookups }, stores: { ...this.#stats.stores }, evicted: this.#stats.evicted };
   }
 
-  /** Resolves once connected (lookups answer `off` before); rejects past `timeoutMs`. */
-  ready(timeoutMs: number): Promise<void> {
-    return whenReady(this.#redis, timeoutMs);
+  /**
+   * Resolves once connected and a command on the tier's own keys was answered (lookups answer `off` before); rejects
+   * past `timeoutMs`. The round trip opens the connection to the node of the fleet's slot, which a Cluster client
+   * opens only at the first command there: otherwise a new front's first lookup would pay for it.
+   */
+  async ready(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    await whenReady(this.#redis, timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(ERRORS.REDIS_NOT_READY(timeoutMs)), Math.max(0, deadline - Date.now()));
+    });
+    try {
+      await Promise.race([this.#redis.exists(this.#keys.bytes), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** What the tier holds now; rejects when Redis cannot say. */
