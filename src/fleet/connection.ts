@@ -87,6 +87,9 @@ function connectCluster(address: Extract<RedisAddress, { kind: 'cluster' }>, set
     lazyConnect: false,
     enableOfflineQueue,
     clusterRetryStrategy: (attempts) => retryStrategy?.(attempts) ?? null,
+    // The ready check (CLUSTER INFO) goes to a node whose connection may still be opening, which fails at once without
+    // an offline queue and starts the whole connection over; the slot map having been read is ready enough.
+    enableReadyCheck: false,
     slotsRefreshTimeout: options.commandTimeoutMs,
     redisOptions: {
       ...nodeSettings,

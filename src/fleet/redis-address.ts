@@ -49,7 +49,7 @@ function hostsOf(list: string, fallback: number, what: string): { hosts: { host:
   for (const entry of list.split(',')) {
     const match = HOST_PORT.exec(entry.trim());
     const port = match?.[2] === undefined ? fallback : Number(match[2]);
-    if (match === null || !(port >= 1 && port <= 65_535)) return { problem: `a ${what} as host or host:port, got '${entry}'` };
+    if (match === null || !(port >= 1 && port <= 65_535)) return { problem: `each ${what} as host or host:port (port 1–65535), comma-separated` };
     hosts.push({ host: (match[1] ?? '').replace(/^\[|\]$/g, ''), port });
   }
   return { hosts };

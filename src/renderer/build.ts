@@ -56,6 +56,9 @@ function writeWhole(path: string, bytes: Uint8Array | string): void {
   renameSync(temporary, path);
 }
 
+/** The folder holding this project's node_modules: two up from this module, under src/ or under dist/. */
+const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
 const PREACT_ALIASES = {
   react: 'preact/compat',
   'react-dom': 'preact/compat',
@@ -93,6 +96,8 @@ export async function buildClient(options: BuildClientOptions): Promise<ClientMa
     // in about a tenth of React DOM's size, which keeps a page's script inside its 30 KB budget (issue 21). The server
     // still renders with React.
     alias: PREACT_ALIASES,
+    // esbuild resolves an alias's target from its working directory: the project's, whatever folder sitestack runs in.
+    absWorkingDir: PROJECT_ROOT,
     logLevel: 'silent',
     ...(options.banner === undefined ? {} : { banner: { js: `/* ${options.banner.replace(/\*\//g, '* /')} */` } }),
   });
